@@ -1,0 +1,6 @@
+export * from './errors.js';
+export * from './entity-types.js';
+export * from './plans.js';
+export * from './schemas/common.js';
+export * from './schemas/auth.js';
+export * from './schemas/graph.js';

@@ -1,0 +1,168 @@
+/**
+ * The one plan catalog (DESIGN.md "Plans"), used by the server to enforce
+ * limits and by the web app's pricing page. Limits are the public pricing
+ * page's (spec §9); -1 means unlimited.
+ */
+export interface PlanFeatures {
+  maxEntities: number;
+  /** Operations per month. */
+  maxQueries: number;
+  maxApiKeys: number;
+  maxWebhooks: number;
+  features: string[];
+}
+
+export interface Plan {
+  id: string;
+  name: string;
+  /** Cents per interval. */
+  price: number;
+  interval: 'month' | 'year' | null;
+  /** Checkout price identifier; null for the free plan. */
+  priceId: string | null;
+  popular: boolean;
+  features: PlanFeatures;
+}
+
+export const UNLIMITED = -1;
+export const FREE_PLAN_ID = 'free';
+
+interface Tier {
+  id: string;
+  name: string;
+  monthlyCents: number;
+  annualCents: number;
+  popular: boolean;
+  features: PlanFeatures;
+}
+
+const TIERS: Tier[] = [
+  {
+    id: 'free',
+    name: 'Free',
+    monthlyCents: 0,
+    annualCents: 0,
+    popular: false,
+    features: {
+      maxEntities: 1_000,
+      maxQueries: 15_000,
+      maxApiKeys: 1,
+      maxWebhooks: 0,
+      features: [
+        '1,000 entities',
+        '15K operations per month',
+        '1 API key',
+        'Basic WebSocket',
+        'Community support',
+      ],
+    },
+  },
+  {
+    id: 'starter',
+    name: 'Starter',
+    monthlyCents: 1_000,
+    annualCents: 10_000,
+    popular: true,
+    features: {
+      maxEntities: 10_000,
+      maxQueries: 100_000,
+      maxApiKeys: 3,
+      maxWebhooks: 5,
+      features: [
+        '10,000 entities',
+        '100K operations per month',
+        '3 API keys',
+        '5 webhook endpoints',
+        'Real-time sync',
+        'Email support',
+        'Single user',
+      ],
+    },
+  },
+  {
+    id: 'pro',
+    name: 'Pro',
+    monthlyCents: 2_000,
+    annualCents: 20_000,
+    popular: false,
+    features: {
+      maxEntities: 100_000,
+      maxQueries: 1_000_000,
+      maxApiKeys: 10,
+      maxWebhooks: 20,
+      features: [
+        '100,000 entities',
+        '1M operations per month',
+        '10 API keys',
+        '20 webhook endpoints',
+        'Advanced sync',
+        'Priority support',
+        'Custom integrations',
+        'SLA',
+      ],
+    },
+  },
+  {
+    id: 'team',
+    name: 'Power User',
+    monthlyCents: 6_000,
+    annualCents: 60_000,
+    popular: false,
+    features: {
+      maxEntities: 1_000_000,
+      maxQueries: 10_000_000,
+      maxApiKeys: 50,
+      maxWebhooks: UNLIMITED,
+      features: [
+        '1M entities',
+        '10M operations per month',
+        '50 API keys',
+        'Unlimited webhooks',
+        'Advanced sync',
+        'Priority support',
+        'Custom integrations',
+        'SLA',
+      ],
+    },
+  },
+];
+
+function monthlyPlan(tier: Tier): Plan {
+  const free = tier.monthlyCents === 0;
+  return {
+    id: tier.id,
+    name: tier.name,
+    price: tier.monthlyCents,
+    interval: free ? null : 'month',
+    priceId: free ? null : `price_${tier.id}_monthly`,
+    popular: tier.popular,
+    features: tier.features,
+  };
+}
+
+function annualPlan(tier: Tier): Plan {
+  return {
+    id: `${tier.id}-annual`,
+    name: tier.name,
+    price: tier.annualCents,
+    interval: 'year',
+    priceId: `price_${tier.id}_annual`,
+    popular: tier.popular,
+    features: tier.features,
+  };
+}
+
+export const PLANS: Plan[] = [
+  ...TIERS.map(monthlyPlan),
+  ...TIERS.filter((tier) => tier.monthlyCents > 0).map(annualPlan),
+];
+
+/** The plan with this id; unknown ids get the free plan (spec §9). */
+export function planById(id: string | null | undefined): Plan {
+  return PLANS.find((plan) => plan.id === id) ?? PLANS[0]!;
+}
+
+/** 'pro-annual' → 'pro': the tier whose limits apply. */
+export function tierOf(planId: string): string {
+  return planId.replace(/-annual$/, '');
+}

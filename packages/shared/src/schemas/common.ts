@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** Comma-separated query values ('a,b') → ['a', 'b'], blanks dropped. */
+export const commaList = z
+  .string()
+  .max(2000)
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+export const pagination = {
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+};
+
+/** Ids in paths and bodies: any string; one that names no row is a 404, never a 400 or 500. */
+export const idString = z.string().min(1).max(200);
+
+export const idParams = z.object({ id: idString });
+
+export const okResponse = z.object({ success: z.literal(true) });
+
+export const errorResponse = z.object({
+  error: z.string(),
+  code: z.string(),
+  details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { commaList, idString, pagination } from './common.js';
+
+export const ENTITY_NAME_MAX = 500;
+export const TYPE_MAX = 100;
+export const OBSERVATION_MAX = 10_000;
+export const OBSERVATIONS_PER_REQUEST_MAX = 1_000;
+export const METADATA_MAX_BYTES = 64 * 1024;
+
+export const metadataObject = z
+  .record(z.string(), z.unknown(), 'metadata must be a JSON object')
+  .refine((value) => JSON.stringify(value).length <= METADATA_MAX_BYTES, {
+    message: `metadata must be at most ${METADATA_MAX_BYTES / 1024} KB of JSON`,
+  });
+
+export const entityName = z
+  .string('name is required')
+  .trim()
+  .min(1, 'Name is required')
+  .max(ENTITY_NAME_MAX, `Name must be at most ${ENTITY_NAME_MAX} characters`);
+
+export const typeName = (label: string) =>
+  z
+    .string(`${label} is required`)
+    .trim()
+    .min(1, `${label} is required`)
+    .max(TYPE_MAX, `${label} must be at most ${TYPE_MAX} characters`);
+
+/** An observation given as its text, or as text with metadata. */
+export const observationInput = z.union([
+  z.string().max(OBSERVATION_MAX, `An observation must be at most ${OBSERVATION_MAX} characters`),
+  z.object({
+    content: z
+      .string()
+      .max(OBSERVATION_MAX, `An observation must be at most ${OBSERVATION_MAX} characters`),
+    metadata: metadataObject.optional(),
+  }),
+]);
+export type ObservationInput = z.infer<typeof observationInput>;
+
+const observationList = z
+  .array(observationInput)
+  .max(OBSERVATIONS_PER_REQUEST_MAX, `At most ${OBSERVATIONS_PER_REQUEST_MAX} observations per request`);
+
+/** POST /api/entities and PUT /api/entities/{id}. Blank observations are dropped. */
+export const entityInput = z.object({
+  name: entityName,
+  type: typeName('Type'),
+  metadata: metadataObject.default({}),
+  observations: observationList.default([]),
+});
+export type EntityInput = z.input<typeof entityInput>;
+export type EntityInputParsed = z.output<typeof entityInput>;
+
+/** POST /api/entities/{id}/observations: `{ observations: ["text" | {content, metadata}] }`. */
+export const addObservationsInput = z.object({
+  observations: observationList.min(1, 'Give at least one observation'),
+});
+export type AddObservationsInput = z.input<typeof addObservationsInput>;
+
+export const entityListQuery = z.object({
+  query: z.string().trim().max(500).optional(),
+  types: commaList.optional(),
+  ...pagination,
+});
+
+export const observation = z.object({
+  id: z.string(),
+  content: z.string(),
+  createdAt: z.string(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type Observation = z.infer<typeof observation>;
+
+export const entity = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  observations: z.array(observation),
+  observationsCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Entity = z.infer<typeof entity>;
+
+export const entityList = z.object({
+  entities: z.array(entity),
+  total: z.number().int(),
+});
+export type EntityList = z.infer<typeof entityList>;
+
+export const typeSummary = z.object({
+  type: z.string(),
+  label: z.string(),
+  count: z.number().int(),
+});
+export type TypeSummary = z.infer<typeof typeSummary>;
+
+export const relationInput = z.object({
+  fromEntityId: idString,
+  toEntityId: idString,
+  type: typeName('Relation type'),
+});
+export type RelationInput = z.input<typeof relationInput>;
+
+export const relationUpdateInput = z.object({
+  type: typeName('Relation type'),
+});
+
+export const relationListQuery = z.object({
+  query: z.string().trim().max(500).optional(),
+  relationTypes: commaList.optional(),
+  entityId: idString.optional(),
+  ...pagination,
+});
+
+const entityRef = z.object({ id: z.string(), name: z.string(), type: z.string() });
+
+export const relation = z.object({
+  id: z.string(),
+  fromEntityId: z.string(),
+  toEntityId: z.string(),
+  /** The relation's kind; `relationType` carries the same value (spec §3 gives both readings). */
+  type: z.string(),
+  relationType: z.string(),
+  createdAt: z.string(),
+  fromEntity: entityRef,
+  toEntity: entityRef,
+});
+export type Relation = z.infer<typeof relation>;
+
+export const relationList = z.object({
+  relations: z.array(relation),
+  total: z.number().int(),
+});
+export type RelationList = z.infer<typeof relationList>;
+
+export const GRAPH_DEPTH_MAX = 5;
+export const GRAPH_LIMIT_MAX = 1000;
+
+const depth = z.coerce.number().int().min(1).max(GRAPH_DEPTH_MAX).default(2);
+
+export const graphAroundQuery = z.object({ depth });
+
+export const graphDataQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(GRAPH_LIMIT_MAX).default(250),
+  depth,
+  rootEntityId: idString.optional(),
+});
+
+export const graphNode = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  observationsCount: z.number().int(),
+});
+export type GraphNode = z.infer<typeof graphNode>;
+
+export const graphEdge = z.object({
+  id: z.string(),
+  fromEntityId: z.string(),
+  toEntityId: z.string(),
+  relationType: z.string(),
+  type: z.string(),
+});
+export type GraphEdge = z.infer<typeof graphEdge>;
+
+export const graphData = z.object({
+  entities: z.array(graphNode),
+  relations: z.array(graphEdge),
+});
+export type GraphData = z.infer<typeof graphData>;
