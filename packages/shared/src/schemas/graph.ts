@@ -40,7 +40,10 @@ export type ObservationInput = z.infer<typeof observationInput>;
 
 const observationList = z
   .array(observationInput)
-  .max(OBSERVATIONS_PER_REQUEST_MAX, `At most ${OBSERVATIONS_PER_REQUEST_MAX} observations per request`);
+  .max(
+    OBSERVATIONS_PER_REQUEST_MAX,
+    `At most ${OBSERVATIONS_PER_REQUEST_MAX} observations per request`,
+  );
 
 /** POST /api/entities and PUT /api/entities/{id}. Blank observations are dropped. */
 export const entityInput = z.object({
@@ -52,8 +55,23 @@ export const entityInput = z.object({
 export type EntityInput = z.input<typeof entityInput>;
 export type EntityInputParsed = z.output<typeof entityInput>;
 
+/**
+ * PUT /api/entities/{id}: name and type are replaced; metadata and observations
+ * only when given. A given observation list becomes the entity's list: unchanged
+ * observations keep their ids and dates, missing ones are removed.
+ */
+export const entityUpdateInput = z.object({
+  name: entityName,
+  type: typeName('Type'),
+  metadata: metadataObject.optional(),
+  observations: observationList.optional(),
+});
+export type EntityUpdateInput = z.input<typeof entityUpdateInput>;
+export type EntityUpdateInputParsed = z.output<typeof entityUpdateInput>;
+
 /** POST /api/entities/{id}/observations: `{ observations: ["text" | {content, metadata}] }`. */
 export const addObservationsInput = z.object({
+  /** Blank texts are dropped; texts the entity already has are skipped. */
   observations: observationList.min(1, 'Give at least one observation'),
 });
 export type AddObservationsInput = z.input<typeof addObservationsInput>;

@@ -1,0 +1,125 @@
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/connection.js';
+import { migrate } from './db/migrate.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { authenticateSession } from './features/auth/auth.service.js';
+import { graphRoutes } from './features/graph/graph.routes.js';
+import { authenticateWith } from './http/authenticate.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import type { RouteDeps } from './http/route-deps.js';
+import { registerWebApp } from './http/web-app.js';
+
+export interface BuildOptions {
+  config: Config;
+  /** An already-open database (tests share one per file); otherwise opened from config. */
+  database?: DatabaseHandle;
+}
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** The whole server as one readable list of plugins and routes. */
+export async function buildApp({ config, database }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+            ...(config.NODE_ENV === 'development'
+              ? {
+                  transport: {
+                    target: 'pino-pretty',
+                    options: { translateTime: 'SYS:HH:MM:ss' },
+                  },
+                }
+              : {}),
+          },
+    bodyLimit: 2 * 1024 * 1024,
+    // Query strings like ?types=a,b stay strings; zod schemas parse them.
+    routerOptions: { maxParamLength: 500 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  const handle =
+    database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+    }));
+  await migrate(handle);
+  if (!database) app.addHook('onClose', () => handle.close());
+
+  app.decorateRequest('auth', null);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // Swagger UI at /docs and the graph canvas need inline styles and data: images.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'", 'ws:', 'wss:'],
+      },
+    },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Engram API',
+        description: 'Persistent knowledge-graph memory for AI agents.',
+        version: '0.1.0',
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Session token or API key',
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  const deps: RouteDeps = {
+    db: handle.db,
+    config,
+    authenticate: authenticateWith([
+      (token) =>
+        authenticateSession({ db: handle.db, sessionTtlDays: config.SESSION_TTL_DAYS }, token),
+    ]),
+  };
+
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(handle.db);
+      return { status: 'ok', database: handle.kind };
+    } catch (error) {
+      app.log.error({ err: error }, 'health check failed');
+      return reply.status(503).send({ error: 'Database unavailable', code: 'SERVICE_UNAVAILABLE' });
+    }
+  });
+  await app.register(authRoutes, deps);
+  await app.register(graphRoutes, deps);
+  await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
+
+  return app;
+}

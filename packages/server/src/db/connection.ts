@@ -1,0 +1,81 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+/** One database session for scripts that must run statement after statement on it. */
+export interface RawSession {
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  /** Runs several statements separated by semicolons, without parameters. */
+  exec(script: string): Promise<void>;
+}
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent the embedded PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite data folder, or 'memory://' for a throwaway in-memory database. */
+  dataDir: string;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.dataDir);
+}
+
+async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
+  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir, {
+    extensions: { pg_trgm, btree_gin },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const session: RawSession = {
+    query: async <R>(text: string, params?: unknown[]) =>
+      (await pglite.query<R>(text, params)).rows,
+    exec: async (script) => {
+      await pglite.exec(script);
+    },
+  };
+  return {
+    db,
+    kind: 'pglite',
+    // Borrow the single connection from Kysely's driver so nothing interleaves.
+    withSession: (fn) => db.connection().execute(() => fn(session)),
+    close: () => db.destroy(),
+  };
+}
+
+async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    withSession: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          query: async <R>(text: string, params?: unknown[]) =>
+            (await client.query(text, params)).rows as R[],
+          exec: async (script) => {
+            await client.query(script);
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: () => db.destroy(),
+  };
+}

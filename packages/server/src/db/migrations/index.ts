@@ -1,0 +1,6 @@
+import * as initial from './001-initial.js';
+
+/** Every migration, in order. Names are permanent: add new ones at the end. */
+export const migrations: { name: string; sql: string }[] = [
+  { name: '001-initial', sql: initial.sql },
+];

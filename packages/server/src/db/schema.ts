@@ -1,0 +1,109 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Row types of every table, as Kysely sees them. Tenant tables lead with account_id. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json = ColumnType<Record<string, unknown>, string, string>;
+
+export interface AccountsTable {
+  id: Generated<string>;
+  name: string;
+  /** Last change-log sequence number handed out; bumped in each write transaction. */
+  event_seq: ColumnType<string | number, never, string | number>;
+  created_at: Generated<Date>;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface AccountMembersTable {
+  account_id: string;
+  user_id: string;
+  role: 'owner' | 'member';
+  created_at: Generated<Date>;
+}
+
+export interface SessionsTable {
+  account_id: string;
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  created_at: Generated<Date>;
+}
+
+export interface SubscriptionsTable {
+  account_id: string;
+  plan_id: string;
+  status: string;
+  cancel_at_period_end: Generated<boolean>;
+  current_period_end: Timestamp | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface EntitiesTable {
+  account_id: string;
+  id: Generated<string>;
+  name: string;
+  type: string;
+  metadata: Json;
+  /** Relations touching this entity, kept in the write transaction ("best-connected"). */
+  degree: Generated<number>;
+  observations_count: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface ObservationsTable {
+  account_id: string;
+  id: Generated<string>;
+  entity_id: string;
+  content: string;
+  metadata: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  position: number;
+  created_at: Generated<Date>;
+}
+
+export interface RelationsTable {
+  account_id: string;
+  id: Generated<string>;
+  from_id: string;
+  to_id: string;
+  type: string;
+  created_at: Generated<Date>;
+}
+
+export interface EntityTypeCountsTable {
+  account_id: string;
+  type: string;
+  count: number;
+}
+
+export interface GraphEventsTable {
+  account_id: string;
+  seq: ColumnType<string | number, string | number, never>;
+  type: string;
+  payload: Json;
+  actor: Json;
+  at: Generated<Date>;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  users: UsersTable;
+  account_members: AccountMembersTable;
+  sessions: SessionsTable;
+  subscriptions: SubscriptionsTable;
+  entities: EntitiesTable;
+  observations: ObservationsTable;
+  relations: RelationsTable;
+  entity_type_counts: EntityTypeCountsTable;
+  graph_events: GraphEventsTable;
+}

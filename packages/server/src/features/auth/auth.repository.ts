@@ -1,0 +1,171 @@
+import type { Db } from '../../db/connection.js';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+}
+
+export interface SessionRow {
+  session_id: string;
+  account_id: string;
+  user_id: string;
+  expires_at: Date;
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'password_hash'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'password_hash'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Creates the user, their personal account (owner) and its free subscription. */
+export async function insertUserWithAccount(
+  db: Db,
+  input: {
+    email: string;
+    passwordHash: string;
+    firstName: string;
+    lastName: string;
+  },
+): Promise<{ user: UserRow; accountId: string } | 'email_taken'> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .insertInto('users')
+      .values({
+        email: input.email,
+        password_hash: input.passwordHash,
+        first_name: input.firstName,
+        last_name: input.lastName,
+      })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returning(['id', 'email', 'first_name', 'last_name', 'password_hash'])
+      .executeTakeFirst();
+    if (!user) return 'email_taken' as const;
+    const account = await trx
+      .insertInto('accounts')
+      .values({ name: `${input.firstName} ${input.lastName}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('account_members')
+      .values({ account_id: account.id, user_id: user.id, role: 'owner' })
+      .execute();
+    await trx
+      .insertInto('subscriptions')
+      .values({
+        account_id: account.id,
+        plan_id: 'free',
+        status: 'active',
+        current_period_end: null,
+      })
+      .execute();
+    return { user, accountId: account.id };
+  });
+}
+
+/** The account a user acts in: their personal account (the one they own), else the oldest. */
+export async function findPrimaryAccountId(db: Db, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('account_members')
+    .select('account_id')
+    .where('user_id', '=', userId)
+    .orderBy((eb) => eb.case().when('role', '=', 'owner').then(0).else(1).end())
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.account_id;
+}
+
+export async function insertSession(
+  db: Db,
+  session: {
+    accountId: string;
+    userId: string;
+    tokenHash: string;
+    expiresAt: Date;
+  },
+): Promise<string> {
+  const row = await db
+    .insertInto('sessions')
+    .values({
+      account_id: session.accountId,
+      user_id: session.userId,
+      token_hash: session.tokenHash,
+      expires_at: session.expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findSessionByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('sessions')
+    .select(['id as session_id', 'account_id', 'user_id', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function deleteSession(db: Db, accountId: string, sessionId: string): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where('account_id', '=', accountId)
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+/** Ends every session of the user except `keepSessionId` (after a password change). */
+export async function deleteOtherSessions(
+  db: Db,
+  userId: string,
+  keepSessionId: string | undefined,
+): Promise<void> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepSessionId) query = query.where('id', '<>', keepSessionId);
+  await query.execute();
+}
+
+export async function updateUserProfile(
+  db: Db,
+  userId: string,
+  profile: { firstName: string; lastName: string },
+): Promise<UserRow | undefined> {
+  return db
+    .updateTable('users')
+    .set({
+      first_name: profile.firstName,
+      last_name: profile.lastName,
+      updated_at: new Date(),
+    })
+    .where('id', '=', userId)
+    .returning(['id', 'email', 'first_name', 'last_name', 'password_hash'])
+    .executeTakeFirst();
+}
+
+export async function updateUserPassword(
+  db: Db,
+  userId: string,
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: new Date() })
+    .where('id', '=', userId)
+    .execute();
+}

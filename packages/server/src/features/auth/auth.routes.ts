@@ -1,0 +1,126 @@
+import {
+  authResponse,
+  changePasswordInput,
+  errorResponse,
+  loginInput,
+  okResponse,
+  registerInput,
+  updateProfileInput,
+  user,
+} from '@engram/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authOf } from '../../http/authenticate.js';
+import type { RouteDeps } from '../../http/route-deps.js';
+import * as auth from './auth.service.js';
+
+const errors = { 400: errorResponse, 401: errorResponse, 409: errorResponse };
+
+export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+  const authDeps = {
+    db: deps.db,
+    sessionTtlDays: deps.config.SESSION_TTL_DAYS,
+  };
+
+  // Sign-up and sign-in are the only unauthenticated writes: a tighter rate limit guards them.
+  const guarded = {
+    rateLimit: {
+      max: deps.config.AUTH_RATE_LIMIT_PER_MINUTE,
+      timeWindow: '1 minute',
+    },
+  };
+
+  app.post(
+    '/auth/register',
+    {
+      config: guarded,
+      schema: {
+        tags: ['auth'],
+        summary: 'Create a user and their personal account; returns a session token',
+        body: registerInput,
+        response: { 201: authResponse, ...errors },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await auth.register(authDeps, request.body)),
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: guarded,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password; returns a session token',
+        body: loginInput,
+        response: { 200: authResponse, ...errors },
+      },
+    },
+    async (request) => auth.login(authDeps, request.body),
+  );
+
+  const security = [{ bearerAuth: [] }];
+  const onRequest = deps.authenticate;
+
+  app.get(
+    '/auth/me',
+    {
+      onRequest,
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user',
+        security,
+        response: { 200: user, 401: errorResponse },
+      },
+    },
+    async (request) => auth.getProfile(authDeps, authOf(request)),
+  );
+
+  app.put(
+    '/auth/me',
+    {
+      onRequest,
+      schema: {
+        tags: ['auth'],
+        summary: "Update the signed-in user's first and last name",
+        security,
+        body: updateProfileInput,
+        response: { 200: user, ...errors },
+      },
+    },
+    async (request) => auth.updateProfile(authDeps, authOf(request), request.body),
+  );
+
+  app.post(
+    '/auth/password',
+    {
+      onRequest,
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the password; other sessions of the user end',
+        security,
+        body: changePasswordInput,
+        response: { 200: okResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.changePassword(authDeps, authOf(request), request.body);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      onRequest,
+      schema: {
+        tags: ['auth'],
+        summary: 'End the current session',
+        security,
+        response: { 200: okResponse, 401: errorResponse },
+      },
+    },
+    async (request) => {
+      await auth.logout(authDeps, authOf(request));
+      return { success: true as const };
+    },
+  );
+};

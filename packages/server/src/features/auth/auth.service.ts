@@ -1,0 +1,126 @@
+import { hash, verify } from '@node-rs/argon2';
+import type {
+  AuthResponse,
+  ChangePasswordInput,
+  LoginInput,
+  RegisterInput,
+  UpdateProfileInput,
+  User,
+} from '@engram/shared';
+import type { Db } from '../../db/connection.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { badRequest, conflict, unauthorized } from '../../lib/errors.js';
+import { hashSecret, newSecret } from '../../lib/secrets.js';
+import * as repo from './auth.repository.js';
+
+export const SESSION_TOKEN_PREFIX = 'eng_sess_';
+const INVALID_CREDENTIALS = 'Invalid email or password';
+
+export interface AuthDeps {
+  db: Db;
+  sessionTtlDays: number;
+  now?: () => Date;
+}
+
+/** Hash of a throwaway password: login verifies against it when the email is unknown, so both failures take as long. */
+const decoyHash = hash('decoy-password-for-timing');
+
+function toUser(row: repo.UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    // The personal API key arrives with the API-keys capability.
+    apiKey: null,
+  };
+}
+
+async function startSession(deps: AuthDeps, user: repo.UserRow, accountId: string) {
+  const token = newSecret(SESSION_TOKEN_PREFIX);
+  const now = deps.now?.() ?? new Date();
+  const expiresAt = new Date(now.getTime() + deps.sessionTtlDays * 86_400_000);
+  await repo.insertSession(deps.db, {
+    accountId,
+    userId: user.id,
+    tokenHash: hashSecret(token),
+    expiresAt,
+  });
+  return { token, user: toUser(user) };
+}
+
+export async function register(deps: AuthDeps, input: RegisterInput): Promise<AuthResponse> {
+  const passwordHash = await hash(input.password);
+  const created = await repo.insertUserWithAccount(deps.db, {
+    ...input,
+    passwordHash,
+  });
+  if (created === 'email_taken') {
+    throw conflict('An account with this email already exists', 'email');
+  }
+  return startSession(deps, created.user, created.accountId);
+}
+
+export async function login(deps: AuthDeps, input: LoginInput): Promise<AuthResponse> {
+  const user = await repo.findUserByEmail(deps.db, input.email);
+  const valid = await verify(user?.password_hash ?? (await decoyHash), input.password);
+  if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS);
+  const accountId = await repo.findPrimaryAccountId(deps.db, user.id);
+  if (!accountId) throw unauthorized(INVALID_CREDENTIALS);
+  return startSession(deps, user, accountId);
+}
+
+/** The context of a session token, or undefined when it is unknown or expired. */
+export async function authenticateSession(
+  deps: AuthDeps,
+  token: string,
+): Promise<AuthContext | undefined> {
+  if (!token.startsWith(SESSION_TOKEN_PREFIX)) return undefined;
+  const session = await repo.findSessionByTokenHash(deps.db, hashSecret(token));
+  const now = deps.now?.() ?? new Date();
+  if (!session || session.expires_at.getTime() <= now.getTime()) return undefined;
+  return {
+    accountId: session.account_id,
+    userId: session.user_id,
+    actor: { kind: 'user', id: session.user_id },
+    sessionId: session.session_id,
+  };
+}
+
+export async function logout(deps: AuthDeps, auth: AuthContext): Promise<void> {
+  if (auth.sessionId) await repo.deleteSession(deps.db, auth.accountId, auth.sessionId);
+}
+
+export async function getProfile(deps: AuthDeps, auth: AuthContext): Promise<User> {
+  const user = await repo.findUserById(deps.db, auth.userId);
+  if (!user) throw unauthorized();
+  return toUser(user);
+}
+
+export async function updateProfile(
+  deps: AuthDeps,
+  auth: AuthContext,
+  input: UpdateProfileInput,
+): Promise<User> {
+  const user = await repo.updateUserProfile(deps.db, auth.userId, input);
+  if (!user) throw unauthorized();
+  return toUser(user);
+}
+
+/** Changes the password and ends the user's other sessions; the current one stays signed in. */
+export async function changePassword(
+  deps: AuthDeps,
+  auth: AuthContext,
+  input: ChangePasswordInput,
+): Promise<void> {
+  const user = await repo.findUserById(deps.db, auth.userId);
+  if (!user) throw unauthorized();
+  if (!(await verify(user.password_hash, input.currentPassword))) {
+    throw badRequest('currentPassword', 'Current password is incorrect');
+  }
+  if (input.currentPassword === input.newPassword) {
+    throw badRequest('newPassword', 'New password must differ from the current one');
+  }
+  await repo.updateUserPassword(deps.db, auth.userId, await hash(input.newPassword));
+  await repo.deleteOtherSessions(deps.db, auth.userId, auth.sessionId);
+}

@@ -1,0 +1,692 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+
+/** All SQL of the graph: entities, observations, relations, type counts. Every query is scoped by account. */
+
+export interface EntityRow {
+  id: string;
+  name: string;
+  type: string;
+  metadata: Record<string, unknown>;
+  observations_count: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ObservationRow {
+  id: string;
+  entity_id: string;
+  content: string;
+  metadata: Record<string, unknown> | null;
+  position: number;
+  created_at: Date;
+}
+
+export interface RelationRow {
+  id: string;
+  from_id: string;
+  to_id: string;
+  type: string;
+  created_at: Date;
+}
+
+export interface RelationWithEndsRow extends RelationRow {
+  from_name: string;
+  from_type: string;
+  to_name: string;
+  to_type: string;
+}
+
+export interface NodeRow {
+  id: string;
+  name: string;
+  type: string;
+  observations_count: number;
+}
+
+const entityColumns = [
+  'id',
+  'name',
+  'type',
+  'metadata',
+  'observations_count',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** `a%b_c\` → `a\%b\_c\\`, so user text is matched literally inside LIKE patterns. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+// ── entities ────────────────────────────────────────────────────────────────
+
+export async function insertEntity(
+  db: Db,
+  accountId: string,
+  entity: { name: string; type: string; metadata: Record<string, unknown> },
+): Promise<EntityRow | undefined> {
+  return db
+    .insertInto('entities')
+    .values({
+      account_id: accountId,
+      name: entity.name,
+      type: entity.type,
+      metadata: JSON.stringify(entity.metadata),
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'name']).doNothing())
+    .returning(entityColumns)
+    .executeTakeFirst();
+}
+
+export async function findEntity(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<EntityRow | undefined> {
+  return db
+    .selectFrom('entities')
+    .select(entityColumns)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findEntitiesByName(
+  db: Db,
+  accountId: string,
+  names: string[],
+): Promise<EntityRow[]> {
+  if (names.length === 0) return [];
+  return db
+    .selectFrom('entities')
+    .select(entityColumns)
+    .where('account_id', '=', accountId)
+    .where('name', 'in', names)
+    .execute();
+}
+
+export async function countEntities(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('entity_type_counts')
+    .select(sql<number>`coalesce(sum(count), 0)::int`.as('total'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return row.total;
+}
+
+/** Newest first; the total comes from the per-type counts, not a count over every row. */
+export async function listEntities(
+  db: Db,
+  accountId: string,
+  filter: { types?: string[] | undefined; limit: number; offset: number },
+): Promise<{ rows: EntityRow[]; total: number }> {
+  let query = db.selectFrom('entities').select(entityColumns).where('account_id', '=', accountId);
+  let totalQuery = db
+    .selectFrom('entity_type_counts')
+    .select(sql<number>`coalesce(sum(count), 0)::int`.as('total'))
+    .where('account_id', '=', accountId);
+  if (filter.types?.length) {
+    query = query.where('type', 'in', filter.types);
+    totalQuery = totalQuery.where('type', 'in', filter.types);
+  }
+  const [rows, total] = await Promise.all([
+    query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
+    totalQuery.executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: total.total };
+}
+
+/**
+ * Case-insensitive substring search over name, type and observation text,
+ * ranked: exact name, name prefix, name substring, type, observation.
+ * Names and observations are found through trigram indexes that lead with the
+ * account; types through the small per-type count table.
+ */
+export async function searchEntities(
+  db: Db,
+  accountId: string,
+  filter: {
+    query: string;
+    types?: string[] | undefined;
+    limit: number;
+    offset: number;
+  },
+): Promise<{ rows: EntityRow[]; total: number }> {
+  const term = filter.query.toLowerCase();
+  const contains = `%${escapeLike(term)}%`;
+  const prefix = `${escapeLike(term)}%`;
+  const types = filter.types?.length ? filter.types : null;
+  const typeFilter = types ? sql`and e.type = any(${types}::text[])` : sql``;
+
+  const result = await sql<EntityRow & { total: number }>`
+    with hits as (
+      select e.id,
+             case when lower(e.name) = ${term} then 0
+                  when lower(e.name) like ${prefix} then 1
+                  else 2 end as rank
+        from entities e
+       where e.account_id = ${accountId} and lower(e.name) like ${contains} ${typeFilter}
+      union all
+      select e.id, 3
+        from entities e
+       where e.account_id = ${accountId} ${typeFilter}
+         and e.type in (select t.type from entity_type_counts t
+                         where t.account_id = ${accountId} and lower(t.type) like ${contains})
+      union all
+      select distinct o.entity_id, 4
+        from observations o
+       where o.account_id = ${accountId} and lower(o.content) like ${contains}
+    ),
+    ranked as (select id, min(rank) as rank from hits group by id)
+    select e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at,
+           (count(*) over ())::int as total
+      from ranked r
+      join entities e on e.account_id = ${accountId} and e.id = r.id
+     where true ${typeFilter}
+     order by r.rank, lower(e.name), e.id
+     limit ${filter.limit} offset ${filter.offset}
+  `.execute(db);
+
+  const rows = result.rows;
+  const total = rows[0]?.total ?? (filter.offset > 0 ? await countSearch() : 0);
+  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+
+  // Past the last page there is no row to carry the total; count it on its own.
+  async function countSearch(): Promise<number> {
+    const again = await searchEntities(db, accountId, {
+      ...filter,
+      limit: 1,
+      offset: 0,
+    });
+    return again.total;
+  }
+}
+
+export async function updateEntity(
+  db: Db,
+  accountId: string,
+  id: string,
+  changes: {
+    name: string;
+    type: string;
+    metadata?: Record<string, unknown> | undefined;
+  },
+): Promise<EntityRow | undefined> {
+  return db
+    .updateTable('entities')
+    .set({
+      name: changes.name,
+      type: changes.type,
+      ...(changes.metadata ? { metadata: JSON.stringify(changes.metadata) } : {}),
+      updated_at: new Date(),
+    })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returning(entityColumns)
+    .executeTakeFirst();
+}
+
+export async function touchEntity(db: Db, accountId: string, id: string): Promise<void> {
+  await db
+    .updateTable('entities')
+    .set({ updated_at: new Date() })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Deletes the entity; its observations and relations go by cascade. The other
+ * ends of its relations lose degree first, in the same transaction.
+ */
+export async function deleteEntity(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<EntityRow | undefined> {
+  await sql`
+    update entities e set degree = e.degree - n.count
+      from (select case when from_id = ${id} then to_id else from_id end as other,
+                   count(*)::int as count
+              from relations
+             where account_id = ${accountId} and (from_id = ${id} or to_id = ${id})
+             group by 1) n
+     where e.account_id = ${accountId} and e.id = n.other
+  `.execute(db);
+  return db
+    .deleteFrom('entities')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returning(entityColumns)
+    .executeTakeFirst();
+}
+
+/** Keeps the per-type counts in step with entity writes: +1 on create, -1 on delete. */
+export async function adjustTypeCount(
+  db: Db,
+  accountId: string,
+  type: string,
+  delta: number,
+): Promise<void> {
+  await db
+    .insertInto('entity_type_counts')
+    .values({ account_id: accountId, type, count: delta })
+    .onConflict((oc) =>
+      oc.columns(['account_id', 'type']).doUpdateSet({
+        count: sql`entity_type_counts.count + ${delta}`,
+      }),
+    )
+    .execute();
+  if (delta < 0) {
+    await db
+      .deleteFrom('entity_type_counts')
+      .where('account_id', '=', accountId)
+      .where('type', '=', type)
+      .where('count', '<=', 0)
+      .execute();
+  }
+}
+
+export async function listTypeCounts(
+  db: Db,
+  accountId: string,
+): Promise<{ type: string; count: number }[]> {
+  return db
+    .selectFrom('entity_type_counts')
+    .select(['type', 'count'])
+    .where('account_id', '=', accountId)
+    .where('count', '>', 0)
+    .orderBy('count', 'desc')
+    .orderBy('type')
+    .execute();
+}
+
+// ── observations ────────────────────────────────────────────────────────────
+
+export async function listObservations(
+  db: Db,
+  accountId: string,
+  entityIds: string[],
+): Promise<ObservationRow[]> {
+  if (entityIds.length === 0) return [];
+  return db
+    .selectFrom('observations')
+    .select(['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'])
+    .where('account_id', '=', accountId)
+    .where('entity_id', 'in', entityIds)
+    .orderBy('entity_id')
+    .orderBy('position')
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Appends observations after the entity's last one and keeps its count. */
+export async function insertObservations(
+  db: Db,
+  accountId: string,
+  entityId: string,
+  items: { content: string; metadata?: Record<string, unknown> | undefined }[],
+): Promise<ObservationRow[]> {
+  if (items.length === 0) return [];
+  const last = await db
+    .selectFrom('observations')
+    .select(sql<number>`coalesce(max(position), -1)::int`.as('position'))
+    .where('account_id', '=', accountId)
+    .where('entity_id', '=', entityId)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .insertInto('observations')
+    .values(
+      items.map((item, index) => ({
+        account_id: accountId,
+        entity_id: entityId,
+        content: item.content,
+        metadata: item.metadata ? JSON.stringify(item.metadata) : null,
+        position: last.position + 1 + index,
+      })),
+    )
+    .returning(['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'])
+    .execute();
+  await adjustObservationCount(db, accountId, entityId, rows.length);
+  return rows;
+}
+
+export async function deleteObservations(
+  db: Db,
+  accountId: string,
+  entityId: string,
+  ids: string[],
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const deleted = await db
+    .deleteFrom('observations')
+    .where('account_id', '=', accountId)
+    .where('entity_id', '=', entityId)
+    .where('id', 'in', ids)
+    .returning('id')
+    .execute();
+  await adjustObservationCount(db, accountId, entityId, -deleted.length);
+  return deleted.length;
+}
+
+/** Sets the order (and, when given, the metadata) of kept observations. */
+export async function updateObservation(
+  db: Db,
+  accountId: string,
+  id: string,
+  changes: { position: number; metadata?: Record<string, unknown> | undefined },
+): Promise<void> {
+  await db
+    .updateTable('observations')
+    .set({
+      position: changes.position,
+      ...(changes.metadata ? { metadata: JSON.stringify(changes.metadata) } : {}),
+    })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}
+
+async function adjustObservationCount(
+  db: Db,
+  accountId: string,
+  entityId: string,
+  delta: number,
+): Promise<void> {
+  if (delta === 0) return;
+  await db
+    .updateTable('entities')
+    .set({ observations_count: sql`observations_count + ${delta}` })
+    .where('account_id', '=', accountId)
+    .where('id', '=', entityId)
+    .execute();
+}
+
+// ── relations ───────────────────────────────────────────────────────────────
+
+const relationColumns = ['id', 'from_id', 'to_id', 'type', 'created_at'] as const;
+
+/** Inserts the relation and raises both ends' degree; undefined when it already exists. */
+export async function insertRelation(
+  db: Db,
+  accountId: string,
+  relation: { fromId: string; toId: string; type: string },
+): Promise<RelationRow | undefined> {
+  const row = await db
+    .insertInto('relations')
+    .values({
+      account_id: accountId,
+      from_id: relation.fromId,
+      to_id: relation.toId,
+      type: relation.type,
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'from_id', 'to_id', 'type']).doNothing())
+    .returning(relationColumns)
+    .executeTakeFirst();
+  if (row) await adjustDegree(db, accountId, [row.from_id, row.to_id], 1);
+  return row;
+}
+
+export async function findRelation(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<RelationRow | undefined> {
+  return db
+    .selectFrom('relations')
+    .select(relationColumns)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findRelationByTriple(
+  db: Db,
+  accountId: string,
+  triple: { fromId: string; toId: string; type: string },
+): Promise<RelationRow | undefined> {
+  return db
+    .selectFrom('relations')
+    .select(relationColumns)
+    .where('account_id', '=', accountId)
+    .where('from_id', '=', triple.fromId)
+    .where('to_id', '=', triple.toId)
+    .where('type', '=', triple.type)
+    .executeTakeFirst();
+}
+
+export async function updateRelationType(
+  db: Db,
+  accountId: string,
+  id: string,
+  type: string,
+): Promise<RelationRow | undefined> {
+  return db
+    .updateTable('relations')
+    .set({ type })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returning(relationColumns)
+    .executeTakeFirst();
+}
+
+export async function deleteRelation(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<RelationRow | undefined> {
+  const row = await db
+    .deleteFrom('relations')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returning(relationColumns)
+    .executeTakeFirst();
+  if (row) await adjustDegree(db, accountId, [row.from_id, row.to_id], -1);
+  return row;
+}
+
+async function adjustDegree(
+  db: Db,
+  accountId: string,
+  entityIds: string[],
+  delta: number,
+): Promise<void> {
+  await db
+    .updateTable('entities')
+    .set({ degree: sql`degree + ${delta}` })
+    .where('account_id', '=', accountId)
+    .where('id', 'in', entityIds)
+    .execute();
+}
+
+/**
+ * Relations with both ends' names and types, newest first. `query` matches
+ * either end's name or the type, case-insensitively; `entityId` keeps the
+ * relations touching that entity.
+ */
+export async function listRelations(
+  db: Db,
+  accountId: string,
+  filter: {
+    query?: string | undefined;
+    types?: string[] | undefined;
+    entityId?: string | undefined;
+    limit: number;
+    offset: number;
+  },
+): Promise<{ rows: RelationWithEndsRow[]; total: number }> {
+  let query = db
+    .selectFrom('relations as r')
+    .innerJoin('entities as f', (join) =>
+      join.onRef('f.account_id', '=', 'r.account_id').onRef('f.id', '=', 'r.from_id'),
+    )
+    .innerJoin('entities as t', (join) =>
+      join.onRef('t.account_id', '=', 'r.account_id').onRef('t.id', '=', 'r.to_id'),
+    )
+    .where('r.account_id', '=', accountId);
+  if (filter.entityId) {
+    const entityId = filter.entityId;
+    query = query.where((eb) =>
+      eb.or([eb('r.from_id', '=', entityId), eb('r.to_id', '=', entityId)]),
+    );
+  }
+  if (filter.types?.length) query = query.where('r.type', 'in', filter.types);
+  if (filter.query) {
+    const contains = `%${escapeLike(filter.query.toLowerCase())}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['f.name']), 'like', contains),
+        eb(eb.fn('lower', ['t.name']), 'like', contains),
+        eb(eb.fn('lower', ['r.type']), 'like', contains),
+      ]),
+    );
+  }
+  const rows = await query
+    .select([
+      'r.id',
+      'r.from_id',
+      'r.to_id',
+      'r.type',
+      'r.created_at',
+      'f.name as from_name',
+      'f.type as from_type',
+      't.name as to_name',
+      't.type as to_type',
+      sql<number>`(count(*) over ())::int`.as('total'),
+    ])
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && filter.offset > 0) {
+    const counted = await query
+      .select(sql<number>`count(*)::int`.as('total'))
+      .executeTakeFirstOrThrow();
+    total = counted.total;
+  }
+  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+}
+
+export async function listRelationTypeCounts(
+  db: Db,
+  accountId: string,
+): Promise<{ type: string; count: number }[]> {
+  return db
+    .selectFrom('relations')
+    .select(['type', sql<number>`count(*)::int`.as('count')])
+    .where('account_id', '=', accountId)
+    .groupBy('type')
+    .orderBy('count', 'desc')
+    .orderBy('type')
+    .execute();
+}
+
+// ── graph reads ─────────────────────────────────────────────────────────────
+
+/** Entities next to any of `frontier`, in either direction, not already in `seen`. */
+export async function neighbours(
+  db: Db,
+  accountId: string,
+  frontier: string[],
+  seen: string[],
+  limit: number,
+): Promise<string[]> {
+  const result = await sql<{ id: string }>`
+    select n.id from (
+      select to_id as id from relations where account_id = ${accountId} and from_id = any(${frontier}::uuid[])
+      union
+      select from_id from relations where account_id = ${accountId} and to_id = any(${frontier}::uuid[])
+    ) n
+    where n.id <> all(${seen}::uuid[])
+    limit ${limit}
+  `.execute(db);
+  return result.rows.map((row) => row.id);
+}
+
+/** The best-connected entities (highest degree first), skipping `exclude`. */
+export async function bestConnected(
+  db: Db,
+  accountId: string,
+  exclude: string[],
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('entities')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where(sql<boolean>`id <> all(${exclude}::uuid[])`)
+    .orderBy('degree', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export async function nodesByIds(db: Db, accountId: string, ids: string[]): Promise<NodeRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('entities')
+    .select(['id', 'name', 'type', 'observations_count'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Relations whose two ends are both among `ids`. */
+export async function relationsAmong(
+  db: Db,
+  accountId: string,
+  ids: string[],
+): Promise<RelationRow[]> {
+  if (ids.length === 0) return [];
+  const result = await sql<RelationRow>`
+    select id, from_id, to_id, type, created_at from relations
+     where account_id = ${accountId}
+       and from_id = any(${ids}::uuid[]) and to_id = any(${ids}::uuid[])
+     order by created_at, id
+  `.execute(db);
+  return result.rows;
+}
+
+// ── change log ──────────────────────────────────────────────────────────────
+
+/**
+ * Appends a change-log event in the caller's transaction. Taking the next
+ * sequence number locks the account's row, so an account's events commit in
+ * sequence order and a reader resuming from a seq never misses one.
+ */
+export async function appendEvent(
+  db: Db,
+  accountId: string,
+  event: {
+    type: string;
+    payload: Record<string, unknown>;
+    actor: Record<string, unknown>;
+  },
+): Promise<number> {
+  const row = await db
+    .updateTable('accounts')
+    .set({ event_seq: sql`event_seq + 1` })
+    .where('id', '=', accountId)
+    .returning(sql<string>`event_seq::text`.as('seq'))
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('graph_events')
+    .values({
+      account_id: accountId,
+      seq: row.seq,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+      actor: JSON.stringify(event.actor),
+    })
+    .execute();
+  return Number(row.seq);
+}

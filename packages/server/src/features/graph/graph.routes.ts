@@ -1,0 +1,273 @@
+import {
+  addObservationsInput,
+  entity,
+  entityInput,
+  entityList,
+  entityListQuery,
+  entityUpdateInput,
+  errorResponse,
+  graphAroundQuery,
+  graphData,
+  graphDataQuery,
+  idParams,
+  observation,
+  okResponse,
+  relation,
+  relationInput,
+  relationList,
+  relationListQuery,
+  relationUpdateInput,
+  typeSummary,
+} from '@engram/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authOf } from '../../http/authenticate.js';
+import type { RouteDeps } from '../../http/route-deps.js';
+import * as graph from './graph.service.js';
+
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  402: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+};
+
+/** REST adapters over the graph service: validate, call, shape. */
+export const graphRoutes: FastifyPluginAsyncZod<RouteDeps & { graph?: graph.GraphDeps }> = async (
+  app,
+  deps,
+) => {
+  const graphDeps: graph.GraphDeps = deps.graph ?? { db: deps.db };
+  app.addHook('onRequest', deps.authenticate);
+  const security = [{ bearerAuth: [] }];
+  const entities = { tags: ['entities'], security };
+  const relations = { tags: ['relations'], security };
+
+  app.get(
+    '/api/entities',
+    {
+      schema: {
+        ...entities,
+        summary: 'List or search entities',
+        description:
+          'Without `query`: newest first. With `query`: case-insensitive substring match on name, type or any observation, ranked exact name, name prefix, name substring, type, observation. `types` is comma separated.',
+        querystring: entityListQuery,
+        response: { 200: entityList, ...errors },
+      },
+    },
+    async (request) => graph.listEntities(graphDeps, authOf(request), request.query),
+  );
+
+  app.get(
+    '/api/entities/types',
+    {
+      schema: {
+        ...entities,
+        summary: 'Entity types with their counts, most common first',
+        response: { 200: z.array(typeSummary), ...errors },
+      },
+    },
+    async (request) => graph.listEntityTypes(graphDeps, authOf(request)),
+  );
+
+  app.get(
+    '/api/entities/:id',
+    {
+      schema: {
+        ...entities,
+        summary: 'One entity with its observations',
+        params: idParams,
+        response: { 200: entity, ...errors },
+      },
+    },
+    async (request) => graph.getEntity(graphDeps, authOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/entities',
+    {
+      schema: {
+        ...entities,
+        summary: 'Create an entity',
+        description: 'Names are unique per account (409). Blank observations are dropped.',
+        body: entityInput,
+        response: { 201: entity, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await graph.createEntity(graphDeps, authOf(request), request.body)),
+  );
+
+  app.put(
+    '/api/entities/:id',
+    {
+      schema: {
+        ...entities,
+        summary: 'Update an entity',
+        description:
+          'Name and type are replaced; metadata and observations only when given. A given observation list becomes the entity’s list: unchanged observations keep their ids and dates.',
+        params: idParams,
+        body: entityUpdateInput,
+        response: { 200: entity, ...errors },
+      },
+    },
+    async (request) =>
+      graph.updateEntity(graphDeps, authOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/entities/:id',
+    {
+      schema: {
+        ...entities,
+        summary: 'Delete an entity with its observations and relations',
+        params: idParams,
+        response: { 200: okResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await graph.deleteEntity(graphDeps, authOf(request), request.params.id);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/api/entities/:id/observations',
+    {
+      schema: {
+        ...entities,
+        summary: 'Add observations to an entity',
+        description:
+          'Body: `{ "observations": ["text", { "content": "text", "metadata": {} }] }`. Blank texts are dropped and texts the entity already has are skipped. Returns the entity and the observations actually added.',
+        params: idParams,
+        body: addObservationsInput,
+        response: {
+          201: z.object({ entity, added: z.array(observation) }),
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await graph.addObservations(
+            graphDeps,
+            authOf(request),
+            request.params.id,
+            request.body.observations,
+          ),
+        ),
+  );
+
+  app.get(
+    '/api/relations',
+    {
+      schema: {
+        ...relations,
+        summary: 'List relations',
+        description:
+          '`query` matches either end’s name or the relation type, case-insensitively; `relationTypes` is comma separated and matches exactly; `entityId` keeps the relations touching that entity.',
+        querystring: relationListQuery,
+        response: { 200: relationList, ...errors },
+      },
+    },
+    async (request) => graph.listRelations(graphDeps, authOf(request), request.query),
+  );
+
+  app.get(
+    '/api/relations/types',
+    {
+      schema: {
+        ...relations,
+        summary: 'Relation types with their counts, most common first',
+        response: { 200: z.array(typeSummary), ...errors },
+      },
+    },
+    async (request) => graph.listRelationTypes(graphDeps, authOf(request)),
+  );
+
+  app.get(
+    '/api/relations/graph/data',
+    {
+      schema: {
+        ...relations,
+        summary: 'Graph for drawing',
+        description:
+          'With `rootEntityId`: its neighbourhood to `depth`, at most `limit` entities. Without: the best-connected entities and their neighbourhood up to `limit`. Only relations whose two ends are in the answer.',
+        querystring: graphDataQuery,
+        response: { 200: graphData, ...errors },
+      },
+    },
+    async (request) => {
+      const { rootEntityId, ...options } = request.query;
+      return rootEntityId
+        ? graph.graphAround(graphDeps, authOf(request), rootEntityId, options)
+        : graph.graphOverview(graphDeps, authOf(request), options);
+    },
+  );
+
+  app.get(
+    '/api/relations/graph/:id',
+    {
+      schema: {
+        ...relations,
+        summary: 'The graph around one entity, both directions, to `depth` (1–5)',
+        params: idParams,
+        querystring: graphAroundQuery,
+        response: { 200: graphData, ...errors },
+      },
+    },
+    async (request) =>
+      graph.graphAround(graphDeps, authOf(request), request.params.id, {
+        depth: request.query.depth,
+        limit: 1000,
+      }),
+  );
+
+  app.post(
+    '/api/relations',
+    {
+      schema: {
+        ...relations,
+        summary: 'Create a relation',
+        body: relationInput,
+        response: { 201: relation, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await graph.createRelation(graphDeps, authOf(request), request.body)),
+  );
+
+  app.put(
+    '/api/relations/:id',
+    {
+      schema: {
+        ...relations,
+        summary: 'Change a relation’s type (its ends cannot change)',
+        params: idParams,
+        body: relationUpdateInput,
+        response: { 200: relation, ...errors },
+      },
+    },
+    async (request) =>
+      graph.updateRelation(graphDeps, authOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/relations/:id',
+    {
+      schema: {
+        ...relations,
+        summary: 'Delete a relation',
+        params: idParams,
+        response: { 200: okResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await graph.deleteRelation(graphDeps, authOf(request), request.params.id);
+      return { success: true as const };
+    },
+  );
+};

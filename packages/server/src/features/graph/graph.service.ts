@@ -1,0 +1,578 @@
+import {
+  typeLabel,
+  UNLIMITED,
+  type Entity,
+  type EntityInputParsed,
+  type EntityList,
+  type EntityUpdateInputParsed,
+  type GraphData,
+  type Observation,
+  type ObservationInput,
+  type Relation,
+  type RelationList,
+  type TypeSummary,
+} from '@engram/shared';
+import type { Db } from '../../db/connection.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { AppError, badRequest, conflict, notFound, planLimit } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
+import { currentPlan } from '../billing/billing.service.js';
+import * as repo from './graph.repository.js';
+
+/** A committed change, as the change log recorded it. */
+export interface ChangeEvent {
+  accountId: string;
+  seq: number;
+  type: GraphEventType;
+  payload: Record<string, unknown>;
+  at: string;
+}
+
+export type GraphEventType =
+  | 'entity_created'
+  | 'entity_updated'
+  | 'entity_deleted'
+  | 'observation_added'
+  | 'relation_created'
+  | 'relation_updated'
+  | 'relation_deleted';
+
+export interface GraphDeps {
+  db: Db;
+  /** Receives each write's events after its transaction commits (realtime fan-out). */
+  publish?: (events: ChangeEvent[]) => void;
+}
+
+interface WriteScope {
+  trx: Db;
+  emit(type: GraphEventType, payload: Record<string, unknown>): Promise<void>;
+}
+
+/**
+ * Runs a write in one transaction with its change-log events; publishes the
+ * events only after commit, so a rolled-back change publishes nothing. A race
+ * that slips past a service's own checks surfaces as a constraint violation,
+ * which becomes the same 409/404 the check would have given.
+ */
+async function write<T>(
+  deps: GraphDeps,
+  auth: AuthContext,
+  fn: (scope: WriteScope) => Promise<T>,
+): Promise<T> {
+  const events: ChangeEvent[] = [];
+  try {
+    const result = await deps.db.transaction().execute((trx) =>
+      fn({
+        trx,
+        async emit(type, payload) {
+          const seq = await repo.appendEvent(trx, auth.accountId, {
+            type,
+            payload,
+            actor: { ...auth.actor },
+          });
+          events.push({
+            accountId: auth.accountId,
+            seq,
+            type,
+            payload,
+            at: new Date().toISOString(),
+          });
+        },
+      }),
+    );
+    if (events.length > 0) deps.publish?.(events);
+    return result;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === '23505') throw conflict('That already exists: another change got there first');
+    if (code === '23503') throw notFound('Entity');
+    throw error;
+  }
+}
+
+// ── shaping rows into wire objects ──────────────────────────────────────────
+
+const iso = (date: Date) => date.toISOString();
+
+function toObservation(row: repo.ObservationRow): Observation {
+  return {
+    id: row.id,
+    content: row.content,
+    createdAt: iso(row.created_at),
+    ...(row.metadata ? { metadata: row.metadata } : {}),
+  };
+}
+
+function toEntity(row: repo.EntityRow, observations: repo.ObservationRow[]): Entity {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    metadata: row.metadata,
+    observations: observations.map(toObservation),
+    observationsCount: row.observations_count,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+function toRelation(row: repo.RelationWithEndsRow): Relation {
+  return {
+    id: row.id,
+    fromEntityId: row.from_id,
+    toEntityId: row.to_id,
+    type: row.type,
+    relationType: row.type,
+    createdAt: iso(row.created_at),
+    fromEntity: { id: row.from_id, name: row.from_name, type: row.from_type },
+    toEntity: { id: row.to_id, name: row.to_name, type: row.to_type },
+  };
+}
+
+async function withObservations(db: Db, accountId: string, rows: repo.EntityRow[]) {
+  const observations = await repo.listObservations(
+    db,
+    accountId,
+    rows.map((row) => row.id),
+  );
+  const byEntity = new Map<string, repo.ObservationRow[]>();
+  for (const observation of observations) {
+    const list = byEntity.get(observation.entity_id);
+    if (list) list.push(observation);
+    else byEntity.set(observation.entity_id, [observation]);
+  }
+  return rows.map((row) => toEntity(row, byEntity.get(row.id) ?? []));
+}
+
+/** Drops blank texts and repeats (first one wins); trims nothing else. */
+function cleanObservations(items: ObservationInput[]) {
+  const seen = new Set<string>();
+  const kept: { content: string; metadata?: Record<string, unknown> }[] = [];
+  for (const item of items) {
+    const observation = typeof item === 'string' ? { content: item } : item;
+    const content = observation.content.trim();
+    if (content.length === 0 || seen.has(content)) continue;
+    seen.add(content);
+    kept.push(observation.metadata ? { content, metadata: observation.metadata } : { content });
+  }
+  return kept;
+}
+
+async function requireEntity(db: Db, accountId: string, id: string): Promise<repo.EntityRow> {
+  const row = isUuid(id) ? await repo.findEntity(db, accountId, id) : undefined;
+  if (!row) throw notFound('Entity');
+  return row;
+}
+
+async function assertEntityRoom(db: Db, accountId: string, adding: number): Promise<void> {
+  const plan = await currentPlan(db, accountId);
+  const max = plan.features.maxEntities;
+  if (max === UNLIMITED) return;
+  const count = await repo.countEntities(db, accountId);
+  if (count + adding > max) {
+    throw planLimit(
+      `Entity limit reached: the ${plan.name} plan allows ${max.toLocaleString('en-US')} entities. Upgrade your plan to add more.`,
+    );
+  }
+}
+
+// ── entities ────────────────────────────────────────────────────────────────
+
+export async function createEntity(
+  deps: GraphDeps,
+  auth: AuthContext,
+  input: EntityInputParsed,
+): Promise<Entity> {
+  return write(deps, auth, async ({ trx, emit }) => {
+    await assertEntityRoom(trx, auth.accountId, 1);
+    const row = await repo.insertEntity(trx, auth.accountId, input);
+    if (!row) throw conflict(`An entity named "${input.name}" already exists`, 'name');
+    await repo.adjustTypeCount(trx, auth.accountId, row.type, 1);
+    const observations = await repo.insertObservations(
+      trx,
+      auth.accountId,
+      row.id,
+      cleanObservations(input.observations),
+    );
+    const created = { ...row, observations_count: observations.length };
+    await emit('entity_created', {
+      entityId: row.id,
+      id: row.id,
+      name: row.name,
+      type: row.type,
+    });
+    return toEntity(created, observations);
+  });
+}
+
+export async function getEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<Entity> {
+  const row = await requireEntity(deps.db, auth.accountId, id);
+  const [entity] = await withObservations(deps.db, auth.accountId, [row]);
+  return entity!;
+}
+
+export async function listEntities(
+  deps: GraphDeps,
+  auth: AuthContext,
+  filter: {
+    query?: string | undefined;
+    types?: string[] | undefined;
+    limit: number;
+    offset: number;
+  },
+): Promise<EntityList> {
+  const { rows, total } = filter.query
+    ? await repo.searchEntities(deps.db, auth.accountId, {
+        ...filter,
+        query: filter.query,
+      })
+    : await repo.listEntities(deps.db, auth.accountId, filter);
+  return {
+    entities: await withObservations(deps.db, auth.accountId, rows),
+    total,
+  };
+}
+
+export async function listEntityTypes(deps: GraphDeps, auth: AuthContext): Promise<TypeSummary[]> {
+  const counts = await repo.listTypeCounts(deps.db, auth.accountId);
+  return counts.map(({ type, count }) => ({
+    type,
+    label: typeLabel(type),
+    count,
+  }));
+}
+
+export async function updateEntity(
+  deps: GraphDeps,
+  auth: AuthContext,
+  id: string,
+  input: EntityUpdateInputParsed,
+): Promise<Entity> {
+  return write(deps, auth, async ({ trx, emit }) => {
+    const before = await requireEntity(trx, auth.accountId, id);
+    if (input.name !== before.name) {
+      const [clash] = await repo.findEntitiesByName(trx, auth.accountId, [input.name]);
+      if (clash) throw conflict(`An entity named "${input.name}" already exists`, 'name');
+    }
+    const row = await repo.updateEntity(trx, auth.accountId, id, input);
+    if (!row) throw notFound('Entity');
+    if (row.type !== before.type) {
+      await repo.adjustTypeCount(trx, auth.accountId, before.type, -1);
+      await repo.adjustTypeCount(trx, auth.accountId, row.type, 1);
+    }
+    if (input.observations) {
+      await replaceObservations(trx, auth.accountId, id, cleanObservations(input.observations));
+    }
+    await emit('entity_updated', {
+      entityId: id,
+      id,
+      name: row.name,
+      type: row.type,
+    });
+    const fresh = await repo.findEntity(trx, auth.accountId, id);
+    const [entity] = await withObservations(trx, auth.accountId, [fresh!]);
+    return entity!;
+  });
+}
+
+/** Makes `wanted` the entity's list: unchanged texts keep their ids and dates. */
+async function replaceObservations(
+  trx: Db,
+  accountId: string,
+  entityId: string,
+  wanted: { content: string; metadata?: Record<string, unknown> }[],
+): Promise<void> {
+  const existing = await repo.listObservations(trx, accountId, [entityId]);
+  const existingByContent = new Map(existing.map((row) => [row.content, row]));
+  const wantedContents = new Set(wanted.map((item) => item.content));
+  await repo.deleteObservations(
+    trx,
+    accountId,
+    entityId,
+    existing.filter((row) => !wantedContents.has(row.content)).map((row) => row.id),
+  );
+  const added = wanted.filter((item) => !existingByContent.has(item.content));
+  await repo.insertObservations(trx, accountId, entityId, added);
+  // Order follows the given list; new ones were appended, so renumber everything.
+  const all = await repo.listObservations(trx, accountId, [entityId]);
+  const rowByContent = new Map(all.map((row) => [row.content, row]));
+  for (const [position, item] of wanted.entries()) {
+    const row = rowByContent.get(item.content)!;
+    const metadataChanged = item.metadata && existingByContent.has(item.content);
+    if (row.position !== position || metadataChanged) {
+      await repo.updateObservation(trx, accountId, row.id, {
+        position,
+        metadata: metadataChanged ? item.metadata : undefined,
+      });
+    }
+  }
+}
+
+export async function deleteEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<void> {
+  await write(deps, auth, async ({ trx, emit }) => {
+    await requireEntity(trx, auth.accountId, id);
+    const row = await repo.deleteEntity(trx, auth.accountId, id);
+    if (!row) throw notFound('Entity');
+    await repo.adjustTypeCount(trx, auth.accountId, row.type, -1);
+    await emit('entity_deleted', {
+      entityId: id,
+      id,
+      name: row.name,
+      type: row.type,
+    });
+  });
+}
+
+/** Appends observations; blank texts and texts the entity already has are skipped. */
+export async function addObservations(
+  deps: GraphDeps,
+  auth: AuthContext,
+  id: string,
+  items: ObservationInput[],
+): Promise<{ entity: Entity; added: Observation[] }> {
+  const cleaned = cleanObservations(items);
+  if (cleaned.length === 0) {
+    throw badRequest('observations', 'Give at least one observation that is not blank');
+  }
+  return write(deps, auth, async ({ trx, emit }) => {
+    await requireEntity(trx, auth.accountId, id);
+    const existing = new Set(
+      (await repo.listObservations(trx, auth.accountId, [id])).map((row) => row.content),
+    );
+    const fresh = cleaned.filter((item) => !existing.has(item.content));
+    const added = await repo.insertObservations(trx, auth.accountId, id, fresh);
+    if (added.length > 0) {
+      await repo.touchEntity(trx, auth.accountId, id);
+      await emit('observation_added', {
+        entityId: id,
+        observations: added.map((row) => ({
+          id: row.id,
+          content: row.content,
+        })),
+      });
+    }
+    const row = await repo.findEntity(trx, auth.accountId, id);
+    const [entity] = await withObservations(trx, auth.accountId, [row!]);
+    return { entity: entity!, added: added.map(toObservation) };
+  });
+}
+
+// ── relations ───────────────────────────────────────────────────────────────
+
+async function relationWithEnds(db: Db, accountId: string, row: repo.RelationRow) {
+  const [from, to] = await Promise.all([
+    repo.findEntity(db, accountId, row.from_id),
+    repo.findEntity(db, accountId, row.to_id),
+  ]);
+  return toRelation({
+    ...row,
+    from_name: from?.name ?? 'Unknown',
+    from_type: from?.type ?? 'unknown',
+    to_name: to?.name ?? 'Unknown',
+    to_type: to?.type ?? 'unknown',
+  });
+}
+
+export async function createRelation(
+  deps: GraphDeps,
+  auth: AuthContext,
+  input: { fromEntityId: string; toEntityId: string; type: string },
+): Promise<Relation> {
+  if (input.fromEntityId === input.toEntityId) {
+    throw badRequest('toEntityId', 'Source and target entities cannot be the same');
+  }
+  return write(deps, auth, async ({ trx, emit }) => {
+    const from = isUuid(input.fromEntityId)
+      ? await repo.findEntity(trx, auth.accountId, input.fromEntityId)
+      : undefined;
+    if (!from)
+      throw new AppError(404, 'NOT_FOUND', 'Source entity not found', [
+        { field: 'fromEntityId', message: 'Source entity not found' },
+      ]);
+    const to = isUuid(input.toEntityId)
+      ? await repo.findEntity(trx, auth.accountId, input.toEntityId)
+      : undefined;
+    if (!to)
+      throw new AppError(404, 'NOT_FOUND', 'Target entity not found', [
+        { field: 'toEntityId', message: 'Target entity not found' },
+      ]);
+    const row = await repo.insertRelation(trx, auth.accountId, {
+      fromId: from.id,
+      toId: to.id,
+      type: input.type,
+    });
+    if (!row) throw conflict(`"${from.name}" already ${input.type} "${to.name}"`, 'type');
+    await emit('relation_created', {
+      relationId: row.id,
+      id: row.id,
+      fromEntityId: row.from_id,
+      toEntityId: row.to_id,
+      relationType: row.type,
+    });
+    return toRelation({
+      ...row,
+      from_name: from.name,
+      from_type: from.type,
+      to_name: to.name,
+      to_type: to.type,
+    });
+  });
+}
+
+export async function updateRelation(
+  deps: GraphDeps,
+  auth: AuthContext,
+  id: string,
+  input: { type: string },
+): Promise<Relation> {
+  return write(deps, auth, async ({ trx, emit }) => {
+    const before = isUuid(id) ? await repo.findRelation(trx, auth.accountId, id) : undefined;
+    if (!before) throw notFound('Relation');
+    if (before.type !== input.type) {
+      const clash = await repo.findRelationByTriple(trx, auth.accountId, {
+        fromId: before.from_id,
+        toId: before.to_id,
+        type: input.type,
+      });
+      if (clash) throw conflict('An identical relation already exists', 'type');
+    }
+    const row = await repo.updateRelationType(trx, auth.accountId, id, input.type);
+    if (!row) throw notFound('Relation');
+    await emit('relation_updated', {
+      relationId: id,
+      id,
+      fromEntityId: row.from_id,
+      toEntityId: row.to_id,
+      relationType: row.type,
+    });
+    return relationWithEnds(trx, auth.accountId, row);
+  });
+}
+
+export async function deleteRelation(
+  deps: GraphDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<void> {
+  await write(deps, auth, async ({ trx, emit }) => {
+    const row = isUuid(id) ? await repo.deleteRelation(trx, auth.accountId, id) : undefined;
+    if (!row) throw notFound('Relation');
+    await emit('relation_deleted', {
+      relationId: id,
+      id,
+      fromEntityId: row.from_id,
+      toEntityId: row.to_id,
+      relationType: row.type,
+    });
+  });
+}
+
+export async function listRelations(
+  deps: GraphDeps,
+  auth: AuthContext,
+  filter: {
+    query?: string | undefined;
+    relationTypes?: string[] | undefined;
+    entityId?: string | undefined;
+    limit: number;
+    offset: number;
+  },
+): Promise<RelationList> {
+  // An entityId that is no uuid names no entity: nothing touches it.
+  if (filter.entityId !== undefined && !isUuid(filter.entityId)) return { relations: [], total: 0 };
+  const { rows, total } = await repo.listRelations(deps.db, auth.accountId, {
+    ...filter,
+    types: filter.relationTypes,
+  });
+  return { relations: rows.map(toRelation), total };
+}
+
+export async function listRelationTypes(
+  deps: GraphDeps,
+  auth: AuthContext,
+): Promise<TypeSummary[]> {
+  const counts = await repo.listRelationTypeCounts(deps.db, auth.accountId);
+  return counts.map(({ type, count }) => ({
+    type,
+    label: typeLabel(type),
+    count,
+  }));
+}
+
+// ── graph reads ─────────────────────────────────────────────────────────────
+
+/**
+ * Breadth-first from `start`, both directions, one indexed query per level,
+ * stopping at `depth` levels or `limit` entities. Returns ids nearest first.
+ */
+async function walk(
+  db: Db,
+  accountId: string,
+  start: string[],
+  depth: number,
+  limit: number,
+): Promise<string[]> {
+  const seen = start.slice(0, limit);
+  let frontier = seen;
+  for (let level = 0; level < depth && frontier.length > 0 && seen.length < limit; level++) {
+    frontier = await repo.neighbours(db, accountId, frontier, seen, limit - seen.length);
+    seen.push(...frontier);
+  }
+  return seen;
+}
+
+async function graphOf(db: Db, accountId: string, ids: string[]): Promise<GraphData> {
+  const [nodes, relations] = await Promise.all([
+    repo.nodesByIds(db, accountId, ids),
+    repo.relationsAmong(db, accountId, ids),
+  ]);
+  const order = new Map(ids.map((id, index) => [id, index]));
+  nodes.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  return {
+    entities: nodes.map((node) => ({
+      id: node.id,
+      name: node.name,
+      type: node.type,
+      observationsCount: node.observations_count,
+    })),
+    relations: relations.map((row) => ({
+      id: row.id,
+      fromEntityId: row.from_id,
+      toEntityId: row.to_id,
+      relationType: row.type,
+      type: row.type,
+    })),
+  };
+}
+
+/** The neighbourhood of one entity to `depth`, at most `limit` entities. */
+export async function graphAround(
+  deps: GraphDeps,
+  auth: AuthContext,
+  id: string,
+  options: { depth: number; limit: number },
+): Promise<GraphData> {
+  const root = await requireEntity(deps.db, auth.accountId, id);
+  const ids = await walk(deps.db, auth.accountId, [root.id], options.depth, options.limit);
+  return graphOf(deps.db, auth.accountId, ids);
+}
+
+/**
+ * Without a root: seeds from the best-connected entities, walks their
+ * neighbourhood to `depth`, then tops up with the next best-connected
+ * entities until `limit` is reached or the graph is exhausted.
+ */
+export async function graphOverview(
+  deps: GraphDeps,
+  auth: AuthContext,
+  options: { depth: number; limit: number },
+): Promise<GraphData> {
+  const { db } = deps;
+  const seedCount = Math.max(1, Math.ceil(options.limit / 10));
+  const seeds = await repo.bestConnected(db, auth.accountId, [], seedCount);
+  const ids = await walk(db, auth.accountId, seeds, options.depth, options.limit);
+  if (ids.length < options.limit) {
+    ids.push(...(await repo.bestConnected(db, auth.accountId, ids, options.limit - ids.length)));
+  }
+  return graphOf(db, auth.accountId, ids);
+}

@@ -1,0 +1,58 @@
+import type { ErrorBody, ErrorCode } from '@engram/shared';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/errors.js';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  402: 'PLAN_LIMIT_REACHED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+const CONTEXT_NAMES: Record<string, string> = { querystring: 'query' };
+
+/** One handler turns every failure into `{ error, code, details? }` (DESIGN.md "Errors"). */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send(error.toBody());
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const context = error.validationContext ?? 'body';
+      const details = error.validation.map((issue) => {
+        const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        return {
+          field: [CONTEXT_NAMES[context] ?? context, path].filter(Boolean).join('.'),
+          message: issue.message ?? 'Invalid value',
+        };
+      });
+      const first = details[0];
+      const body: ErrorBody = {
+        error: first ? `Invalid ${first.field}: ${first.message}` : 'Invalid request',
+        code: 'VALIDATION_ERROR',
+        details,
+      };
+      return reply.status(400).send(body);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors: malformed JSON, unsupported media type, body too large…
+      const body: ErrorBody = {
+        error: error.message,
+        code: CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR',
+      };
+      return reply.status(status).send(body);
+    }
+    request.log.error({ err: error }, 'request failed');
+    const body: ErrorBody = {
+      error: 'Internal server error',
+      code: 'INTERNAL_ERROR',
+    };
+    return reply.status(500).send(body);
+  });
+}

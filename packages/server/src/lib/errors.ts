@@ -1,0 +1,38 @@
+import type { ErrorBody, ErrorCode, ErrorDetail } from '@engram/shared';
+
+/**
+ * The one error type services throw. The HTTP error handler, the MCP adapter
+ * and the WebSocket gateway each turn it into their own reply.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  toBody(): ErrorBody {
+    return this.details
+      ? { error: this.message, code: this.code, details: this.details }
+      : { error: this.message, code: this.code };
+  }
+}
+
+export const badRequest = (field: string, message: string) =>
+  new AppError(400, 'VALIDATION_ERROR', message, [{ field, message }]);
+
+export const unauthorized = (message = 'Authentication required') =>
+  new AppError(401, 'UNAUTHORIZED', message);
+
+export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN', message);
+
+export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what} not found`);
+
+export const conflict = (message: string, field?: string) =>
+  new AppError(409, 'CONFLICT', message, field ? [{ field, message }] : undefined);
+
+export const planLimit = (message: string) => new AppError(402, 'PLAN_LIMIT_REACHED', message);

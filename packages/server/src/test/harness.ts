@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import { openDatabase, type DatabaseHandle } from '../db/connection.js';
+
+/**
+ * A fresh database per test file: in-memory PGlite by default, or a new
+ * database on the PostgreSQL server named by TEST_DATABASE_URL, dropped after.
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return openDatabase({ dataDir: 'memory://' });
+
+  const name = `engram_test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
+  return loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', ...overrides });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  overrides: Partial<Record<keyof Config, string>> = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const app = await buildApp({ config: testConfig(overrides), database });
+  await app.ready();
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let userCounter = 0;
+
+/** Registers a new user with a unique email; returns the session token and user. */
+export async function signUp(app: FastifyInstance, fields: Record<string, string> = {}) {
+  userCounter += 1;
+  const response = await app.inject({
+    method: 'POST',
+    url: '/auth/register',
+    payload: {
+      email: `user${userCounter}-${randomUUID().slice(0, 8)}@example.com`,
+      password: 'Password123',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      ...fields,
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.body}`);
+  return response.json<{ token: string; user: { id: string; email: string } }>();
+}
+
+/** `app.inject` with the bearer token set. */
+export function as(app: FastifyInstance, token: string) {
+  return (options: InjectOptions): Promise<LightMyRequestResponse> =>
+    app.inject({
+      ...options,
+      headers: { ...options.headers, authorization: `Bearer ${token}` },
+    });
+}

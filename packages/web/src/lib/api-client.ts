@@ -1,0 +1,120 @@
+import { errorResponse, type ErrorBody, type ErrorDetail } from '@engram/shared';
+import type { z } from 'zod';
+import { clearAuthToken, readAuthToken } from './auth-token';
+
+/**
+ * A failed call. `body` is the server's `{error, code, details}` when it sent
+ * one; it is null for network failures and non-JSON answers, so screens can
+ * tell "the server explained" from "something broke".
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: ErrorBody | null;
+
+  constructor(status: number, body: ErrorBody | null, fallbackMessage: string) {
+    super(body?.error ?? fallbackMessage);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+
+  get code(): ErrorBody['code'] | null {
+    return this.body?.code ?? null;
+  }
+
+  get details(): ErrorDetail[] {
+    return this.body?.details ?? [];
+  }
+
+  /** The message of the detail whose field path ends with `field` (e.g. 'currentPassword'). */
+  detailFor(field: string): string | undefined {
+    return this.details.find((detail) => detail.field.split('.').at(-1) === field)?.message;
+  }
+}
+
+export interface RequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  /** Validates the success body; omit only for calls whose body is ignored. */
+  schema?: z.ZodType<T>;
+  /** Overrides the stored token, e.g. to revoke a session that was never stored. */
+  token?: string;
+  /**
+   * Whether a 401 means "the session is gone" (clear it and go to /login, spec §4).
+   * Login (401 = wrong password) and the start-up session check turn this off.
+   */
+  signOutOnUnauthorized?: boolean;
+}
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler = () => {
+  window.location.assign('/login');
+};
+
+/** The session layer registers how to sign out in-app (without a full reload). */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void {
+  const previous = onUnauthorized;
+  onUnauthorized = handler;
+  return () => {
+    onUnauthorized = previous;
+  };
+}
+
+function parseErrorBody(payload: unknown): ErrorBody | null {
+  const parsed = errorResponse.safeParse(payload);
+  // The wire `code` is a plain string; trust the server to send one of ERROR_CODES.
+  return parsed.success ? (parsed.data as ErrorBody) : null;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The one way the app talks to the server: same origin, JSON, bearer token. */
+export async function apiRequest<T = unknown>(
+  path: string,
+  { method = 'GET', body, schema, token, signOutOnUnauthorized = true }: RequestOptions<T> = {},
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const bearer = token ?? readAuthToken();
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, null, 'Could not reach the server');
+  }
+
+  const payload = await readJson(response);
+
+  if (!response.ok) {
+    if (response.status === 401 && signOutOnUnauthorized) {
+      clearAuthToken();
+      onUnauthorized();
+    }
+    throw new ApiError(
+      response.status,
+      parseErrorBody(payload),
+      `Request failed with status ${response.status}`,
+    );
+  }
+
+  if (!schema) return payload as T;
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    throw new ApiError(response.status, null, `Unexpected response from ${method} ${path}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,1 @@
+export { SessionProvider, useSession, type SessionStatus } from './session';

@@ -1,0 +1,100 @@
+import type { AuthResponse, User } from '@engram/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { setUnauthorizedHandler } from '../api-client';
+import { clearAuthToken, readAuthToken, storeAuthToken } from '../auth-token';
+import { currentUserKey, currentUserQueryOptions } from './current-user';
+import { logout } from './logout';
+
+/**
+ * 'checking' lasts from start-up until the stored token is confirmed or
+ * dropped (spec §4); guards show the loading screen meanwhile.
+ */
+export type SessionStatus = 'checking' | 'anonymous' | 'authenticated';
+
+interface SessionValue {
+  status: SessionStatus;
+  user: User | null;
+  /** Stores the token from login or register and marks the user signed in. */
+  signIn: (auth: AuthResponse) => void;
+  /** Revokes the session server-side (best effort) and forgets it locally. */
+  signOut: () => Promise<void>;
+  /** Replaces the cached profile after the user edits it. */
+  replaceUser: (user: User) => void;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [token, setToken] = useState<string | null>(readAuthToken);
+  const currentUser = useQuery({
+    ...currentUserQueryOptions(token ?? ''),
+    enabled: token !== null,
+  });
+
+  // A stored token the server no longer accepts is dropped silently (spec §4).
+  const storedTokenRejected = token !== null && currentUser.isError;
+  useEffect(() => {
+    if (storedTokenRejected) {
+      clearAuthToken();
+      setToken(null);
+    }
+  }, [storedTokenRejected]);
+
+  // Any other call answered 401: the api client already cleared the token.
+  useEffect(
+    () =>
+      setUnauthorizedHandler(() => {
+        setToken(null);
+        queryClient.clear();
+        void navigate('/login', { replace: true });
+      }),
+    [navigate, queryClient],
+  );
+
+  const signIn = useCallback(
+    (auth: AuthResponse) => {
+      storeAuthToken(auth.token);
+      queryClient.setQueryData(currentUserKey(auth.token), auth.user);
+      setToken(auth.token);
+    },
+    [queryClient],
+  );
+
+  const signOut = useCallback(async () => {
+    const revoked = token;
+    clearAuthToken();
+    setToken(null);
+    queryClient.clear();
+    if (revoked) await logout(revoked).catch(() => undefined);
+  }, [queryClient, token]);
+
+  const replaceUser = useCallback(
+    (updated: User) => queryClient.setQueryData(currentUserKey(token), updated),
+    [queryClient, token],
+  );
+
+  const value = useMemo<SessionValue>(() => {
+    let status: SessionStatus = 'checking';
+    if (token === null || storedTokenRejected) status = 'anonymous';
+    else if (currentUser.isSuccess) status = 'authenticated';
+    return {
+      status,
+      user: status === 'authenticated' ? (currentUser.data ?? null) : null,
+      signIn,
+      signOut,
+      replaceUser,
+    };
+  }, [token, storedTokenRejected, currentUser.isSuccess, currentUser.data, signIn, signOut, replaceUser]);
+
+  return <SessionContext value={value}>{children}</SessionContext>;
+}
+
+export function useSession(): SessionValue {
+  const session = use(SessionContext);
+  if (!session) throw new Error('useSession must be used inside <SessionProvider>');
+  return session;
+}
