@@ -17,6 +17,9 @@ import { migrate } from './db/migrate.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { authenticateSession } from './features/auth/auth.service.js';
 import { graphRoutes } from './features/graph/graph.routes.js';
+import { KeyUsageTracker } from './features/keys/key-usage.js';
+import { keysRoutes } from './features/keys/keys.routes.js';
+import { authenticateApiKey, instanceSecret, type KeysDeps } from './features/keys/keys.service.js';
 import { authenticateWith } from './http/authenticate.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import type { RouteDeps } from './http/route-deps.js';
@@ -26,12 +29,18 @@ export interface BuildOptions {
   config: Config;
   /** An already-open database (tests share one per file); otherwise opened from config. */
   database?: DatabaseHandle;
+  /** The clock services read (tests move it); defaults to the system clock. */
+  now?: () => Date;
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The whole server as one readable list of plugins and routes. */
-export async function buildApp({ config, database }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  now = () => new Date(),
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'
@@ -99,12 +108,24 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
+  const usage = new KeyUsageTracker(handle.db, app.log);
+  usage.start(5_000);
+  app.addHook('onClose', () => usage.stop());
+  const keys: KeysDeps = {
+    db: handle.db,
+    now,
+    usage,
+    secret: await instanceSecret(handle.db, config.SECRET_KEY),
+  };
+  const authDeps = { db: handle.db, sessionTtlDays: config.SESSION_TTL_DAYS, now, keys };
   const deps: RouteDeps = {
     db: handle.db,
     config,
+    keys,
+    now,
     authenticate: authenticateWith([
-      (token) =>
-        authenticateSession({ db: handle.db, sessionTtlDays: config.SESSION_TTL_DAYS }, token),
+      (credential) => authenticateSession(authDeps, credential),
+      (credential) => authenticateApiKey(keys, credential),
     ]),
   };
 
@@ -119,6 +140,7 @@ export async function buildApp({ config, database }: BuildOptions): Promise<Fast
   });
   await app.register(authRoutes, deps);
   await app.register(graphRoutes, deps);
+  await app.register(keysRoutes, deps);
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
 
   return app;

@@ -17,6 +17,11 @@ const envSchema = z.object({
   /** Where the built web app lives; served at / when the folder exists. */
   WEB_DIST_DIR: z.string().min(1).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * Secret from which personal API keys are derived. Without it, one is
+   * generated on first start and kept in the database.
+   */
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Sign-up and sign-in attempts allowed per client address per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });

@@ -4,3 +4,4 @@ export * from './plans.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/graph.js';
+export * from './schemas/keys.js';

@@ -95,7 +95,38 @@ export interface GraphEventsTable {
   at: Generated<Date>;
 }
 
+export interface InstanceSettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface ApiKeysTable {
+  account_id: string;
+  id: Generated<string>;
+  kind: 'account' | 'personal';
+  name: string;
+  key_hash: string;
+  key_preview: string;
+  created_by: string;
+  expires_at: Timestamp | null;
+  rolled_from: string | null;
+  replaced_by: string | null;
+  last_used_at: Timestamp | null;
+  total_requests: ColumnType<string | number, never, string | number>;
+  created_at: Generated<Date>;
+}
+
+export interface ApiKeyUsageDaysTable {
+  account_id: string;
+  key_id: string;
+  day: ColumnType<Date | string, string, string>;
+  requests: number;
+}
+
 export interface Database {
+  instance_settings: InstanceSettingsTable;
+  api_keys: ApiKeysTable;
+  api_key_usage_days: ApiKeyUsageDaysTable;
   accounts: AccountsTable;
   users: UsersTable;
   account_members: AccountMembersTable;

@@ -1,10 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
+import type { KeysDeps } from '../features/keys/keys.service.js';
 
 /** What every feature's routes are registered with. */
 export interface RouteDeps {
   db: Db;
   config: Config;
+  keys: KeysDeps;
+  /** The clock every service reads; tests move it. */
+  now: () => Date;
   authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }

@@ -45,9 +45,10 @@ export interface TestApp {
 
 export async function createTestApp(
   overrides: Partial<Record<keyof Config, string>> = {},
+  options: { now?: () => Date } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
-  const app = await buildApp({ config: testConfig(overrides), database });
+  const app = await buildApp({ config: testConfig(overrides), database, ...options });
   await app.ready();
   return {
     app,
@@ -86,4 +87,15 @@ export function as(app: FastifyInstance, token: string) {
       ...options,
       headers: { ...options.headers, authorization: `Bearer ${token}` },
     });
+}
+
+/** A clock tests move by hand. */
+export function manualClock(start = new Date()) {
+  let current = start.getTime();
+  return {
+    now: () => new Date(current),
+    advanceDays(days: number) {
+      current += days * 86_400_000;
+    },
+  };
 }

@@ -4,6 +4,7 @@ import {
   errorResponse,
   loginInput,
   okResponse,
+  personalApiKey,
   registerInput,
   updateProfileInput,
   user,
@@ -19,6 +20,8 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
   const authDeps = {
     db: deps.db,
     sessionTtlDays: deps.config.SESSION_TTL_DAYS,
+    now: deps.now,
+    keys: deps.keys,
   };
 
   // Sign-up and sign-in are the only unauthenticated writes: a tighter rate limit guards them.
@@ -105,6 +108,20 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       await auth.changePassword(authDeps, authOf(request), request.body);
       return { success: true as const };
     },
+  );
+
+  app.post(
+    '/auth/me/api-key',
+    {
+      onRequest,
+      schema: {
+        tags: ['auth'],
+        summary: 'Replace your personal API key; the old one stops working at once',
+        security,
+        response: { 200: personalApiKey, 401: errorResponse },
+      },
+    },
+    async (request) => ({ apiKey: await auth.regenerateApiKey(authDeps, authOf(request)) }),
   );
 
   app.post(

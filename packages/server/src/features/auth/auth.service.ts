@@ -11,6 +11,7 @@ import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { badRequest, conflict, unauthorized } from '../../lib/errors.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
+import { personalKey, regeneratePersonalKey, type KeysDeps } from '../keys/keys.service.js';
 import * as repo from './auth.repository.js';
 
 export const SESSION_TOKEN_PREFIX = 'eng_sess_';
@@ -19,26 +20,36 @@ const INVALID_CREDENTIALS = 'Invalid email or password';
 export interface AuthDeps {
   db: Db;
   sessionTtlDays: number;
-  now?: () => Date;
+  now: () => Date;
+  keys: KeysDeps;
 }
 
 /** Hash of a throwaway password: login verifies against it when the email is unknown, so both failures take as long. */
 const decoyHash = hash('decoy-password-for-timing');
 
-function toUser(row: repo.UserRow): User {
+function toUser(row: repo.UserRow, apiKey: string): User {
   return {
     id: row.id,
     email: row.email,
     firstName: row.first_name,
     lastName: row.last_name,
-    // The personal API key arrives with the API-keys capability.
-    apiKey: null,
+    apiKey,
   };
+}
+
+/** The user with their personal API key in the account they act in. */
+async function userIn(deps: AuthDeps, row: repo.UserRow, accountId: string): Promise<User> {
+  const apiKey = await personalKey(deps.keys, {
+    accountId,
+    userId: row.id,
+    actor: { kind: 'user', id: row.id },
+  });
+  return toUser(row, apiKey);
 }
 
 async function startSession(deps: AuthDeps, user: repo.UserRow, accountId: string) {
   const token = newSecret(SESSION_TOKEN_PREFIX);
-  const now = deps.now?.() ?? new Date();
+  const now = deps.now();
   const expiresAt = new Date(now.getTime() + deps.sessionTtlDays * 86_400_000);
   await repo.insertSession(deps.db, {
     accountId,
@@ -46,7 +57,7 @@ async function startSession(deps: AuthDeps, user: repo.UserRow, accountId: strin
     tokenHash: hashSecret(token),
     expiresAt,
   });
-  return { token, user: toUser(user) };
+  return { token, user: await userIn(deps, user, accountId) };
 }
 
 export async function register(deps: AuthDeps, input: RegisterInput): Promise<AuthResponse> {
@@ -77,7 +88,7 @@ export async function authenticateSession(
 ): Promise<AuthContext | undefined> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return undefined;
   const session = await repo.findSessionByTokenHash(deps.db, hashSecret(token));
-  const now = deps.now?.() ?? new Date();
+  const now = deps.now();
   if (!session || session.expires_at.getTime() <= now.getTime()) return undefined;
   return {
     accountId: session.account_id,
@@ -94,7 +105,7 @@ export async function logout(deps: AuthDeps, auth: AuthContext): Promise<void> {
 export async function getProfile(deps: AuthDeps, auth: AuthContext): Promise<User> {
   const user = await repo.findUserById(deps.db, auth.userId);
   if (!user) throw unauthorized();
-  return toUser(user);
+  return userIn(deps, user, auth.accountId);
 }
 
 export async function updateProfile(
@@ -104,7 +115,12 @@ export async function updateProfile(
 ): Promise<User> {
   const user = await repo.updateUserProfile(deps.db, auth.userId, input);
   if (!user) throw unauthorized();
-  return toUser(user);
+  return userIn(deps, user, auth.accountId);
+}
+
+/** A new personal API key; the previous one is refused at once. */
+export async function regenerateApiKey(deps: AuthDeps, auth: AuthContext): Promise<string> {
+  return regeneratePersonalKey(deps.keys, auth);
 }
 
 /** Changes the password and ends the user's other sessions; the current one stays signed in. */

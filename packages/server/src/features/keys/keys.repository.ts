@@ -1,0 +1,235 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  kind: 'account' | 'personal';
+  name: string;
+  key_preview: string;
+  created_by: string;
+  creator_name: string;
+  expires_at: Date | null;
+  replaced_by: string | null;
+  last_used_at: Date | null;
+  total_requests: number;
+  active_days: number;
+  created_at: Date;
+}
+
+export interface KeyCredentialRow {
+  id: string;
+  account_id: string;
+  created_by: string;
+  expires_at: Date | null;
+}
+
+function selectKeys(db: Db) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.created_by')
+    .select([
+      'k.id',
+      'k.account_id',
+      'k.kind',
+      'k.name',
+      'k.key_preview',
+      'k.created_by',
+      sql<string>`trim(u.first_name || ' ' || u.last_name)`.as('creator_name'),
+      'k.expires_at',
+      'k.replaced_by',
+      'k.last_used_at',
+      sql<number>`k.total_requests::int`.as('total_requests'),
+      sql<number>`(select count(*)::int from api_key_usage_days d
+                    where d.account_id = k.account_id and d.key_id = k.id)`.as('active_days'),
+      'k.created_at',
+    ]);
+}
+
+export async function listAccountKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {
+  return selectKeys(db)
+    .where('k.account_id', '=', accountId)
+    .where('k.kind', '=', 'account')
+    .orderBy('k.created_at', 'desc')
+    .orderBy('k.id', 'desc')
+    .execute();
+}
+
+export async function findAccountKey(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<ApiKeyRow | undefined> {
+  return selectKeys(db)
+    .where('k.account_id', '=', accountId)
+    .where('k.kind', '=', 'account')
+    .where('k.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Keys that count against the plan: not superseded by a roll and not expired. */
+export async function countLiveAccountKeys(db: Db, accountId: string, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('account_id', '=', accountId)
+    .where('kind', '=', 'account')
+    .where('replaced_by', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+export async function insertKey(
+  db: Db,
+  key: {
+    id?: string;
+    accountId: string;
+    kind: 'account' | 'personal';
+    name: string;
+    keyHash: string;
+    keyPreview: string;
+    createdBy: string;
+    expiresAt: Date | null;
+    rolledFrom?: string;
+  },
+): Promise<string> {
+  const row = await db
+    .insertInto('api_keys')
+    .values({
+      ...(key.id ? { id: key.id } : {}),
+      account_id: key.accountId,
+      kind: key.kind,
+      name: key.name,
+      key_hash: key.keyHash,
+      key_preview: key.keyPreview,
+      created_by: key.createdBy,
+      expires_at: key.expiresAt,
+      rolled_from: key.rolledFrom ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Marks a key as rolled: it points at its successor and expires at `expiresAt`. */
+export async function supersedeKey(
+  db: Db,
+  accountId: string,
+  id: string,
+  successorId: string,
+  expiresAt: Date,
+): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ replaced_by: successorId, expires_at: expiresAt })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteKey(
+  db: Db,
+  accountId: string,
+  id: string,
+  kind: 'account' | 'personal',
+): Promise<boolean> {
+  const rows = await db
+    .deleteFrom('api_keys')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('kind', '=', kind)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+/** One indexed equality on the key's hash. */
+export async function findKeyByHash(
+  db: Db,
+  keyHash: string,
+): Promise<KeyCredentialRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'account_id', 'created_by', 'expires_at'])
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+export async function findPersonalKeyId(
+  db: Db,
+  accountId: string,
+  userId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('created_by', '=', userId)
+    .where('kind', '=', 'personal')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function deletePersonalKey(db: Db, accountId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('api_keys')
+    .where('account_id', '=', accountId)
+    .where('created_by', '=', userId)
+    .where('kind', '=', 'personal')
+    .execute();
+}
+
+export interface UsageBatch {
+  accountId: string;
+  keyId: string;
+  requests: number;
+  lastUsedAt: Date;
+  /** Requests per UTC day (YYYY-MM-DD). */
+  days: Map<string, number>;
+}
+
+/** Adds aggregated usage; keys deleted meanwhile are skipped by the joins. */
+export async function addUsage(db: Db, batch: UsageBatch): Promise<void> {
+  const updated = await db
+    .updateTable('api_keys')
+    .set({
+      total_requests: sql`total_requests + ${batch.requests}`,
+      last_used_at: sql`greatest(last_used_at, ${batch.lastUsedAt}::timestamptz)`,
+    })
+    .where('account_id', '=', batch.accountId)
+    .where('id', '=', batch.keyId)
+    .returning('id')
+    .execute();
+  if (updated.length === 0) return;
+  for (const [day, requests] of batch.days) {
+    await db
+      .insertInto('api_key_usage_days')
+      .values({ account_id: batch.accountId, key_id: batch.keyId, day, requests })
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'key_id', 'day']).doUpdateSet({
+          requests: sql`api_key_usage_days.requests + ${requests}`,
+        }),
+      )
+      .execute();
+  }
+}
+
+export async function readSetting(db: Db, name: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('instance_settings')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores the value unless one exists; returns whichever is stored. */
+export async function initSetting(db: Db, name: string, value: string): Promise<string> {
+  await db
+    .insertInto('instance_settings')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  return (await readSetting(db, name))!;
+}

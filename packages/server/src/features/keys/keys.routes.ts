@@ -1,0 +1,81 @@
+import {
+  apiKeyList,
+  createApiKeyInput,
+  createdApiKey,
+  errorResponse,
+  idParams,
+  okResponse,
+  rolledApiKey,
+} from '@engram/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authOf } from '../../http/authenticate.js';
+import type { RouteDeps } from '../../http/route-deps.js';
+import * as keys from './keys.service.js';
+
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  402: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+};
+
+export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+  app.addHook('onRequest', deps.authenticate);
+  const schema = { tags: ['api keys'], security: [{ bearerAuth: [] }] };
+
+  app.get(
+    '/api/keys',
+    {
+      schema: {
+        ...schema,
+        summary: "The account's API keys (never the full keys)",
+        response: { 200: apiKeyList, ...errors },
+      },
+    },
+    async (request) => ({ apiKeys: await keys.listKeys(deps.keys, authOf(request)) }),
+  );
+
+  app.post(
+    '/api/keys',
+    {
+      schema: {
+        ...schema,
+        summary: 'Create an API key; the full key is in this answer only',
+        body: createApiKeyInput,
+        response: { 201: createdApiKey, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await keys.createKey(deps.keys, authOf(request), request.body)),
+  );
+
+  app.post(
+    '/api/keys/:id/roll',
+    {
+      schema: {
+        ...schema,
+        summary: 'Replace a key: the new one works at once, the old one for 14 more days',
+        params: idParams,
+        response: { 200: rolledApiKey, ...errors },
+      },
+    },
+    async (request) => keys.rollKey(deps.keys, authOf(request), request.params.id),
+  );
+
+  app.delete(
+    '/api/keys/:id',
+    {
+      schema: {
+        ...schema,
+        summary: 'Delete a key; it is refused at once',
+        params: idParams,
+        response: { 200: okResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await keys.deleteKey(deps.keys, authOf(request), request.params.id);
+      return { success: true as const };
+    },
+  );
+};

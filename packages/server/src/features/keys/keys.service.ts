@@ -1,0 +1,199 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import {
+  EXPIRING_SOON_DAYS,
+  maskKey,
+  ROLL_GRACE_DAYS,
+  UNLIMITED,
+  type ApiKey,
+  type CreatedApiKey,
+  type RolledApiKey,
+} from '@engram/shared';
+import type { Db } from '../../db/connection.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { conflict, notFound, planLimit } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
+import { hashSecret, newSecret } from '../../lib/secrets.js';
+import { currentPlan } from '../billing/billing.service.js';
+import type { KeyUsageTracker } from './key-usage.js';
+import * as repo from './keys.repository.js';
+
+export const API_KEY_PREFIX = 'eng_key_';
+const DAY_MS = 86_400_000;
+
+export interface KeysDeps {
+  db: Db;
+  now: () => Date;
+  usage: KeyUsageTracker;
+  /** Instance secret from which personal keys are derived. */
+  secret: string;
+}
+
+/** The configured secret, or one generated on first start and kept in the database. */
+export async function instanceSecret(db: Db, configured: string | undefined): Promise<string> {
+  return configured ?? repo.initSetting(db, 'personal_key_secret', randomBytes(32).toString('hex'));
+}
+
+function toApiKey(row: repo.ApiKeyRow, now: Date): ApiKey {
+  const expiresAt = row.expires_at?.getTime();
+  const isExpired = expiresAt !== undefined && expiresAt <= now.getTime();
+  return {
+    id: row.id,
+    name: row.name,
+    keyPreview: row.key_preview,
+    permissions: [],
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    isExpired,
+    isExpiringSoon:
+      !isExpired &&
+      expiresAt !== undefined &&
+      expiresAt - now.getTime() <= EXPIRING_SOON_DAYS * DAY_MS,
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    createdBy: { name: row.creator_name || 'Unknown' },
+    usage: { totalRequests: row.total_requests, activeDays: row.active_days },
+  };
+}
+
+async function requireKey(db: Db, accountId: string, id: string): Promise<repo.ApiKeyRow> {
+  const row = isUuid(id) ? await repo.findAccountKey(db, accountId, id) : undefined;
+  if (!row) throw notFound('API key');
+  return row;
+}
+
+export async function listKeys(deps: KeysDeps, auth: AuthContext): Promise<ApiKey[]> {
+  // Usage is counted in memory between flushes; flush so the list is exact.
+  await deps.usage.flush();
+  const now = deps.now();
+  return (await repo.listAccountKeys(deps.db, auth.accountId)).map((row) => toApiKey(row, now));
+}
+
+export async function createKey(
+  deps: KeysDeps,
+  auth: AuthContext,
+  input: { name: string; expiresInDays?: number | undefined },
+): Promise<CreatedApiKey> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const plan = await currentPlan(trx, auth.accountId);
+    const max = plan.features.maxApiKeys;
+    if (max !== UNLIMITED && (await repo.countLiveAccountKeys(trx, auth.accountId, now)) >= max) {
+      throw planLimit(
+        `API key limit reached: the ${plan.name} plan allows ${max} API key${max === 1 ? '' : 's'}. Delete a key or upgrade your plan to create more.`,
+      );
+    }
+    const expiresAt = input.expiresInDays
+      ? new Date(now.getTime() + input.expiresInDays * DAY_MS)
+      : null;
+    return issueKey(trx, auth, now, { name: input.name, expiresAt });
+  });
+}
+
+async function issueKey(
+  trx: Db,
+  auth: AuthContext,
+  now: Date,
+  key: { name: string; expiresAt: Date | null; rolledFrom?: string },
+): Promise<CreatedApiKey> {
+  const secret = newSecret(API_KEY_PREFIX);
+  const id = await repo.insertKey(trx, {
+    accountId: auth.accountId,
+    kind: 'account',
+    name: key.name,
+    keyHash: hashSecret(secret),
+    keyPreview: maskKey(secret),
+    createdBy: auth.userId,
+    expiresAt: key.expiresAt,
+    ...(key.rolledFrom ? { rolledFrom: key.rolledFrom } : {}),
+  });
+  const row = await repo.findAccountKey(trx, auth.accountId, id);
+  return { ...toApiKey(row!, now), apiKey: secret };
+}
+
+/**
+ * Issues a successor at once; the rolled key keeps working for 14 days (or
+ * until its own earlier expiry), then is refused.
+ */
+export async function rollKey(
+  deps: KeysDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<RolledApiKey> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const old = await requireKey(trx, auth.accountId, id);
+    if (old.replaced_by)
+      throw conflict('This key has already been rolled; roll its successor instead');
+    const lifetime = old.expires_at ? old.expires_at.getTime() - old.created_at.getTime() : null;
+    const newKey = await issueKey(trx, auth, now, {
+      name: old.name,
+      expiresAt: lifetime ? new Date(now.getTime() + lifetime) : null,
+      rolledFrom: old.id,
+    });
+    const graceEnd = new Date(now.getTime() + ROLL_GRACE_DAYS * DAY_MS);
+    const oldExpiry = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+    await repo.supersedeKey(trx, auth.accountId, old.id, newKey.id, oldExpiry);
+    return { newKey, oldKey: { id: old.id, expiresAt: oldExpiry.toISOString() } };
+  });
+}
+
+export async function deleteKey(deps: KeysDeps, auth: AuthContext, id: string): Promise<void> {
+  const deleted = isUuid(id) && (await repo.deleteKey(deps.db, auth.accountId, id, 'account'));
+  if (!deleted) throw notFound('API key');
+}
+
+/** The context of an API key (account or personal), or undefined when unknown or expired. */
+export async function authenticateApiKey(
+  deps: KeysDeps,
+  credential: string,
+): Promise<AuthContext | undefined> {
+  if (!credential.startsWith(API_KEY_PREFIX)) return undefined;
+  const key = await repo.findKeyByHash(deps.db, hashSecret(credential));
+  const now = deps.now();
+  if (!key || (key.expires_at && key.expires_at.getTime() <= now.getTime())) return undefined;
+  deps.usage.record(key.account_id, key.id, now);
+  return {
+    accountId: key.account_id,
+    userId: key.created_by,
+    actor: { kind: 'api_key', id: key.id },
+  };
+}
+
+function derivePersonalKey(secret: string, rowId: string): string {
+  const mac = createHmac('sha256', secret).update(`personal:${rowId}`).digest('base64url');
+  return `${API_KEY_PREFIX}${mac}`;
+}
+
+/**
+ * The user's personal key in this account, created on first use. Only its
+ * hash is stored: the key itself is re-derived from the instance secret.
+ */
+export async function personalKey(deps: KeysDeps, auth: AuthContext): Promise<string> {
+  const existing = await repo.findPersonalKeyId(deps.db, auth.accountId, auth.userId);
+  if (existing) return derivePersonalKey(deps.secret, existing);
+  const id = randomUUID();
+  const key = derivePersonalKey(deps.secret, id);
+  try {
+    await repo.insertKey(deps.db, {
+      id,
+      accountId: auth.accountId,
+      kind: 'personal',
+      name: 'Personal key',
+      keyHash: hashSecret(key),
+      keyPreview: maskKey(key),
+      createdBy: auth.userId,
+      expiresAt: null,
+    });
+    return key;
+  } catch (error) {
+    // A concurrent first request created it: use that one.
+    const winner = await repo.findPersonalKeyId(deps.db, auth.accountId, auth.userId);
+    if (winner) return derivePersonalKey(deps.secret, winner);
+    throw error;
+  }
+}
+
+/** Replaces the personal key; the old one is refused at once. */
+export async function regeneratePersonalKey(deps: KeysDeps, auth: AuthContext): Promise<string> {
+  await repo.deletePersonalKey(deps.db, auth.accountId, auth.userId);
+  return personalKey(deps, auth);
+}

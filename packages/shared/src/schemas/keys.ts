@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** A rolled key's predecessor keeps working this long (spec §4). */
+export const ROLL_GRACE_DAYS = 14;
+/** A key expiring within this many days is flagged isExpiringSoon. */
+export const EXPIRING_SOON_DAYS = 7;
+
+export const createApiKeyInput = z.object({
+  name: z
+    .string('Name is required')
+    .trim()
+    .min(1, 'Name is required')
+    .max(100, 'Name must be at most 100 characters'),
+  /** Reserved: keys act with their account's full access; the web app sends []. */
+  permissions: z.array(z.string().max(100)).max(50).default([]),
+  /** Optional lifetime; without it the key never expires. */
+  expiresInDays: z.number().int().min(1).max(3650).optional(),
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
+
+export const apiKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** First 6 and last 4 characters of the key. */
+  keyPreview: z.string(),
+  permissions: z.array(z.string()),
+  expiresAt: z.string().nullable(),
+  isExpired: z.boolean(),
+  isExpiringSoon: z.boolean(),
+  lastUsedAt: z.string().nullable(),
+  createdAt: z.string(),
+  createdBy: z.object({ name: z.string() }),
+  usage: z.object({ totalRequests: z.number().int(), activeDays: z.number().int() }),
+});
+export type ApiKey = z.infer<typeof apiKey>;
+
+/** The full key appears only in the answers to create and roll. */
+export const createdApiKey = apiKey.extend({ apiKey: z.string() });
+export type CreatedApiKey = z.infer<typeof createdApiKey>;
+
+export const apiKeyList = z.object({ apiKeys: z.array(apiKey) });
+
+export const rolledApiKey = z.object({
+  newKey: createdApiKey,
+  oldKey: z.object({ id: z.string(), expiresAt: z.string() }),
+});
+export type RolledApiKey = z.infer<typeof rolledApiKey>;
+
+export const personalApiKey = z.object({ apiKey: z.string() });
+
+/** 'eng_key_abcdef…wxyz' → 'eng_ke…wxyz' (spec §5): first 6 and last 4 around an ellipsis. */
+export function maskKey(key: string): string {
+  return key.length > 12 ? `${key.slice(0, 6)}…${key.slice(-4)}` : key;
+}
