@@ -17,6 +17,7 @@ import { migrate } from './db/migrate.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { authenticateSession } from './features/auth/auth.service.js';
 import { graphRoutes } from './features/graph/graph.routes.js';
+import type { GraphDeps } from './features/graph/graph.service.js';
 import { KeyUsageTracker } from './features/keys/key-usage.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { authenticateApiKey, instanceSecret, type KeysDeps } from './features/keys/keys.service.js';
@@ -24,6 +25,8 @@ import { authenticateWith } from './http/authenticate.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { registerWebApp } from './http/web-app.js';
+import { mcpRoutes } from './mcp/http.js';
+import { LocalEventBus, type EventBus } from './realtime/event-bus.js';
 
 export interface BuildOptions {
   config: Config;
@@ -117,11 +120,16 @@ export async function buildApp({
     usage,
     secret: await instanceSecret(handle.db, config.SECRET_KEY),
   };
+  const bus: EventBus = new LocalEventBus();
+  app.addHook('onClose', () => bus.close());
+  const graph: GraphDeps = { db: handle.db, publish: (events) => bus.publish(events) };
   const authDeps = { db: handle.db, sessionTtlDays: config.SESSION_TTL_DAYS, now, keys };
   const deps: RouteDeps = {
     db: handle.db,
     config,
     keys,
+    graph,
+    bus,
     now,
     authenticate: authenticateWith([
       (credential) => authenticateSession(authDeps, credential),
@@ -141,6 +149,7 @@ export async function buildApp({
   await app.register(authRoutes, deps);
   await app.register(graphRoutes, deps);
   await app.register(keysRoutes, deps);
+  await app.register(mcpRoutes, deps);
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
 
   return app;

@@ -58,6 +58,11 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
 
 async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle connection the server drops (restart, failover) must not crash the
+  // process: the pool discards it and the next query opens a new one.
+  pool.on('error', (error) => {
+    console.error(`PostgreSQL connection lost: ${error.message}`);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

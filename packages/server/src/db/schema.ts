@@ -51,6 +51,8 @@ export interface SubscriptionsTable {
 export interface EntitiesTable {
   account_id: string;
   id: Generated<string>;
+  /** Creation order, also among rows created in the same instant. */
+  ordinal: ColumnType<string, never, never>;
   name: string;
   type: string;
   metadata: Json;
@@ -74,6 +76,7 @@ export interface ObservationsTable {
 export interface RelationsTable {
   account_id: string;
   id: Generated<string>;
+  ordinal: ColumnType<string, never, never>;
   from_id: string;
   to_id: string;
   type: string;

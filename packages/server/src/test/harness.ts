@@ -77,7 +77,7 @@ export async function signUp(app: FastifyInstance, fields: Record<string, string
     },
   });
   if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.body}`);
-  return response.json<{ token: string; user: { id: string; email: string } }>();
+  return response.json<{ token: string; user: { id: string; email: string; apiKey: string } }>();
 }
 
 /** `app.inject` with the bearer token set. */

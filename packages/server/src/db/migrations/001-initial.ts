@@ -53,20 +53,24 @@ export const sql = /* sql */ `
       updated_at timestamptz not null default now()
     );
 
+    -- Graph rows take clock_timestamp(), not now(), so rows written in one
+    -- transaction show when each was written; \`ordinal\` orders rows created
+    -- in the same instant (one multi-row insert) as they were given.
     create table entities (
       account_id uuid not null references accounts (id) on delete cascade,
       id uuid not null default gen_random_uuid(),
+      ordinal bigint generated always as identity,
       name text not null,
       type text not null,
       metadata jsonb not null default '{}',
       degree integer not null default 0,
       observations_count integer not null default 0,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
+      created_at timestamptz not null default clock_timestamp(),
+      updated_at timestamptz not null default clock_timestamp(),
       primary key (account_id, id),
       unique (account_id, name)
     );
-    create index entities_recent on entities (account_id, created_at desc, id);
+    create index entities_by_ordinal on entities (account_id, ordinal);
     create index entities_by_type on entities (account_id, type);
     create index entities_by_degree on entities (account_id, degree desc, id);
     create index entities_name_lower on entities (account_id, lower(name) text_pattern_ops);
@@ -79,7 +83,7 @@ export const sql = /* sql */ `
       content text not null,
       metadata jsonb,
       position integer not null,
-      created_at timestamptz not null default now(),
+      created_at timestamptz not null default clock_timestamp(),
       primary key (account_id, id),
       foreign key (account_id, entity_id) references entities (account_id, id) on delete cascade
     );
@@ -89,10 +93,11 @@ export const sql = /* sql */ `
     create table relations (
       account_id uuid not null,
       id uuid not null default gen_random_uuid(),
+      ordinal bigint generated always as identity,
       from_id uuid not null,
       to_id uuid not null,
       type text not null,
-      created_at timestamptz not null default now(),
+      created_at timestamptz not null default clock_timestamp(),
       primary key (account_id, id),
       unique (account_id, from_id, to_id, type),
       foreign key (account_id, from_id) references entities (account_id, id) on delete cascade,
@@ -101,7 +106,7 @@ export const sql = /* sql */ `
     );
     create index relations_by_to on relations (account_id, to_id);
     create index relations_by_type on relations (account_id, type);
-    create index relations_recent on relations (account_id, created_at desc, id);
+    create index relations_by_ordinal on relations (account_id, ordinal);
 
     -- Per-type entity counts, kept in the write transaction: the type filter's
     -- counts and search's "type matches" read this small table, not every entity.

@@ -132,8 +132,7 @@ export async function listEntities(
   }
   const [rows, total] = await Promise.all([
     query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy('ordinal', 'desc')
       .limit(filter.limit)
       .offset(filter.offset)
       .execute(),
@@ -560,8 +559,7 @@ export async function listRelations(
       't.type as to_type',
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
-    .orderBy('r.created_at', 'desc')
-    .orderBy('r.id', 'desc')
+    .orderBy('r.ordinal', 'desc')
     .limit(filter.limit)
     .offset(filter.offset)
     .execute();
@@ -651,7 +649,7 @@ export async function relationsAmong(
     select id, from_id, to_id, type, created_at from relations
      where account_id = ${accountId}
        and from_id = any(${ids}::uuid[]) and to_id = any(${ids}::uuid[])
-     order by created_at, id
+     order by ordinal
   `.execute(db);
   return result.rows;
 }
@@ -659,9 +657,18 @@ export async function relationsAmong(
 // ── change log ──────────────────────────────────────────────────────────────
 
 /**
- * Appends a change-log event in the caller's transaction. Taking the next
- * sequence number locks the account's row, so an account's events commit in
- * sequence order and a reader resuming from a seq never misses one.
+ * Locks the account's row for the rest of the transaction. Every graph write
+ * takes it first, so an account's writes queue in one order and never
+ * deadlock on each other's rows (names, type counts, degrees).
+ */
+export async function lockAccount(db: Db, accountId: string): Promise<void> {
+  await sql`select 1 from accounts where id = ${accountId} for update`.execute(db);
+}
+
+/**
+ * Appends a change-log event in the caller's transaction. The account's row is
+ * locked (lockAccount), so an account's events commit in sequence order and a
+ * reader resuming from a seq never misses one.
  */
 export async function appendEvent(
   db: Db,
@@ -689,4 +696,140 @@ export async function appendEvent(
     })
     .execute();
   return Number(row.seq);
+}
+
+// ── by-name operations (the MCP memory contract) ────────────────────────────
+
+export interface NamedRelationRow {
+  id: string;
+  from_id: string;
+  to_id: string;
+  from_name: string;
+  to_name: string;
+  type: string;
+}
+
+/** Inserts many entities in one statement; names that exist already are skipped. */
+export async function insertEntities(
+  db: Db,
+  accountId: string,
+  entities: { name: string; type: string; metadata: Record<string, unknown> }[],
+): Promise<EntityRow[]> {
+  if (entities.length === 0) return [];
+  return db
+    .insertInto('entities')
+    .values(
+      entities.map((entity) => ({
+        account_id: accountId,
+        name: entity.name,
+        type: entity.type,
+        metadata: JSON.stringify(entity.metadata),
+      })),
+    )
+    .onConflict((oc) => oc.columns(['account_id', 'name']).doNothing())
+    .returning(entityColumns)
+    .execute();
+}
+
+/**
+ * Inserts observations of freshly created entities in one statement, numbered
+ * from 0 per entity, and sets each entity's count.
+ */
+export async function insertFirstObservations(
+  db: Db,
+  accountId: string,
+  items: { entityId: string; contents: string[] }[],
+): Promise<void> {
+  const rows = items.flatMap(({ entityId, contents }) =>
+    contents.map((content, position) => ({
+      account_id: accountId,
+      entity_id: entityId,
+      content,
+      metadata: null,
+      position,
+    })),
+  );
+  if (rows.length === 0) return;
+  // Postgres takes at most 65,535 parameters per statement; 5 per row.
+  for (let start = 0; start < rows.length; start += 10_000) {
+    await db
+      .insertInto('observations')
+      .values(rows.slice(start, start + 10_000))
+      .execute();
+  }
+  await sql`
+    update entities e set observations_count = n.count
+      from (select unnest(${items.map((item) => item.entityId)}::uuid[]) as id,
+                   unnest(${items.map((item) => item.contents.length)}::int[]) as count) n
+     where e.account_id = ${accountId} and e.id = n.id
+  `.execute(db);
+}
+
+/** Relations with both ends' names where either end is among `ids` (or, with `fromOnly`, the start). */
+export async function relationsTouching(
+  db: Db,
+  accountId: string,
+  ids: string[],
+  options: { fromOnly?: boolean } = {},
+): Promise<NamedRelationRow[]> {
+  if (ids.length === 0) return [];
+  const touches = options.fromOnly
+    ? sql`r.from_id = any(${ids}::uuid[])`
+    : sql`(r.from_id = any(${ids}::uuid[]) or r.to_id = any(${ids}::uuid[]))`;
+  const result = await sql<NamedRelationRow>`
+    select r.id, r.from_id, r.to_id, f.name as from_name, t.name as to_name, r.type
+      from relations r
+      join entities f on f.account_id = r.account_id and f.id = r.from_id
+      join entities t on t.account_id = r.account_id and t.id = r.to_id
+     where r.account_id = ${accountId} and ${touches}
+     order by r.ordinal
+  `.execute(db);
+  return result.rows;
+}
+
+/** Entities in creation order, for reading the whole graph page by page. */
+export async function pageEntities(
+  db: Db,
+  accountId: string,
+  page: { limit: number; offset: number },
+): Promise<EntityRow[]> {
+  return db
+    .selectFrom('entities')
+    .select(entityColumns)
+    .where('account_id', '=', accountId)
+    .orderBy('ordinal')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function findObservationIdsByContent(
+  db: Db,
+  accountId: string,
+  entityId: string,
+  contents: string[],
+): Promise<string[]> {
+  if (contents.length === 0) return [];
+  const rows = await db
+    .selectFrom('observations')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('entity_id', '=', entityId)
+    .where('content', 'in', contents)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export async function findEntitiesByIds(
+  db: Db,
+  accountId: string,
+  ids: string[],
+): Promise<EntityRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('entities')
+    .select(entityColumns)
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
 }

@@ -34,11 +34,8 @@ const errors = {
 };
 
 /** REST adapters over the graph service: validate, call, shape. */
-export const graphRoutes: FastifyPluginAsyncZod<RouteDeps & { graph?: graph.GraphDeps }> = async (
-  app,
-  deps,
-) => {
-  const graphDeps: graph.GraphDeps = deps.graph ?? { db: deps.db };
+export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+  const graphDeps = deps.graph;
   app.addHook('onRequest', deps.authenticate);
   const security = [{ bearerAuth: [] }];
   const entities = { tags: ['entities'], security };

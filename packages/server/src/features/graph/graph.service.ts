@@ -43,7 +43,7 @@ export interface GraphDeps {
   publish?: (events: ChangeEvent[]) => void;
 }
 
-interface WriteScope {
+export interface WriteScope {
   trx: Db;
   emit(type: GraphEventType, payload: Record<string, unknown>): Promise<void>;
 }
@@ -54,15 +54,16 @@ interface WriteScope {
  * that slips past a service's own checks surfaces as a constraint violation,
  * which becomes the same 409/404 the check would have given.
  */
-async function write<T>(
+export async function write<T>(
   deps: GraphDeps,
   auth: AuthContext,
   fn: (scope: WriteScope) => Promise<T>,
 ): Promise<T> {
   const events: ChangeEvent[] = [];
   try {
-    const result = await deps.db.transaction().execute((trx) =>
-      fn({
+    const result = await deps.db.transaction().execute(async (trx) => {
+      await repo.lockAccount(trx, auth.accountId);
+      return fn({
         trx,
         async emit(type, payload) {
           const seq = await repo.appendEvent(trx, auth.accountId, {
@@ -78,8 +79,8 @@ async function write<T>(
             at: new Date().toISOString(),
           });
         },
-      }),
-    );
+      });
+    });
     if (events.length > 0) deps.publish?.(events);
     return result;
   } catch (error) {
@@ -145,7 +146,7 @@ async function withObservations(db: Db, accountId: string, rows: repo.EntityRow[
 }
 
 /** Drops blank texts and repeats (first one wins); trims nothing else. */
-function cleanObservations(items: ObservationInput[]) {
+export function cleanObservations(items: ObservationInput[]) {
   const seen = new Set<string>();
   const kept: { content: string; metadata?: Record<string, unknown> }[] = [];
   for (const item of items) {
@@ -164,7 +165,7 @@ async function requireEntity(db: Db, accountId: string, id: string): Promise<rep
   return row;
 }
 
-async function assertEntityRoom(db: Db, accountId: string, adding: number): Promise<void> {
+export async function assertEntityRoom(db: Db, accountId: string, adding: number): Promise<void> {
   const plan = await currentPlan(db, accountId);
   const max = plan.features.maxEntities;
   if (max === UNLIMITED) return;
@@ -505,7 +506,7 @@ export async function listRelationTypes(
  * Breadth-first from `start`, both directions, one indexed query per level,
  * stopping at `depth` levels or `limit` entities. Returns ids nearest first.
  */
-async function walk(
+export async function walk(
   db: Db,
   accountId: string,
   start: string[],

@@ -1,0 +1,525 @@
+import type { Db } from '../../db/connection.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { AppError, badRequest } from '../../lib/errors.js';
+import * as repo from './graph.repository.js';
+import {
+  assertEntityRoom,
+  cleanObservations,
+  walk,
+  write,
+  type GraphDeps,
+} from './graph.service.js';
+
+/**
+ * The graph by entity name, with the semantics of the reference MCP memory
+ * server (@modelcontextprotocol/server-memory): existing names and triples are
+ * skipped, deletes of missing things are no-ops, search matches name, type and
+ * observations. Unlike the reference, every call is one transaction, and a
+ * relation or observation naming a missing entity fails the whole call.
+ */
+
+export interface MemoryEntity {
+  name: string;
+  entityType: string;
+  observations: string[];
+}
+
+export interface MemoryRelation {
+  from: string;
+  to: string;
+  relationType: string;
+}
+
+export interface MemoryGraph {
+  entities: MemoryEntity[];
+  relations: MemoryRelation[];
+}
+
+export interface Page {
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+/** Without a limit the whole answer comes back, as the reference server does. */
+const NO_LIMIT = 1_000_000_000;
+
+function missingEntities(names: string[]): AppError {
+  const list = names.map((name) => `"${name}"`).join(', ');
+  return new AppError(
+    404,
+    'NOT_FOUND',
+    `Entity not found: ${list}. Create ${names.length === 1 ? 'it' : 'them'} with create_entities first.`,
+  );
+}
+
+/** Name → row for the given names; fails naming every missing one. */
+async function requireByName(db: Db, accountId: string, names: string[]) {
+  const unique = [...new Set(names)];
+  const rows = await repo.findEntitiesByName(db, accountId, unique);
+  const byName = new Map(rows.map((row) => [row.name, row]));
+  const missing = unique.filter((name) => !byName.has(name));
+  if (missing.length > 0) throw missingEntities(missing);
+  return byName;
+}
+
+function checkName(name: string, field: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) throw badRequest(field, 'Names must not be blank');
+  return trimmed;
+}
+
+async function toMemoryGraph(
+  db: Db,
+  accountId: string,
+  rows: repo.EntityRow[],
+  relations: repo.NamedRelationRow[],
+): Promise<MemoryGraph> {
+  const observations = await repo.listObservations(
+    db,
+    accountId,
+    rows.map((row) => row.id),
+  );
+  const contentsByEntity = new Map<string, string[]>();
+  for (const observation of observations) {
+    const list = contentsByEntity.get(observation.entity_id) ?? [];
+    list.push(observation.content);
+    contentsByEntity.set(observation.entity_id, list);
+  }
+  return {
+    entities: rows.map((row) => ({
+      name: row.name,
+      entityType: row.type,
+      observations: contentsByEntity.get(row.id) ?? [],
+    })),
+    relations: relations.map((row) => ({
+      from: row.from_name,
+      to: row.to_name,
+      relationType: row.type,
+    })),
+  };
+}
+
+// ── writes ──────────────────────────────────────────────────────────────────
+
+/**
+ * Creates the entities whose names are new and returns them; a name given
+ * twice in one call becomes one entity with the observations of both.
+ */
+export async function createEntities(
+  deps: GraphDeps,
+  auth: AuthContext,
+  entities: MemoryEntity[],
+): Promise<MemoryEntity[]> {
+  const merged = new Map<string, MemoryEntity>();
+  for (const [index, entity] of entities.entries()) {
+    const name = checkName(entity.name, `entities.${index}.name`);
+    const entityType = entity.entityType.trim();
+    if (!entityType)
+      throw badRequest(`entities.${index}.entityType`, 'entityType must not be blank');
+    const observations = cleanObservations(entity.observations).map((item) => item.content);
+    const earlier = merged.get(name);
+    if (earlier) {
+      earlier.observations = [...new Set([...earlier.observations, ...observations])];
+    } else {
+      merged.set(name, { name, entityType, observations });
+    }
+  }
+  if (merged.size === 0) return [];
+
+  return write(deps, auth, async ({ trx, emit }) => {
+    const wanted = [...merged.values()];
+    const existing = await repo.findEntitiesByName(
+      trx,
+      auth.accountId,
+      wanted.map((entity) => entity.name),
+    );
+    const existingNames = new Set(existing.map((row) => row.name));
+    const fresh = wanted.filter((entity) => !existingNames.has(entity.name));
+    await assertEntityRoom(trx, auth.accountId, fresh.length);
+    const rows = await repo.insertEntities(
+      trx,
+      auth.accountId,
+      fresh.map((entity) => ({ name: entity.name, type: entity.entityType, metadata: {} })),
+    );
+    const rowByName = new Map(rows.map((row) => [row.name, row]));
+    await repo.insertFirstObservations(
+      trx,
+      auth.accountId,
+      fresh.map((entity) => ({
+        entityId: rowByName.get(entity.name)!.id,
+        contents: entity.observations,
+      })),
+    );
+    const perType = new Map<string, number>();
+    for (const row of rows) perType.set(row.type, (perType.get(row.type) ?? 0) + 1);
+    for (const [type, count] of perType) {
+      await repo.adjustTypeCount(trx, auth.accountId, type, count);
+    }
+    for (const row of rows) {
+      await emit('entity_created', {
+        entityId: row.id,
+        id: row.id,
+        name: row.name,
+        type: row.type,
+      });
+    }
+    return fresh;
+  });
+}
+
+/** Creates the relations that are new and returns them; both ends must exist. */
+export async function createRelations(
+  deps: GraphDeps,
+  auth: AuthContext,
+  relations: MemoryRelation[],
+): Promise<MemoryRelation[]> {
+  const unique = new Map<string, MemoryRelation>();
+  for (const [index, relation] of relations.entries()) {
+    const from = checkName(relation.from, `relations.${index}.from`);
+    const to = checkName(relation.to, `relations.${index}.to`);
+    const relationType = relation.relationType.trim();
+    if (!relationType) {
+      throw badRequest(`relations.${index}.relationType`, 'relationType must not be blank');
+    }
+    if (from === to) {
+      throw badRequest(`relations.${index}.to`, `A relation cannot connect "${from}" to itself`);
+    }
+    unique.set(JSON.stringify([from, to, relationType]), { from, to, relationType });
+  }
+  if (unique.size === 0) return [];
+
+  return write(deps, auth, async ({ trx, emit }) => {
+    const wanted = [...unique.values()];
+    const byName = await requireByName(
+      trx,
+      auth.accountId,
+      wanted.flatMap((relation) => [relation.from, relation.to]),
+    );
+    const created: MemoryRelation[] = [];
+    for (const relation of wanted) {
+      const row = await repo.insertRelation(trx, auth.accountId, {
+        fromId: byName.get(relation.from)!.id,
+        toId: byName.get(relation.to)!.id,
+        type: relation.relationType,
+      });
+      if (!row) continue;
+      created.push(relation);
+      await emit('relation_created', {
+        relationId: row.id,
+        id: row.id,
+        fromEntityId: row.from_id,
+        toEntityId: row.to_id,
+        relationType: row.type,
+      });
+    }
+    return created;
+  });
+}
+
+/** Adds the contents each entity does not have yet; every named entity must exist. */
+export async function addObservations(
+  deps: GraphDeps,
+  auth: AuthContext,
+  additions: { entityName: string; contents: string[] }[],
+): Promise<{ entityName: string; addedObservations: string[] }[]> {
+  return write(deps, auth, async ({ trx, emit }) => {
+    const byName = await requireByName(
+      trx,
+      auth.accountId,
+      additions.map((addition) => addition.entityName),
+    );
+    const results: { entityName: string; addedObservations: string[] }[] = [];
+    for (const addition of additions) {
+      const entity = byName.get(addition.entityName)!;
+      const existing = new Set(
+        (await repo.listObservations(trx, auth.accountId, [entity.id])).map((row) => row.content),
+      );
+      const fresh = cleanObservations(addition.contents).filter(
+        (item) => !existing.has(item.content),
+      );
+      const added = await repo.insertObservations(trx, auth.accountId, entity.id, fresh);
+      results.push({
+        entityName: addition.entityName,
+        addedObservations: added.map((row) => row.content),
+      });
+      if (added.length > 0) {
+        await repo.touchEntity(trx, auth.accountId, entity.id);
+        await emit('observation_added', {
+          entityId: entity.id,
+          observations: added.map((row) => ({ id: row.id, content: row.content })),
+        });
+      }
+    }
+    return results;
+  });
+}
+
+/** Deletes the named entities with their observations and relations; unknown names are ignored. */
+export async function deleteEntities(
+  deps: GraphDeps,
+  auth: AuthContext,
+  names: string[],
+): Promise<void> {
+  await write(deps, auth, async ({ trx, emit }) => {
+    const rows = await repo.findEntitiesByName(trx, auth.accountId, [...new Set(names)]);
+    for (const row of rows) {
+      await repo.deleteEntity(trx, auth.accountId, row.id);
+      await repo.adjustTypeCount(trx, auth.accountId, row.type, -1);
+      await emit('entity_deleted', {
+        entityId: row.id,
+        id: row.id,
+        name: row.name,
+        type: row.type,
+      });
+    }
+  });
+}
+
+/** Removes the given contents from each entity; unknown entities and contents are ignored. */
+export async function deleteObservations(
+  deps: GraphDeps,
+  auth: AuthContext,
+  deletions: { entityName: string; observations: string[] }[],
+): Promise<void> {
+  await write(deps, auth, async ({ trx, emit }) => {
+    const rows = await repo.findEntitiesByName(
+      trx,
+      auth.accountId,
+      deletions.map((deletion) => deletion.entityName),
+    );
+    const byName = new Map(rows.map((row) => [row.name, row]));
+    for (const deletion of deletions) {
+      const entity = byName.get(deletion.entityName);
+      if (!entity) continue;
+      const ids = await repo.findObservationIdsByContent(
+        trx,
+        auth.accountId,
+        entity.id,
+        // Stored texts are trimmed, so match them trimmed.
+        deletion.observations.map((content) => content.trim()),
+      );
+      if ((await repo.deleteObservations(trx, auth.accountId, entity.id, ids)) > 0) {
+        await repo.touchEntity(trx, auth.accountId, entity.id);
+        await emit('entity_updated', {
+          entityId: entity.id,
+          id: entity.id,
+          name: entity.name,
+          type: entity.type,
+        });
+      }
+    }
+  });
+}
+
+/** Deletes the given relations; ones that do not exist are ignored. */
+export async function deleteRelations(
+  deps: GraphDeps,
+  auth: AuthContext,
+  relations: MemoryRelation[],
+): Promise<void> {
+  await write(deps, auth, async ({ trx, emit }) => {
+    const rows = await repo.findEntitiesByName(
+      trx,
+      auth.accountId,
+      relations.flatMap((relation) => [relation.from, relation.to]),
+    );
+    const byName = new Map(rows.map((row) => [row.name, row]));
+    for (const relation of relations) {
+      const from = byName.get(relation.from);
+      const to = byName.get(relation.to);
+      if (!from || !to) continue;
+      const existing = await repo.findRelationByTriple(trx, auth.accountId, {
+        fromId: from.id,
+        toId: to.id,
+        type: relation.relationType,
+      });
+      if (!existing) continue;
+      await repo.deleteRelation(trx, auth.accountId, existing.id);
+      await emit('relation_deleted', {
+        relationId: existing.id,
+        id: existing.id,
+        fromEntityId: from.id,
+        toEntityId: to.id,
+        relationType: existing.type,
+      });
+    }
+  });
+}
+
+/** Renames, retypes or replaces the metadata of one entity. */
+export async function updateEntity(
+  deps: GraphDeps,
+  auth: AuthContext,
+  change: {
+    name: string;
+    newName?: string | undefined;
+    entityType?: string | undefined;
+    metadata?: Record<string, unknown> | undefined;
+  },
+): Promise<MemoryEntity & { metadata: Record<string, unknown> }> {
+  return write(deps, auth, async ({ trx, emit }) => {
+    const entity = (await requireByName(trx, auth.accountId, [change.name])).get(change.name)!;
+    const name = change.newName === undefined ? entity.name : checkName(change.newName, 'newName');
+    const type = change.entityType?.trim() || entity.type;
+    if (name !== entity.name) {
+      const [clash] = await repo.findEntitiesByName(trx, auth.accountId, [name]);
+      if (clash) throw new AppError(409, 'CONFLICT', `An entity named "${name}" already exists`);
+    }
+    const row = await repo.updateEntity(trx, auth.accountId, entity.id, {
+      name,
+      type,
+      metadata: change.metadata,
+    });
+    if (row!.type !== entity.type) {
+      await repo.adjustTypeCount(trx, auth.accountId, entity.type, -1);
+      await repo.adjustTypeCount(trx, auth.accountId, row!.type, 1);
+    }
+    await emit('entity_updated', { entityId: entity.id, id: entity.id, name, type });
+    const graph = await toMemoryGraph(trx, auth.accountId, [row!], []);
+    return { ...graph.entities[0]!, metadata: row!.metadata };
+  });
+}
+
+// ── reads ───────────────────────────────────────────────────────────────────
+
+/**
+ * The whole graph, or one page of entities in creation order with the
+ * relations that start at them — paging through visits every relation once.
+ */
+export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page = {}) {
+  const rows = await repo.pageEntities(deps.db, auth.accountId, {
+    limit: page.limit ?? NO_LIMIT,
+    offset: page.offset ?? 0,
+  });
+  const relations = await repo.relationsTouching(
+    deps.db,
+    auth.accountId,
+    rows.map((row) => row.id),
+    { fromOnly: true },
+  );
+  return toMemoryGraph(deps.db, auth.accountId, rows, relations);
+}
+
+/**
+ * Entities whose name, type or observations contain the query (any case),
+ * best matches first, with every relation touching them.
+ */
+export async function searchNodes(
+  deps: GraphDeps,
+  auth: AuthContext,
+  query: string,
+  page: Page = {},
+): Promise<MemoryGraph> {
+  const { rows } = await repo.searchEntities(deps.db, auth.accountId, {
+    query,
+    limit: page.limit ?? NO_LIMIT,
+    offset: page.offset ?? 0,
+  });
+  return withTouchingRelations(deps.db, auth.accountId, rows);
+}
+
+/** The named entities (unknown names are skipped) with every relation touching them. */
+export async function openNodes(
+  deps: GraphDeps,
+  auth: AuthContext,
+  names: string[],
+): Promise<MemoryGraph> {
+  const found = await repo.findEntitiesByName(deps.db, auth.accountId, [...new Set(names)]);
+  const byName = new Map(found.map((row) => [row.name, row]));
+  const rows = [...new Set(names)].flatMap((name) => byName.get(name) ?? []);
+  return withTouchingRelations(deps.db, auth.accountId, rows);
+}
+
+async function withTouchingRelations(db: Db, accountId: string, rows: repo.EntityRow[]) {
+  const relations = await repo.relationsTouching(
+    db,
+    accountId,
+    rows.map((row) => row.id),
+  );
+  return toMemoryGraph(db, accountId, rows, relations);
+}
+
+/** The entity and everything within `depth` relations of it, either direction. */
+export async function neighbours(
+  deps: GraphDeps,
+  auth: AuthContext,
+  query: { name: string; depth: number; limit: number },
+): Promise<MemoryGraph> {
+  const root = (await requireByName(deps.db, auth.accountId, [query.name])).get(query.name)!;
+  const ids = await walk(deps.db, auth.accountId, [root.id], query.depth, query.limit);
+  const rows = await repo.findEntitiesByIds(deps.db, auth.accountId, ids);
+  const inAnswer = new Set(ids);
+  const relations = (await repo.relationsTouching(deps.db, auth.accountId, ids)).filter(
+    (relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id),
+  );
+  const order = new Map(ids.map((id, index) => [id, index]));
+  rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  return toMemoryGraph(deps.db, auth.accountId, rows, relations);
+}
+
+/**
+ * A shortest chain of relations between two entities, following relations in
+ * either direction, up to `maxDepth` hops. Null when none is that short.
+ */
+export async function shortestPath(
+  deps: GraphDeps,
+  auth: AuthContext,
+  query: { from: string; to: string; maxDepth: number },
+): Promise<{ path: string[]; relations: MemoryRelation[] } | null> {
+  const byName = await requireByName(deps.db, auth.accountId, [query.from, query.to]);
+  const start = byName.get(query.from)!.id;
+  const goal = byName.get(query.to)!.id;
+  if (start === goal) return { path: [query.from], relations: [] };
+
+  // Breadth-first, one indexed query per level, remembering how each entity was reached.
+  const cameFrom = new Map<string, repo.NamedRelationRow | null>([[start, null]]);
+  let frontier = [start];
+  for (let depth = 0; depth < query.maxDepth && frontier.length > 0; depth++) {
+    const edges = await repo.relationsTouching(deps.db, auth.accountId, frontier);
+    const inFrontier = new Set(frontier);
+    const next: string[] = [];
+    for (const edge of edges) {
+      for (const [here, there] of [
+        [edge.from_id, edge.to_id],
+        [edge.to_id, edge.from_id],
+      ] as const) {
+        if (!inFrontier.has(here) || cameFrom.has(there)) continue;
+        cameFrom.set(there, edge);
+        next.push(there);
+      }
+    }
+    if (cameFrom.has(goal)) break;
+    // Bound the work on very dense graphs.
+    if (cameFrom.size > 100_000) break;
+    frontier = next;
+  }
+  if (!cameFrom.has(goal)) return null;
+
+  const edges: repo.NamedRelationRow[] = [];
+  for (let at = goal; at !== start;) {
+    const edge = cameFrom.get(at)!;
+    edges.unshift(edge);
+    at = edge.from_id === at ? edge.to_id : edge.from_id;
+  }
+  const path = [query.from];
+  for (const edge of edges) {
+    path.push(path[path.length - 1] === edge.from_name ? edge.to_name : edge.from_name);
+  }
+  return {
+    path,
+    relations: edges.map((edge) => ({
+      from: edge.from_name,
+      to: edge.to_name,
+      relationType: edge.type,
+    })),
+  };
+}
+
+/** Every entity type and relation type in use, with counts. */
+export async function listTypes(deps: GraphDeps, auth: AuthContext) {
+  const [entityTypes, relationTypes] = await Promise.all([
+    repo.listTypeCounts(deps.db, auth.accountId),
+    repo.listRelationTypeCounts(deps.db, auth.accountId),
+  ]);
+  return { entityTypes, relationTypes };
+}

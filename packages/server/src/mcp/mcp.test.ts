@@ -1,0 +1,346 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, callToolError, connectMcp } from '../test/mcp-client.js';
+import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
+
+let t: TestApp;
+let baseUrl: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await t.close();
+});
+
+/** A fresh account and an MCP client acting for it through an API key. */
+async function agent() {
+  const { token } = await signUp(t.app);
+  const key = (
+    await as(t.app, token)({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })
+  ).json<{ apiKey: string }>().apiKey;
+  const client = await connectMcp(baseUrl, key);
+  clients.push(client);
+  return { client, token, key };
+}
+
+type Graph = {
+  entities: { name: string; entityType: string; observations: string[] }[];
+  relations: { from: string; to: string; relationType: string }[];
+};
+
+describe('MCP endpoint', () => {
+  it('refuses a missing or bad credential before any tool runs', async () => {
+    await expect(connectMcp(baseUrl, 'eng_key_not-a-real-key')).rejects.toThrow();
+    const response = await fetch(new URL('/mcp', baseUrl), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it('lists the reference tools with their annotations, plus ours', async () => {
+    const { client } = await agent();
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'create_entities',
+        'create_relations',
+        'add_observations',
+        'delete_entities',
+        'delete_observations',
+        'delete_relations',
+        'read_graph',
+        'search_nodes',
+        'open_nodes',
+        'update_entity',
+        'get_neighbors',
+        'find_path',
+        'list_types',
+      ]),
+    );
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('read_graph')!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName.get('delete_entities')!.annotations).toMatchObject({
+      destructiveHint: true,
+      idempotentHint: true,
+    });
+    expect(Object.keys(byName.get('create_entities')!.inputSchema.properties!)).toEqual([
+      'entities',
+    ]);
+  });
+
+  it('creates entities, skipping existing names and merging duplicates in a batch', async () => {
+    const { client } = await agent();
+    const first = await callTool<Graph>(client, 'create_entities', {
+      entities: [
+        { name: 'Alice', entityType: 'person', observations: ['works at Acme'] },
+        { name: 'Alice', entityType: 'person', observations: ['likes tea'] },
+        { name: 'Acme', entityType: 'company', observations: [] },
+      ],
+    });
+    expect(first.entities).toEqual([
+      { name: 'Alice', entityType: 'person', observations: ['works at Acme', 'likes tea'] },
+      { name: 'Acme', entityType: 'company', observations: [] },
+    ]);
+    const again = await callTool<Graph>(client, 'create_entities', {
+      entities: [{ name: 'Alice', entityType: 'person', observations: ['other'] }],
+    });
+    expect(again.entities).toEqual([]);
+    const graph = await callTool<Graph>(client, 'read_graph');
+    expect(graph.entities).toHaveLength(2);
+  });
+
+  it('creates relations by name, skips existing triples, refuses missing entities', async () => {
+    const { client } = await agent();
+    await callTool(client, 'create_entities', {
+      entities: [
+        { name: 'A', entityType: 't', observations: [] },
+        { name: 'B', entityType: 't', observations: [] },
+      ],
+    });
+    const relation = { from: 'A', to: 'B', relationType: 'knows' };
+    expect(await callTool(client, 'create_relations', { relations: [relation, relation] })).toEqual(
+      {
+        relations: [relation],
+      },
+    );
+    expect(await callTool(client, 'create_relations', { relations: [relation] })).toEqual({
+      relations: [],
+    });
+    const error = await callToolError(client, 'create_relations', {
+      relations: [{ from: 'A', to: 'Nobody', relationType: 'knows' }],
+    });
+    expect(error).toContain('"Nobody"');
+    const graph = await callTool<Graph>(client, 'read_graph');
+    expect(graph.relations).toEqual([relation]);
+  });
+
+  it('adds and deletes observations', async () => {
+    const { client } = await agent();
+    await callTool(client, 'create_entities', {
+      entities: [{ name: 'Bob', entityType: 'person', observations: ['one'] }],
+    });
+    const added = await callTool(client, 'add_observations', {
+      observations: [{ entityName: 'Bob', contents: ['one', 'two', 'three'] }],
+    });
+    expect(added).toEqual({
+      results: [{ entityName: 'Bob', addedObservations: ['two', 'three'] }],
+    });
+    expect(
+      await callToolError(client, 'add_observations', {
+        observations: [{ entityName: 'Ghost', contents: ['boo'] }],
+      }),
+    ).toContain('"Ghost"');
+    await callTool(client, 'delete_observations', {
+      deletions: [
+        { entityName: 'Bob', observations: ['two', 'not there'] },
+        { entityName: 'Ghost', observations: ['x'] },
+      ],
+    });
+    const { entities } = await callTool<Graph>(client, 'open_nodes', { names: ['Bob'] });
+    expect(entities[0]!.observations).toEqual(['one', 'three']);
+  });
+
+  it('deletes entities with their relations (cascade) and deletes relations', async () => {
+    const { client } = await agent();
+    await callTool(client, 'create_entities', {
+      entities: ['X', 'Y', 'Z'].map((name) => ({ name, entityType: 'node', observations: [] })),
+    });
+    await callTool(client, 'create_relations', {
+      relations: [
+        { from: 'X', to: 'Y', relationType: 'links' },
+        { from: 'Y', to: 'Z', relationType: 'links' },
+        { from: 'X', to: 'Z', relationType: 'links' },
+      ],
+    });
+    await callTool(client, 'delete_entities', { entityNames: ['Y', 'missing'] });
+    let graph = await callTool<Graph>(client, 'read_graph');
+    expect(graph.entities.map((entity) => entity.name)).toEqual(['X', 'Z']);
+    expect(graph.relations).toEqual([{ from: 'X', to: 'Z', relationType: 'links' }]);
+    await callTool(client, 'delete_relations', {
+      relations: [{ from: 'X', to: 'Z', relationType: 'links' }],
+    });
+    graph = await callTool<Graph>(client, 'read_graph');
+    expect(graph.relations).toEqual([]);
+  });
+
+  it('searches name, type and observations case-insensitively, with touching relations', async () => {
+    const { client } = await agent();
+    await callTool(client, 'create_entities', {
+      entities: [
+        { name: 'TypeScript', entityType: 'language', observations: ['typed JavaScript'] },
+        { name: 'Anders', entityType: 'person', observations: ['designed TYPESCRIPT'] },
+        { name: 'Rust', entityType: 'language', observations: ['memory safe'] },
+        { name: 'Unrelated', entityType: 'thing', observations: [] },
+      ],
+    });
+    await callTool(client, 'create_relations', {
+      relations: [
+        { from: 'Anders', to: 'TypeScript', relationType: 'designed' },
+        { from: 'Unrelated', to: 'Rust', relationType: 'mentions' },
+      ],
+    });
+    const byName = await callTool<Graph>(client, 'search_nodes', { query: 'typescript' });
+    expect(byName.entities.map((entity) => entity.name)).toEqual(['TypeScript', 'Anders']);
+    expect(byName.relations).toEqual([
+      { from: 'Anders', to: 'TypeScript', relationType: 'designed' },
+    ]);
+    const byType = await callTool<Graph>(client, 'search_nodes', { query: 'LANGUAGE' });
+    expect(byType.entities.map((entity) => entity.name).sort()).toEqual(['Rust', 'TypeScript']);
+    const byObservation = await callTool<Graph>(client, 'search_nodes', { query: 'Memory Safe' });
+    expect(byObservation.entities.map((entity) => entity.name)).toEqual(['Rust']);
+    // A relation to a node outside the results is still returned.
+    expect(byObservation.relations).toEqual([
+      { from: 'Unrelated', to: 'Rust', relationType: 'mentions' },
+    ]);
+    const paged = await callTool<Graph>(client, 'search_nodes', {
+      query: 'a',
+      limit: 1,
+      offset: 1,
+    });
+    expect(paged.entities).toHaveLength(1);
+  });
+
+  it('opens nodes with relations in either direction', async () => {
+    const { client } = await agent();
+    await callTool(client, 'create_entities', {
+      entities: ['P', 'Q', 'R'].map((name) => ({ name, entityType: 'n', observations: [] })),
+    });
+    await callTool(client, 'create_relations', {
+      relations: [
+        { from: 'P', to: 'Q', relationType: 'r' },
+        { from: 'R', to: 'P', relationType: 'r' },
+      ],
+    });
+    const opened = await callTool<Graph>(client, 'open_nodes', { names: ['P', 'nope'] });
+    expect(opened.entities.map((entity) => entity.name)).toEqual(['P']);
+    expect(opened.relations).toHaveLength(2);
+  });
+
+  it('pages read_graph so every relation appears exactly once', async () => {
+    const { client } = await agent();
+    const names = Array.from({ length: 7 }, (_, index) => `n${index}`);
+    await callTool(client, 'create_entities', {
+      entities: names.map((name) => ({ name, entityType: 'n', observations: [] })),
+    });
+    await callTool(client, 'create_relations', {
+      relations: names
+        .slice(1)
+        .map((name, index) => ({ from: names[index], to: name, relationType: 'next' })),
+    });
+    const seen: Graph['relations'] = [];
+    const entities: string[] = [];
+    for (let offset = 0; offset < 7; offset += 3) {
+      const page = await callTool<Graph>(client, 'read_graph', { limit: 3, offset });
+      entities.push(...page.entities.map((entity) => entity.name));
+      seen.push(...page.relations);
+    }
+    expect(entities).toEqual(names);
+    expect(seen).toHaveLength(6);
+  });
+
+  it('updates, walks neighbours, finds paths and lists types', async () => {
+    const { client } = await agent();
+    await callTool(client, 'create_entities', {
+      entities: ['a', 'b', 'c', 'd'].map((name) => ({ name, entityType: 'hop', observations: [] })),
+    });
+    await callTool(client, 'create_relations', {
+      relations: [
+        { from: 'a', to: 'b', relationType: 'to' },
+        { from: 'c', to: 'b', relationType: 'to' },
+        { from: 'c', to: 'd', relationType: 'to' },
+      ],
+    });
+    const path = await callTool(client, 'find_path', { from: 'a', to: 'd' });
+    expect(path).toMatchObject({ found: true, path: ['a', 'b', 'c', 'd'] });
+    expect(await callTool(client, 'find_path', { from: 'a', to: 'd', maxDepth: 2 })).toMatchObject({
+      found: false,
+    });
+    const near = await callTool<Graph>(client, 'get_neighbors', { name: 'b', depth: 1 });
+    expect(near.entities.map((entity) => entity.name).sort()).toEqual(['a', 'b', 'c']);
+    const updated = await callTool(client, 'update_entity', {
+      name: 'd',
+      newName: 'delta',
+      entityType: 'greek',
+      metadata: { letter: 4 },
+    });
+    expect(updated).toMatchObject({
+      entity: { name: 'delta', entityType: 'greek', metadata: { letter: 4 } },
+    });
+    expect(await callToolError(client, 'update_entity', { name: 'a', newName: 'b' })).toContain(
+      'already exists',
+    );
+    const types = await callTool(client, 'list_types');
+    expect(types).toEqual({
+      entityTypes: [
+        { type: 'hop', count: 3 },
+        { type: 'greek', count: 1 },
+      ],
+      relationTypes: [{ type: 'to', count: 3 }],
+    });
+  });
+
+  it('keeps accounts apart and shares the graph with REST', async () => {
+    const one = await agent();
+    const two = await agent();
+    await callTool(one.client, 'create_entities', {
+      entities: [{ name: 'Private', entityType: 'secret', observations: ['hidden'] }],
+    });
+    expect(
+      (await callTool<Graph>(two.client, 'search_nodes', { query: 'Private' })).entities,
+    ).toEqual([]);
+    expect((await callTool<Graph>(two.client, 'read_graph')).entities).toEqual([]);
+    const rest = await as(t.app, one.token)({ method: 'GET', url: '/api/entities?query=private' });
+    expect(rest.json().entities[0]).toMatchObject({ name: 'Private', type: 'secret' });
+  });
+
+  it('serves the knowledge-graph resource and notifies subscribers of changes from anywhere', async () => {
+    const { client, token } = await agent();
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toContain('memory://knowledge-graph');
+    const updated = new Promise<string>((resolve) => {
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+        resolve(notification.params.uri),
+      );
+    });
+    await client.subscribeResource({ uri: 'memory://knowledge-graph' });
+    await as(
+      t.app,
+      token,
+    )({ method: 'POST', url: '/api/entities', payload: { name: 'FromRest', type: 't' } });
+    expect(await updated).toBe('memory://knowledge-graph');
+    const read = await client.readResource({ uri: 'memory://knowledge-graph' });
+    const content = read.contents[0] as { text: string };
+    expect(JSON.parse(content.text).entities[0].name).toBe('FromRest');
+  });
+
+  it('loses nothing under 20 parallel writers from several clients', async () => {
+    const { key, client } = await agent();
+    const others = await Promise.all([connectMcp(baseUrl, key), connectMcp(baseUrl, key)]);
+    clients.push(...others);
+    const all = [client, ...others];
+    await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        callTool(all[index % all.length]!, 'create_entities', {
+          entities: [
+            { name: `parallel-${index}`, entityType: 'p', observations: [`obs ${index}`] },
+            { name: 'shared', entityType: 'p', observations: [] },
+          ],
+        }),
+      ),
+    );
+    const graph = await callTool<Graph>(client, 'read_graph');
+    expect(graph.entities).toHaveLength(21);
+    expect(graph.entities.filter((entity) => entity.name === 'shared')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,439 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ENTITY_NAME_MAX, GRAPH_DEPTH_MAX, OBSERVATION_MAX, TYPE_MAX } from '@engram/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { GraphDeps } from '../features/graph/graph.service.js';
+import * as memory from '../features/graph/memory.service.js';
+import type { AuthContext } from '../lib/auth-context.js';
+import { AppError } from '../lib/errors.js';
+import type { EventBus } from '../realtime/event-bus.js';
+
+export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
+const BATCH_MAX = 10_000;
+
+export interface MemoryServerDeps {
+  graph: GraphDeps;
+  bus: EventBus;
+  auth: AuthContext;
+  log?: FastifyBaseLogger | undefined;
+}
+
+// Argument shapes are those of @modelcontextprotocol/server-memory, so an agent
+// configured for it works unchanged; limits only refuse what no graph could hold.
+const name = (what: string) => z.string().max(ENTITY_NAME_MAX).describe(what);
+const entitySchema = z.object({
+  name: name('The name of the entity'),
+  entityType: z.string().max(TYPE_MAX).describe('The type of the entity'),
+  observations: z
+    .array(z.string().max(OBSERVATION_MAX))
+    .describe('An array of observation contents associated with the entity'),
+});
+const relationSchema = z.object({
+  from: name('The name of the entity where the relation starts'),
+  to: name('The name of the entity where the relation ends'),
+  relationType: z.string().max(TYPE_MAX).describe('The type of the relation'),
+});
+const graphOutput = { entities: z.array(entitySchema), relations: z.array(relationSchema) };
+const successOutput = { success: z.boolean(), message: z.string() };
+const paging = {
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(BATCH_MAX)
+    .optional()
+    .describe('Return at most this many entities (default: all)'),
+  offset: z.number().int().min(0).optional().describe('Skip this many entities first (default 0)'),
+};
+
+const writes = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+const deletes = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+const reads = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+function result(structured: Record<string, unknown>, text?: string): CallToolResult {
+  return {
+    content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }],
+    structuredContent: structured,
+  };
+}
+
+/**
+ * One MCP server per session, acting for one account: the reference memory
+ * server's nine tools and resource, plus richer tools, all over the shared
+ * graph services.
+ */
+export function createMemoryServer(deps: MemoryServerDeps): McpServer {
+  const { graph, auth } = deps;
+  const server = new McpServer(
+    { name: 'engram', version: '0.1.0' },
+    {
+      instructions:
+        'Engram is a persistent knowledge graph. Entities have a unique name, a type and observations; relations connect two entities by name in active voice.',
+    },
+  );
+
+  /** Service failures become tool errors an agent can read and act on. */
+  async function run(fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof AppError) {
+        return { isError: true, content: [{ type: 'text', text: error.message }] };
+      }
+      deps.log?.error({ err: error }, 'MCP tool failed');
+      return { isError: true, content: [{ type: 'text', text: 'Internal error; please retry.' }] };
+    }
+  }
+
+  server.registerTool(
+    'create_entities',
+    {
+      title: 'Create Entities',
+      description:
+        'Create multiple new entities in the knowledge graph. Names that already exist are skipped; the same name twice in one call becomes one entity. Returns the entities created.',
+      inputSchema: { entities: z.array(entitySchema).max(BATCH_MAX) },
+      outputSchema: { entities: z.array(entitySchema) },
+      annotations: writes,
+    },
+    ({ entities }) =>
+      run(async () => result({ entities: await memory.createEntities(graph, auth, entities) })),
+  );
+
+  server.registerTool(
+    'create_relations',
+    {
+      title: 'Create Relations',
+      description:
+        'Create multiple new relations between entities in the knowledge graph. Relations should be in active voice. Both ends must exist; relations that already exist are skipped. Returns the relations created.',
+      inputSchema: { relations: z.array(relationSchema).max(BATCH_MAX) },
+      outputSchema: { relations: z.array(relationSchema) },
+      annotations: writes,
+    },
+    ({ relations }) =>
+      run(async () => result({ relations: await memory.createRelations(graph, auth, relations) })),
+  );
+
+  server.registerTool(
+    'add_observations',
+    {
+      title: 'Add Observations',
+      description:
+        'Add new observations to existing entities in the knowledge graph. Observations the entity already has are skipped.',
+      inputSchema: {
+        observations: z
+          .array(
+            z.object({
+              entityName: name('The name of the entity to add the observations to'),
+              contents: z
+                .array(z.string().max(OBSERVATION_MAX))
+                .describe('An array of observation contents to add'),
+            }),
+          )
+          .max(BATCH_MAX),
+      },
+      outputSchema: {
+        results: z.array(
+          z.object({ entityName: z.string(), addedObservations: z.array(z.string()) }),
+        ),
+      },
+      annotations: writes,
+    },
+    ({ observations }) =>
+      run(async () => result({ results: await memory.addObservations(graph, auth, observations) })),
+  );
+
+  server.registerTool(
+    'delete_entities',
+    {
+      title: 'Delete Entities',
+      description:
+        'Delete multiple entities and their associated relations from the knowledge graph',
+      inputSchema: {
+        entityNames: z
+          .array(z.string().max(ENTITY_NAME_MAX))
+          .max(BATCH_MAX)
+          .describe('An array of entity names to delete'),
+      },
+      outputSchema: successOutput,
+      annotations: deletes,
+    },
+    ({ entityNames }) =>
+      run(async () => {
+        await memory.deleteEntities(graph, auth, entityNames);
+        const message = 'Entities deleted successfully';
+        return result({ success: true, message }, message);
+      }),
+  );
+
+  server.registerTool(
+    'delete_observations',
+    {
+      title: 'Delete Observations',
+      description: 'Delete specific observations from entities in the knowledge graph',
+      inputSchema: {
+        deletions: z
+          .array(
+            z.object({
+              entityName: name('The name of the entity containing the observations'),
+              observations: z
+                .array(z.string().max(OBSERVATION_MAX))
+                .describe('An array of observations to delete'),
+            }),
+          )
+          .max(BATCH_MAX),
+      },
+      outputSchema: successOutput,
+      annotations: deletes,
+    },
+    ({ deletions }) =>
+      run(async () => {
+        await memory.deleteObservations(graph, auth, deletions);
+        const message = 'Observations deleted successfully';
+        return result({ success: true, message }, message);
+      }),
+  );
+
+  server.registerTool(
+    'delete_relations',
+    {
+      title: 'Delete Relations',
+      description: 'Delete multiple relations from the knowledge graph',
+      inputSchema: {
+        relations: z
+          .array(relationSchema)
+          .max(BATCH_MAX)
+          .describe('An array of relations to delete'),
+      },
+      outputSchema: successOutput,
+      annotations: deletes,
+    },
+    ({ relations }) =>
+      run(async () => {
+        await memory.deleteRelations(graph, auth, relations);
+        const message = 'Relations deleted successfully';
+        return result({ success: true, message }, message);
+      }),
+  );
+
+  server.registerTool(
+    'read_graph',
+    {
+      title: 'Read Graph',
+      description:
+        'Read the entire knowledge graph. With limit/offset, reads one page of entities (oldest first) with the relations that start at them.',
+      inputSchema: paging,
+      outputSchema: graphOutput,
+      annotations: reads,
+    },
+    (page) => run(async () => result({ ...(await memory.readGraph(graph, auth, page)) })),
+  );
+
+  server.registerTool(
+    'search_nodes',
+    {
+      title: 'Search Nodes',
+      description:
+        'Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation content, case-insensitively; best matches first (exact name, name prefix, name, type, observation). Returns the relations touching the matches.',
+      inputSchema: {
+        query: z
+          .string()
+          .max(500)
+          .describe(
+            'The search query to match against entity names, types, and observation content',
+          ),
+        ...paging,
+      },
+      outputSchema: graphOutput,
+      annotations: reads,
+    },
+    ({ query, ...page }) =>
+      run(async () => result({ ...(await memory.searchNodes(graph, auth, query, page)) })),
+  );
+
+  server.registerTool(
+    'open_nodes',
+    {
+      title: 'Open Nodes',
+      description:
+        'Open specific nodes in the knowledge graph by their names, with every relation touching them',
+      inputSchema: {
+        names: z
+          .array(z.string().max(ENTITY_NAME_MAX))
+          .max(BATCH_MAX)
+          .describe('An array of entity names to retrieve'),
+      },
+      outputSchema: graphOutput,
+      annotations: reads,
+    },
+    ({ names }) => run(async () => result({ ...(await memory.openNodes(graph, auth, names)) })),
+  );
+
+  // ── additions beyond the reference server ──────────────────────────────────
+
+  server.registerTool(
+    'update_entity',
+    {
+      title: 'Update Entity',
+      description:
+        'Rename an entity, change its type, or replace its metadata (a JSON object). Its observations and relations stay attached.',
+      inputSchema: {
+        name: name('The current name of the entity'),
+        newName: z.string().max(ENTITY_NAME_MAX).optional().describe('The new name'),
+        entityType: z.string().max(TYPE_MAX).optional().describe('The new type'),
+        metadata: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('Replaces the metadata object'),
+      },
+      outputSchema: {
+        entity: entitySchema.extend({ metadata: z.record(z.string(), z.unknown()) }),
+      },
+      annotations: { ...writes, idempotentHint: true },
+    },
+    (change) => run(async () => result({ entity: await memory.updateEntity(graph, auth, change) })),
+  );
+
+  server.registerTool(
+    'get_neighbors',
+    {
+      title: 'Get Neighbors',
+      description:
+        'The entity and every entity within `depth` relations of it (either direction), nearest first, with the relations among them.',
+      inputSchema: {
+        name: name('The entity to start from'),
+        depth: z
+          .number()
+          .int()
+          .min(1)
+          .max(GRAPH_DEPTH_MAX)
+          .optional()
+          .describe('Hops (1–5, default 1)'),
+        limit: z.number().int().min(1).max(1000).optional().describe('Most entities (default 100)'),
+      },
+      outputSchema: graphOutput,
+      annotations: reads,
+    },
+    ({ name: start, depth, limit }) =>
+      run(async () =>
+        result({
+          ...(await memory.neighbours(graph, auth, {
+            name: start,
+            depth: depth ?? 1,
+            limit: limit ?? 100,
+          })),
+        }),
+      ),
+  );
+
+  server.registerTool(
+    'find_path',
+    {
+      title: 'Find Path',
+      description:
+        'A shortest chain of relations between two entities, following relations in either direction. Returns found=false when none exists within maxDepth hops.',
+      inputSchema: {
+        from: name('The entity to start from'),
+        to: name('The entity to reach'),
+        maxDepth: z.number().int().min(1).max(10).optional().describe('Most hops (default 6)'),
+      },
+      outputSchema: {
+        found: z.boolean(),
+        path: z.array(z.string()),
+        relations: z.array(relationSchema),
+      },
+      annotations: reads,
+    },
+    ({ from, to, maxDepth }) =>
+      run(async () => {
+        const found = await memory.shortestPath(graph, auth, { from, to, maxDepth: maxDepth ?? 6 });
+        return result(
+          found ? { found: true, ...found } : { found: false, path: [], relations: [] },
+        );
+      }),
+  );
+
+  server.registerTool(
+    'list_types',
+    {
+      title: 'List Types',
+      description:
+        'Every entity type and relation type in use, with how many of each, most common first.',
+      inputSchema: {},
+      outputSchema: {
+        entityTypes: z.array(z.object({ type: z.string(), count: z.number() })),
+        relationTypes: z.array(z.object({ type: z.string(), count: z.number() })),
+      },
+      annotations: reads,
+    },
+    () => run(async () => result(await memory.listTypes(graph, auth))),
+  );
+
+  server.registerResource(
+    'knowledge-graph',
+    GRAPH_RESOURCE_URI,
+    {
+      title: 'Knowledge Graph',
+      description: 'The full knowledge graph with all entities and relations',
+      mimeType: 'application/json',
+    },
+    async (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: 'application/json',
+          text: JSON.stringify(await memory.readGraph(graph, auth), null, 2),
+        },
+      ],
+    }),
+  );
+
+  // Subscribers hear of every committed change to the account's graph,
+  // whoever made it (REST, another agent, the web app).
+  let unsubscribe: (() => void) | undefined;
+  server.server.registerCapabilities({ resources: { subscribe: true } });
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    if (request.params.uri === GRAPH_RESOURCE_URI && !unsubscribe) {
+      // A batch commits many events at once: tell the subscriber once per batch.
+      let queued = false;
+      unsubscribe = deps.bus.subscribe(auth.accountId, () => {
+        if (queued) return;
+        queued = true;
+        setImmediate(() => {
+          queued = false;
+          server.server.sendResourceUpdated({ uri: GRAPH_RESOURCE_URI }).catch(() => undefined);
+        });
+      });
+    }
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    if (request.params.uri === GRAPH_RESOURCE_URI) {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    }
+    return {};
+  });
+  server.server.onclose = () => unsubscribe?.();
+
+  return server;
+}
