@@ -12,21 +12,16 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import { openDatabase, type DatabaseHandle } from './db/connection.js';
-import { migrate } from './db/migrate.js';
+import type { DatabaseHandle } from './db/connection.js';
 import { authRoutes } from './features/auth/auth.routes.js';
-import { authenticateSession } from './features/auth/auth.service.js';
 import { graphRoutes } from './features/graph/graph.routes.js';
-import type { GraphDeps } from './features/graph/graph.service.js';
-import { KeyUsageTracker } from './features/keys/key-usage.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
-import { authenticateApiKey, instanceSecret, type KeysDeps } from './features/keys/keys.service.js';
 import { authenticateWith } from './http/authenticate.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { registerWebApp } from './http/web-app.js';
+import { createRuntime } from './runtime.js';
 import { mcpRoutes } from './mcp/http.js';
-import { LocalEventBus, type EventBus } from './realtime/event-bus.js';
 
 export interface BuildOptions {
   config: Config;
@@ -65,14 +60,13 @@ export async function buildApp({
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
 
-  const handle =
-    database ??
-    (await openDatabase({
-      databaseUrl: config.DATABASE_URL,
-      dataDir: config.DATA_DIR,
-    }));
-  await migrate(handle);
-  if (!database) app.addHook('onClose', () => handle.close());
+  const runtime = await createRuntime(config, {
+    database,
+    now,
+    onError: (error, message) => app.log.error({ err: error }, message),
+  });
+  app.addHook('onClose', () => runtime.close());
+  const handle = runtime.database;
 
   app.decorateRequest('auth', null);
   app.setValidatorCompiler(validatorCompiler);
@@ -111,30 +105,14 @@ export async function buildApp({
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
-  const usage = new KeyUsageTracker(handle.db, app.log);
-  usage.start(5_000);
-  app.addHook('onClose', () => usage.stop());
-  const keys: KeysDeps = {
-    db: handle.db,
-    now,
-    usage,
-    secret: await instanceSecret(handle.db, config.SECRET_KEY),
-  };
-  const bus: EventBus = new LocalEventBus();
-  app.addHook('onClose', () => bus.close());
-  const graph: GraphDeps = { db: handle.db, publish: (events) => bus.publish(events) };
-  const authDeps = { db: handle.db, sessionTtlDays: config.SESSION_TTL_DAYS, now, keys };
   const deps: RouteDeps = {
     db: handle.db,
     config,
-    keys,
-    graph,
-    bus,
+    keys: runtime.keys,
+    graph: runtime.graph,
+    bus: runtime.bus,
     now,
-    authenticate: authenticateWith([
-      (credential) => authenticateSession(authDeps, credential),
-      (credential) => authenticateApiKey(keys, credential),
-    ]),
+    authenticate: authenticateWith(runtime.authenticate),
   };
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

@@ -22,6 +22,8 @@ const envSchema = z.object({
    * generated on first start and kept in the database.
    */
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** The API key `engram mcp`, `import` and `export` act with (which account, as whom). */
+  ENGRAM_API_KEY: z.string().min(1).optional(),
   /** Sign-up and sign-in attempts allowed per client address per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });

@@ -1,14 +1,35 @@
 #!/usr/bin/env node
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { DataFolderBusyError } from './db/data-lock.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
+import * as transfer from './features/graph/transfer.service.js';
+import type { AuthContext } from './lib/auth-context.js';
+import { AppError } from './lib/errors.js';
+import { serveStdio } from './mcp/stdio.js';
+import { createRuntime, type Runtime } from './runtime.js';
 
 const USAGE = `Usage: engram <command>
 
 Commands:
-  serve     Run the API, MCP endpoint, realtime gateway and web app
-  migrate   Apply pending database migrations and exit`;
+  serve                     Run the API, MCP endpoint and web app
+  migrate                   Apply pending database migrations and exit
+  mcp                       Serve the MCP memory tools over stdio (needs ENGRAM_API_KEY)
+  import <file>             Import a memory file: the reference server's JSONL,
+                            or an Engram export (.json) (needs ENGRAM_API_KEY)
+  export [--format jsonl|json] [--output <file>]
+                            Write the account's graph (default jsonl to stdout)
+
+The database is DATABASE_URL, else the embedded one in DATA_DIR (default ./data).`;
+
+/** Fails the command with this message and exit code 1. */
+class UsageError extends Error {}
 
 async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config });
@@ -23,32 +44,105 @@ async function serve(config: Config): Promise<void> {
 }
 
 async function runMigrations(config: Config): Promise<void> {
-  const handle = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-  });
+  const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     const applied = await migrate(handle);
-    console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');
+    console.error(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');
   } finally {
     await handle.close();
   }
 }
 
+/** Opens the services and resolves ENGRAM_API_KEY to the account it acts for. */
+async function withAccount(
+  config: Config,
+  fn: (runtime: Runtime, auth: AuthContext) => Promise<void>,
+): Promise<void> {
+  if (!config.ENGRAM_API_KEY) {
+    throw new UsageError(
+      'Set ENGRAM_API_KEY to an API key of the account to use (create one on the API Keys screen, or use your personal key from GET /auth/me).',
+    );
+  }
+  const runtime = await createRuntime(config);
+  try {
+    const auth = await runtime.authenticate(config.ENGRAM_API_KEY);
+    if (!auth)
+      throw new UsageError('ENGRAM_API_KEY is not a valid, unexpired key on this database.');
+    await fn(runtime, auth);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** An Engram export is one JSON document with `"format": "engram"`; anything else is read as JSONL. */
+function isLosslessExport(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && 'format' in value;
+  } catch {
+    return false;
+  }
+}
+
+async function importFile(config: Config, file: string | undefined): Promise<void> {
+  if (!file) throw new UsageError('Give the file to import: engram import <file>');
+  const text = await readFile(file, 'utf8');
+  await withAccount(config, async (runtime, auth) => {
+    const summary = isLosslessExport(text)
+      ? await transfer.importLossless(runtime.graph, auth, JSON.parse(text))
+      : await transfer.importJsonl(runtime.graph, auth, text);
+    console.error(`Imported ${summary.entities} entities and ${summary.relations} relations.`);
+  });
+}
+
+async function exportGraph(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { format: { type: 'string', default: 'jsonl' }, output: { type: 'string' } },
+  });
+  if (values.format !== 'jsonl' && values.format !== 'json') {
+    throw new UsageError('--format must be jsonl (the reference server’s) or json (lossless)');
+  }
+  await withAccount(config, async (runtime, auth) => {
+    const chunks =
+      values.format === 'json'
+        ? transfer.exportLossless(runtime.graph, auth)
+        : transfer.exportJsonl(runtime.graph, auth);
+    const out = values.output ? createWriteStream(values.output) : process.stdout;
+    await pipeline(Readable.from(chunks), out, { end: out !== process.stdout });
+  });
+}
+
 async function main(argv: string[]): Promise<void> {
-  const [command = 'serve'] = argv;
+  const [command = 'serve', ...rest] = argv;
   if (command === '--help' || command === 'help') {
     console.log(USAGE);
     return;
   }
   const config = loadConfig();
-  if (command === 'serve') return serve(config);
-  if (command === 'migrate') return runMigrations(config);
-  console.error(`Unknown command "${command}".\n\n${USAGE}`);
-  process.exitCode = 2;
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate':
+      return runMigrations(config);
+    case 'mcp':
+      return withAccount(config, serveStdio);
+    case 'import':
+      return importFile(config, rest[0]);
+    case 'export':
+      return exportGraph(config, rest);
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
+  }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // Expected failures get their message alone; anything else its stack.
+  const known =
+    error instanceof ConfigError ||
+    error instanceof UsageError ||
+    error instanceof DataFolderBusyError ||
+    error instanceof AppError;
+  console.error(known ? error.message : error);
   process.exit(1);
 });

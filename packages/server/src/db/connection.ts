@@ -4,6 +4,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { lockDataFolder } from './data-lock.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './schema.js';
 
@@ -35,9 +36,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
-  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
+  let unlock = () => {};
+  if (!dataDir.startsWith('memory://')) {
+    await mkdir(dataDir, { recursive: true });
+    unlock = lockDataFolder(dataDir);
+  }
   const pglite = await PGlite.create(dataDir, {
     extensions: { pg_trgm, btree_gin },
+  }).catch((error: unknown) => {
+    unlock();
+    throw error;
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   const session: RawSession = {
@@ -52,7 +60,10 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
     kind: 'pglite',
     // Borrow the single connection from Kysely's driver so nothing interleaves.
     withSession: (fn) => db.connection().execute(() => fn(session)),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      unlock();
+    },
   };
 }
 

@@ -9,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-/** Turns a bearer credential into who is acting, or undefined when it is not one this resolver knows. */
+/** Turns a bearer credential into who is acting, or undefined when it is no valid credential. */
 export type CredentialResolver = (credential: string) => Promise<AuthContext | undefined>;
 
 function credentialOf(request: FastifyRequest): string | undefined {
@@ -22,22 +22,14 @@ function credentialOf(request: FastifyRequest): string | undefined {
   return typeof apiKey === 'string' && apiKey.length > 0 ? apiKey : undefined;
 }
 
-/**
- * An onRequest hook for protected routes: the first resolver that knows the
- * credential wins; anything missing, unknown or expired is a 401.
- */
-export function authenticateWith(resolvers: CredentialResolver[]) {
+/** An onRequest hook for protected routes: anything missing, unknown or expired is a 401. */
+export function authenticateWith(resolve: CredentialResolver) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     const credential = credentialOf(request);
     if (!credential || credential.length > 512) throw unauthorized();
-    for (const resolve of resolvers) {
-      const auth = await resolve(credential);
-      if (auth) {
-        request.auth = auth;
-        return;
-      }
-    }
-    throw unauthorized('Invalid or expired credentials');
+    const auth = await resolve(credential);
+    if (!auth) throw unauthorized('Invalid or expired credentials');
+    request.auth = auth;
   };
 }
 

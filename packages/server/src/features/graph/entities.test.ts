@@ -35,7 +35,7 @@ const contents = (entity: Entity) => entity.observations.map((o) => o.content);
 
 async function search(account: Account, params: Record<string, string | number>) {
   const query = new URLSearchParams(
-    Object.entries(params).map(([key, value]) => [key, String(value)]),
+    Object.entries(params).map(([key, value]): [string, string] => [key, String(value)]),
   );
   return getJson<EntityList>(account.req, `/api/entities?${query.toString()}`);
 }
@@ -65,8 +65,16 @@ describe('POST /api/entities', () => {
       type: 'person',
       metadata: { born: 1815, tags: ['math', 'poetry'], nested: { a: { b: null } } },
       observations: [
-        { id: expect.stringMatching(UUID_RE), content: 'Wrote the first program', createdAt: expect.any(String) },
-        { id: expect.stringMatching(UUID_RE), content: 'Worked with Babbage', createdAt: expect.any(String) },
+        {
+          id: expect.stringMatching(UUID_RE),
+          content: 'Wrote the first program',
+          createdAt: expect.any(String),
+        },
+        {
+          id: expect.stringMatching(UUID_RE),
+          content: 'Worked with Babbage',
+          createdAt: expect.any(String),
+        },
       ],
       observationsCount: 2,
       createdAt: expect.any(String),
@@ -153,9 +161,21 @@ describe('POST /api/entities', () => {
     ['a blank type', { name: 'typeless', type: ' ' }, ['body.type']],
     ['a type over 100 characters', { name: 'long type', type: 't'.repeat(101) }, ['body.type']],
     ['an empty body', {}, ['body.name', 'body.type']],
-    ['observations that are not a list', { name: 'o', type: 't', observations: 'x' }, ['body.observations']],
-    ['an observation that is a number', { name: 'o', type: 't', observations: [5] }, ['body.observations.0']],
-    ['an observation over 10,000 characters', { name: 'o', type: 't', observations: ['x'.repeat(10_001)] }, ['body.observations.0']],
+    [
+      'observations that are not a list',
+      { name: 'o', type: 't', observations: 'x' },
+      ['body.observations'],
+    ],
+    [
+      'an observation that is a number',
+      { name: 'o', type: 't', observations: [5] },
+      ['body.observations.0'],
+    ],
+    [
+      'an observation over 10,000 characters',
+      { name: 'o', type: 't', observations: ['x'.repeat(10_001)] },
+      ['body.observations.0'],
+    ],
   ])('rejects %s with 400 naming the field', async (_label, payload, fields) => {
     const response = await a.req({ method: 'POST', url: '/api/entities', payload });
     expectValidationError(response, fields);
@@ -165,7 +185,11 @@ describe('POST /api/entities', () => {
     const response = await a.req({
       method: 'POST',
       url: '/api/entities',
-      payload: { name: 'many', type: 't', observations: Array.from({ length: 1001 }, (_, i) => `o${i}`) },
+      payload: {
+        name: 'many',
+        type: 't',
+        observations: Array.from({ length: 1001 }, (_, i) => `o${i}`),
+      },
     });
     expectValidationError(response, ['body.observations']);
   });
@@ -212,17 +236,22 @@ describe('GET /api/entities/{id}', () => {
     expectNotFound(await a.req({ method: 'GET', url: `/api/entities/${randomUUID()}` }));
   });
 
-  it.each(MALFORMED_IDS)('answers 404 NOT_FOUND (never 400/500) for the malformed id %j', async (id) => {
-    const url = `/api/entities/${encodeURIComponent(id)}`;
-    expectNotFound(await a.req({ method: 'GET', url }));
-    expectNotFound(
-      await a.req({ method: 'PUT', url, payload: { name: 'x', type: 'y' } }),
-    );
-    expectNotFound(await a.req({ method: 'DELETE', url }));
-    expectNotFound(
-      await a.req({ method: 'POST', url: `${url}/observations`, payload: { observations: ['x'] } }),
-    );
-  });
+  it.each(MALFORMED_IDS)(
+    'answers 404 NOT_FOUND (never 400/500) for the malformed id %j',
+    async (id) => {
+      const url = `/api/entities/${encodeURIComponent(id)}`;
+      expectNotFound(await a.req({ method: 'GET', url }));
+      expectNotFound(await a.req({ method: 'PUT', url, payload: { name: 'x', type: 'y' } }));
+      expectNotFound(await a.req({ method: 'DELETE', url }));
+      expectNotFound(
+        await a.req({
+          method: 'POST',
+          url: `${url}/observations`,
+          payload: { observations: ['x'] },
+        }),
+      );
+    },
+  );
 
   // idString caps ids at 200 characters, so a longer (malformed) id is a 400
   // VALIDATION_ERROR on params.id instead of the 404 every other unknown id gets.
@@ -287,16 +316,23 @@ describe('GET /api/entities (list, filter, paginate)', () => {
     ['offset=x', 'query.offset'],
     [`query=${'q'.repeat(501)}`, 'query.query'],
   ])('rejects %s with 400 naming %s', async (queryString, field) => {
-    expectValidationError(await a.req({ method: 'GET', url: `/api/entities?${queryString}` }), [field]);
+    expectValidationError(await a.req({ method: 'GET', url: `/api/entities?${queryString}` }), [
+      field,
+    ]);
   });
 
   it('filters by comma-separated types; total counts only the matches', async () => {
     const two = await getJson<EntityList>(a.req, '/api/entities?types=person,company&limit=1000');
     expect(two.total).toBe(70);
     expect(two.entities).toHaveLength(70);
-    expect(new Set(two.entities.map((entity) => entity.type))).toEqual(new Set(['person', 'company']));
+    expect(new Set(two.entities.map((entity) => entity.type))).toEqual(
+      new Set(['person', 'company']),
+    );
 
-    const spaced = await getJson<EntityList>(a.req, `/api/entities?types=${encodeURIComponent(' technology , ,')}&limit=5`);
+    const spaced = await getJson<EntityList>(
+      a.req,
+      `/api/entities?types=${encodeURIComponent(' technology , ,')}&limit=5`,
+    );
     expect(spaced.total).toBe(35);
     expect(spaced.entities).toHaveLength(5);
     expect(spaced.entities.every((entity) => entity.type === 'technology')).toBe(true);
@@ -310,9 +346,17 @@ describe('search ranking', () => {
   let a: Account;
   beforeAll(async () => {
     a = await newAccount(t.app);
-    await createEntity(a.req, { name: 'Paris', type: 'city', observations: ['Has a dense metro GRAPH'] });
+    await createEntity(a.req, {
+      name: 'Paris',
+      type: 'city',
+      observations: ['Has a dense metro GRAPH'],
+    });
     await createEntity(a.req, { name: 'Neo4j', type: 'graph-database' });
-    await createEntity(a.req, { name: 'Knowledge Graph', type: 'concept', observations: ['graph theory'] });
+    await createEntity(a.req, {
+      name: 'Knowledge Graph',
+      type: 'concept',
+      observations: ['graph theory'],
+    });
     await createEntity(a.req, { name: 'GraphQL', type: 'technology' });
     await createEntity(a.req, { name: 'Zeta', type: 'concept', observations: ['nothing to see'] });
     await createEntity(a.req, { name: 'Agraphia', type: 'condition' });
@@ -345,7 +389,10 @@ describe('search ranking', () => {
       pages.push(...names(page));
     }
     expect(pages).toEqual(ranked);
-    expect(await search(a, { query: 'graph', limit: 3, offset: 7 })).toEqual({ entities: [], total: 7 });
+    expect(await search(a, { query: 'graph', limit: 3, offset: 7 })).toEqual({
+      entities: [],
+      total: 7,
+    });
     expect(await search(a, { query: 'graph', offset: 100 })).toEqual({ entities: [], total: 7 });
   });
 
@@ -359,7 +406,10 @@ describe('search ranking', () => {
   });
 
   it('returns nothing for a query that matches nothing', async () => {
-    expect(await search(a, { query: 'no such thing anywhere' })).toEqual({ entities: [], total: 0 });
+    expect(await search(a, { query: 'no such thing anywhere' })).toEqual({
+      entities: [],
+      total: 0,
+    });
   });
 });
 
@@ -367,7 +417,14 @@ describe('search treats LIKE wildcards literally', () => {
   let a: Account;
   beforeAll(async () => {
     a = await newAccount(t.app);
-    for (const name of ['100% pure', '1000 pure', 'snake_case', 'snakeXcase', 'back\\slash', 'backXslash']) {
+    for (const name of [
+      '100% pure',
+      '1000 pure',
+      'snake_case',
+      'snakeXcase',
+      'back\\slash',
+      'backXslash',
+    ]) {
       await createEntity(a.req, { name, type: 'thing' });
     }
   });
@@ -422,7 +479,9 @@ describe('PUT /api/entities/{id}', () => {
     expect(after.observations[1]!.id).toMatch(UUID_RE);
     expect(before.observations.map((o) => o.id)).not.toContain(after.observations[1]!.id);
     expect(after.createdAt).toBe(before.createdAt);
-    expect(new Date(after.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(before.updatedAt).getTime());
+    expect(new Date(after.updatedAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(before.updatedAt).getTime(),
+    );
 
     expect(await getJson<Entity>(a.req, `/api/entities/${before.id}`)).toEqual(after);
     // The removed observation is no longer searchable; the new one is.
@@ -471,7 +530,10 @@ describe('PUT /api/entities/{id}', () => {
       payload: {
         name: 'Obs meta',
         type: 'concept',
-        observations: [{ content: 'x', metadata: { source: 'edit' } }, { content: 'z', metadata: { n: 1 } }],
+        observations: [
+          { content: 'x', metadata: { source: 'edit' } },
+          { content: 'z', metadata: { n: 1 } },
+        ],
       },
     });
     expect(response.statusCode).toBe(200);
@@ -506,8 +568,12 @@ describe('PUT /api/entities/{id}', () => {
   it('validates like create: name and type required, metadata an object', async () => {
     const entity = await createEntity(a.req, { name: 'Validated' });
     const url = `/api/entities/${entity.id}`;
-    expectValidationError(await a.req({ method: 'PUT', url, payload: { type: 'x' } }), ['body.name']);
-    expectValidationError(await a.req({ method: 'PUT', url, payload: { name: 'x' } }), ['body.type']);
+    expectValidationError(await a.req({ method: 'PUT', url, payload: { type: 'x' } }), [
+      'body.name',
+    ]);
+    expectValidationError(await a.req({ method: 'PUT', url, payload: { name: 'x' } }), [
+      'body.type',
+    ]);
     expectValidationError(
       await a.req({ method: 'PUT', url, payload: { name: 'x', type: 'y', metadata: ['no'] } }),
       ['body.metadata'],
@@ -521,7 +587,11 @@ describe('PUT /api/entities/{id}', () => {
 
   it('answers 404 for an unknown id', async () => {
     expectNotFound(
-      await a.req({ method: 'PUT', url: `/api/entities/${randomUUID()}`, payload: { name: 'x', type: 'y' } }),
+      await a.req({
+        method: 'PUT',
+        url: `/api/entities/${randomUUID()}`,
+        payload: { name: 'x', type: 'y' },
+      }),
     );
   });
 });
@@ -529,7 +599,11 @@ describe('PUT /api/entities/{id}', () => {
 describe('DELETE /api/entities/{id}', () => {
   it('deletes the entity with its observations and relations', async () => {
     const a = await newAccount(t.app);
-    const x = await createEntity(a.req, { name: 'X', type: 'person', observations: ['xylophone player'] });
+    const x = await createEntity(a.req, {
+      name: 'X',
+      type: 'person',
+      observations: ['xylophone player'],
+    });
     const y = await createEntity(a.req, { name: 'Y', type: 'person' });
     const z = await createEntity(a.req, { name: 'Z', type: 'company' });
     await createRelation(a.req, x, y, 'knows');
@@ -602,7 +676,14 @@ describe('POST /api/entities/{id}/observations', () => {
       method: 'POST',
       url: `/api/entities/${entity.id}/observations`,
       payload: {
-        observations: ['beta', '   ', 'alpha', { content: 'gamma', metadata: { source: 'chat' } }, 'beta', ' delta '],
+        observations: [
+          'beta',
+          '   ',
+          'alpha',
+          { content: 'gamma', metadata: { source: 'chat' } },
+          'beta',
+          ' delta ',
+        ],
       },
     });
     expect(response.statusCode).toBe(201);
@@ -644,12 +725,22 @@ describe('POST /api/entities/{id}/observations', () => {
       400,
       'VALIDATION_ERROR',
     );
-    expect(blank.details!.map((detail) => detail.field.replace(/^body\./, ''))).toEqual(['observations']);
-    expectValidationError(await a.req({ method: 'POST', url, payload: { observations: [] } }), ['body.observations']);
+    expect(blank.details!.map((detail) => detail.field.replace(/^body\./, ''))).toEqual([
+      'observations',
+    ]);
+    expectValidationError(await a.req({ method: 'POST', url, payload: { observations: [] } }), [
+      'body.observations',
+    ]);
     expectValidationError(await a.req({ method: 'POST', url, payload: {} }), ['body.observations']);
-    expectValidationError(await a.req({ method: 'POST', url, payload: { observations: 'text' } }), ['body.observations']);
+    expectValidationError(await a.req({ method: 'POST', url, payload: { observations: 'text' } }), [
+      'body.observations',
+    ]);
     expectValidationError(
-      await a.req({ method: 'POST', url, payload: { observations: [{ content: 'x', metadata: [] }] } }),
+      await a.req({
+        method: 'POST',
+        url,
+        payload: { observations: [{ content: 'x', metadata: [] }] },
+      }),
       ['body.observations.0'],
     );
     expect(await getJson<Entity>(a.req, `/api/entities/${entity.id}`)).toEqual(entity);
@@ -671,7 +762,8 @@ describe('GET /api/entities/types', () => {
     const a = await newAccount(t.app);
     expect(await getJson<TypeSummary[]>(a.req, '/api/entities/types')).toEqual([]);
     const people = [];
-    for (let i = 0; i < 3; i++) people.push(await createEntity(a.req, { name: `P${i}`, type: 'person' }));
+    for (let i = 0; i < 3; i++)
+      people.push(await createEntity(a.req, { name: `P${i}`, type: 'person' }));
     await createEntity(a.req, { name: 'C0', type: 'company' });
     await createEntity(a.req, { name: 'C1', type: 'company' });
     const stack = await createEntity(a.req, { name: 'S0', type: 'tech-stack' });
@@ -684,8 +776,16 @@ describe('GET /api/entities/types', () => {
       { type: 'tech-stack', label: 'Tech stack', count: 1 },
     ]);
 
-    await a.req({ method: 'PUT', url: `/api/entities/${people[0]!.id}`, payload: { name: 'P0', type: 'company' } });
-    await a.req({ method: 'PUT', url: `/api/entities/${people[1]!.id}`, payload: { name: 'P1', type: 'company' } });
+    await a.req({
+      method: 'PUT',
+      url: `/api/entities/${people[0]!.id}`,
+      payload: { name: 'P0', type: 'company' },
+    });
+    await a.req({
+      method: 'PUT',
+      url: `/api/entities/${people[1]!.id}`,
+      payload: { name: 'P1', type: 'company' },
+    });
     await a.req({ method: 'DELETE', url: `/api/entities/${stack.id}` });
 
     expect(await getJson<TypeSummary[]>(a.req, '/api/entities/types')).toEqual([
@@ -703,7 +803,11 @@ describe('concurrent writes', () => {
     const a = await newAccount(t.app);
     const responses = await Promise.all(
       Array.from({ length: 6 }, () =>
-        a.req({ method: 'POST', url: '/api/entities', payload: { name: 'Racer', type: 'concept' } }),
+        a.req({
+          method: 'POST',
+          url: '/api/entities',
+          payload: { name: 'Racer', type: 'concept' },
+        }),
       ),
     );
     const statuses = responses.map((response) => response.statusCode).sort();
@@ -730,7 +834,9 @@ describe('concurrent writes', () => {
         }),
       ),
     );
-    expect(responses.map((response) => response.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(responses.map((response) => response.statusCode).sort()).toEqual([
+      201, 409, 409, 409, 409, 409,
+    ]);
     expect((await getJson<RelationList>(a.req, '/api/relations')).total).toBe(1);
   });
 
@@ -772,7 +878,11 @@ describe('concurrent writes', () => {
         const entity = await createEntity(a.req, { name: `Shifty ${round}`, type: 'start' });
         const responses = await Promise.all(
           ['one', 'two', 'three', 'four'].map((type) =>
-            a.req({ method: 'PUT', url: `/api/entities/${entity.id}`, payload: { name: entity.name, type } }),
+            a.req({
+              method: 'PUT',
+              url: `/api/entities/${entity.id}`,
+              payload: { name: entity.name, type },
+            }),
           ),
         );
         expect(responses.every((response) => response.statusCode === 200)).toBe(true);
@@ -781,7 +891,8 @@ describe('concurrent writes', () => {
       expect(list.entities).toHaveLength(3);
       expect(list.total).toBe(3);
       const actual = new Map<string, number>();
-      for (const entity of list.entities) actual.set(entity.type, (actual.get(entity.type) ?? 0) + 1);
+      for (const entity of list.entities)
+        actual.set(entity.type, (actual.get(entity.type) ?? 0) + 1);
       const types = await getJson<TypeSummary[]>(a.req, '/api/entities/types');
       expect(new Map(types.map((summary) => [summary.type, summary.count]))).toEqual(actual);
     },
@@ -794,7 +905,11 @@ describe('relations follow their entities', () => {
     const from = await createEntity(a.req, { name: 'Old name', type: 'person' });
     const to = await createEntity(a.req, { name: 'Other', type: 'company' });
     const relation: Relation = await createRelation(a.req, from, to, 'works_at');
-    await a.req({ method: 'PUT', url: `/api/entities/${from.id}`, payload: { name: 'New name', type: 'human' } });
+    await a.req({
+      method: 'PUT',
+      url: `/api/entities/${from.id}`,
+      payload: { name: 'New name', type: 'human' },
+    });
     const list = await getJson<RelationList>(a.req, '/api/relations');
     expect(list.relations).toEqual([
       { ...relation, fromEntity: { id: from.id, name: 'New name', type: 'human' } },

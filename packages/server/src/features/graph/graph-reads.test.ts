@@ -137,12 +137,15 @@ describe('GET /api/relations/graph/{id}', () => {
     });
   });
 
-  it.each(['0', '6', '-1', '2.5', 'abc', ''])('rejects depth=%j with 400 query.depth', async (depth) => {
-    expectValidationError(
-      await g.req({ method: 'GET', url: `/api/relations/graph/${a.id}?depth=${depth}` }),
-      ['query.depth'],
-    );
-  });
+  it.each(['0', '6', '-1', '2.5', 'abc', ''])(
+    'rejects depth=%j with 400 query.depth',
+    async (depth) => {
+      expectValidationError(
+        await g.req({ method: 'GET', url: `/api/relations/graph/${a.id}?depth=${depth}` }),
+        ['query.depth'],
+      );
+    },
+  );
 
   it('accepts depth 5', async () => {
     expect(entityIds(await around(a, '?depth=5'))).toEqual(sorted(a.id, b.id, c.id, d.id, e.id));
@@ -150,7 +153,9 @@ describe('GET /api/relations/graph/{id}', () => {
 
   it('answers 404 for unknown and malformed ids', async () => {
     for (const id of [randomUUID(), ...MALFORMED_IDS]) {
-      expectNotFound(await g.req({ method: 'GET', url: `/api/relations/graph/${encodeURIComponent(id)}` }));
+      expectNotFound(
+        await g.req({ method: 'GET', url: `/api/relations/graph/${encodeURIComponent(id)}` }),
+      );
     }
   });
 
@@ -165,7 +170,10 @@ describe('GET /api/relations/graph/{id}', () => {
     await createRelation(h.req, r, s);
     await h.req({ method: 'DELETE', url: `/api/entities/${q.id}` });
     const fromP = await getJson<GraphData>(h.req, `/api/relations/graph/${p.id}?depth=5`);
-    expect(fromP).toEqual({ entities: [{ id: p.id, name: 'P', type: 'concept', observationsCount: 0 }], relations: [] });
+    expect(fromP).toEqual({
+      entities: [{ id: p.id, name: 'P', type: 'concept', observationsCount: 0 }],
+      relations: [],
+    });
     const fromR = await getJson<GraphData>(h.req, `/api/relations/graph/${r.id}?depth=5`);
     expect(entityIds(fromR)).toEqual(sorted(r.id, s.id));
   });
@@ -229,20 +237,29 @@ describe('GET /api/relations/graph/data with rootEntityId', () => {
     expect(relationIds(three)).toEqual(expectedRelations(three, all));
 
     const one = await data(`rootEntityId=${d.id}&depth=5&limit=1`);
-    expect(one).toEqual({ entities: [{ id: d.id, name: 'D', type: 'concept', observationsCount: 0 }], relations: [] });
+    expect(one).toEqual({
+      entities: [{ id: d.id, name: 'D', type: 'concept', observationsCount: 0 }],
+      relations: [],
+    });
   });
 
   it('answers 404 for an unknown or malformed root', async () => {
     for (const id of [randomUUID(), ...MALFORMED_IDS]) {
       expectNotFound(
-        await g.req({ method: 'GET', url: `/api/relations/graph/data?rootEntityId=${encodeURIComponent(id)}` }),
+        await g.req({
+          method: 'GET',
+          url: `/api/relations/graph/data?rootEntityId=${encodeURIComponent(id)}`,
+        }),
       );
     }
   });
 
   it.fails('BUG: answers 404 (not 400) for a root id over 200 characters', async () => {
     expectNotFound(
-      await g.req({ method: 'GET', url: `/api/relations/graph/data?rootEntityId=${'a'.repeat(201)}` }),
+      await g.req({
+        method: 'GET',
+        url: `/api/relations/graph/data?rootEntityId=${'a'.repeat(201)}`,
+      }),
     );
   });
 });
@@ -259,9 +276,11 @@ describe('GET /api/relations/graph/data without a root', () => {
     g = await newAccount(t.app);
     // Created so that neither creation order nor id order would put the hub first by luck.
     for (let i = 0; i < 3; i++) isolated.push(await createEntity(g.req, { name: `Isolated ${i}` }));
-    for (let i = 0; i < 4; i++) spokes.push(await createEntity(g.req, { name: `Spoke ${i}`, type: 'spoke' }));
+    for (let i = 0; i < 4; i++)
+      spokes.push(await createEntity(g.req, { name: `Spoke ${i}`, type: 'spoke' }));
     k = await createEntity(g.req, { name: 'K', type: 'second' });
-    for (let i = 0; i < 3; i++) leaves.push(await createEntity(g.req, { name: `Leaf ${i}`, type: 'leaf' }));
+    for (let i = 0; i < 3; i++)
+      leaves.push(await createEntity(g.req, { name: `Leaf ${i}`, type: 'leaf' }));
     hub = await createEntity(g.req, { name: 'Hub', type: 'hub', observations: ['central'] });
     for (const spoke of spokes) all.push(await createRelation(g.req, hub, spoke, 'links'));
     for (const leaf of leaves) all.push(await createRelation(g.req, leaf, k, 'points_at'));
@@ -289,7 +308,9 @@ describe('GET /api/relations/graph/data without a root', () => {
   });
 
   it('with a large limit returns every entity and every relation', async () => {
-    const everything = [hub, k, ...spokes, ...leaves, ...isolated].map((entity) => entity.id).sort();
+    const everything = [hub, k, ...spokes, ...leaves, ...isolated]
+      .map((entity) => entity.id)
+      .sort();
     for (const query of ['', '?limit=1000', '?limit=1000&depth=1', '?limit=12&depth=5']) {
       const graph = await data(query);
       expect(entityIds(graph)).toEqual(everything);
@@ -316,7 +337,10 @@ describe('GET /api/relations/graph/data without a root', () => {
     ['depth=0', 'query.depth'],
     ['rootEntityId=', 'query.rootEntityId'],
   ])('rejects %s with 400 naming %s', async (query, field) => {
-    expectValidationError(await g.req({ method: 'GET', url: `/api/relations/graph/data?${query}` }), [field]);
+    expectValidationError(
+      await g.req({ method: 'GET', url: `/api/relations/graph/data?${query}` }),
+      [field],
+    );
   });
 
   it('keeps degrees up to date: deleting a spoke entity and a hub relation makes K the best-connected', async () => {
@@ -334,7 +358,9 @@ describe('GET /api/relations/graph/data without a root', () => {
       await createRelation(account.req, await createEntity(account.req, { name: `KL${i}` }), kk);
     }
     const top = async () =>
-      (await getJson<GraphData>(account.req, '/api/relations/graph/data?limit=1')).entities.map((entity) => entity.name);
+      (await getJson<GraphData>(account.req, '/api/relations/graph/data?limit=1')).entities.map(
+        (entity) => entity.name,
+      );
 
     expect(await top()).toEqual(['H']); // H 4, KK 3
     await account.req({ method: 'DELETE', url: `/api/entities/${hs[0]!.id}` });

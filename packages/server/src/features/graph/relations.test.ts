@@ -47,7 +47,11 @@ describe('POST /api/relations', () => {
   });
 
   it('creates the relation: 201 with both ends embedded and type = relationType (trimmed)', async () => {
-    const response = await post(a, { fromEntityId: ada.id, toEntityId: acme.id, type: '  works_at ' });
+    const response = await post(a, {
+      fromEntityId: ada.id,
+      toEntityId: acme.id,
+      type: '  works_at ',
+    });
     expect(response.statusCode).toBe(201);
     const relation = response.json<Relation>();
     expect(relation).toEqual({
@@ -71,10 +75,16 @@ describe('POST /api/relations', () => {
   });
 
   it.each([
-    ['an unknown source (random uuid)', () => ({ fromEntityId: randomUUID(), toEntityId: acme.id })],
+    [
+      'an unknown source (random uuid)',
+      () => ({ fromEntityId: randomUUID(), toEntityId: acme.id }),
+    ],
     ['an unknown target (random uuid)', () => ({ fromEntityId: ada.id, toEntityId: randomUUID() })],
     ['a malformed source id', () => ({ fromEntityId: 'not-a-uuid', toEntityId: acme.id })],
-    ['a sql-ish target id', () => ({ fromEntityId: ada.id, toEntityId: "'; DROP TABLE relations; --" })],
+    [
+      'a sql-ish target id',
+      () => ({ fromEntityId: ada.id, toEntityId: "'; DROP TABLE relations; --" }),
+    ],
     ['two unknown ends', () => ({ fromEntityId: randomUUID(), toEntityId: randomUUID() })],
   ])('answers 404 NOT_FOUND for %s', async (_label, ends) => {
     const response = await post(a, { ...ends(), type: 'relates_to' });
@@ -88,16 +98,30 @@ describe('POST /api/relations', () => {
   // idString caps ids at 200 characters: a longer (so certainly unknown) id is
   // a 400 on body.fromEntityId instead of the 404 every other unknown id gets.
   it.fails('BUG: answers 404 (not 400) for an unknown entity id over 200 characters', async () => {
-    expectNotFound(await post(a, { fromEntityId: 'a'.repeat(201), toEntityId: acme.id, type: 'x' }));
+    expectNotFound(
+      await post(a, { fromEntityId: 'a'.repeat(201), toEntityId: acme.id, type: 'x' }),
+    );
   });
 
   it('refuses a duplicate (same ends and type) with 409; other directions and types are fine', async () => {
     await createRelation(a.req, rust, acme, 'used_by');
-    const duplicate = await post(a, { fromEntityId: rust.id, toEntityId: acme.id, type: ' used_by ' });
+    const duplicate = await post(a, {
+      fromEntityId: rust.id,
+      toEntityId: acme.id,
+      type: ' used_by ',
+    });
     expectError(duplicate, 409, 'CONFLICT');
-    expect((await post(a, { fromEntityId: acme.id, toEntityId: rust.id, type: 'used_by' })).statusCode).toBe(201);
-    expect((await post(a, { fromEntityId: rust.id, toEntityId: acme.id, type: 'sponsored_by' })).statusCode).toBe(201);
-    const between = await getJson<RelationList>(a.req, `/api/relations?entityId=${rust.id}&relationTypes=used_by`);
+    expect(
+      (await post(a, { fromEntityId: acme.id, toEntityId: rust.id, type: 'used_by' })).statusCode,
+    ).toBe(201);
+    expect(
+      (await post(a, { fromEntityId: rust.id, toEntityId: acme.id, type: 'sponsored_by' }))
+        .statusCode,
+    ).toBe(201);
+    const between = await getJson<RelationList>(
+      a.req,
+      `/api/relations?entityId=${rust.id}&relationTypes=used_by`,
+    );
     expect(between.total).toBe(2);
   });
 
@@ -145,7 +169,13 @@ describe('GET /api/relations', () => {
     const list = await getJson<RelationList>(a.req, '/api/relations');
     expect(Object.keys(list).sort()).toEqual(['relations', 'total']);
     expect(list.total).toBe(5);
-    expect(list.relations).toEqual([rel.bobRust, rel.adaBob, rel.acmeRust, rel.bobAcme, rel.adaAcme]);
+    expect(list.relations).toEqual([
+      rel.bobRust,
+      rel.adaBob,
+      rel.acmeRust,
+      rel.bobAcme,
+      rel.adaAcme,
+    ]);
     for (const relation of list.relations) expect(relation.type).toBe(relation.relationType);
   });
 
@@ -157,13 +187,19 @@ describe('GET /api/relations', () => {
     expect(ids(byTarget)).toEqual([rel.bobRust!.id, rel.acmeRust!.id]);
     const byType = await getJson<RelationList>(a.req, '/api/relations?query=WORKS');
     expect(ids(byType)).toEqual([rel.bobAcme!.id, rel.adaAcme!.id]);
-    expect(await getJson<RelationList>(a.req, '/api/relations?query=zzz')).toEqual({ relations: [], total: 0 });
+    expect(await getJson<RelationList>(a.req, '/api/relations?query=zzz')).toEqual({
+      relations: [],
+      total: 0,
+    });
   });
 
   it('query treats LIKE wildcards literally', async () => {
     const underscore = await getJson<RelationList>(a.req, '/api/relations?query=t_o');
     expect(ids(underscore)).toEqual([rel.adaBob!.id]);
-    const percent = await getJson<RelationList>(a.req, `/api/relations?query=${encodeURIComponent('%')}`);
+    const percent = await getJson<RelationList>(
+      a.req,
+      `/api/relations?query=${encodeURIComponent('%')}`,
+    );
     expect(percent).toEqual({ relations: [], total: 0 });
   });
 
@@ -179,10 +215,15 @@ describe('GET /api/relations', () => {
     const aroundBob = await getJson<RelationList>(a.req, `/api/relations?entityId=${bob.id}`);
     expect(ids(aroundBob)).toEqual([rel.bobRust!.id, rel.adaBob!.id, rel.bobAcme!.id]);
     expect(aroundBob.total).toBe(3);
-    const combined = await getJson<RelationList>(a.req, `/api/relations?entityId=${bob.id}&relationTypes=works_at`);
+    const combined = await getJson<RelationList>(
+      a.req,
+      `/api/relations?entityId=${bob.id}&relationTypes=works_at`,
+    );
     expect(ids(combined)).toEqual([rel.bobAcme!.id]);
     for (const id of [randomUUID(), 'not-a-uuid']) {
-      expect(await getJson<RelationList>(a.req, `/api/relations?entityId=${encodeURIComponent(id)}`)).toEqual({
+      expect(
+        await getJson<RelationList>(a.req, `/api/relations?entityId=${encodeURIComponent(id)}`),
+      ).toEqual({
         relations: [],
         total: 0,
       });
@@ -201,7 +242,10 @@ describe('GET /api/relations', () => {
       rel.bobAcme!.id,
       rel.adaAcme!.id,
     ]);
-    expect(await getJson<RelationList>(a.req, '/api/relations?offset=50')).toEqual({ relations: [], total: 5 });
+    expect(await getJson<RelationList>(a.req, '/api/relations?offset=50')).toEqual({
+      relations: [],
+      total: 5,
+    });
     expect(await getJson<RelationList>(a.req, '/api/relations?offset=50&query=acme')).toEqual({
       relations: [],
       total: 3,
@@ -215,7 +259,9 @@ describe('GET /api/relations', () => {
     ['offset=-1', 'query.offset'],
     [`query=${'q'.repeat(501)}`, 'query.query'],
   ])('rejects %s with 400 naming %s', async (queryString, field) => {
-    expectValidationError(await a.req({ method: 'GET', url: `/api/relations?${queryString}` }), [field]);
+    expectValidationError(await a.req({ method: 'GET', url: `/api/relations?${queryString}` }), [
+      field,
+    ]);
   });
 
   it('GET /api/relations/types counts relation types, most common first', async () => {
@@ -253,12 +299,18 @@ describe('PUT /api/relations/{id}', () => {
     expect(updated).toEqual({ ...relation, type: 'founded', relationType: 'founded' });
     const listed = await getJson<RelationList>(a.req, `/api/relations?relationTypes=founded`);
     expect(listed.relations).toEqual([updated]);
-    expect((await getJson<RelationList>(a.req, '/api/relations?relationTypes=works_at')).total).toBe(0);
+    expect(
+      (await getJson<RelationList>(a.req, '/api/relations?relationTypes=works_at')).total,
+    ).toBe(0);
   });
 
   it('accepts the unchanged type', async () => {
     const relation = await createRelation(a.req, acme, ada, 'employs');
-    const response = await a.req({ method: 'PUT', url: `/api/relations/${relation.id}`, payload: { type: 'employs' } });
+    const response = await a.req({
+      method: 'PUT',
+      url: `/api/relations/${relation.id}`,
+      payload: { type: 'employs' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual(relation);
   });
@@ -266,7 +318,11 @@ describe('PUT /api/relations/{id}', () => {
   it('refuses a type that would duplicate another relation with 409', async () => {
     await createRelation(a.req, ada, acme, 'owns');
     const other = await createRelation(a.req, ada, acme, 'advises');
-    const response = await a.req({ method: 'PUT', url: `/api/relations/${other.id}`, payload: { type: 'owns' } });
+    const response = await a.req({
+      method: 'PUT',
+      url: `/api/relations/${other.id}`,
+      payload: { type: 'owns' },
+    });
     expectError(response, 409, 'CONFLICT');
     const still = await getJson<RelationList>(a.req, `/api/relations?relationTypes=advises`);
     expect(still.relations).toEqual([other]);
@@ -276,20 +332,30 @@ describe('PUT /api/relations/{id}', () => {
     const relation = await createRelation(a.req, ada, acme, 'likes');
     const url = `/api/relations/${relation.id}`;
     expectValidationError(await a.req({ method: 'PUT', url, payload: {} }), ['body.type']);
-    expectValidationError(await a.req({ method: 'PUT', url, payload: { type: '  ' } }), ['body.type']);
-    expectValidationError(await a.req({ method: 'PUT', url, payload: { type: ['x'] } }), ['body.type']);
+    expectValidationError(await a.req({ method: 'PUT', url, payload: { type: '  ' } }), [
+      'body.type',
+    ]);
+    expectValidationError(await a.req({ method: 'PUT', url, payload: { type: ['x'] } }), [
+      'body.type',
+    ]);
   });
 
   it('answers 404 for unknown and malformed ids', async () => {
     for (const id of [randomUUID(), ...MALFORMED_IDS]) {
       expectNotFound(
-        await a.req({ method: 'PUT', url: `/api/relations/${encodeURIComponent(id)}`, payload: { type: 'x' } }),
+        await a.req({
+          method: 'PUT',
+          url: `/api/relations/${encodeURIComponent(id)}`,
+          payload: { type: 'x' },
+        }),
       );
     }
   });
 
   it('answers 404 for an entity id used as a relation id', async () => {
-    expectNotFound(await a.req({ method: 'PUT', url: `/api/relations/${ada.id}`, payload: { type: 'x' } }));
+    expectNotFound(
+      await a.req({ method: 'PUT', url: `/api/relations/${ada.id}`, payload: { type: 'x' } }),
+    );
   });
 });
 
@@ -306,7 +372,9 @@ describe('DELETE /api/relations/{id}', () => {
     expect(response.json()).toEqual({ success: true });
 
     expectNotFound(await a.req({ method: 'DELETE', url: `/api/relations/${relation.id}` }));
-    expectNotFound(await a.req({ method: 'PUT', url: `/api/relations/${relation.id}`, payload: { type: 'x' } }));
+    expectNotFound(
+      await a.req({ method: 'PUT', url: `/api/relations/${relation.id}`, payload: { type: 'x' } }),
+    );
     const list = await getJson<RelationList>(a.req, '/api/relations');
     expect(list).toEqual({ relations: [keep], total: 1 });
     expect((await getJson<Entity>(a.req, `/api/entities/${x.id}`)).name).toBe('X');
@@ -318,7 +386,9 @@ describe('DELETE /api/relations/{id}', () => {
   it('answers 404 for unknown and malformed ids', async () => {
     const a = await newAccount(t.app);
     for (const id of [randomUUID(), ...MALFORMED_IDS]) {
-      expectNotFound(await a.req({ method: 'DELETE', url: `/api/relations/${encodeURIComponent(id)}` }));
+      expectNotFound(
+        await a.req({ method: 'DELETE', url: `/api/relations/${encodeURIComponent(id)}` }),
+      );
     }
   });
 

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection.js';
 import { addUsage, type UsageBatch } from './keys.repository.js';
 
@@ -12,7 +11,7 @@ export class KeyUsageTracker {
 
   constructor(
     private readonly db: Db,
-    private readonly log?: FastifyBaseLogger,
+    private readonly onError?: (error: unknown, message: string) => void,
   ) {}
 
   record(accountId: string, keyId: string, at: Date): void {
@@ -36,7 +35,7 @@ export class KeyUsageTracker {
       try {
         await addUsage(this.db, batch);
       } catch (error) {
-        this.log?.error({ err: error, keyId: batch.keyId }, 'could not record API key usage');
+        this.onError?.(error, `could not record usage of API key ${batch.keyId}`);
       }
     }
   }

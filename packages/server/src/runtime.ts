@@ -1,0 +1,75 @@
+import type { Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/connection.js';
+import { migrate } from './db/migrate.js';
+import { authenticateSession, type AuthDeps } from './features/auth/auth.service.js';
+import type { GraphDeps } from './features/graph/graph.service.js';
+import { KeyUsageTracker } from './features/keys/key-usage.js';
+import { authenticateApiKey, instanceSecret, type KeysDeps } from './features/keys/keys.service.js';
+import type { AuthContext } from './lib/auth-context.js';
+import { LocalEventBus, type EventBus } from './realtime/event-bus.js';
+
+/**
+ * The services every adapter (HTTP, MCP over stdio, the CLI) runs on: one
+ * migrated database, the change bus, and the dependencies each feature needs.
+ */
+export interface Runtime {
+  database: DatabaseHandle;
+  now: () => Date;
+  bus: EventBus;
+  graph: GraphDeps;
+  keys: KeysDeps;
+  auth: AuthDeps;
+  /** Who a bearer credential (session token or API key) acts as, if anyone. */
+  authenticate(credential: string): Promise<AuthContext | undefined>;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** An already-open database, left open on close (tests share one per file). */
+  database?: DatabaseHandle | undefined;
+  now?: (() => Date) | undefined;
+  onError?: ((error: unknown, message: string) => void) | undefined;
+}
+
+export async function createRuntime(
+  config: Config,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
+  const now = options.now ?? (() => new Date());
+  const database =
+    options.database ??
+    (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  await migrate(database);
+
+  const usage = new KeyUsageTracker(database.db, options.onError);
+  usage.start(5_000);
+  const keys: KeysDeps = {
+    db: database.db,
+    now,
+    usage,
+    secret: await instanceSecret(database.db, config.SECRET_KEY),
+  };
+  const bus: EventBus = new LocalEventBus();
+  const graph: GraphDeps = { db: database.db, publish: (events) => bus.publish(events) };
+  const auth: AuthDeps = { db: database.db, sessionTtlDays: config.SESSION_TTL_DAYS, now, keys };
+
+  return {
+    database,
+    now,
+    bus,
+    graph,
+    keys,
+    auth,
+    async authenticate(credential) {
+      return (
+        (await authenticateSession(auth, credential)) ??
+        (await authenticateApiKey(keys, credential))
+      );
+    },
+    async close() {
+      await usage.stop();
+      await bus.close();
+      if (!options.database) await database.close();
+    },
+  };
+}
