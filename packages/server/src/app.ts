@@ -22,6 +22,7 @@ import type { RouteDeps } from './http/route-deps.js';
 import { registerWebApp } from './http/web-app.js';
 import { createRuntime } from './runtime.js';
 import { mcpRoutes } from './mcp/http.js';
+import { realtimeRoutes } from './realtime/gateway.js';
 
 export interface BuildOptions {
   config: Config;
@@ -128,6 +129,7 @@ export async function buildApp({
   await app.register(graphRoutes, deps);
   await app.register(keysRoutes, deps);
   await app.register(mcpRoutes, deps);
+  await app.register(realtimeRoutes, deps);
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
 
   return app;

@@ -7,6 +7,7 @@ import { KeyUsageTracker } from './features/keys/key-usage.js';
 import { authenticateApiKey, instanceSecret, type KeysDeps } from './features/keys/keys.service.js';
 import type { AuthContext } from './lib/auth-context.js';
 import { LocalEventBus, type EventBus } from './realtime/event-bus.js';
+import { RedisEventBus } from './realtime/redis-bus.js';
 
 /**
  * The services every adapter (HTTP, MCP over stdio, the CLI) runs on: one
@@ -49,7 +50,11 @@ export async function createRuntime(
     usage,
     secret: await instanceSecret(database.db, config.SECRET_KEY),
   };
-  const bus: EventBus = new LocalEventBus();
+  const bus: EventBus = config.REDIS_URL
+    ? await RedisEventBus.connect(config.REDIS_URL, (error) =>
+        options.onError?.(error, 'Redis event bus error'),
+      )
+    : new LocalEventBus();
   const graph: GraphDeps = { db: database.db, publish: (events) => bus.publish(events) };
   const auth: AuthDeps = { db: database.db, sessionTtlDays: config.SESSION_TTL_DAYS, now, keys };
 

@@ -5,3 +5,4 @@ export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/graph.js';
 export * from './schemas/keys.js';
+export * from './schemas/realtime.js';

@@ -965,3 +965,36 @@ export async function findRelationsByIds(
   `.execute(db);
   return result.rows;
 }
+
+export interface EventRow {
+  seq: string;
+  type: string;
+  payload: Record<string, unknown>;
+  at: Date;
+}
+
+/** The account's change-log events after `seq`, oldest first. */
+export async function eventsSince(
+  db: Db,
+  accountId: string,
+  seq: number,
+  limit: number,
+): Promise<EventRow[]> {
+  return db
+    .selectFrom('graph_events')
+    .select([sql<string>`seq::text`.as('seq'), 'type', 'payload', 'at'])
+    .where('account_id', '=', accountId)
+    .where('seq', '>', seq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+export async function latestSeq(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select(sql<string>`event_seq::text`.as('seq'))
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}

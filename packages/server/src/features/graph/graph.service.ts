@@ -2,6 +2,7 @@ import {
   typeLabel,
   UNLIMITED,
   type Entity,
+  type GraphEventType,
   type EntityInputParsed,
   type EntityList,
   type EntityUpdateInputParsed,
@@ -27,15 +28,6 @@ export interface ChangeEvent {
   payload: Record<string, unknown>;
   at: string;
 }
-
-export type GraphEventType =
-  | 'entity_created'
-  | 'entity_updated'
-  | 'entity_deleted'
-  | 'observation_added'
-  | 'relation_created'
-  | 'relation_updated'
-  | 'relation_deleted';
 
 export interface GraphDeps {
   db: Db;
@@ -576,4 +568,31 @@ export async function graphOverview(
     ids.push(...(await repo.bestConnected(db, auth.accountId, ids, options.limit - ids.length)));
   }
   return graphOf(db, auth.accountId, ids);
+}
+
+// ── change log ──────────────────────────────────────────────────────────────
+
+/**
+ * Committed events after `seq`, oldest first, at most `limit`; the reader
+ * resumes from the last seq it saw without gaps or repeats.
+ */
+export async function eventsSince(
+  deps: GraphDeps,
+  auth: AuthContext,
+  seq: number,
+  limit: number,
+): Promise<ChangeEvent[]> {
+  const rows = await repo.eventsSince(deps.db, auth.accountId, seq, limit);
+  return rows.map((row) => ({
+    accountId: auth.accountId,
+    seq: Number(row.seq),
+    type: row.type as GraphEventType,
+    payload: row.payload,
+    at: row.at.toISOString(),
+  }));
+}
+
+/** The seq of the account's latest committed change (0 when none). */
+export async function latestSeq(deps: GraphDeps, auth: AuthContext): Promise<number> {
+  return repo.latestSeq(deps.db, auth.accountId);
 }

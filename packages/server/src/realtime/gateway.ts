@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import websocket from '@fastify/websocket';
+import {
+  clientMessage,
+  PING_INTERVAL_MS,
+  UNAUTHORIZED_CLOSE_CODE,
+  type ClientMessage,
+  type ServerMessage,
+} from '@engram/shared';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { WebSocket } from 'ws';
+import { eventsSince, type ChangeEvent, type GraphDeps } from '../features/graph/graph.service.js';
+import { authenticateApiKey } from '../features/keys/keys.service.js';
+import type { RouteDeps } from '../http/route-deps.js';
+import type { AuthContext } from '../lib/auth-context.js';
+import type { EventBus } from './event-bus.js';
+
+/** A client this far behind on reading is dropped rather than slowing the others. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Missed events replayed on resume; past this the client is told to reload instead. */
+const MAX_REPLAY = 10_000;
+const REPLAY_PAGE = 500;
+const CLOSE_TOO_SLOW = 1013;
+
+function message(type: string, payload: Record<string, unknown>): ServerMessage {
+  return { id: randomUUID(), type, payload, timestamp: new Date().toISOString() };
+}
+
+function eventMessage(event: ChangeEvent): ServerMessage {
+  return {
+    id: `event-${event.seq}`,
+    type: event.type,
+    payload: { ...event.payload, seq: event.seq },
+    timestamp: event.at,
+    seq: event.seq,
+  };
+}
+
+/**
+ * One client's socket: what it subscribed to, and the seq of the last event
+ * sent, so a replay on resume and the live stream never repeat or skip one.
+ */
+class RealtimeConnection {
+  private graphSubscribed = false;
+  private readonly entityIds = new Set<string>();
+  private lastSentSeq = 0;
+  /** Live events held back while missed ones are replayed. */
+  private held: ChangeEvent[] | undefined;
+  private stopListening: (() => void) | undefined;
+  alive = true;
+
+  constructor(
+    readonly socket: WebSocket,
+    private readonly auth: AuthContext,
+    private readonly graph: GraphDeps,
+    bus: EventBus,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.stopListening = bus.subscribe(auth.accountId, (event) => this.onEvent(event));
+    this.send(message('connection_established', { accountId: auth.accountId }));
+  }
+
+  close(): void {
+    this.stopListening?.();
+    this.stopListening = undefined;
+  }
+
+  async receive(raw: string): Promise<void> {
+    let parsed: ClientMessage;
+    try {
+      const result = clientMessage.safeParse(JSON.parse(raw));
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        this.sendError(
+          `Invalid message${issue ? ` (${issue.path.join('.') || 'type'}: ${issue.message})` : ''}`,
+        );
+        return;
+      }
+      parsed = result.data;
+    } catch {
+      this.sendError('Messages must be JSON');
+      return;
+    }
+    switch (parsed.type) {
+      case 'ping':
+        this.send(message('pong', {}));
+        return;
+      case 'subscribe_to_entity':
+        this.entityIds.add(parsed.payload.entityId);
+        this.send(message('subscribed', { channel: 'entity', entityId: parsed.payload.entityId }));
+        return;
+      case 'unsubscribe_from_entity':
+        this.entityIds.delete(parsed.payload.entityId);
+        this.send(
+          message('unsubscribed', { channel: 'entity', entityId: parsed.payload.entityId }),
+        );
+        return;
+      case 'subscribe_to_graph_changes':
+        await this.subscribeToGraph(parsed.payload.lastSeq);
+        return;
+    }
+  }
+
+  private async subscribeToGraph(lastSeq: number | undefined): Promise<void> {
+    this.graphSubscribed = true;
+    if (lastSeq === undefined) {
+      this.send(message('subscribed', { channel: 'graph' }));
+      return;
+    }
+    this.lastSentSeq = Math.max(this.lastSentSeq, lastSeq);
+    this.held = [];
+    try {
+      for (let replayed = 0; replayed < MAX_REPLAY; replayed += REPLAY_PAGE) {
+        const missed = await eventsSince(this.graph, this.auth, this.lastSentSeq, REPLAY_PAGE);
+        for (const event of missed) this.deliver(event);
+        if (missed.length < REPLAY_PAGE) break;
+        if (replayed + REPLAY_PAGE >= MAX_REPLAY) {
+          this.send(message('resync_required', { lastSeq: this.lastSentSeq }));
+        }
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'realtime replay failed');
+      this.sendError('Could not replay missed events; reload to resynchronise');
+    } finally {
+      const held = this.held;
+      this.held = undefined;
+      for (const event of held) this.deliver(event);
+    }
+    this.send(message('subscribed', { channel: 'graph', lastSeq: this.lastSentSeq }));
+  }
+
+  private onEvent(event: ChangeEvent): void {
+    if (this.held) this.held.push(event);
+    else this.deliver(event);
+  }
+
+  private interested(event: ChangeEvent): boolean {
+    if (this.graphSubscribed) return true;
+    const { entityId, fromEntityId, toEntityId } = event.payload;
+    return [entityId, fromEntityId, toEntityId].some(
+      (id) => typeof id === 'string' && this.entityIds.has(id),
+    );
+  }
+
+  private deliver(event: ChangeEvent): void {
+    if (event.seq <= this.lastSentSeq || !this.interested(event)) return;
+    this.lastSentSeq = event.seq;
+    this.send(eventMessage(event));
+  }
+
+  private sendError(text: string): void {
+    this.send(message('error', { message: text }));
+  }
+
+  private send(payload: ServerMessage): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.socket.close(CLOSE_TOO_SLOW, 'Client too slow; reconnect and resume from your last seq');
+      this.close();
+      return;
+    }
+    this.socket.send(JSON.stringify(payload));
+  }
+}
+
+/**
+ * The realtime gateway at /ws/connect?api_key=…: graph changes of the key's
+ * account, live, with resume from a seq. A bad key is refused with close code
+ * 4401; a dead client (no pong within a ping interval) is terminated.
+ */
+export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  const connections = new Set<RealtimeConnection>();
+
+  const heartbeat = setInterval(() => {
+    for (const connection of connections) {
+      if (!connection.alive) {
+        connection.socket.terminate();
+        continue;
+      }
+      connection.alive = false;
+      connection.socket.ping();
+    }
+  }, PING_INTERVAL_MS);
+  heartbeat.unref();
+  app.addHook('onClose', async () => clearInterval(heartbeat));
+
+  app.get('/ws/connect', { websocket: true, schema: { hide: true } }, (socket, request) => {
+    // Listen at once: messages sent while the key is checked are queued, not lost.
+    const early: string[] = [];
+    let connection: RealtimeConnection | undefined;
+    let closed = false;
+    let queue = Promise.resolve();
+    const handle = (raw: string) => {
+      queue = queue
+        .then(() => connection?.receive(raw))
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, 'realtime message failed');
+        });
+    };
+    socket.on('message', (data) => {
+      const raw = data.toString();
+      if (connection) handle(raw);
+      else early.push(raw);
+    });
+    socket.on('pong', () => {
+      if (connection) connection.alive = true;
+    });
+    socket.on('close', () => {
+      closed = true;
+      if (connection) {
+        connection.close();
+        connections.delete(connection);
+      }
+    });
+
+    const query = request.query as Record<string, unknown>;
+    const apiKey = typeof query.api_key === 'string' ? query.api_key : '';
+    void authenticateApiKey(deps.keys, apiKey)
+      .catch(() => undefined)
+      .then((auth) => {
+        if (closed) return;
+        if (!auth) {
+          socket.close(UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired API key');
+          return;
+        }
+        connection = new RealtimeConnection(socket, auth, deps.graph, deps.bus, request.log);
+        connections.add(connection);
+        for (const raw of early.splice(0)) handle(raw);
+      });
+  });
+};
