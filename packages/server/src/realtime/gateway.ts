@@ -26,14 +26,23 @@ function message(type: string, payload: Record<string, unknown>): ServerMessage 
   return { id: randomUUID(), type, payload, timestamp: new Date().toISOString() };
 }
 
-function eventMessage(event: ChangeEvent): ServerMessage {
-  return {
-    id: `event-${event.seq}`,
-    type: event.type,
-    payload: { ...event.payload, seq: event.seq },
-    timestamp: event.at,
-    seq: event.seq,
-  };
+/** Every subscriber gets the same text for an event: serialise it once, not once per socket. */
+const serialized = new WeakMap<ChangeEvent, string>();
+
+function eventText(event: ChangeEvent): string {
+  let text = serialized.get(event);
+  if (!text) {
+    const body: ServerMessage = {
+      id: `event-${event.seq}`,
+      type: event.type,
+      payload: { ...event.payload, seq: event.seq },
+      timestamp: event.at,
+      seq: event.seq,
+    };
+    text = JSON.stringify(body);
+    serialized.set(event, text);
+  }
+  return text;
 }
 
 /**
@@ -145,21 +154,21 @@ class RealtimeConnection {
   private deliver(event: ChangeEvent): void {
     if (event.seq <= this.lastSentSeq || !this.interested(event)) return;
     this.lastSentSeq = event.seq;
-    this.send(eventMessage(event));
+    this.send(eventText(event));
   }
 
   private sendError(text: string): void {
     this.send(message('error', { message: text }));
   }
 
-  private send(payload: ServerMessage): void {
+  private send(payload: ServerMessage | string): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.socket.close(CLOSE_TOO_SLOW, 'Client too slow; reconnect and resume from your last seq');
       this.close();
       return;
     }
-    this.socket.send(JSON.stringify(payload));
+    this.socket.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
   }
 }
 
