@@ -12,34 +12,28 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import type { DatabaseHandle } from './db/connection.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { graphRoutes } from './features/graph/graph.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { authenticateWith } from './http/authenticate.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { registerMetering } from './http/metering.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { registerWebApp } from './http/web-app.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime, type Runtime } from './runtime.js';
 import { mcpRoutes } from './mcp/http.js';
 import { realtimeRoutes } from './realtime/gateway.js';
 
 export interface BuildOptions {
   config: Config;
-  /** An already-open database (tests share one per file); otherwise opened from config. */
-  database?: DatabaseHandle;
-  /** The clock services read (tests move it); defaults to the system clock. */
-  now?: () => Date;
+  /** Services already running (tests keep a handle on them); otherwise created from config and closed with the app. */
+  runtime?: Runtime;
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The whole server as one readable list of plugins and routes. */
-export async function buildApp({
-  config,
-  database,
-  now = () => new Date(),
-}: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, runtime: given }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'
@@ -61,12 +55,12 @@ export async function buildApp({
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
 
-  const runtime = await createRuntime(config, {
-    database,
-    now,
-    onError: (error, message) => app.log.error({ err: error }, message),
-  });
-  app.addHook('onClose', () => runtime.close());
+  const runtime =
+    given ??
+    (await createRuntime(config, {
+      onError: (error, message) => app.log.error({ err: error }, message),
+    }));
+  if (!given) app.addHook('onClose', () => runtime.close());
   const handle = runtime.database;
 
   app.decorateRequest('auth', null);
@@ -112,7 +106,8 @@ export async function buildApp({
     keys: runtime.keys,
     graph: runtime.graph,
     bus: runtime.bus,
-    now,
+    usage: runtime.usage,
+    now: runtime.now,
     authenticate: authenticateWith(runtime.authenticate),
   };
 
@@ -125,6 +120,7 @@ export async function buildApp({
       return reply.status(503).send({ error: 'Database unavailable', code: 'SERVICE_UNAVAILABLE' });
     }
   });
+  registerMetering(app, runtime.usage);
   await app.register(authRoutes, deps);
   await app.register(graphRoutes, deps);
   await app.register(keysRoutes, deps);

@@ -5,6 +5,7 @@ import { authenticateSession, type AuthDeps } from './features/auth/auth.service
 import type { GraphDeps } from './features/graph/graph.service.js';
 import { KeyUsageTracker } from './features/keys/key-usage.js';
 import { authenticateApiKey, instanceSecret, type KeysDeps } from './features/keys/keys.service.js';
+import { UsageMeter } from './features/usage/usage.service.js';
 import type { AuthContext } from './lib/auth-context.js';
 import { LocalEventBus, type EventBus } from './realtime/event-bus.js';
 import { RedisEventBus } from './realtime/redis-bus.js';
@@ -20,6 +21,7 @@ export interface Runtime {
   graph: GraphDeps;
   keys: KeysDeps;
   auth: AuthDeps;
+  usage: UsageMeter;
   /** Who a bearer credential (session token or API key) acts as, if anyone. */
   authenticate(credential: string): Promise<AuthContext | undefined>;
   close(): Promise<void>;
@@ -56,6 +58,8 @@ export async function createRuntime(
       )
     : new LocalEventBus();
   const graph: GraphDeps = { db: database.db, publish: (events) => bus.publish(events) };
+  const meter = new UsageMeter(database.db, now, options.onError);
+  meter.start(5_000);
   const auth: AuthDeps = { db: database.db, sessionTtlDays: config.SESSION_TTL_DAYS, now, keys };
 
   return {
@@ -65,6 +69,7 @@ export async function createRuntime(
     graph,
     keys,
     auth,
+    usage: meter,
     async authenticate(credential) {
       return (
         (await authenticateSession(auth, credential)) ??
@@ -73,6 +78,7 @@ export async function createRuntime(
     },
     async close() {
       await usage.stop();
+      await meter.stop();
       await bus.close();
       if (!options.database) await database.close();
     },

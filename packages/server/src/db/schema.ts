@@ -126,7 +126,17 @@ export interface ApiKeyUsageDaysTable {
   requests: number;
 }
 
+export interface UsageDailyTable {
+  account_id: string;
+  day: ColumnType<Date | string, string, string>;
+  operation_type: 'query' | 'create' | 'update' | 'delete';
+  resource_type: string;
+  count: number;
+  total_ms: number;
+}
+
 export interface Database {
+  usage_daily: UsageDailyTable;
   instance_settings: InstanceSettingsTable;
   api_keys: ApiKeysTable;
   api_key_usage_days: ApiKeyUsageDaysTable;

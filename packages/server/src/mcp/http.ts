@@ -58,7 +58,13 @@ export const mcpRoutes: FastifyPluginAsync<
 
   async function startSession(request: FastifyRequest, reply: FastifyReply) {
     const auth = authOf(request);
-    const server = createMemoryServer({ graph: deps.graph, bus: deps.bus, auth, log: request.log });
+    const server = createMemoryServer({
+      graph: deps.graph,
+      usage: deps.usage,
+      bus: deps.bus,
+      auth,
+      log: request.log,
+    });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { GraphDeps } from '../features/graph/graph.service.js';
 import * as memory from '../features/graph/memory.service.js';
+import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { AppError } from '../lib/errors.js';
 import type { EventBus } from '../realtime/event-bus.js';
@@ -18,6 +19,7 @@ const BATCH_MAX = 10_000;
 
 export interface MemoryServerDeps {
   graph: GraphDeps;
+  usage: UsageMeter;
   bus: EventBus;
   auth: AuthContext;
   log?: FastifyBaseLogger | undefined;
@@ -92,10 +94,20 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     },
   );
 
-  /** Service failures become tool errors an agent can read and act on. */
-  async function run(fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  /**
+   * Meters the call like its REST twin (refused past the plan's monthly
+   * operations); service failures become tool errors an agent can act on.
+   */
+  async function run(
+    operation: Operation,
+    fn: () => Promise<CallToolResult>,
+  ): Promise<CallToolResult> {
+    const started = performance.now();
     try {
-      return await fn();
+      await deps.usage.assertWithinPlan(auth.accountId);
+      const outcome = await fn();
+      deps.usage.record(auth.accountId, operation, performance.now() - started);
+      return outcome;
     } catch (error) {
       if (error instanceof AppError) {
         return { isError: true, content: [{ type: 'text', text: error.message }] };
@@ -116,7 +128,9 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       annotations: writes,
     },
     ({ entities }) =>
-      run(async () => result({ entities: await memory.createEntities(graph, auth, entities) })),
+      run({ type: 'create', resource: 'entity' }, async () =>
+        result({ entities: await memory.createEntities(graph, auth, entities) }),
+      ),
   );
 
   server.registerTool(
@@ -130,7 +144,9 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       annotations: writes,
     },
     ({ relations }) =>
-      run(async () => result({ relations: await memory.createRelations(graph, auth, relations) })),
+      run({ type: 'create', resource: 'relation' }, async () =>
+        result({ relations: await memory.createRelations(graph, auth, relations) }),
+      ),
   );
 
   server.registerTool(
@@ -159,7 +175,9 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       annotations: writes,
     },
     ({ observations }) =>
-      run(async () => result({ results: await memory.addObservations(graph, auth, observations) })),
+      run({ type: 'create', resource: 'observation' }, async () =>
+        result({ results: await memory.addObservations(graph, auth, observations) }),
+      ),
   );
 
   server.registerTool(
@@ -178,7 +196,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       annotations: deletes,
     },
     ({ entityNames }) =>
-      run(async () => {
+      run({ type: 'delete', resource: 'entity' }, async () => {
         await memory.deleteEntities(graph, auth, entityNames);
         const message = 'Entities deleted successfully';
         return result({ success: true, message }, message);
@@ -206,7 +224,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       annotations: deletes,
     },
     ({ deletions }) =>
-      run(async () => {
+      run({ type: 'delete', resource: 'observation' }, async () => {
         await memory.deleteObservations(graph, auth, deletions);
         const message = 'Observations deleted successfully';
         return result({ success: true, message }, message);
@@ -228,7 +246,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       annotations: deletes,
     },
     ({ relations }) =>
-      run(async () => {
+      run({ type: 'delete', resource: 'relation' }, async () => {
         await memory.deleteRelations(graph, auth, relations);
         const message = 'Relations deleted successfully';
         return result({ success: true, message }, message);
@@ -245,7 +263,10 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       outputSchema: graphOutput,
       annotations: reads,
     },
-    (page) => run(async () => result({ ...(await memory.readGraph(graph, auth, page)) })),
+    (page) =>
+      run({ type: 'query', resource: 'graph' }, async () =>
+        result({ ...(await memory.readGraph(graph, auth, page)) }),
+      ),
   );
 
   server.registerTool(
@@ -267,7 +288,9 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       annotations: reads,
     },
     ({ query, ...page }) =>
-      run(async () => result({ ...(await memory.searchNodes(graph, auth, query, page)) })),
+      run({ type: 'query', resource: 'entity' }, async () =>
+        result({ ...(await memory.searchNodes(graph, auth, query, page)) }),
+      ),
   );
 
   server.registerTool(
@@ -285,7 +308,10 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       outputSchema: graphOutput,
       annotations: reads,
     },
-    ({ names }) => run(async () => result({ ...(await memory.openNodes(graph, auth, names)) })),
+    ({ names }) =>
+      run({ type: 'query', resource: 'entity' }, async () =>
+        result({ ...(await memory.openNodes(graph, auth, names)) }),
+      ),
   );
 
   // ── additions beyond the reference server ──────────────────────────────────
@@ -310,7 +336,10 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       },
       annotations: { ...writes, idempotentHint: true },
     },
-    (change) => run(async () => result({ entity: await memory.updateEntity(graph, auth, change) })),
+    (change) =>
+      run({ type: 'update', resource: 'entity' }, async () =>
+        result({ entity: await memory.updateEntity(graph, auth, change) }),
+      ),
   );
 
   server.registerTool(
@@ -334,7 +363,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       annotations: reads,
     },
     ({ name: start, depth, limit }) =>
-      run(async () =>
+      run({ type: 'query', resource: 'graph' }, async () =>
         result({
           ...(await memory.neighbours(graph, auth, {
             name: start,
@@ -364,7 +393,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       annotations: reads,
     },
     ({ from, to, maxDepth }) =>
-      run(async () => {
+      run({ type: 'query', resource: 'graph' }, async () => {
         const found = await memory.shortestPath(graph, auth, { from, to, maxDepth: maxDepth ?? 6 });
         return result(
           found ? { found: true, ...found } : { found: false, path: [], relations: [] },
@@ -385,7 +414,10 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       },
       annotations: reads,
     },
-    () => run(async () => result(await memory.listTypes(graph, auth))),
+    () =>
+      run({ type: 'query', resource: 'entity' }, async () =>
+        result(await memory.listTypes(graph, auth)),
+      ),
   );
 
   server.registerResource(

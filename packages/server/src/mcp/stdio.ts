@@ -8,7 +8,12 @@ import { createMemoryServer } from './memory-server.js';
  * the account of `auth`. Resolves when the client disconnects.
  */
 export async function serveStdio(runtime: Runtime, auth: AuthContext): Promise<void> {
-  const server = createMemoryServer({ graph: runtime.graph, bus: runtime.bus, auth });
+  const server = createMemoryServer({
+    graph: runtime.graph,
+    usage: runtime.usage,
+    bus: runtime.bus,
+    auth,
+  });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

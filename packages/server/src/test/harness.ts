@@ -4,6 +4,7 @@ import pg from 'pg';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/connection.js';
+import { createRuntime, type Runtime } from '../runtime.js';
 
 /**
  * A fresh database per test file: in-memory PGlite by default, or a new
@@ -40,6 +41,7 @@ export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}
 export interface TestApp {
   app: FastifyInstance;
   database: DatabaseHandle;
+  runtime: Runtime;
   close(): Promise<void>;
 }
 
@@ -48,13 +50,17 @@ export async function createTestApp(
   options: { now?: () => Date } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
-  const app = await buildApp({ config: testConfig(overrides), database, ...options });
+  const config = testConfig(overrides);
+  const runtime = await createRuntime(config, { database, now: options.now });
+  const app = await buildApp({ config, runtime });
   await app.ready();
   return {
     app,
     database,
+    runtime,
     close: async () => {
       await app.close();
+      await runtime.close();
       await database.close();
     },
   };

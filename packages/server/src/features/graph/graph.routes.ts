@@ -44,6 +44,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.get(
     '/api/entities',
     {
+      config: { operation: { type: 'query', resource: 'entity' } },
       schema: {
         ...entities,
         summary: 'List or search entities',
@@ -59,6 +60,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.get(
     '/api/entities/types',
     {
+      config: { operation: { type: 'query', resource: 'entity' } },
       schema: {
         ...entities,
         summary: 'Entity types with their counts, most common first',
@@ -71,6 +73,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.get(
     '/api/entities/:id',
     {
+      config: { operation: { type: 'query', resource: 'entity' } },
       schema: {
         ...entities,
         summary: 'One entity with its observations',
@@ -84,6 +87,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.post(
     '/api/entities',
     {
+      config: { operation: { type: 'create', resource: 'entity' } },
       schema: {
         ...entities,
         summary: 'Create an entity',
@@ -99,6 +103,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.put(
     '/api/entities/:id',
     {
+      config: { operation: { type: 'update', resource: 'entity' } },
       schema: {
         ...entities,
         summary: 'Update an entity',
@@ -116,6 +121,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.delete(
     '/api/entities/:id',
     {
+      config: { operation: { type: 'delete', resource: 'entity' } },
       schema: {
         ...entities,
         summary: 'Delete an entity with its observations and relations',
@@ -132,6 +138,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.post(
     '/api/entities/:id/observations',
     {
+      config: { operation: { type: 'create', resource: 'observation' } },
       schema: {
         ...entities,
         summary: 'Add observations to an entity',
@@ -161,6 +168,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.get(
     '/api/relations',
     {
+      config: { operation: { type: 'query', resource: 'relation' } },
       schema: {
         ...relations,
         summary: 'List relations',
@@ -176,6 +184,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.get(
     '/api/relations/types',
     {
+      config: { operation: { type: 'query', resource: 'relation' } },
       schema: {
         ...relations,
         summary: 'Relation types with their counts, most common first',
@@ -188,6 +197,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.get(
     '/api/relations/graph/data',
     {
+      config: { operation: { type: 'query', resource: 'graph' } },
       schema: {
         ...relations,
         summary: 'Graph for drawing',
@@ -208,6 +218,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.get(
     '/api/relations/graph/:id',
     {
+      config: { operation: { type: 'query', resource: 'graph' } },
       schema: {
         ...relations,
         summary: 'The graph around one entity, both directions, to `depth` (1–5)',
@@ -226,6 +237,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.post(
     '/api/relations',
     {
+      config: { operation: { type: 'create', resource: 'relation' } },
       schema: {
         ...relations,
         summary: 'Create a relation',
@@ -240,6 +252,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.put(
     '/api/relations/:id',
     {
+      config: { operation: { type: 'update', resource: 'relation' } },
       schema: {
         ...relations,
         summary: 'Change a relation’s type (its ends cannot change)',
@@ -255,6 +268,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
   app.delete(
     '/api/relations/:id',
     {
+      config: { operation: { type: 'delete', resource: 'relation' } },
       schema: {
         ...relations,
         summary: 'Delete a relation',

@@ -27,6 +27,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
   app.get(
     '/api/keys',
     {
+      config: { operation: { type: 'query', resource: 'api_key' } },
       schema: {
         ...schema,
         summary: "The account's API keys (never the full keys)",
@@ -39,6 +40,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
   app.post(
     '/api/keys',
     {
+      config: { operation: { type: 'create', resource: 'api_key' } },
       schema: {
         ...schema,
         summary: 'Create an API key; the full key is in this answer only',
@@ -53,6 +55,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
   app.post(
     '/api/keys/:id/roll',
     {
+      config: { operation: { type: 'update', resource: 'api_key' } },
       schema: {
         ...schema,
         summary: 'Replace a key: the new one works at once, the old one for 14 more days',
@@ -66,6 +69,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
   app.delete(
     '/api/keys/:id',
     {
+      config: { operation: { type: 'delete', resource: 'api_key' } },
       schema: {
         ...schema,
         summary: 'Delete a key; it is refused at once',
