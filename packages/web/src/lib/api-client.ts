@@ -26,6 +26,11 @@ export class ApiError extends Error {
     return this.body?.details ?? [];
   }
 
+  /** A 2xx whose body did not have the expected shape (e.g. no token after register). */
+  get isUnexpectedResponse(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
   /** The message of the detail whose field path ends with `field` (e.g. 'currentPassword'). */
   detailFor(field: string): string | undefined {
     return this.details.find((detail) => detail.field.split('.').at(-1) === field)?.message;

@@ -1,1 +1,2 @@
+export { logout } from './logout';
 export { SessionProvider, useSession, type SessionStatus } from './session';

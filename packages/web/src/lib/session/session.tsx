@@ -1,6 +1,14 @@
 import type { AuthResponse, User } from '@engram/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  use,
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useNavigate } from 'react-router';
 import { setUnauthorizedHandler } from '../api-client';
 import { clearAuthToken, readAuthToken, storeAuthToken } from '../auth-token';
@@ -88,7 +96,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       signOut,
       replaceUser,
     };
-  }, [token, storedTokenRejected, currentUser.isSuccess, currentUser.data, signIn, signOut, replaceUser]);
+  }, [
+    token,
+    storedTokenRejected,
+    currentUser.isSuccess,
+    currentUser.data,
+    signIn,
+    signOut,
+    replaceUser,
+  ]);
 
   return <SessionContext value={value}>{children}</SessionContext>;
 }

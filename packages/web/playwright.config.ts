@@ -1,0 +1,43 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's Chromium (never a downloaded browser) against
+ * the real server, which e2e/global-setup.ts starts on a free port with a
+ * fresh data directory and publishes as E2E_BASE_URL.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: 'test-results/artifacts',
+  globalSetup: './e2e/global-setup.ts',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  // Each worker drives its own Chromium beside the server; more than two only
+  // contend for the CPU on these machines.
+  workers: 2,
+  reporter: [['list']],
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    ...devices['Desktop Chrome'],
+    baseURL: process.env.E2E_BASE_URL,
+    viewport: { width: 1280, height: 800 },
+    headless: true,
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});

@@ -1,0 +1,43 @@
+import { Navigate, Outlet, useLocation, type Location } from 'react-router';
+import { useSession } from '@/lib/session';
+import { LoadingScreen } from './loading-screen';
+
+/** Where RequireSession remembers the page a visitor asked for before signing in. */
+interface ReturnState {
+  from?: Location;
+}
+
+/** Signed-in routes: visitors go to /login (spec §2), then come back here. */
+export function RequireSession() {
+  const { status } = useSession();
+  const location = useLocation();
+  if (status === 'checking') return <LoadingScreen />;
+  if (status === 'anonymous') {
+    return <Navigate to="/login" replace state={{ from: location } satisfies ReturnState} />;
+  }
+  return <Outlet />;
+}
+
+/** /login and /signup: signed-in users go to /dashboard (or back where they were headed). */
+export function GuestOnly() {
+  const { status } = useSession();
+  const location = useLocation();
+  if (status === 'checking') return <LoadingScreen />;
+  if (status === 'authenticated') {
+    const from = (location.state as ReturnState | null)?.from;
+    const target = from ? `${from.pathname}${from.search}${from.hash}` : '/dashboard';
+    return <Navigate to={target} replace />;
+  }
+  return <Outlet />;
+}
+
+/**
+ * Unknown paths (spec §2): to /dashboard when signed in, otherwise to the
+ * landing page. The spec's "unauthenticated … unknown path goes to /login"
+ * contradicts its "otherwise to /"; the more specific rule wins.
+ */
+export function UnknownRoute() {
+  const { status } = useSession();
+  if (status === 'checking') return <LoadingScreen />;
+  return <Navigate to={status === 'authenticated' ? '/dashboard' : '/'} replace />;
+}

@@ -1,0 +1,15 @@
+import { Spinner } from '@/components/ui/spinner';
+
+/** Shown while the stored session is checked at start (spec §2). */
+export function LoadingScreen() {
+  return (
+    <div
+      className="flex min-h-dvh flex-col items-center justify-center gap-3 bg-surface text-sm text-muted-foreground"
+      role="status"
+      aria-live="polite"
+    >
+      <Spinner className="size-5 text-primary" />
+      <span>Loading…</span>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { LandingPage } from '@/features/landing';
+import { PricingPage } from '@/features/pricing';
+import { GuestOnly, RequireSession, UnknownRoute } from './guards';
+import { LoadingScreen } from './loading-screen';
+import { PublicLayout } from './public-layout';
+import { RouteError } from './route-error';
+import { SessionRoot } from './session-root';
+
+/**
+ * The route table of spec §2. The public pages ship in the first bundle; the
+ * auth forms and the signed-in app load on first visit, so a visitor's
+ * landing page does not wait for code it never runs.
+ */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <SessionRoot />,
+    errorElement: <RouteError />,
+    HydrateFallback: LoadingScreen,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { path: '/', element: <LandingPage /> },
+          { path: '/pricing', element: <PricingPage /> },
+        ],
+      },
+      {
+        element: <GuestOnly />,
+        children: [
+          {
+            path: '/login',
+            lazy: async () => ({ Component: (await import('@/features/auth')).LoginPage }),
+          },
+          {
+            path: '/signup',
+            lazy: async () => ({ Component: (await import('@/features/auth')).SignupPage }),
+          },
+        ],
+      },
+      {
+        element: <RequireSession />,
+        children: [
+          {
+            lazy: async () => ({ Component: (await import('./shell/app-shell')).AppShell }),
+            children: [
+              { path: '/dashboard', lazy: planned('DashboardScreen') },
+              { path: '/entities', lazy: planned('EntitiesScreen') },
+              { path: '/entities/:entityId', lazy: planned('EntityDetailScreen') },
+              { path: '/relations', lazy: planned('RelationsScreen') },
+              { path: '/graph', lazy: planned('GraphScreen') },
+              { path: '/billing', lazy: planned('BillingScreen') },
+              { path: '/api-keys', lazy: planned('ApiKeysScreen') },
+              {
+                path: '/settings',
+                lazy: async () => ({
+                  Component: (await import('@/features/settings')).SettingsPage,
+                }),
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <UnknownRoute /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(appRoutes);
+}
+
+type PlannedScreens = typeof import('./planned-screens');
+
+function planned(name: keyof PlannedScreens) {
+  return async () => ({ Component: (await import('./planned-screens'))[name] });
+}

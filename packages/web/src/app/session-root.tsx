@@ -1,0 +1,12 @@
+import { Outlet, ScrollRestoration } from 'react-router';
+import { SessionProvider } from '@/lib/session';
+
+/** The session lives inside the router so a 401 can navigate to /login in-app. */
+export function SessionRoot() {
+  return (
+    <SessionProvider>
+      <ScrollRestoration />
+      <Outlet />
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,78 @@
+import { useForm, useWatch } from 'react-hook-form';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
+import { Spinner } from '@/components/ui/spinner';
+import { ApiError } from '@/lib/api-client';
+import { useSession } from '@/lib/session';
+import { useLogin } from '../api/login';
+import { checkLogin, type LoginFormValues } from '../login-rules';
+
+function loginErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.status === 401) {
+    return 'Invalid email or password. Please try again.';
+  }
+  return 'Login failed. Please try again.';
+}
+
+/**
+ * Email and password (spec §2, §5). On success the session is stored and the
+ * route guard moves the user on to /dashboard (or the page they first asked for).
+ */
+export function LoginForm() {
+  const { signIn } = useSession();
+  const loginMutation = useLogin();
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginFormValues>({ defaultValues: { email: '', password: '' } });
+  const [email, password] = useWatch({ control, name: ['email', 'password'] });
+
+  const onSubmit = handleSubmit(async (values) => {
+    const check = checkLogin(values);
+    if (!check.ok) {
+      setError('root', { message: check.message });
+      return;
+    }
+    try {
+      signIn(await loginMutation.mutateAsync(check.input));
+    } catch (error) {
+      setError('root', { message: loginErrorMessage(error) });
+    }
+  });
+
+  const submitDisabled = email === '' || password === '' || isSubmitting;
+
+  return (
+    // Any edit clears the message from the previous attempt.
+    <form noValidate onSubmit={onSubmit} onChange={() => clearErrors()} className="grid gap-4">
+      <FormField
+        label="Email Address"
+        // type=text, not email: browsers would silently trim the value, and the
+        // spec's own trimming and messages (§5) must see what was typed.
+        autoComplete="email"
+        inputMode="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder="you@example.com"
+        {...register('email')}
+      />
+      <FormField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        placeholder="Your password"
+        {...register('password')}
+      />
+      {errors.root?.message ? <Alert variant="error">{errors.root.message}</Alert> : null}
+      <Button type="submit" size="lg" className="w-full" disabled={submitDisabled}>
+        {isSubmitting ? <Spinner /> : null}
+        Sign In
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,204 @@
+import type { AuthResponse } from '@engram/shared';
+import { useEffect, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
+import { Spinner } from '@/components/ui/spinner';
+import { ApiError } from '@/lib/api-client';
+import { storeAuthToken } from '@/lib/auth-token';
+import { logout, useSession } from '@/lib/session';
+import { useRegister } from '../api/register';
+import { useStartCheckout } from '../api/start-checkout';
+import type { SelectedPlan } from '../selected-plan';
+import { allSignupFieldsFilled, checkSignup, type SignupFormValues } from '../signup-rules';
+import { PasswordChecklist } from './password-checklist';
+
+/** Spec §9: the pause before leaving the page after sign-up. */
+export const SIGNUP_REDIRECT_DELAY_MS = 2000;
+
+/** What happened after the account was created; drives the message and the delayed redirect. */
+type Outcome =
+  | { kind: 'created' }
+  | { kind: 'redirecting-to-checkout' }
+  | { kind: 'checkout-failed'; auth: AuthResponse };
+
+function registrationErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.isUnexpectedResponse) return 'Failed to create account. Please try again.';
+    if (error.body) return error.details[0]?.message ?? error.body.error;
+  }
+  return 'Registration failed. Please try again.';
+}
+
+function checkoutUrls(selection: SelectedPlan) {
+  const origin = window.location.origin;
+  const query = new URLSearchParams({ plan: selection.tierId, billing: selection.billing });
+  return {
+    successUrl: `${origin}/dashboard?payment=success`,
+    cancelUrl: `${origin}/signup?${query.toString()}&payment=cancelled`,
+  };
+}
+
+const EMPTY_FORM: SignupFormValues = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  password: '',
+  confirmPassword: '',
+};
+
+export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
+  const navigate = useNavigate();
+  const { signIn } = useSession();
+  const registerMutation = useRegister();
+  const checkoutMutation = useStartCheckout();
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<SignupFormValues>({ defaultValues: EMPTY_FORM });
+  const values = useWatch({ control });
+
+  // After sign-up the page waits 2 s, then moves on (spec §4).
+  useEffect(() => {
+    if (outcome === null || outcome.kind === 'redirecting-to-checkout') return;
+    const timer = window.setTimeout(() => {
+      if (outcome.kind === 'created') {
+        void navigate('/login');
+      } else {
+        // The account exists but billing could not start: continue signed in.
+        signIn(outcome.auth);
+        void navigate('/dashboard');
+      }
+    }, SIGNUP_REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [outcome, navigate, signIn]);
+
+  async function continueToCheckout(auth: AuthResponse, paid: SelectedPlan) {
+    // Checkout needs the new session; the session state itself waits, so the
+    // guest-only guard does not pull the user to /dashboard mid-redirect.
+    storeAuthToken(auth.token);
+    try {
+      const url = await checkoutMutation.mutateAsync({
+        priceId: paid.priceId,
+        ...checkoutUrls(paid),
+      });
+      setOutcome({ kind: 'redirecting-to-checkout' });
+      window.location.assign(url);
+    } catch {
+      setOutcome({ kind: 'checkout-failed', auth });
+    }
+  }
+
+  const onSubmit = handleSubmit(async (formValues) => {
+    const check = checkSignup(formValues);
+    if (!check.ok) {
+      setError(check.field, { message: check.message }, { shouldFocus: true });
+      return;
+    }
+    let auth: AuthResponse;
+    try {
+      auth = await registerMutation.mutateAsync(check.input);
+    } catch (error) {
+      setError('root', { message: registrationErrorMessage(error) });
+      return;
+    }
+    if (selection) {
+      await continueToCheckout(auth, selection);
+    } else {
+      // The free path signs in on the login page (spec §4), so this session is not kept.
+      void logout(auth.token).catch(() => undefined);
+      setOutcome({ kind: 'created' });
+    }
+  });
+
+  const done = outcome !== null;
+  const submitDisabled = !allSignupFieldsFilled(values) || isSubmitting || done;
+
+  return (
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      onChange={() => clearErrors()}
+      className="grid gap-4"
+      aria-busy={isSubmitting}
+    >
+      <fieldset disabled={done} className="grid gap-4">
+        <div className="grid grid-cols-2 gap-3">
+          <FormField
+            label="First Name"
+            autoComplete="given-name"
+            error={errors.firstName?.message}
+            {...register('firstName')}
+          />
+          <FormField
+            label="Last Name"
+            autoComplete="family-name"
+            error={errors.lastName?.message}
+            {...register('lastName')}
+          />
+        </div>
+        <FormField
+          label="Email Address"
+          // type=text, not email: browsers would silently trim the value, and the
+          // spec's own trimming and messages (§5) must see what was typed.
+          autoComplete="email"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="you@example.com"
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <div className="grid gap-2">
+          <FormField
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            error={errors.password?.message}
+            {...register('password')}
+          />
+          <PasswordChecklist password={values.password ?? ''} />
+        </div>
+        <FormField
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.confirmPassword?.message}
+          {...register('confirmPassword')}
+        />
+      </fieldset>
+
+      {errors.root?.message ? <Alert variant="error">{errors.root.message}</Alert> : null}
+      <OutcomeNotice outcome={outcome} />
+
+      <Button type="submit" size="lg" className="w-full" disabled={submitDisabled}>
+        {isSubmitting ? <Spinner /> : null}
+        {selection ? `Create Account & Subscribe to ${selection.plan.name}` : 'Create Account'}
+      </Button>
+    </form>
+  );
+}
+
+function OutcomeNotice({ outcome }: { outcome: Outcome | null }) {
+  switch (outcome?.kind) {
+    case 'created':
+      return <Alert variant="success">Account created successfully! Redirecting to login...</Alert>;
+    case 'redirecting-to-checkout':
+      return <Alert variant="info">Account created. Taking you to billing...</Alert>;
+    case 'checkout-failed':
+      return (
+        <Alert variant="info">
+          Account created, but billing could not be started. Taking you to your dashboard...
+        </Alert>
+      );
+    default:
+      return null;
+  }
+}
