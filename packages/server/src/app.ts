@@ -16,7 +16,7 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { graphRoutes } from './features/graph/graph.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { authenticateWith } from './http/authenticate.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { registerMetering } from './http/metering.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { registerWebApp } from './http/web-app.js';
@@ -51,6 +51,7 @@ export async function buildApp({ config, runtime: given }: BuildOptions): Promis
               : {}),
           },
     bodyLimit: 2 * 1024 * 1024,
+    frameworkErrors,
     // Query strings like ?types=a,b stay strings; zod schemas parse them.
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
@@ -67,6 +68,13 @@ export async function buildApp({ config, runtime: given }: BuildOptions): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // Clients that send `Content-Type: application/json` on every request (spec
+  // §7) also send it on DELETE without a body: an empty body is no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(request, body.toString(), done);
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {

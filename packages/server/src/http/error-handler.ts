@@ -1,7 +1,7 @@
 import type { ErrorBody, ErrorCode } from '@engram/shared';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../lib/errors.js';
+import { AppError, fromDatabaseError } from '../lib/errors.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION_ERROR',
@@ -19,9 +19,8 @@ const CONTEXT_NAMES: Record<string, string> = { querystring: 'query' };
 /** One handler turns every failure into `{ error, code, details? }` (DESIGN.md "Errors"). */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.status).send(error.toBody());
-    }
+    const known = error instanceof AppError ? error : fromDatabaseError(error);
+    if (known) return reply.status(known.status).send(known.toBody());
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = error.validationContext ?? 'body';
       const details = error.validation.map((issue) => {
@@ -55,4 +54,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     };
     return reply.status(500).send(body);
   });
+}
+
+/**
+ * Errors the router raises before any route runs (a path too long or badly
+ * encoded): no route can name such a path, so it is a 404 in the usual body.
+ */
+export function frameworkErrors(
+  _error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const body: ErrorBody = { error: 'Not found', code: 'NOT_FOUND' };
+  void reply.status(404).send(body);
 }

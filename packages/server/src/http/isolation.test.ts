@@ -29,6 +29,7 @@ let a2: Entity;
 let aRelation: Relation;
 let b1: Entity;
 let b2: Entity;
+let aKey: { id: string; apiKey: string };
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -45,6 +46,9 @@ beforeAll(async () => {
   b1 = await createEntity(b.req, { name: 'Beta One', type: 'public' });
   b2 = await createEntity(b.req, { name: 'Beta Two', type: 'public' });
   await createRelation(b.req, b1, b2, 'knows');
+  const key = await a.req({ method: 'POST', url: '/api/keys', payload: { name: 'A key' } });
+  expect(key.statusCode, key.body).toBe(201);
+  aKey = key.json<{ id: string; apiKey: string }>();
 });
 
 afterAll(async () => {
@@ -58,13 +62,16 @@ async function snapshotOfA() {
     a1: await getJson<Entity>(a.req, `/api/entities/${a1.id}`),
     relations: await getJson<RelationList>(a.req, '/api/relations'),
     types: await getJson<TypeSummary[]>(a.req, '/api/entities/types'),
+    keys: (await getJson<{ apiKeys: { id: string }[] }>(a.req, '/api/keys')).apiKeys.map(
+      (key) => key.id,
+    ),
   };
 }
 
 describe('account B cannot reach account A’s rows by id', () => {
   it('every id route answers B with the same 404 as for an id that does not exist, and A is unchanged', async () => {
     const before = await snapshotOfA();
-    const attempts: [string, (id: string) => InjectOptions, 'entity' | 'relation'][] = [
+    const attempts: [string, (id: string) => InjectOptions, 'entity' | 'relation' | 'key'][] = [
       ['GET entity', (id) => ({ method: 'GET', url: `/api/entities/${id}` }), 'entity'],
       [
         'PUT entity',
@@ -101,9 +108,11 @@ describe('account B cannot reach account A’s rows by id', () => {
       ],
       ['DELETE relation', (id) => ({ method: 'DELETE', url: `/api/relations/${id}` }), 'relation'],
       ['DELETE entity', (id) => ({ method: 'DELETE', url: `/api/entities/${id}` }), 'entity'],
+      ['roll API key', (id) => ({ method: 'POST', url: `/api/keys/${id}/roll` }), 'key'],
+      ['DELETE API key', (id) => ({ method: 'DELETE', url: `/api/keys/${id}` }), 'key'],
     ];
     for (const [label, request, kind] of attempts) {
-      const target = kind === 'entity' ? a1.id : aRelation.id;
+      const target = kind === 'entity' ? a1.id : kind === 'relation' ? aRelation.id : aKey.id;
       const response = await b.req(request(target));
       const body = expectNotFound(response);
       // No existence leak: the answer is the one for a random id.
@@ -111,6 +120,14 @@ describe('account B cannot reach account A’s rows by id', () => {
       expect(body, label).toEqual(control);
     }
     expect(await snapshotOfA()).toEqual(before);
+    // A's key was neither rolled nor deleted: it still works, for A's data.
+    const viaKey = await t.app.inject({
+      method: 'GET',
+      url: '/api/entities',
+      headers: { 'x-api-key': aKey.apiKey },
+    });
+    expect(viaKey.statusCode).toBe(200);
+    expect(viaKey.json<EntityList>().total).toBe(2);
   });
 
   it('B cannot relate its entities to A’s (404), in either direction or between two of A’s', async () => {
@@ -185,6 +202,7 @@ describe('account A’s data never shows in account B’s reads', () => {
     expect(await getJson<TypeSummary[]>(b.req, '/api/relations/types')).toEqual([
       { type: 'knows', label: 'Knows', count: 1 },
     ]);
+    expect(await getJson<{ apiKeys: unknown[] }>(b.req, '/api/keys')).toEqual({ apiKeys: [] });
     const graph = await getJson<GraphData>(b.req, '/api/relations/graph/data?limit=1000');
     expect(graph.entities.map((entity) => entity.name).sort()).toEqual(bNames);
     expect(graph.relations).toHaveLength(1);
@@ -201,6 +219,37 @@ describe('account A’s data never shows in account B’s reads', () => {
       (await getJson<RelationList>(a.req, '/api/relations')).relations.map((r) => r.id),
     ).toEqual([aRelation.id]);
     expectNotFound(await a.req({ method: 'GET', url: `/api/entities/${b1.id}` }));
+  });
+});
+
+describe('API keys act in their own account only', () => {
+  it('A’s personal key and A’s created key read A’s graph; B’s personal key reads B’s', async () => {
+    const meA = await getJson<{ apiKey: string }>(a.req, '/auth/me');
+    const meB = await getJson<{ apiKey: string }>(b.req, '/auth/me');
+    for (const [key, expected] of [
+      [meA.apiKey, ['Alpha Secret', 'Alpha Two']],
+      [aKey.apiKey, ['Alpha Secret', 'Alpha Two']],
+      [meB.apiKey, ['Beta One', 'Beta Two']],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/entities',
+        headers: { 'x-api-key': key },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(
+        response
+          .json<EntityList>()
+          .entities.map((entity) => entity.name)
+          .sort(),
+      ).toEqual(expected);
+    }
+    const viaKey = await t.app.inject({
+      method: 'GET',
+      url: `/api/entities/${a1.id}`,
+      headers: { 'x-api-key': meB.apiKey },
+    });
+    expectNotFound(viaKey);
   });
 });
 
@@ -235,6 +284,10 @@ describe('every /api route needs a credential', () => {
     { method: 'POST', url: '/api/entities', payload: { name: 42 } },
     { method: 'GET', url: '/api/entities?limit=99999' },
     { method: 'GET', url: '/api/entities/not-a-uuid' },
+    { method: 'GET', url: '/api/keys' },
+    { method: 'POST', url: '/api/keys', payload: { name: 'Intruder key', permissions: [] } },
+    { method: 'POST', url: `/api/keys/${aKey.id}/roll` },
+    { method: 'DELETE', url: `/api/keys/${aKey.id}` },
     { method: 'GET', url: '/auth/me' },
     { method: 'PUT', url: '/auth/me', payload: { firstName: 'X', lastName: 'Y' } },
     {

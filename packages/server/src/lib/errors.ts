@@ -36,3 +36,17 @@ export const conflict = (message: string, field?: string) =>
   new AppError(409, 'CONFLICT', message, field ? [{ field, message }] : undefined);
 
 export const planLimit = (message: string) => new AppError(402, 'PLAN_LIMIT_REACHED', message);
+
+/**
+ * The AppError a database constraint error stands for, when a race slipped
+ * past a service's own checks or the database refused a value.
+ */
+export function fromDatabaseError(error: unknown): AppError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === '23505') return conflict('That already exists: another change got there first');
+  if (code === '23503') return notFound('Entity');
+  if (code === '22021' || code === '22P05') {
+    return new AppError(400, 'VALIDATION_ERROR', 'Text must not contain NUL (\\u0000) characters');
+  }
+  return undefined;
+}

@@ -4,14 +4,21 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ENTITY_NAME_MAX, GRAPH_DEPTH_MAX, OBSERVATION_MAX, TYPE_MAX } from '@engram/shared';
+import {
+  ENTITY_NAME_MAX,
+  GRAPH_DEPTH_MAX,
+  metadataObject,
+  OBSERVATION_MAX,
+  text,
+  TYPE_MAX,
+} from '@engram/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { GraphDeps } from '../features/graph/graph.service.js';
 import * as memory from '../features/graph/memory.service.js';
 import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
-import { AppError } from '../lib/errors.js';
+import { AppError, fromDatabaseError } from '../lib/errors.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
 export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
@@ -27,18 +34,18 @@ export interface MemoryServerDeps {
 
 // Argument shapes are those of @modelcontextprotocol/server-memory, so an agent
 // configured for it works unchanged; limits only refuse what no graph could hold.
-const name = (what: string) => z.string().max(ENTITY_NAME_MAX).describe(what);
+const name = (what: string) => text().max(ENTITY_NAME_MAX).describe(what);
 const entitySchema = z.object({
   name: name('The name of the entity'),
-  entityType: z.string().max(TYPE_MAX).describe('The type of the entity'),
+  entityType: text().max(TYPE_MAX).describe('The type of the entity'),
   observations: z
-    .array(z.string().max(OBSERVATION_MAX))
+    .array(text().max(OBSERVATION_MAX))
     .describe('An array of observation contents associated with the entity'),
 });
 const relationSchema = z.object({
   from: name('The name of the entity where the relation starts'),
   to: name('The name of the entity where the relation ends'),
-  relationType: z.string().max(TYPE_MAX).describe('The type of the relation'),
+  relationType: text().max(TYPE_MAX).describe('The type of the relation'),
 });
 const graphOutput = { entities: z.array(entitySchema), relations: z.array(relationSchema) };
 const successOutput = { success: z.boolean(), message: z.string() };
@@ -109,9 +116,8 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       deps.usage.record(auth.accountId, operation, performance.now() - started);
       return outcome;
     } catch (error) {
-      if (error instanceof AppError) {
-        return { isError: true, content: [{ type: 'text', text: error.message }] };
-      }
+      const known = error instanceof AppError ? error : fromDatabaseError(error);
+      if (known) return { isError: true, content: [{ type: 'text', text: known.message }] };
       deps.log?.error({ err: error }, 'MCP tool failed');
       return { isError: true, content: [{ type: 'text', text: 'Internal error; please retry.' }] };
     }
@@ -161,7 +167,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
             z.object({
               entityName: name('The name of the entity to add the observations to'),
               contents: z
-                .array(z.string().max(OBSERVATION_MAX))
+                .array(text().max(OBSERVATION_MAX))
                 .describe('An array of observation contents to add'),
             }),
           )
@@ -188,7 +194,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
         'Delete multiple entities and their associated relations from the knowledge graph',
       inputSchema: {
         entityNames: z
-          .array(z.string().max(ENTITY_NAME_MAX))
+          .array(text().max(ENTITY_NAME_MAX))
           .max(BATCH_MAX)
           .describe('An array of entity names to delete'),
       },
@@ -214,7 +220,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
             z.object({
               entityName: name('The name of the entity containing the observations'),
               observations: z
-                .array(z.string().max(OBSERVATION_MAX))
+                .array(text().max(OBSERVATION_MAX))
                 .describe('An array of observations to delete'),
             }),
           )
@@ -301,7 +307,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
         'Open specific nodes in the knowledge graph by their names, with every relation touching them',
       inputSchema: {
         names: z
-          .array(z.string().max(ENTITY_NAME_MAX))
+          .array(text().max(ENTITY_NAME_MAX))
           .max(BATCH_MAX)
           .describe('An array of entity names to retrieve'),
       },
@@ -324,12 +330,9 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
         'Rename an entity, change its type, or replace its metadata (a JSON object). Its observations and relations stay attached.',
       inputSchema: {
         name: name('The current name of the entity'),
-        newName: z.string().max(ENTITY_NAME_MAX).optional().describe('The new name'),
-        entityType: z.string().max(TYPE_MAX).optional().describe('The new type'),
-        metadata: z
-          .record(z.string(), z.unknown())
-          .optional()
-          .describe('Replaces the metadata object'),
+        newName: text().max(ENTITY_NAME_MAX).optional().describe('The new name'),
+        entityType: text().max(TYPE_MAX).optional().describe('The new type'),
+        metadata: metadataObject.optional().describe('Replaces the metadata object'),
       },
       outputSchema: {
         entity: entitySchema.extend({ metadata: z.record(z.string(), z.unknown()) }),

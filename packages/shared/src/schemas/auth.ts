@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { text } from './common.js';
 
 export const PASSWORD_MIN_LENGTH = 8;
 
-export const emailField = z
-  .string()
+export const emailField = text()
   .trim()
   .toLowerCase()
   .min(1, 'Email address is required')
@@ -11,7 +11,7 @@ export const emailField = z
   .pipe(z.email('Please enter a valid email address'));
 
 const nameField = (label: string) =>
-  z.string().trim().min(1, `${label} is required`).max(100, `${label} is too long`);
+  text().trim().min(1, `${label} is required`).max(100, `${label} is too long`);
 
 export const passwordField = z
   .string()

@@ -1,8 +1,14 @@
 import { z } from 'zod';
 
+/** PostgreSQL text and jsonb cannot hold NUL characters, so no input may carry one. */
+export const hasNoNul = (value: string) => !value.includes('\u0000');
+const NO_NUL = 'must not contain NUL (\\u0000) characters';
+
+/** A string the database can store. */
+export const text = (message?: string) => z.string(message).refine(hasNoNul, NO_NUL);
+
 /** Comma-separated query values ('a,b') → ['a', 'b'], blanks dropped. */
-export const commaList = z
-  .string()
+export const commaList = text()
   .max(2000)
   .transform((value) =>
     value
@@ -17,7 +23,7 @@ export const pagination = {
 };
 
 /** Ids in paths and bodies: any string; one that names no row is a 404, never a 400 or 500. */
-export const idString = z.string().min(1).max(200);
+export const idString = z.string().min(1).max(2000);
 
 export const idParams = z.object({ id: idString });
 

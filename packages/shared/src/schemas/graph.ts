@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList, idString, pagination } from './common.js';
+import { commaList, hasNoNul, idString, pagination, text } from './common.js';
 
 export const ENTITY_NAME_MAX = 500;
 export const TYPE_MAX = 100;
@@ -7,32 +7,48 @@ export const OBSERVATION_MAX = 10_000;
 export const OBSERVATIONS_PER_REQUEST_MAX = 1_000;
 export const METADATA_MAX_BYTES = 64 * 1024;
 
+export const METADATA_MAX_DEPTH = 32;
+
+/** True when every key and string in `value` is storable and it nests at most `depth` levels. */
+function storableJson(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return hasNoNul(value);
+  if (value === null || typeof value !== 'object') return true;
+  if (depth === 0) return false;
+  return Object.entries(value).every(
+    ([key, item]) => hasNoNul(key) && storableJson(item, depth - 1),
+  );
+}
+
 export const metadataObject = z
   .record(z.string(), z.unknown(), 'metadata must be a JSON object')
+  .refine((value) => storableJson(value, METADATA_MAX_DEPTH), {
+    message: `metadata must nest at most ${METADATA_MAX_DEPTH} levels and contain no NUL characters`,
+    // Measuring a value nested thousands deep would overflow the stack: stop here.
+    abort: true,
+  })
   .refine((value) => JSON.stringify(value).length <= METADATA_MAX_BYTES, {
     message: `metadata must be at most ${METADATA_MAX_BYTES / 1024} KB of JSON`,
   });
 
-export const entityName = z
-  .string('name is required')
+export const entityName = text('Name is required')
   .trim()
   .min(1, 'Name is required')
   .max(ENTITY_NAME_MAX, `Name must be at most ${ENTITY_NAME_MAX} characters`);
 
 export const typeName = (label: string) =>
-  z
-    .string(`${label} is required`)
+  text(`${label} is required`)
     .trim()
     .min(1, `${label} is required`)
     .max(TYPE_MAX, `${label} must be at most ${TYPE_MAX} characters`);
 
 /** An observation given as its text, or as text with metadata. */
 export const observationInput = z.union([
-  z.string().max(OBSERVATION_MAX, `An observation must be at most ${OBSERVATION_MAX} characters`),
+  text().max(OBSERVATION_MAX, `An observation must be at most ${OBSERVATION_MAX} characters`),
   z.object({
-    content: z
-      .string()
-      .max(OBSERVATION_MAX, `An observation must be at most ${OBSERVATION_MAX} characters`),
+    content: text().max(
+      OBSERVATION_MAX,
+      `An observation must be at most ${OBSERVATION_MAX} characters`,
+    ),
     metadata: metadataObject.optional(),
   }),
 ]);
@@ -77,7 +93,7 @@ export const addObservationsInput = z.object({
 export type AddObservationsInput = z.input<typeof addObservationsInput>;
 
 export const entityListQuery = z.object({
-  query: z.string().trim().max(500).optional(),
+  query: text().trim().max(500).optional(),
   types: commaList.optional(),
   ...pagination,
 });
@@ -127,7 +143,7 @@ export const relationUpdateInput = z.object({
 });
 
 export const relationListQuery = z.object({
-  query: z.string().trim().max(500).optional(),
+  query: text().trim().max(500).optional(),
   relationTypes: commaList.optional(),
   entityId: idString.optional(),
   ...pagination,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common.js';
 
 /** A rolled key's predecessor keeps working this long (spec §4). */
 export const ROLL_GRACE_DAYS = 14;
@@ -6,13 +7,12 @@ export const ROLL_GRACE_DAYS = 14;
 export const EXPIRING_SOON_DAYS = 7;
 
 export const createApiKeyInput = z.object({
-  name: z
-    .string('Name is required')
+  name: text('Name is required')
     .trim()
     .min(1, 'Name is required')
     .max(100, 'Name must be at most 100 characters'),
   /** Reserved: keys act with their account's full access; the web app sends []. */
-  permissions: z.array(z.string().max(100)).max(50).default([]),
+  permissions: z.array(text().max(100)).max(50).default([]),
   /** Optional lifetime; without it the key never expires. */
   expiresInDays: z.number().int().min(1).max(3650).optional(),
 });

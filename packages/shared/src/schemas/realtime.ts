@@ -27,9 +27,7 @@ export const clientMessage = z.discriminatedUnion('type', [
   z.object({
     ...envelope,
     type: z.literal('subscribe_to_graph_changes'),
-    payload: z
-      .object({ lastSeq: z.number().int().min(0).optional() })
-      .default({}),
+    payload: z.object({ lastSeq: z.number().int().min(0).optional() }).default({}),
   }),
   z.object({
     ...envelope,

@@ -76,9 +76,9 @@ describe('POST /auth/register', () => {
       email,
       firstName: 'Grace',
       lastName: 'Hopper',
-      apiKey: body.user.apiKey,
+      apiKey: expect.any(String),
     });
-    expect(body.user.apiKey === null || typeof body.user.apiKey === 'string').toBe(true);
+    expect(body.user.apiKey!.length).toBeGreaterThanOrEqual(32);
 
     const profile = await me(body.token);
     expect(profile.statusCode).toBe(200);
@@ -215,6 +215,17 @@ describe('POST /auth/login', () => {
 });
 
 describe('GET /auth/me', () => {
+  it('the personal apiKey authenticates as the same user', async () => {
+    const signup = await registered();
+    const viaKey = await t.app.inject({
+      method: 'GET',
+      url: '/auth/me',
+      headers: { 'x-api-key': signup.user.apiKey! },
+    });
+    expect(viaKey.statusCode).toBe(200);
+    expect(viaKey.json()).toEqual(signup.user);
+  });
+
   it('returns exactly {id, email, firstName, lastName, apiKey}', async () => {
     const signup = await registered({ firstName: 'Katherine', lastName: 'Johnson' });
     const response = await me(signup.token);
@@ -278,21 +289,17 @@ describe('POST /auth/logout', () => {
   });
 
   // Spec §7: "Every request sends a JSON content type" — so the SPA's logout
-  // arrives with `content-type: application/json` and no body. Fastify's
-  // default JSON parser rejects that with 400 and the session stays open.
-  it.fails(
-    'BUG: accepts a JSON content type with an empty body (the SPA sends one on every call)',
-    async () => {
-      const signup = await registered();
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/auth/logout',
-        headers: { authorization: `Bearer ${signup.token}`, 'content-type': 'application/json' },
-      });
-      expect(response.statusCode, response.body).toBe(200);
-      expectError(await me(signup.token), 401, 'UNAUTHORIZED');
-    },
-  );
+  // arrives with `content-type: application/json` and no body.
+  it('accepts a JSON content type with an empty body (the SPA sends one on every call)', async () => {
+    const signup = await registered();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      headers: { authorization: `Bearer ${signup.token}`, 'content-type': 'application/json' },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expectError(await me(signup.token), 401, 'UNAUTHORIZED');
+  });
 });
 
 describe('PUT /auth/me', () => {

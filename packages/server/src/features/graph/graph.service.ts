@@ -15,7 +15,14 @@ import {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
-import { AppError, badRequest, conflict, notFound, planLimit } from '../../lib/errors.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  fromDatabaseError,
+  notFound,
+  planLimit,
+} from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { currentPlan } from '../billing/billing.service.js';
 import * as repo from './graph.repository.js';
@@ -76,10 +83,7 @@ export async function write<T>(
     if (events.length > 0) deps.publish?.(events);
     return result;
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === '23505') throw conflict('That already exists: another change got there first');
-    if (code === '23503') throw notFound('Entity');
-    throw error;
+    throw fromDatabaseError(error) ?? error;
   }
 }
 
