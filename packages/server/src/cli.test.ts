@@ -50,7 +50,8 @@ type Graph = {
   relations: { from: string; to: string; relationType: string }[];
 };
 
-describe('engram CLI', () => {
+// Each case starts several processes (tsx + PGlite boot): slow on a loaded 2-core machine.
+describe('engram CLI', { timeout: 180_000 }, () => {
   it('imports the reference JSONL, serves it over stdio MCP, and exports it back', async () => {
     const file = join(dataDir, 'memory.jsonl');
     const lines = [

@@ -48,62 +48,66 @@ async function startNode(databaseUrl: string): Promise<{ url: string; process: C
   throw new Error('server did not start');
 }
 
-describe.skipIf(!databaseServer || !redisUrl)('realtime across two nodes', () => {
-  const name = `engram_test_${randomUUID().replaceAll('-', '')}`;
-  const nodes: { url: string; process: ChildProcess }[] = [];
+describe.skipIf(!databaseServer || !redisUrl)(
+  'realtime across two nodes',
+  { timeout: 120_000 },
+  () => {
+    const name = `engram_test_${randomUUID().replaceAll('-', '')}`;
+    const nodes: { url: string; process: ChildProcess }[] = [];
 
-  beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: databaseServer });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(databaseServer!);
-    url.pathname = `/${name}`;
-    // One node first, so it runs the migrations; then the second.
-    nodes.push(await startNode(url.toString()));
-    nodes.push(await startNode(url.toString()));
-  }, 90_000);
+    beforeAll(async () => {
+      const admin = new pg.Client({ connectionString: databaseServer });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const url = new URL(databaseServer!);
+      url.pathname = `/${name}`;
+      // One node first, so it runs the migrations; then the second.
+      nodes.push(await startNode(url.toString()));
+      nodes.push(await startNode(url.toString()));
+    }, 90_000);
 
-  afterAll(async () => {
-    for (const node of nodes) node.process.kill('SIGTERM');
-    await Promise.all(
-      nodes.map((node) => new Promise((resolve) => node.process.once('exit', resolve))),
-    );
-    const admin = new pg.Client({ connectionString: databaseServer });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  });
-
-  it('delivers a write on node A to a subscriber on node B', async () => {
-    const [a, b] = nodes;
-    const registered = await fetch(`${a!.url}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `${randomUUID()}@example.com`,
-        password: 'Password123',
-        firstName: 'Multi',
-        lastName: 'Node',
-      }),
+    afterAll(async () => {
+      for (const node of nodes) node.process.kill('SIGTERM');
+      await Promise.all(
+        nodes.map((node) => new Promise((resolve) => node.process.once('exit', resolve))),
+      );
+      const admin = new pg.Client({ connectionString: databaseServer });
+      await admin.connect();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
     });
-    const { token, user } = (await registered.json()) as {
-      token: string;
-      user: { apiKey: string };
-    };
 
-    const socket = await TestSocket.open(b!.url, user.apiKey);
-    socket.send('subscribe_to_graph_changes');
-    await socket.next((m) => m.type === 'subscribed');
+    it('delivers a write on node A to a subscriber on node B', async () => {
+      const [a, b] = nodes;
+      const registered = await fetch(`${a!.url}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: `${randomUUID()}@example.com`,
+          password: 'Password123',
+          firstName: 'Multi',
+          lastName: 'Node',
+        }),
+      });
+      const { token, user } = (await registered.json()) as {
+        token: string;
+        user: { apiKey: string };
+      };
 
-    const created = await fetch(`${a!.url}/api/entities`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ name: 'cross-node', type: 'test' }),
+      const socket = await TestSocket.open(b!.url, user.apiKey);
+      socket.send('subscribe_to_graph_changes');
+      await socket.next((m) => m.type === 'subscribed');
+
+      const created = await fetch(`${a!.url}/api/entities`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ name: 'cross-node', type: 'test' }),
+      });
+      expect(created.status).toBe(201);
+      const event = await socket.next((m) => m.type === 'entity_created');
+      expect(event.payload.name).toBe('cross-node');
+      socket.close();
     });
-    expect(created.status).toBe(201);
-    const event = await socket.next((m) => m.type === 'entity_created');
-    expect(event.payload.name).toBe('cross-node');
-    socket.close();
-  });
-});
+  },
+);
