@@ -26,24 +26,8 @@ function env(apiKey: string) {
 }
 
 function engram(args: string[], apiKey: string) {
-  return run(process.execPath, [tsx, main, ...args], { env: env(apiKey), timeout: 60_000 });
+  return run(process.execPath, [tsx, main, ...args], { env: env(apiKey), timeout: 150_000 });
 }
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'engram-cli-'));
-  const runtime = await createRuntime(testConfig({ DATA_DIR: dataDir }));
-  for (const email of ['one@example.com', 'two@example.com']) {
-    const { user } = await register(runtime.auth, {
-      email,
-      password: 'Password123',
-      firstName: 'Cli',
-      lastName: 'User',
-    });
-    keys.push(user.apiKey!);
-  }
-  await runtime.close();
-});
-afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 type Graph = {
   entities: { name: string; entityType: string; observations: string[] }[];
@@ -51,7 +35,24 @@ type Graph = {
 };
 
 // Each case starts several processes (tsx + PGlite boot): slow on a loaded 2-core machine.
-describe('engram CLI', { timeout: 180_000 }, () => {
+// The CLI works on the embedded database; the PostgreSQL run skips it.
+describe.skipIf(process.env.TEST_DATABASE_URL)('engram CLI', { timeout: 300_000 }, () => {
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'engram-cli-'));
+    const runtime = await createRuntime(testConfig({ DATA_DIR: dataDir }));
+    for (const email of ['one@example.com', 'two@example.com']) {
+      const { user } = await register(runtime.auth, {
+        email,
+        password: 'Password123',
+        firstName: 'Cli',
+        lastName: 'User',
+      });
+      keys.push(user.apiKey!);
+    }
+    await runtime.close();
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
   it('imports the reference JSONL, serves it over stdio MCP, and exports it back', async () => {
     const file = join(dataDir, 'memory.jsonl');
     const lines = [
