@@ -9,7 +9,9 @@ test.describe('Signed-in shell', () => {
     await expect(
       page.getByText('Monitor your AI memory platform activity and insights'),
     ).toBeVisible();
-    await expect(page.getByText('Disconnected')).toBeVisible();
+    await expect(
+      page.getByRole('status', { name: 'Realtime connection: Connected', exact: true }),
+    ).toBeVisible();
 
     const nav = page.getByRole('navigation', { name: 'Main' });
     const screens: [string, string, string][] = [

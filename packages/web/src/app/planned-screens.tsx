@@ -1,12 +1,4 @@
-import {
-  CreditCard,
-  FileText,
-  KeyRound,
-  LayoutDashboard,
-  Network,
-  Share2,
-  Shapes,
-} from 'lucide-react';
+import { CreditCard, FileText, LayoutDashboard, Network, Share2, Shapes } from 'lucide-react';
 import { useParams } from 'react-router';
 import { PlannedScreen } from './planned-screen';
 
@@ -112,22 +104,6 @@ export function BillingScreen() {
         'Monthly usage by operation',
         'Billing history with downloadable invoices',
         'Change, cancel or reactivate your subscription',
-      ]}
-    />
-  );
-}
-
-export function ApiKeysScreen() {
-  return (
-    <PlannedScreen
-      title="API Keys"
-      description="Create and manage keys for programmatic access"
-      icon={KeyRound}
-      contents={[
-        'Create named keys; each is shown in full once',
-        'Expiry, last use and request counts for every key',
-        'Roll a key: the old one keeps working for two weeks',
-        'Delete keys you no longer need',
       ]}
     />
   );

@@ -50,7 +50,12 @@ export const appRoutes: RouteObject[] = [
               { path: '/relations', lazy: planned('RelationsScreen') },
               { path: '/graph', lazy: planned('GraphScreen') },
               { path: '/billing', lazy: planned('BillingScreen') },
-              { path: '/api-keys', lazy: planned('ApiKeysScreen') },
+              {
+                path: '/api-keys',
+                lazy: async () => ({
+                  Component: (await import('@/features/api-keys')).ApiKeysPage,
+                }),
+              },
               {
                 path: '/settings',
                 lazy: async () => ({

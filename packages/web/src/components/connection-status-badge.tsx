@@ -1,8 +1,8 @@
+import { RotateCw } from 'lucide-react';
 import { cn } from '@/lib/cn';
+import type { ConnectionStatus } from '@/lib/realtime';
 
-/** The realtime connection's states (spec §4). */
-export type ConnectionStatus =
-  'connecting' | 'connected' | 'disconnecting' | 'disconnected' | 'unknown';
+export type { ConnectionStatus };
 
 const APPEARANCE: Record<ConnectionStatus, { label: string; dot: string; pulse: boolean }> = {
   connecting: { label: 'Connecting', dot: 'bg-amber-500', pulse: true },
@@ -12,26 +12,62 @@ const APPEARANCE: Record<ConnectionStatus, { label: string; dot: string; pulse: 
   unknown: { label: 'Unknown', dot: 'bg-zinc-300 dark:bg-zinc-600', pulse: false },
 };
 
+const BASE =
+  'inline-flex h-7 items-center gap-2 rounded-md border border-border bg-card px-2.5 text-xs font-medium whitespace-nowrap text-muted-foreground';
+
+/**
+ * The realtime connection's state (spec §2, §4): Connecting, Connected,
+ * Disconnecting, Disconnected or Unknown. `detail` explains it on hover (e.g.
+ * "Reconnecting, attempt 3 of 10"). With `onRetry` the badge is a button that
+ * tries to connect again.
+ */
 export function ConnectionStatusBadge({
   status,
+  detail,
+  onRetry,
   className,
 }: {
   status: ConnectionStatus;
+  detail?: string;
+  onRetry?: () => void;
   className?: string;
 }) {
   const { label, dot, pulse } = APPEARANCE[status];
+  const description = `Realtime connection: ${label}${detail ? `. ${detail}` : ''}`;
+  const content = (
+    <>
+      <span className={cn('size-2 rounded-full', dot, pulse && 'animate-pulse')} aria-hidden />
+      {label}
+    </>
+  );
+  if (onRetry) {
+    return (
+      <span role="status" aria-label={`Realtime connection: ${label}`} className="inline-flex">
+        <button
+          type="button"
+          onClick={onRetry}
+          title={`${description}. Click to reconnect.`}
+          className={cn(
+            BASE,
+            'cursor-pointer outline-none transition-colors hover:bg-muted hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring',
+            className,
+          )}
+        >
+          {content}
+          <RotateCw className="size-3.5" aria-hidden />
+          <span className="sr-only">Reconnect</span>
+        </button>
+      </span>
+    );
+  }
   return (
     <span
       role="status"
       aria-label={`Realtime connection: ${label}`}
-      title={`Realtime connection: ${label}`}
-      className={cn(
-        'inline-flex h-7 items-center gap-2 rounded-md border border-border bg-card px-2.5 text-xs font-medium text-muted-foreground',
-        className,
-      )}
+      title={description}
+      className={cn(BASE, className)}
     >
-      <span className={cn('size-2 rounded-full', dot, pulse && 'animate-pulse')} aria-hidden />
-      {label}
+      {content}
     </span>
   );
 }

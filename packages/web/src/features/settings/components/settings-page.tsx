@@ -1,6 +1,7 @@
 import { PageHeader } from '@/components/page-header';
 import { useSession } from '@/lib/session';
 import { PasswordForm } from './password-form';
+import { PersonalKeyCard } from './personal-key-card';
 import { ProfileForm } from './profile-form';
 
 export function SettingsPage() {
@@ -8,11 +9,15 @@ export function SettingsPage() {
   return (
     <div className="grid gap-6">
       <title>Settings · Engram</title>
-      <PageHeader title="Settings" description="Manage your profile and password" />
+      <PageHeader
+        title="Settings"
+        description="Manage your profile, password and personal API key"
+      />
       <div className="grid max-w-3xl gap-6">
         {/* The signed-in guard guarantees a user; keyed so a new profile resets the form. */}
         {user ? <ProfileForm key={user.id} user={user} /> : null}
         <PasswordForm />
+        {user ? <PersonalKeyCard user={user} /> : null}
       </div>
     </div>
   );

@@ -1,0 +1,30 @@
+import { createdApiKey, type CreatedApiKey } from '@engram/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { useRememberKeySecret } from '../key-secrets';
+import { apiKeysKey } from './list-api-keys';
+
+/**
+ * POST /api/keys {name, permissions: []} → 201 with the full key, the only
+ * time it is sent (spec §6: the web app sends an empty permissions list).
+ * Past the plan's key limit the server answers 402 with a message naming it.
+ */
+export function createApiKey(name: string): Promise<CreatedApiKey> {
+  return apiRequest('/api/keys', {
+    method: 'POST',
+    body: { name: name.trim(), permissions: [] },
+    schema: createdApiKey,
+  });
+}
+
+export function useCreateApiKey() {
+  const queryClient = useQueryClient();
+  const rememberSecret = useRememberKeySecret();
+  return useMutation({
+    mutationFn: createApiKey,
+    onSuccess: async (created) => {
+      rememberSecret(created.id, created.apiKey);
+      await queryClient.invalidateQueries({ queryKey: apiKeysKey });
+    },
+  });
+}

@@ -1,0 +1,133 @@
+import type { ApiKey } from '@engram/shared';
+import { KeyRound, RefreshCw, Trash2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { cn } from '@/lib/cn';
+import {
+  formatCount,
+  formatDate,
+  formatDateTime,
+  keyStateOf,
+  maskedPreview,
+  type KeyState,
+} from '../key-display';
+import { KeyValue } from './key-value';
+
+interface ApiKeyCardProps {
+  apiKey: ApiKey;
+  /** The full key, when it was created or rolled in this session. */
+  secret?: string | undefined;
+  onRoll: (key: ApiKey) => void;
+  onDelete: (key: ApiKey) => void;
+}
+
+/** Spec §2: red when expired, amber when expiring soon. */
+const CARD_TONE: Record<KeyState, string> = {
+  expired: 'border-destructive/30 bg-destructive-soft',
+  'expiring-soon': 'border-warning-soft-foreground/25 bg-warning-soft',
+  active: '',
+};
+
+const ICON_TONE: Record<KeyState, string> = {
+  expired: 'bg-destructive/10 text-destructive-soft-foreground',
+  'expiring-soon': 'bg-warning-soft-foreground/10 text-warning-soft-foreground',
+  active: 'bg-primary-soft text-primary-soft-foreground',
+};
+
+export function ApiKeyCard({ apiKey, secret, onRoll, onDelete }: ApiKeyCardProps) {
+  const state = keyStateOf(apiKey);
+  const titleId = `api-key-${apiKey.id}-name`;
+  return (
+    <Card
+      role="article"
+      aria-labelledby={titleId}
+      data-state={state}
+      className={cn('grid gap-4 p-4 sm:p-5', CARD_TONE[state])}
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="flex min-w-0 items-start gap-3">
+          <div
+            className={cn(
+              'flex size-9 shrink-0 items-center justify-center rounded-lg',
+              ICON_TONE[state],
+            )}
+          >
+            <KeyRound className="size-4" aria-hidden />
+          </div>
+          <div className="min-w-0">
+            <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+              <h3 id={titleId} className="min-w-0 font-semibold break-words">
+                {apiKey.name}
+              </h3>
+              {state === 'expired' ? (
+                <Badge variant="danger" className="border-destructive/25 bg-destructive/10">
+                  Expired
+                </Badge>
+              ) : null}
+              {state === 'expiring-soon' ? (
+                <Badge
+                  variant="warning"
+                  className="border-warning-soft-foreground/25 bg-warning-soft-foreground/10"
+                >
+                  Expires Soon
+                </Badge>
+              ) : null}
+            </div>
+            <p className="mt-0.5 text-xs text-muted-foreground">
+              Created {formatDate(apiKey.createdAt)} by {apiKey.createdBy.name}
+            </p>
+          </div>
+        </div>
+        <div className="flex shrink-0 gap-2 pl-12 sm:pl-0">
+          <Button
+            variant="outline"
+            size="sm"
+            aria-describedby={titleId}
+            onClick={() => onRoll(apiKey)}
+          >
+            <RefreshCw aria-hidden />
+            Roll
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            className="text-destructive hover:bg-destructive-soft"
+            aria-describedby={titleId}
+            onClick={() => onDelete(apiKey)}
+          >
+            <Trash2 aria-hidden />
+            Delete
+          </Button>
+        </div>
+      </div>
+
+      <KeyValue
+        masked={maskedPreview(apiKey, secret)}
+        secret={secret}
+        className={state === 'active' ? 'bg-muted' : 'bg-card'}
+      />
+
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-4">
+        <Stat label="Total Requests">{formatCount(apiKey.usage.totalRequests)}</Stat>
+        <Stat label="Active Days">{formatCount(apiKey.usage.activeDays)}</Stat>
+        <Stat label="Last Used">
+          {apiKey.lastUsedAt ? formatDateTime(apiKey.lastUsedAt) : 'Never'}
+        </Stat>
+        <Stat label={state === 'expired' ? 'Expired' : 'Expiry'}>
+          {apiKey.expiresAt ? formatDate(apiKey.expiresAt) : 'Never expires'}
+        </Stat>
+      </dl>
+    </Card>
+  );
+}
+
+function Stat({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="mt-0.5 text-sm font-medium tabular-nums">{children}</dd>
+    </div>
+  );
+}

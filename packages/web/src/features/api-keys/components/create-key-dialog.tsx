@@ -1,0 +1,84 @@
+import type { CreatedApiKey } from '@engram/shared';
+import { useState, type FormEvent } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { FormField } from '@/components/ui/form-field';
+import { Spinner } from '@/components/ui/spinner';
+import { useCreateApiKey } from '../api/create-api-key';
+import { errorMessage } from '../key-display';
+
+interface CreateKeyDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: (key: CreatedApiKey) => void;
+}
+
+/** Names a new key; the button stays disabled while the name is blank (spec §5). */
+export function CreateKeyDialog({ open, onOpenChange, onCreated }: CreateKeyDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        {/* The content unmounts on close, so every opening starts with an empty form. */}
+        <CreateKeyForm onCreated={onCreated} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
+  const [name, setName] = useState('');
+  const createKey = useCreateApiKey();
+  const blank = name.trim() === '';
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (blank || createKey.isPending) return;
+    createKey.mutate(name, { onSuccess: onCreated });
+  }
+
+  return (
+    <form noValidate onSubmit={submit} className="grid gap-4">
+      <DialogHeader>
+        <DialogTitle>Create API Key</DialogTitle>
+        <DialogDescription>
+          Agents and scripts use the key to read and write your knowledge graph. The full key is
+          shown once, right after it is created.
+        </DialogDescription>
+      </DialogHeader>
+      <FormField
+        label="Key Name"
+        placeholder="e.g. Production agent"
+        autoComplete="off"
+        maxLength={100}
+        autoFocus
+        value={name}
+        onChange={(event) => {
+          setName(event.target.value);
+          if (createKey.isError) createKey.reset();
+        }}
+        hint="A name that says where the key is used."
+      />
+      {createKey.isError ? (
+        <Alert variant="error">{errorMessage(createKey.error, 'Failed to create API key')}</Alert>
+      ) : null}
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" disabled={blank || createKey.isPending}>
+          {createKey.isPending ? <Spinner /> : null}
+          Create API Key
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,50 @@
+import { Eye, EyeOff } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
+import { CopyButton } from './copy-button';
+
+interface KeyValueProps {
+  /** What is shown while hidden: the first 6 and last 4 characters around an ellipsis. */
+  masked: string;
+  /** The full key, when this session knows it; without it there is nothing to reveal or copy. */
+  secret?: string | undefined;
+  className?: string;
+}
+
+/** A key in a monospace box, masked, with reveal and copy when the full key is known. */
+export function KeyValue({ masked, secret, className }: KeyValueProps) {
+  const [revealed, setRevealed] = useState(false);
+  const showing = revealed && secret !== undefined;
+  return (
+    <div className="flex items-center gap-2 sm:max-w-xl">
+      <code
+        data-testid="key-value"
+        title={secret === undefined ? 'The full key was shown only when it was created' : undefined}
+        className={cn(
+          'min-w-0 flex-1 rounded-md border border-border px-3 py-1.5 font-mono text-[13px] leading-5 text-foreground',
+          showing ? 'break-all' : 'truncate',
+          className,
+        )}
+      >
+        {showing ? secret : masked}
+      </code>
+      {secret !== undefined ? (
+        <>
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-8"
+            aria-label={showing ? 'Hide key' : 'Show key'}
+            title={showing ? 'Hide key' : 'Show key'}
+            aria-pressed={showing}
+            onClick={() => setRevealed((current) => !current)}
+          >
+            {showing ? <EyeOff aria-hidden /> : <Eye aria-hidden />}
+          </Button>
+          <CopyButton value={secret} label="Copy key" className="size-8" />
+        </>
+      ) : null}
+    </div>
+  );
+}

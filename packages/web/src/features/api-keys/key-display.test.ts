@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import { errorMessage, keyStateOf, maskedPreview } from './key-display';
+
+describe('API key display rules', () => {
+  it('masks a known key to its first 6 and last 4 characters around an ellipsis (spec §5)', () => {
+    expect(maskedPreview({ keyPreview: 'server-preview' }, 'eng_key_abcdefghijklmnopwxyz')).toBe(
+      'eng_ke…wxyz',
+    );
+  });
+
+  it("shows the server's preview when this session never saw the full key", () => {
+    expect(maskedPreview({ keyPreview: 'eng_ke…wxyz' })).toBe('eng_ke…wxyz');
+  });
+
+  it('leaves a key too short to mask as it is', () => {
+    expect(maskedPreview({ keyPreview: '' }, 'short_key')).toBe('short_key');
+  });
+
+  it('reads the state from isExpired and isExpiringSoon, expired first', () => {
+    expect(keyStateOf({ isExpired: true, isExpiringSoon: true })).toBe('expired');
+    expect(keyStateOf({ isExpired: false, isExpiringSoon: true })).toBe('expiring-soon');
+    expect(keyStateOf({ isExpired: false, isExpiringSoon: false })).toBe('active');
+  });
+
+  it("uses the server's message when it sent one, the fallback otherwise", () => {
+    const limit = new ApiError(
+      402,
+      { error: 'API key limit reached', code: 'PLAN_LIMIT_REACHED' },
+      'x',
+    );
+    expect(errorMessage(limit, 'Failed to create API key')).toBe('API key limit reached');
+    expect(errorMessage(new ApiError(0, null, 'Could not reach the server'), 'Failed')).toBe(
+      'Failed',
+    );
+    expect(errorMessage(new Error('boom'), 'Failed to load API keys')).toBe(
+      'Failed to load API keys',
+    );
+  });
+});

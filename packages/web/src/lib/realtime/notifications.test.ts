@@ -1,0 +1,112 @@
+import type { GraphEventType } from '@engram/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GraphEvent } from './messages';
+import { describeEvent, NotificationQueue } from './notifications';
+
+let seq = 0;
+function event(type: GraphEventType, payload: Record<string, unknown> = {}): GraphEvent {
+  seq += 1;
+  return { id: `event-${seq}`, type, seq, payload, timestamp: '2026-11-02T10:00:00.000Z' };
+}
+
+describe('describeEvent', () => {
+  it('words every event type, with names where the event has them', () => {
+    const cases: [GraphEvent, string, string | undefined][] = [
+      [
+        event('entity_created', { name: 'Alice', type: 'person' }),
+        'Entity "Alice" created',
+        'person',
+      ],
+      [
+        event('entity_updated', { name: 'Alice', type: 'person' }),
+        'Entity "Alice" updated',
+        'person',
+      ],
+      [
+        event('entity_deleted', { entityId: 'e1', name: 'Alice' }),
+        'Entity "Alice" deleted',
+        undefined,
+      ],
+      [event('entity_deleted', { entityId: 'e1' }), 'Entity deleted', undefined],
+      [
+        event('observation_added', {
+          entityId: 'e1',
+          observations: [{ id: 'o', content: 'Likes tea' }],
+        }),
+        'Observation added',
+        '"Likes tea"',
+      ],
+      [event('observation_added', { observations: ['a', 'b'] }), '2 observations added', '"a"'],
+      [event('relation_created', { relationType: 'uses' }), 'Relation "uses" created', undefined],
+      [event('relation_updated', { relationType: 'needs' }), 'Relation "needs" updated', undefined],
+      [event('relation_updated', {}), 'Relation updated', undefined],
+      [event('relation_deleted', { relationId: 'r1' }), 'Relation deleted', undefined],
+    ];
+    for (const [input, title, detail] of cases) {
+      expect(describeEvent(input)).toEqual({ title, detail });
+    }
+  });
+
+  it('shortens long names', () => {
+    const { title } = describeEvent(event('entity_created', { name: 'x'.repeat(200) }));
+    expect(title.length).toBeLessThan(80);
+    expect(title).toMatch(/…" created$/);
+  });
+});
+
+describe('NotificationQueue', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps the last 5, newest first', () => {
+    const queue = new NotificationQueue();
+    for (let n = 1; n <= 7; n++) queue.addEvent(event('entity_created', { name: `E${n}` }));
+    expect(queue.getSnapshot().map((item) => item.title)).toEqual([
+      'Entity "E7" created',
+      'Entity "E6" created',
+      'Entity "E5" created',
+      'Entity "E4" created',
+      'Entity "E3" created',
+    ]);
+  });
+
+  it('drops each notification 10 s after it arrived', () => {
+    const queue = new NotificationQueue();
+    queue.addEvent(event('entity_created', { name: 'First' }));
+    vi.advanceTimersByTime(4_000);
+    queue.addEvent(event('entity_created', { name: 'Second' }));
+    vi.advanceTimersByTime(5_999);
+    expect(queue.getSnapshot()).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(queue.getSnapshot().map((item) => item.title)).toEqual(['Entity "Second" created']);
+    vi.advanceTimersByTime(4_000);
+    expect(queue.getSnapshot()).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('dismisses one, tells listeners, and forgets timers of dropped ones', () => {
+    const queue = new NotificationQueue();
+    const listener = vi.fn();
+    queue.subscribe(listener);
+    const first = queue.addEvent(event('relation_created', { relationType: 'uses' }));
+    queue.addEvent(event('relation_deleted'));
+    queue.dismiss(first.id);
+    expect(queue.getSnapshot().map((item) => item.title)).toEqual(['Relation deleted']);
+    expect(listener).toHaveBeenCalledTimes(3);
+    expect(vi.getTimerCount()).toBe(1);
+
+    for (let n = 0; n < 10; n++) queue.addEvent(event('entity_updated'));
+    expect(vi.getTimerCount()).toBe(5);
+    queue.clear();
+    expect(queue.getSnapshot()).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('gives repeated events distinct ids', () => {
+    const queue = new NotificationQueue();
+    const same = event('entity_deleted');
+    const a = queue.addEvent(same);
+    const b = queue.addEvent(same);
+    expect(a.id).not.toBe(b.id);
+  });
+});

@@ -1,0 +1,187 @@
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import {
+  createContext,
+  use,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import { useSession } from '../session';
+import { NotificationQueue, type LiveNotification } from './notifications';
+import { ALL_LIVE_QUERY_KEYS, queryKeysForEvent } from './query-keys';
+import {
+  RealtimeClient,
+  realtimeUrl,
+  type RealtimeSnapshot,
+  type SocketFactory,
+  type Timers,
+} from './realtime-client';
+
+/** The badge's states (spec §4): the client's four, plus 'unknown' when there is no client. */
+export type ConnectionStatus = RealtimeSnapshot['status'] | 'unknown';
+
+export interface RealtimeValue {
+  /** 'unknown' while realtime is off (no provider, or the user has no API key). */
+  status: ConnectionStatus;
+  connection: RealtimeSnapshot;
+  /** Newest first, at most 5, each gone after 10 s. */
+  notifications: readonly LiveNotification[];
+  dismissNotification: (id: string) => void;
+  /** Follows one entity's changes; call the returned function to stop. */
+  subscribeToEntity: (entityId: string) => () => void;
+  /** Sends a client message; dropped with a warning while disconnected. */
+  send: (type: string, payload?: Record<string, unknown>) => boolean;
+  /** Tries to connect again now (after giving up or a refused key). */
+  reconnect: () => void;
+}
+
+/** Changes arriving together (a replay after reconnecting) refresh each query once. */
+const INVALIDATE_BATCH_MS = 50;
+
+const SESSION_USER_KEY = ['session', 'current-user'] as const;
+
+const OFF: RealtimeValue = {
+  status: 'unknown',
+  connection: {
+    status: 'disconnected',
+    enabled: false,
+    reconnectAttempt: 0,
+    maxReconnectAttempts: 0,
+    stopReason: null,
+  },
+  notifications: [],
+  dismissNotification: () => undefined,
+  subscribeToEntity: () => () => undefined,
+  send: () => false,
+  reconnect: () => undefined,
+};
+
+const RealtimeContext = createContext<RealtimeValue | null>(null);
+
+export interface RealtimeProviderProps {
+  children: ReactNode;
+  /** Tests pass a fake WebSocket; the browser's is the default. */
+  createSocket?: SocketFactory;
+  timers?: Timers;
+}
+
+/**
+ * Holds the realtime connection of the signed-in user (spec §4): connected
+ * while the session has a user with an apiKey, replaced when the key changes,
+ * closed on unmount. Each graph event becomes a live notification and
+ * refreshes the queries it affects (see `liveQueryKeys`).
+ */
+export function RealtimeProvider({ children, createSocket, timers }: RealtimeProviderProps) {
+  const { user } = useSession();
+  const queryClient = useQueryClient();
+  const apiKey = user?.apiKey ?? null;
+
+  const [client] = useState(
+    () =>
+      new RealtimeClient({
+        url: (key) => realtimeUrl(key, window.location),
+        ...(createSocket ? { createSocket } : {}),
+        ...(timers ? { timers } : {}),
+      }),
+  );
+  const [queue] = useState(() => new NotificationQueue(timers ? { timers } : {}));
+
+  useEffect(() => {
+    client.setApiKey(apiKey);
+    return () => client.setApiKey(null);
+  }, [client, apiKey]);
+
+  // Events: a notification each, and the affected queries refreshed (batched).
+  useEffect(() => {
+    const pending = new Map<string, QueryKey>();
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      flushTimer = undefined;
+      const keys = [...pending.values()];
+      pending.clear();
+      for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+    };
+    const refresh = (keys: readonly QueryKey[]) => {
+      for (const key of keys) pending.set(JSON.stringify(key), key);
+      flushTimer ??= setTimeout(flush, INVALIDATE_BATCH_MS);
+    };
+    const offEvent = client.onGraphEvent((event) => {
+      queue.addEvent(event);
+      refresh(queryKeysForEvent(event));
+    });
+    const offResync = client.onResync(() => refresh(ALL_LIVE_QUERY_KEYS));
+    return () => {
+      offEvent();
+      offResync();
+      if (flushTimer !== undefined) clearTimeout(flushTimer);
+      queue.clear();
+    };
+  }, [client, queue, queryClient]);
+
+  const connection = useSyncExternalStore(client.subscribe, client.getSnapshot);
+  const notifications = useSyncExternalStore(queue.subscribe, queue.getSnapshot);
+
+  // A refused key may have been replaced elsewhere (e.g. in another tab): reload
+  // the user once per key; a new key reconnects through the effect above.
+  const refreshedForKey = useRef<string | null>(null);
+  useEffect(() => {
+    if (connection.stopReason !== 'unauthorized' || apiKey === null) return;
+    if (refreshedForKey.current === apiKey) return;
+    refreshedForKey.current = apiKey;
+    void queryClient.invalidateQueries({ queryKey: SESSION_USER_KEY });
+  }, [connection.stopReason, apiKey, queryClient]);
+
+  // Back online: try again at once instead of waiting out (or having spent) the retries.
+  useEffect(() => {
+    const online = () => {
+      const { status, stopReason } = client.getSnapshot();
+      if (status === 'disconnected' && stopReason !== 'unauthorized') client.reconnect();
+    };
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, [client]);
+
+  // Stable across renders, so effects that depend on them do not re-run on every update.
+  const actions = useMemo(
+    () => ({
+      dismissNotification: (id: string) => queue.dismiss(id),
+      subscribeToEntity: (entityId: string) => client.subscribeToEntity(entityId),
+      send: (type: string, payload?: Record<string, unknown>) => client.send(type, payload),
+      reconnect: () => client.reconnect(),
+    }),
+    [client, queue],
+  );
+
+  const value = useMemo<RealtimeValue>(
+    () => ({
+      ...actions,
+      status: connection.enabled ? connection.status : 'unknown',
+      connection,
+      notifications,
+    }),
+    [actions, connection, notifications],
+  );
+
+  return <RealtimeContext value={value}>{children}</RealtimeContext>;
+}
+
+/**
+ * The realtime connection: status for the badge, live notifications, entity
+ * subscriptions. Outside a RealtimeProvider it reports 'unknown' and does
+ * nothing, so a screen can be rendered on its own in tests.
+ */
+export function useRealtime(): RealtimeValue {
+  return use(RealtimeContext) ?? OFF;
+}
+
+/** Follows one entity's changes while the calling component is shown. */
+export function useEntitySubscription(entityId: string | undefined): void {
+  const { subscribeToEntity } = useRealtime();
+  useEffect(() => {
+    if (!entityId) return;
+    return subscribeToEntity(entityId);
+  }, [entityId, subscribeToEntity]);
+}
