@@ -1,10 +1,12 @@
 import * as initial from './001-initial.js';
 import * as apiKeys from './002-api-keys.js';
 import * as usage from './003-usage.js';
+import * as nameOrder from './004-name-order-index.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
   { name: '001-initial', sql: initial.sql },
   { name: '002-api-keys', sql: apiKeys.sql },
   { name: '003-usage', sql: usage.sql },
+  { name: '004-name-order-index', sql: nameOrder.sql },
 ];
