@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataFolderBusyError } from './db/data-lock.js';
@@ -91,6 +92,7 @@ async function importFile(config: Config, file: string | undefined): Promise<voi
     const summary = isLosslessExport(text)
       ? await transfer.importLossless(runtime.graph, auth, JSON.parse(text))
       : await transfer.importJsonl(runtime.graph, auth, text);
+    await sql`analyze`.execute(runtime.database.db);
     console.error(`Imported ${summary.entities} entities and ${summary.relations} relations.`);
   });
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { migrate } from './db/migrate.js';
@@ -43,6 +44,9 @@ export async function createRuntime(
     options.database ??
     (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   await migrate(database);
+  // PGlite never analyzes on its own: without statistics the planner reads a
+  // whole account where an index would do. Refresh them at every start.
+  await sql`analyze`.execute(database.db);
 
   const usage = new KeyUsageTracker(database.db, options.onError);
   usage.start(5_000);

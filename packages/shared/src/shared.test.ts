@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import {
+  entityInput,
+  entityTypeColor,
+  maskKey,
+  planById,
+  PLANS,
+  registerInput,
+  typeLabel,
+} from './index.js';
+
+describe('plan catalog', () => {
+  it('has the pricing page limits and annual twins', () => {
+    expect(planById('free').features).toMatchObject({
+      maxEntities: 1_000,
+      maxQueries: 15_000,
+      maxApiKeys: 1,
+      maxWebhooks: 0,
+    });
+    expect(planById('team').name).toBe('Power User');
+    expect(planById('team').features.maxWebhooks).toBe(-1);
+    expect(planById('pro-annual')).toMatchObject({ interval: 'year', price: 20_000 });
+    expect(planById('free').priceId).toBeNull();
+    expect(PLANS.filter((plan) => plan.id.endsWith('-annual'))).toHaveLength(3);
+  });
+
+  it('gives unknown plans the free limits', () => {
+    expect(planById('platinum').id).toBe('free');
+    expect(planById(undefined).id).toBe('free');
+  });
+});
+
+describe('display helpers', () => {
+  it('labels types and masks keys as the spec says', () => {
+    expect(typeLabel('depends_on')).toBe('Depends on');
+    expect(typeLabel('part-of')).toBe('Part of');
+    expect(maskKey('eng_key_abcdefghijklmnopqrstuvwxyz')).toBe('eng_ke…wxyz');
+    expect(maskKey('short')).toBe('short');
+  });
+
+  it('colours known types and hashes others stably', () => {
+    expect(entityTypeColor('person')).toBe('#10b981');
+    expect(entityTypeColor('gadget')).toBe(entityTypeColor('gadget'));
+  });
+});
+
+describe('input schemas', () => {
+  it('trims and lower-cases sign-up emails', () => {
+    const parsed = registerInput.parse({
+      email: '  Ada@Example.COM ',
+      password: 'Password123',
+      firstName: ' Ada ',
+      lastName: 'Lovelace',
+    });
+    expect(parsed).toMatchObject({ email: 'ada@example.com', firstName: 'Ada' });
+  });
+
+  it('refuses NUL characters and over-deep metadata', () => {
+    expect(entityInput.safeParse({ name: 'a\u0000b', type: 't' }).success).toBe(false);
+    let deep: Record<string, unknown> = {};
+    for (let level = 0; level < 5_000; level++) deep = { next: deep };
+    expect(entityInput.safeParse({ name: 'a', type: 't', metadata: deep }).success).toBe(false);
+    expect(entityInput.safeParse({ name: ' a ', type: 't' }).data?.name).toBe('a');
+  });
+});
