@@ -1,0 +1,693 @@
+/**
+ * MCP benchmark: the same seeded workload through a real MCP client against
+ * Engram's /mcp (the whole app in this process, PGlite by default) and against
+ * the reference @modelcontextprotocol/server-memory (stdio, JSONL file), at
+ * 1,000, 10,000 and 100,000 entities.
+ *
+ *   npm run bench:mcp
+ *   BENCH_SIZES=1000,10000 npx tsx bench/mcp/run.ts
+ *
+ * Options (environment): BENCH_SIZES, BENCH_DB (pglite | postgres | both),
+ * BENCH_DATABASE_URL, BENCH_ITERATIONS, BENCH_REF_BUDGET_S, BENCH_ANALYZE (0 to
+ * skip the after-ANALYZE pass), BENCH_TRACE (print Engram's SQL per call and
+ * EXPLAIN ANALYZE reads slower than that many ms), BENCH_JSON (write results).
+ * See bench/README.md ("bench/mcp") for what is measured and the last results.
+ */
+import { writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { startEngram, startReference, type DbKind, type Side } from './servers.js';
+import { batches, buildWorkload, pick, rng, type Workload } from './workload.js';
+
+// ── options ─────────────────────────────────────────────────────────────────
+
+function readOptions() {
+  const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000')
+    .split(',')
+    .map((item) => Number(item.trim().replaceAll('_', '')));
+  if (sizes.some((size) => !Number.isInteger(size) || size < 10)) {
+    throw new Error('BENCH_SIZES must be a comma-separated list of integers of at least 10');
+  }
+  const which = process.env.BENCH_DB ?? 'pglite';
+  if (!['pglite', 'postgres', 'both'].includes(which)) {
+    throw new Error('BENCH_DB must be pglite, postgres or both');
+  }
+  const iterations = Number(process.env.BENCH_ITERATIONS ?? 50);
+  if (!Number.isInteger(iterations) || iterations < 1) {
+    throw new Error('BENCH_ITERATIONS must be a positive integer');
+  }
+  const budget = Number(process.env.BENCH_REF_BUDGET_S ?? 40);
+  if (!(budget > 0)) throw new Error('BENCH_REF_BUDGET_S must be a positive number');
+  return {
+    sizes: [...new Set(sizes)].sort((a, b) => a - b),
+    databases: (which === 'both' ? ['pglite', 'postgres'] : [which]) as DbKind[],
+    iterations,
+    /** Seconds of measured calls allowed per reference operation and size. */
+    referenceBudgetMs: budget * 1000,
+    /** Fewest measured reference calls, whatever the budget. */
+    referenceMinIterations: 3,
+    postgresUrl:
+      process.env.BENCH_DATABASE_URL ??
+      process.env.TEST_DATABASE_URL ??
+      'postgres://postgres@127.0.0.1:5432/test',
+    json: process.env.BENCH_JSON,
+    /** Diagnostic: after measuring, run ANALYZE on Engram's database and measure again (0 to skip). */
+    analyze: process.env.BENCH_ANALYZE !== '0',
+    /** Print Engram's SQL per operation (and EXPLAIN ANALYZE of reads slower than this many ms). */
+    trace: process.env.BENCH_TRACE === undefined ? undefined : Number(process.env.BENCH_TRACE || 1),
+  };
+}
+
+const options = readOptions();
+
+// ── operations ──────────────────────────────────────────────────────────────
+
+type SideKind = 'engram' | 'reference';
+
+interface Operation {
+  key: string;
+  /** One entity or one query per call: subject to the ≥100× target. */
+  singleItem: boolean;
+  describe: Record<SideKind, string>;
+  /** `pass` keeps names unique when the same graph is measured twice. */
+  args(
+    side: SideKind,
+    i: number,
+    random: () => number,
+    workload: Workload,
+    pass: string,
+  ): [string, object];
+}
+
+const ENGRAM_READ_LIMIT = 100;
+
+const OPERATIONS: Operation[] = [
+  {
+    key: 'create_entities',
+    singleItem: true,
+    describe: {
+      engram: '1 new entity, 2 observations',
+      reference: '1 new entity, 2 observations',
+    },
+    args: (side, i, _random, _workload, pass) => [
+      'create_entities',
+      {
+        entities: [
+          {
+            name: `bench-new-${side}-${pass}${i}`,
+            entityType: 'concept',
+            observations: [`Created by bench/mcp call ${i}`, 'Second observation'],
+          },
+        ],
+      },
+    ],
+  },
+  {
+    key: 'add_observations',
+    singleItem: true,
+    describe: {
+      engram: '1 observation to a random entity',
+      reference: '1 observation to a random entity',
+    },
+    args: (_side, i, random, workload, pass) => [
+      'add_observations',
+      {
+        observations: [
+          {
+            entityName: pick(random, workload.entities).name,
+            contents: [
+              `Added by bench/mcp ${pass}call ${i} (${random().toString(36).slice(2, 8)})`,
+            ],
+          },
+        ],
+      },
+    ],
+  },
+  {
+    key: 'search_nodes',
+    singleItem: true,
+    describe: {
+      engram: 'a rare term (~10 hits), no limit',
+      reference: 'a rare term (~10 hits)',
+    },
+    args: (_side, _i, random, workload) => [
+      'search_nodes',
+      { query: pick(random, workload.searchTerms) },
+    ],
+  },
+  {
+    key: 'open_nodes',
+    singleItem: true,
+    describe: { engram: '1 random name', reference: '1 random name' },
+    args: (_side, _i, random, workload) => [
+      'open_nodes',
+      { names: [pick(random, workload.entities).name] },
+    ],
+  },
+  {
+    key: 'read_graph',
+    singleItem: false,
+    describe: {
+      engram: `limit ${ENGRAM_READ_LIMIT}`,
+      reference: 'no limit: returns the whole graph',
+    },
+    args: (side) => ['read_graph', side === 'engram' ? { limit: ENGRAM_READ_LIMIT } : {}],
+  },
+];
+
+// ── measuring ───────────────────────────────────────────────────────────────
+
+interface Measured {
+  key: string;
+  n: number;
+  p50: number;
+  p95: number;
+  mean: number;
+  max: number;
+  /** Mean entities (or results) and relations per answer. */
+  entities: number;
+  relations: number;
+  /** Bytes of the first answer's structured content. */
+  bytes: number;
+  /** SQL statements and SQL ms per call (Engram only). */
+  statements?: number;
+  sqlMs?: number;
+  capped: boolean;
+}
+
+const AS_SHIPPED = 'as shipped';
+const AFTER_ANALYZE = 'after ANALYZE';
+
+interface SideRun {
+  label: string;
+  /** AS_SHIPPED, or AFTER_ANALYZE: the same graph re-measured after a diagnostic ANALYZE. */
+  variant: string;
+  kind: SideKind;
+  db?: DbKind;
+  bulkSeconds: number;
+  bulkEntitiesSeconds: number;
+  bulkRelationsSeconds: number;
+  bulkStatements?: number;
+  results: Measured[];
+}
+
+interface SizeRun {
+  size: number;
+  relations: number;
+  engram: SideRun[];
+  reference: SideRun;
+  /** 1-minute load average after the size was measured; above ~2 on 2 cores numbers are noisy. */
+  load: number;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+
+const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
+
+async function bulkLoad(side: Side, workload: Workload, say: (line: string) => void) {
+  const started = performance.now();
+  const entityBatches = batches(workload.entities);
+  let created = 0;
+  for (const [index, batch] of entityBatches.entries()) {
+    if (index === entityBatches.length - 1 && side.trace && options.trace !== undefined) {
+      const traced = await side.trace('create_entities', { entities: batch }, Infinity);
+      printTrace(say, `last create_entities batch (${batch.length})`, traced, true);
+      created += batch.length;
+      continue;
+    }
+    created += (await side.call('create_entities', { entities: batch })).entities;
+    if ((index + 1) % 20 === 0) {
+      say(`  entities ${created.toLocaleString('en-US')} (${secondsSince(started)} s)`);
+    }
+  }
+  const entitiesDone = performance.now();
+  let related = 0;
+  const relationBatches = batches(workload.relations);
+  for (const [index, batch] of relationBatches.entries()) {
+    if (index === relationBatches.length - 1 && side.trace && options.trace !== undefined) {
+      const traced = await side.trace('create_relations', { relations: batch }, Infinity);
+      printTrace(say, `last create_relations batch (${batch.length})`, traced, true);
+      related += batch.length;
+      continue;
+    }
+    related += (await side.call('create_relations', { relations: batch })).relations;
+    if ((index + 1) % 40 === 0) {
+      say(`  relations ${related.toLocaleString('en-US')} (${secondsSince(started)} s)`);
+    }
+  }
+  const done = performance.now();
+  if (created !== workload.entities.length || related !== workload.relations.length) {
+    throw new Error(
+      `${side.label}: bulk load created ${created} entities and ${related} relations, expected ${workload.entities.length} and ${workload.relations.length}`,
+    );
+  }
+  return {
+    bulkSeconds: (done - started) / 1000,
+    bulkEntitiesSeconds: (entitiesDone - started) / 1000,
+    bulkRelationsSeconds: (done - entitiesDone) / 1000,
+  };
+}
+
+const secondsSince = (start: number) => ((performance.now() - start) / 1000).toFixed(1);
+
+async function measure(
+  side: Side,
+  kind: SideKind,
+  operation: Operation,
+  workload: Workload,
+  pass = '',
+): Promise<Measured> {
+  // The same seed per operation and size: both servers get the same calls.
+  const seed = workload.size * 31 + operation.key.length * 7 + operation.key.charCodeAt(0);
+  let random = rng(seed + 1);
+  const call = async (i: number) => {
+    const [tool, args] = operation.args(kind, i, random, workload, pass);
+    const started = performance.now();
+    const answer = await side.call(tool, args as Record<string, unknown>);
+    return { ms: performance.now() - started, answer };
+  };
+
+  // Warm-up: JIT, caches, prepared plans. Its time also sizes the reference's run.
+  const warmups = kind === 'engram' ? 5 : 1;
+  let warmMs = 0;
+  for (let i = 0; i < warmups; i++) warmMs = (await call(-1 - i)).ms;
+  random = rng(seed);
+
+  let n = options.iterations;
+  let capped = false;
+  if (kind === 'reference') {
+    const affordable = Math.floor(options.referenceBudgetMs / Math.max(warmMs, 0.01));
+    const allowed = Math.max(options.referenceMinIterations, affordable);
+    if (allowed < n) {
+      n = allowed;
+      capped = true;
+    }
+  }
+
+  const before = side.sql?.();
+  const times: number[] = [];
+  let entities = 0;
+  let relations = 0;
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    const { ms, answer } = await call(i);
+    times.push(ms);
+    entities += answer.entities;
+    relations += answer.relations;
+    if (i === 0) bytes = Buffer.byteLength(JSON.stringify(answer.structured));
+  }
+  const after = side.sql?.();
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    key: operation.key,
+    n,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    mean: times.reduce((sum, ms) => sum + ms, 0) / n,
+    max: sorted[sorted.length - 1]!,
+    entities: entities / n,
+    relations: relations / n,
+    bytes,
+    ...(before && after
+      ? {
+          statements: (after.statements - before.statements) / n,
+          sqlMs: (after.ms - before.ms) / n,
+        }
+      : {}),
+    capped,
+  };
+}
+
+async function runSide(
+  start: () => Promise<Side>,
+  kind: SideKind,
+  workload: Workload,
+  db?: DbKind,
+): Promise<SideRun[]> {
+  const side = await start();
+  const say = (line: string) => log(`[${workload.size} ${side.label}] ${line}`);
+  try {
+    say(
+      `bulk load: ${workload.entities.length.toLocaleString('en-US')} entities, ` +
+        `${workload.relations.length.toLocaleString('en-US')} relations in batches of 1,000`,
+    );
+    const sqlBefore = side.sql?.().statements;
+    const bulk = await bulkLoad(side, workload, say);
+    const sqlAfter = side.sql?.().statements;
+    say(
+      `bulk load ${bulk.bulkSeconds.toFixed(1)} s (entities ${bulk.bulkEntitiesSeconds.toFixed(1)} s, relations ${bulk.bulkRelationsSeconds.toFixed(1)} s)` +
+        (sqlBefore !== undefined && sqlAfter !== undefined
+          ? `, ${(sqlAfter - sqlBefore).toLocaleString('en-US')} SQL statements`
+          : ''),
+    );
+    const measureAll = async (pass: string) => {
+      const results: Measured[] = [];
+      for (const operation of OPERATIONS) {
+        const measured = await measure(side, kind, operation, workload, pass);
+        say(
+          `${pass}${operation.key.padEnd(16)} n=${String(measured.n).padStart(3)} p50 ${fmtMs(measured.p50)} p95 ${fmtMs(measured.p95)}` +
+            ` (${measured.entities.toFixed(1)} entities, ${measured.relations.toFixed(1)} relations, ${fmtBytes(measured.bytes)})` +
+            (measured.statements !== undefined
+              ? `, ${measured.statements.toFixed(1)} SQL/call, SQL ${fmtMs(measured.sqlMs!)}`
+              : '') +
+            (measured.capped ? ' [capped]' : ''),
+        );
+        results.push(measured);
+        if (side.trace && options.trace !== undefined) {
+          const [tool, args] = operation.args(kind, 100_000, rng(7), workload, pass);
+          const traced = await side.trace(tool, args as Record<string, unknown>, options.trace);
+          printTrace(say, `one ${operation.key} call`, traced, false);
+        }
+      }
+      say(
+        `load average ${loadavg()
+          .map((value) => value.toFixed(1))
+          .join(' ')}`,
+      );
+      return results;
+    };
+    const base = {
+      kind,
+      ...(db ? { db } : {}),
+      ...bulk,
+      ...(sqlBefore !== undefined && sqlAfter !== undefined
+        ? { bulkStatements: sqlAfter - sqlBefore }
+        : {}),
+    };
+    const runs: SideRun[] = [
+      { ...base, label: side.label, variant: AS_SHIPPED, results: await measureAll('') },
+    ];
+    if (side.analyze && options.analyze) {
+      const started = performance.now();
+      await side.analyze();
+      say(`ANALYZE took ${secondsSince(started)} s; measuring again`);
+      runs.push({
+        ...base,
+        label: `${side.label} after ANALYZE`,
+        variant: AFTER_ANALYZE,
+        results: await measureAll('analyzed-'),
+      });
+    }
+    return runs;
+  } finally {
+    await side.close();
+  }
+}
+
+function printTrace(
+  say: (line: string) => void,
+  what: string,
+  traced: Awaited<ReturnType<NonNullable<Side['trace']>>>,
+  aggregate: boolean,
+) {
+  const total = traced.reduce((sum, item) => sum + item.statement.ms, 0);
+  say(`  SQL of ${what}: ${traced.length} statements, ${fmtMs(total)}`);
+  const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim().slice(0, 150);
+  if (aggregate) {
+    const groups = new Map<string, { count: number; ms: number }>();
+    for (const { statement } of traced) {
+      const key = oneLine(statement.sql).slice(0, 90);
+      const group = groups.get(key) ?? { count: 0, ms: 0 };
+      group.count += 1;
+      group.ms += statement.ms;
+      groups.set(key, group);
+    }
+    for (const [key, group] of [...groups].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8)) {
+      say(`    ${String(group.count).padStart(5)} × ${fmtMs(group.ms).padStart(9)}  ${key}`);
+    }
+    return;
+  }
+  for (const { statement, plan } of traced) {
+    say(
+      `    ${fmtMs(statement.ms).padStart(9)} ${String(statement.rows).padStart(4)} rows  ${oneLine(statement.sql)}`,
+    );
+    if (plan) for (const line of plan.split('\n')) say(`        ${line}`);
+  }
+}
+
+// ── report ──────────────────────────────────────────────────────────────────
+
+function fmtMs(ms: number): string {
+  if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 10) return `${ms.toFixed(1)} ms`;
+  return `${ms.toFixed(2)} ms`;
+}
+
+function fmtBytes(bytes: number): string {
+  if (bytes >= 1_048_576) return `${(bytes / 1_048_576).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} B`;
+}
+
+function fmtRatio(ratio: number): string {
+  if (!Number.isFinite(ratio)) return '–';
+  if (ratio >= 100) return `${ratio.toFixed(0)}×`;
+  if (ratio >= 10) return `${ratio.toFixed(1)}×`;
+  return `${ratio.toFixed(2)}×`;
+}
+
+function table(headers: string[], rows: string[][], right: boolean[]): string {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => (right[column] ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => (right[column] ? `${'-'.repeat(width + 1)}:` : `${'-'.repeat(width + 2)}`)).join('|')}|`;
+  return [line(headers), rule, ...rows.map(line)].join('\n');
+}
+
+function report(
+  runs: SizeRun[],
+  db: DbKind,
+  variant: string,
+): { text: string; verdicts: string[] } {
+  const engramOf = (run: SizeRun) =>
+    run.engram.find((side) => side.db === db && side.variant === variant)!;
+  const rows: string[][] = [];
+  for (const run of runs) {
+    const engram = engramOf(run);
+    const reference = run.reference;
+    rows.push([
+      'bulk load (total)',
+      run.size.toLocaleString('en-US'),
+      `${engram.bulkSeconds.toFixed(1)} s`,
+      `${reference.bulkSeconds.toFixed(1)} s`,
+      fmtRatio(reference.bulkSeconds / engram.bulkSeconds),
+      '1',
+      `${run.relations.toLocaleString('en-US')} relations`,
+    ]);
+  }
+  for (const operation of OPERATIONS) {
+    for (const run of runs) {
+      const engram = engramOf(run).results.find((result) => result.key === operation.key)!;
+      const reference = run.reference.results.find((result) => result.key === operation.key)!;
+      rows.push([
+        operation.key,
+        run.size.toLocaleString('en-US'),
+        `${fmtMs(engram.p50)} / ${fmtMs(engram.p95)}`,
+        `${fmtMs(reference.p50)} / ${fmtMs(reference.p95)}`,
+        fmtRatio(reference.p50 / engram.p50),
+        `${engram.n} / ${reference.n}${reference.capped ? '*' : ''}`,
+        `${fmtBytes(engram.bytes)} / ${fmtBytes(reference.bytes)}`,
+      ]);
+    }
+  }
+  const engramLabel = runs[0] ? engramOf(runs[0]).label : 'Engram';
+  const out: string[] = [];
+  out.push(
+    table(
+      [
+        'operation',
+        'entities',
+        `${engramLabel} p50 / p95`,
+        'reference p50 / p95',
+        'ratio (ref p50 / Engram p50)',
+        'calls (E / ref)',
+        'answer size (E / ref)',
+      ],
+      rows,
+      [false, true, true, true, true, true, true],
+    ),
+  );
+
+  // Per-operation detail: answer sizes and Engram's SQL per call.
+  const detail: string[][] = [];
+  for (const run of runs) {
+    for (const operation of OPERATIONS) {
+      const engram = engramOf(run).results.find((result) => result.key === operation.key)!;
+      const reference = run.reference.results.find((result) => result.key === operation.key)!;
+      detail.push([
+        operation.key,
+        run.size.toLocaleString('en-US'),
+        `${engram.entities.toFixed(1)} / ${engram.relations.toFixed(1)}`,
+        `${reference.entities.toFixed(1)} / ${reference.relations.toFixed(1)}`,
+        engram.statements !== undefined ? engram.statements.toFixed(1) : '–',
+        engram.sqlMs !== undefined ? fmtMs(engram.sqlMs) : '–',
+        `${fmtMs(engram.mean)} / ${fmtMs(engram.max)}`,
+      ]);
+    }
+    const engram = engramOf(run);
+    detail.push([
+      'bulk load',
+      run.size.toLocaleString('en-US'),
+      `entities ${engram.bulkEntitiesSeconds.toFixed(1)} s, relations ${engram.bulkRelationsSeconds.toFixed(1)} s`,
+      `entities ${run.reference.bulkEntitiesSeconds.toFixed(1)} s, relations ${run.reference.bulkRelationsSeconds.toFixed(1)} s`,
+      engram.bulkStatements !== undefined ? engram.bulkStatements.toLocaleString('en-US') : '–',
+      '',
+      '',
+    ]);
+  }
+  out.push('');
+  out.push(
+    table(
+      [
+        'operation',
+        'entities',
+        'Engram entities / relations per answer',
+        'reference entities / relations',
+        'Engram SQL statements/call',
+        'Engram SQL time/call',
+        'Engram mean / max',
+      ],
+      detail,
+      [false, true, true, true, true, true, true],
+    ),
+  );
+
+  // Targets.
+  const verdicts: string[] = [];
+  const largest = runs[runs.length - 1]!;
+  const smallest = runs[0]!;
+  const at100k = runs.find((run) => run.size === 100_000);
+  const at1k = runs.find((run) => run.size === 1_000);
+  const speedRun = at100k ?? largest;
+  const speedNote = at100k
+    ? ''
+    : ` (100,000 not run: shown at ${largest.size.toLocaleString('en-US')}, not a verdict)`;
+  verdicts.push(
+    `Target 1: every single-item operation ≥ 100× faster than the reference at 100,000 entities${speedNote}`,
+  );
+  for (const operation of OPERATIONS) {
+    const engram = engramOf(speedRun).results.find((result) => result.key === operation.key)!;
+    const reference = speedRun.reference.results.find((result) => result.key === operation.key)!;
+    const ratio = reference.p50 / engram.p50;
+    const verdict = !at100k ? 'info' : ratio >= 100 ? 'PASS' : 'MISS';
+    const note = operation.singleItem
+      ? ''
+      : ' (not single-item: Engram limit 100 vs the whole graph; not counted)';
+    verdicts.push(
+      `  ${(operation.singleItem ? verdict : 'info').padEnd(4)} ${operation.key.padEnd(16)} ${fmtRatio(ratio).padStart(7)}${note}`,
+    );
+  }
+  const scaleFrom = at1k ?? smallest;
+  const scaleTo = at100k ?? largest;
+  const scaleReal = Boolean(at1k && at100k);
+  verdicts.push(
+    `Target 2: Engram p50 at 100,000 ≤ 2× its p50 at 1,000` +
+      (scaleReal
+        ? ''
+        : ` (shown ${scaleTo.size.toLocaleString('en-US')} vs ${scaleFrom.size.toLocaleString('en-US')}, not a verdict)`),
+  );
+  for (const operation of OPERATIONS) {
+    const low = engramOf(scaleFrom).results.find((result) => result.key === operation.key)!;
+    const high = engramOf(scaleTo).results.find((result) => result.key === operation.key)!;
+    const growth = high.p50 / low.p50;
+    const verdict = !scaleReal || scaleFrom === scaleTo ? 'info' : growth <= 2 ? 'PASS' : 'MISS';
+    verdicts.push(
+      `  ${verdict.padEnd(4)} ${operation.key.padEnd(16)} ${fmtMs(low.p50).padStart(9)} → ${fmtMs(high.p50).padStart(9)}  (${fmtRatio(growth)})`,
+    );
+  }
+  out.push('');
+  out.push(...verdicts);
+  return { text: out.join('\n'), verdicts };
+}
+
+// ── main ────────────────────────────────────────────────────────────────────
+
+async function main() {
+  const started = performance.now();
+  log(
+    `bench/mcp: sizes ${options.sizes.join(', ')}; Engram on ${options.databases.join(' and ')}; ` +
+      `${options.iterations} calls per operation (reference capped at ~${options.referenceBudgetMs / 1000} s of calls per operation and size, at least ${options.referenceMinIterations})`,
+  );
+  log(
+    `node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(0)} GB, load ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')}`,
+  );
+  const runs: SizeRun[] = [];
+  for (const size of options.sizes) {
+    const workload = buildWorkload(size);
+    log(
+      `── ${size.toLocaleString('en-US')} entities, ${workload.relations.length.toLocaleString('en-US')} relations, ` +
+        `${workload.searchTerms.length.toLocaleString('en-US')} search terms of ~${Math.round(size / workload.searchTerms.length)} hits`,
+    );
+    const engram: SideRun[] = [];
+    for (const db of options.databases) {
+      engram.push(
+        ...(await runSide(() => startEngram(db, options.postgresUrl, log), 'engram', workload, db)),
+      );
+    }
+    const [reference] = await runSide(() => startReference(log), 'reference', workload);
+    runs.push({
+      size,
+      relations: workload.relations.length,
+      engram,
+      reference: reference!,
+      load: loadavg()[0]!,
+    });
+  }
+
+  console.log('');
+  console.log(
+    'MCP benchmark: Engram /mcp (Streamable HTTP, in-process app) vs @modelcontextprotocol/server-memory (stdio)',
+  );
+  console.log(
+    'Client-observed latency of one tools/call through @modelcontextprotocol/sdk Client, sequential calls. Ratio = reference p50 / Engram p50.',
+  );
+  for (const operation of OPERATIONS) {
+    console.log(
+      `  ${operation.key.padEnd(16)} Engram: ${operation.describe.engram}; reference: ${operation.describe.reference}`,
+    );
+  }
+  console.log(
+    `  * reference calls capped by a ${options.referenceBudgetMs / 1000} s budget per operation and size (at least ${options.referenceMinIterations}); it loads and rewrites the whole JSONL file on every call.`,
+  );
+  console.log(
+    `  load average after each size: ${runs.map((run) => `${run.size.toLocaleString('en-US')}: ${run.load.toFixed(1)}`).join(', ')} (2 cores: above ~2 means other work shared the CPU and numbers are noisy)`,
+  );
+  const reports: Record<string, string[]> = {};
+  for (const db of options.databases) {
+    for (const variant of [AS_SHIPPED, AFTER_ANALYZE]) {
+      if (
+        !runs.every((run) => run.engram.some((side) => side.db === db && side.variant === variant))
+      ) {
+        continue;
+      }
+      console.log('');
+      console.log(
+        variant === AS_SHIPPED
+          ? `## Engram on ${db}, as shipped`
+          : `## Engram on ${db}, diagnostic: the same graphs re-measured after a manual ANALYZE (Engram never runs one; PGlite has no autovacuum)`,
+      );
+      console.log('');
+      const { text, verdicts } = report(runs, db, variant);
+      console.log(text);
+      reports[`${db} ${variant}`] = verdicts;
+    }
+  }
+  console.log('');
+  console.log(`elapsed ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+  if (options.json) {
+    await writeFile(options.json, JSON.stringify({ options, runs, verdicts: reports }, null, 2));
+    log(`results written to ${options.json}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
