@@ -55,6 +55,8 @@ class RealtimeConnection {
   private lastSentSeq = 0;
   /** Live events held back while missed ones are replayed. */
   private held: ChangeEvent[] | undefined;
+  private replayChain: Promise<void> = Promise.resolve();
+  private pendingReplays = 0;
   private stopListening: (() => void) | undefined;
   alive = true;
 
@@ -112,12 +114,35 @@ class RealtimeConnection {
 
   private async subscribeToGraph(lastSeq: number | undefined): Promise<void> {
     this.graphSubscribed = true;
-    if (lastSeq === undefined) {
-      this.send(message('subscribed', { channel: 'graph' }));
-      return;
+    if (lastSeq !== undefined) {
+      this.lastSentSeq = Math.max(this.lastSentSeq, lastSeq);
+      await this.replayFromLog();
     }
-    this.lastSentSeq = Math.max(this.lastSentSeq, lastSeq);
-    this.held = [];
+    this.send(message('subscribed', { channel: 'graph', lastSeq: this.lastSentSeq }));
+  }
+
+  /**
+   * Sends every committed event after `lastSentSeq` from the change log,
+   * holding live events meanwhile, then the held ones. Used on resume and
+   * whenever a live event shows a gap (events of concurrent writers can be
+   * published out of commit order): the log has them all, in order.
+   */
+  private async replayFromLog(): Promise<void> {
+    this.held ??= [];
+    // Replays run one after another; held events wait for the last of them.
+    this.pendingReplays += 1;
+    const run = this.replayChain.then(() => this.replayOnce());
+    this.replayChain = run;
+    await run;
+    this.pendingReplays -= 1;
+    if (this.pendingReplays === 0 && this.held) {
+      const held = this.held.sort((a, b) => a.seq - b.seq);
+      this.held = undefined;
+      for (const event of held) this.deliver(event);
+    }
+  }
+
+  private async replayOnce(): Promise<void> {
     try {
       for (let replayed = 0; replayed < MAX_REPLAY; replayed += REPLAY_PAGE) {
         const missed = await eventsSince(this.graph, this.auth, this.lastSentSeq, REPLAY_PAGE);
@@ -130,17 +155,19 @@ class RealtimeConnection {
     } catch (error) {
       this.log.error({ err: error }, 'realtime replay failed');
       this.sendError('Could not replay missed events; reload to resynchronise');
-    } finally {
-      const held = this.held;
-      this.held = undefined;
-      for (const event of held) this.deliver(event);
     }
-    this.send(message('subscribed', { channel: 'graph', lastSeq: this.lastSentSeq }));
   }
 
   private onEvent(event: ChangeEvent): void {
-    if (this.held) this.held.push(event);
-    else this.deliver(event);
+    if (this.held) {
+      this.held.push(event);
+    } else if (this.graphSubscribed && this.lastSentSeq > 0 && event.seq > this.lastSentSeq + 1) {
+      // An earlier event is still on its way: take the order from the log.
+      this.held = [event];
+      void this.replayFromLog();
+    } else {
+      this.deliver(event);
+    }
   }
 
   private interested(event: ChangeEvent): boolean {

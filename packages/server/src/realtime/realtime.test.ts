@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEntity } from '../features/graph/graph.service.js';
 import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
 import { callTool, connectMcp } from '../test/mcp-client.js';
 import { TestSocket } from '../test/ws-client.js';
@@ -196,6 +197,48 @@ describe('realtime gateway', () => {
     socket.send('ping');
     await socket.next((m) => m.type === 'pong');
     expect(socket.ofType('entity_updated')).toHaveLength(1);
+  });
+
+  it('fills a gap from the change log when events are published out of order', async () => {
+    const { token, user } = await signUp(t.app);
+    const call = as(t.app, token);
+    const socket = await subscribed(user.apiKey);
+    await call({ method: 'POST', url: '/api/entities', payload: { name: 'first', type: 'x' } });
+    await socket.next((m) => m.payload.name === 'first');
+
+    // Two committed changes whose publication is still on its way…
+    const member = await t.database.db
+      .selectFrom('account_members')
+      .select('account_id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    const auth = {
+      accountId: member.account_id,
+      userId: user.id,
+      actor: { kind: 'user' as const, id: user.id },
+    };
+    const unpublished = { db: t.runtime.graph.db };
+    await createEntity(unpublished, auth, {
+      name: 'late-1',
+      type: 'x',
+      metadata: {},
+      observations: [],
+    });
+    await createEntity(unpublished, auth, {
+      name: 'late-2',
+      type: 'x',
+      metadata: {},
+      observations: [],
+    });
+    // …then one that is published: the client still gets all three, in order.
+    await call({ method: 'POST', url: '/api/entities', payload: { name: 'last', type: 'x' } });
+    await socket.next((m) => m.payload.name === 'last');
+    expect(socket.ofType('entity_created').map((m) => m.payload.name)).toEqual([
+      'first',
+      'late-1',
+      'late-2',
+      'last',
+    ]);
   });
 
   it('accepts account API keys as well as personal keys', async () => {
