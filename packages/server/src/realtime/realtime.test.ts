@@ -139,6 +139,20 @@ describe('realtime gateway', () => {
     expect(seqs).toEqual([lastSeen + 1, lastSeen + 2, lastSeen + 3, lastSeen + 4]);
   });
 
+  it('replays in seq order across a digit boundary', async () => {
+    const { call, apiKey } = await account();
+    for (let index = 1; index <= 12; index++) {
+      await call({
+        method: 'POST',
+        url: '/api/entities',
+        payload: { name: `n${index}`, type: 'x' },
+      });
+    }
+    const socket = await subscribed(apiKey, { lastSeq: 5 });
+    const names = socket.ofType('entity_created').map((m) => m.payload.name);
+    expect(names).toEqual(['n6', 'n7', 'n8', 'n9', 'n10', 'n11', 'n12']);
+  });
+
   it('answers ping with pong and malformed messages with an error, staying open', async () => {
     const { apiKey } = await account();
     const socket = await TestSocket.open(baseUrl, apiKey);

@@ -1004,14 +1004,17 @@ export async function eventsSince(
   seq: number,
   limit: number,
 ): Promise<EventRow[]> {
-  return db
-    .selectFrom('graph_events')
-    .select([sql<string>`seq::text`.as('seq'), 'type', 'payload', 'at'])
-    .where('account_id', '=', accountId)
-    .where('seq', '>', seq)
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('graph_events')
+      .select([sql<string>`seq::text`.as('seq'), 'type', 'payload', 'at'])
+      .where('account_id', '=', accountId)
+      .where('graph_events.seq', '>', seq)
+      // The numeric column, not the text alias: '1000' sorts before '999'.
+      .orderBy('graph_events.seq')
+      .limit(limit)
+      .execute()
+  );
 }
 
 export async function latestSeq(db: Db, accountId: string): Promise<number> {
