@@ -21,7 +21,8 @@ export default defineConfig({
     proxy: Object.fromEntries(
       SERVER_PATHS.map((path) => [
         `^${path}(/|\\?|$)`,
-        { target: SERVER_ORIGIN, ws: path === '/ws' },
+        // The server accepts browser origins on /mcp and /ws only from itself (PUBLIC_URL).
+        { target: SERVER_ORIGIN, ws: path === '/ws', headers: { origin: SERVER_ORIGIN } },
       ]),
     ),
   },

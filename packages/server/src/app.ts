@@ -15,9 +15,10 @@ import type { Config } from './config.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { graphRoutes } from './features/graph/graph.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
-import { authenticateWith } from './http/authenticate.js';
+import { authenticateWith, sessionOnlyWith } from './http/authenticate.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { registerMetering } from './http/metering.js';
+import { checkOriginWith, originPolicy } from './http/origin.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { registerWebApp } from './http/web-app.js';
 import { createRuntime, type Runtime } from './runtime.js';
@@ -115,8 +116,11 @@ export async function buildApp({ config, runtime: given }: BuildOptions): Promis
     graph: runtime.graph,
     bus: runtime.bus,
     usage: runtime.usage,
+    credentials: runtime.credentials,
     now: runtime.now,
     authenticate: authenticateWith(runtime.authenticate),
+    authenticateSession: sessionOnlyWith(runtime.authenticate),
+    checkOrigin: checkOriginWith(originPolicy(config)),
   };
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

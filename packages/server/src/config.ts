@@ -31,6 +31,54 @@ const envSchema = z.object({
   ENGRAM_API_KEY: z.string().min(1).optional(),
   /** Sign-up and sign-in attempts allowed per client address per minute. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  /** Failed sign-ins for one email before it is locked for LOGIN_LOCK_MINUTES. */
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** Password changes (right or wrong current password) allowed per user per 15 minutes. */
+  PASSWORD_CHANGE_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  /** Sign-ups that hit an existing email allowed per client address per hour (see docs/security.md). */
+  REGISTER_CONFLICTS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Requests per credential per minute on /api/* and /mcp. */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  /**
+   * Trust X-Forwarded-For from this many proxy hops (or `true` for all) when
+   * taking the client address; off unless Engram runs behind a load balancer.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d+)$/, 'must be true, false or a number of proxy hops')
+    .default('false')
+    .transform((value) => (value === 'true' ? true : value === 'false' ? false : Number(value))),
+  /**
+   * The address people open Engram at (e.g. https://engram.example.com). Its
+   * origin is the one allowed origin of /mcp and /ws/connect; unset, the
+   * loopback origins on PORT are allowed when HOST is a loopback address.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  /** Longest a database statement (or, on PGlite, a transaction) may run before it is cut with 503. */
+  STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(10).default(5_000),
+  /** Open MCP sessions per account and on this node in all; the oldest idle one makes room. */
+  MCP_MAX_SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
+  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(2_000),
+  /** An MCP session unused this long is closed. */
+  MCP_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(10),
+  /** Open WebSocket connections per API key and per account. */
+  WS_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).default(20),
+  WS_MAX_CONNECTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).default(100),
+  /** Entity subscriptions one WebSocket may hold. */
+  WS_MAX_ENTITY_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(1_000),
+  /** Client messages queued unprocessed on one WebSocket before it is closed. */
+  WS_MAX_QUEUED_MESSAGES: z.coerce.number().int().min(1).default(100),
+  /** Rows one read answers at most (entities, relations, search results, path steps). */
+  READ_MAX_ROWS: z.coerce.number().int().min(1).default(1_000),
+  /** Bytes of content one read answers at most; past it the answer is cut and says so. */
+  READ_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -2,12 +2,18 @@ import { sql } from 'kysely';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { migrate } from './db/migrate.js';
-import { authenticateSession, type AuthDeps } from './features/auth/auth.service.js';
+import { authenticateSession, sessionStatus, type AuthDeps } from './features/auth/auth.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
 import { KeyUsageTracker } from './features/keys/key-usage.js';
-import { authenticateApiKey, instanceSecret, type KeysDeps } from './features/keys/keys.service.js';
+import {
+  authenticateApiKey,
+  instanceSecret,
+  keyStatus,
+  type KeysDeps,
+} from './features/keys/keys.service.js';
 import { UsageMeter } from './features/usage/usage.service.js';
 import type { AuthContext } from './lib/auth-context.js';
+import { CredentialWatch } from './realtime/credential-watch.js';
 import { LocalEventBus, type EventBus } from './realtime/event-bus.js';
 import { RedisEventBus } from './realtime/redis-bus.js';
 
@@ -23,6 +29,8 @@ export interface Runtime {
   keys: KeysDeps;
   auth: AuthDeps;
   usage: UsageMeter;
+  /** Ends sockets and MCP sessions when the credential they were opened with stops working. */
+  credentials: CredentialWatch;
   /** Who a bearer credential (session token or API key) acts as, if anyone. */
   authenticate(credential: string): Promise<AuthContext | undefined>;
   close(): Promise<void>;
@@ -48,6 +56,13 @@ export async function createRuntime(
   // whole account where an index would do. Refresh them at every start.
   await sql`analyze`.execute(database.db);
 
+  const bus: EventBus = config.REDIS_URL
+    ? await RedisEventBus.connect(config.REDIS_URL, (error) =>
+        options.onError?.(error, 'Redis event bus error'),
+      )
+    : new LocalEventBus();
+  const credentialsChanged: KeysDeps['credentialsChanged'] = (changes) =>
+    bus.credentialsChanged(changes);
   const usage = new KeyUsageTracker(database.db, options.onError);
   usage.start(5_000);
   const keys: KeysDeps = {
@@ -55,16 +70,27 @@ export async function createRuntime(
     now,
     usage,
     secret: await instanceSecret(database.db, config.SECRET_KEY),
+    credentialsChanged,
   };
-  const bus: EventBus = config.REDIS_URL
-    ? await RedisEventBus.connect(config.REDIS_URL, (error) =>
-        options.onError?.(error, 'Redis event bus error'),
-      )
-    : new LocalEventBus();
   const graph: GraphDeps = { db: database.db, publish: (events) => bus.publish(events) };
   const meter = new UsageMeter(database.db, now, options.onError);
   meter.start(5_000);
-  const auth: AuthDeps = { db: database.db, sessionTtlDays: config.SESSION_TTL_DAYS, now, keys };
+  const auth: AuthDeps = {
+    db: database.db,
+    sessionTtlDays: config.SESSION_TTL_DAYS,
+    now,
+    keys,
+    credentialsChanged,
+  };
+  const credentials = new CredentialWatch(
+    bus,
+    (credential) =>
+      credential.kind === 'session'
+        ? sessionStatus(auth, credential.id)
+        : keyStatus(keys, credential.id),
+    now,
+    (error) => options.onError?.(error, 'credential check failed'),
+  );
 
   return {
     database,
@@ -74,6 +100,7 @@ export async function createRuntime(
     keys,
     auth,
     usage: meter,
+    credentials,
     async authenticate(credential) {
       return (
         (await authenticateSession(auth, credential)) ??
@@ -81,6 +108,7 @@ export async function createRuntime(
       );
     },
     async close() {
+      credentials.close();
       await usage.stop();
       await meter.stop();
       await bus.close();

@@ -33,6 +33,25 @@ export function authenticateWith(resolve: CredentialResolver) {
   };
 }
 
+/**
+ * An onRequest hook for a person's own acts (profile, password, personal key,
+ * managing API keys): a session token only. An API key is an agent; it must
+ * not read or replace its owner's credentials, so it gets a 401 here.
+ */
+export function sessionOnlyWith(resolve: CredentialResolver) {
+  const authenticate = authenticateWith(resolve);
+  return async function authenticateSession(request: FastifyRequest, reply: FastifyReply) {
+    await authenticate(request, reply);
+    if (request.auth?.credential.kind !== 'session') {
+      request.auth = null;
+      throw unauthorized(SESSION_ONLY_MESSAGE);
+    }
+  };
+}
+
+export const SESSION_ONLY_MESSAGE =
+  'This action needs a signed-in session: API keys are not accepted here';
+
 /** The acting context on a route behind the authenticate hook. */
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw unauthorized();

@@ -4,7 +4,10 @@ import type { Db } from '../db/connection.js';
 import type { GraphDeps } from '../features/graph/graph.service.js';
 import type { KeysDeps } from '../features/keys/keys.service.js';
 import type { UsageMeter } from '../features/usage/usage.service.js';
+import type { CredentialWatch } from '../realtime/credential-watch.js';
 import type { EventBus } from '../realtime/event-bus.js';
+
+type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /** What every feature's routes are registered with. */
 export interface RouteDeps {
@@ -14,7 +17,13 @@ export interface RouteDeps {
   graph: GraphDeps;
   bus: EventBus;
   usage: UsageMeter;
+  credentials: CredentialWatch;
   /** The clock every service reads; tests move it. */
   now: () => Date;
-  authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Session token or API key (graph routes, MCP). */
+  authenticate: Hook;
+  /** Session token only: a person's own acts (see docs/architecture.md "Credentials"). */
+  authenticateSession: Hook;
+  /** Refuses browser origins and Host names that are not ours (/mcp, /ws/connect). */
+  checkOrigin: Hook;
 }

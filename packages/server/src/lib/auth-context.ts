@@ -4,11 +4,22 @@ export interface Actor {
   id: string;
 }
 
+/**
+ * The credential a request was made with: a session token (a person) or an
+ * API key (an agent). Anything opened with it (a socket, an MCP session)
+ * belongs to it and ends when it is revoked or expires.
+ */
+export interface Credential {
+  kind: 'session' | 'api_key';
+  /** The session's or key's row id. */
+  id: string;
+  expiresAt: Date | null;
+}
+
 /** What an authenticated request (REST, MCP or WebSocket) acts as. */
 export interface AuthContext {
   accountId: string;
   userId: string;
   actor: Actor;
-  /** Set when a session token (not an API key) authenticated the request. */
-  sessionId?: string;
+  credential: Credential;
 }

@@ -1,32 +1,43 @@
 import type { ChangeEvent } from '../features/graph/graph.service.js';
+import type { Credential } from '../lib/auth-context.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
+/** A credential that was revoked or whose expiry moved: whatever holds it checks it again. */
+export type CredentialChange = Pick<Credential, 'kind' | 'id'>;
+export type CredentialChangeListener = (changes: CredentialChange[]) => void;
+
 /**
- * Carries committed graph changes to whoever listens for an account: realtime
- * sockets, MCP resource subscribers. One node uses the in-process bus.
+ * Carries committed graph changes to whoever listens for an account (realtime
+ * sockets, MCP resource subscribers), and credential changes to every node
+ * holding sockets or MCP sessions. One node uses the in-process bus.
  */
 export interface EventBus {
   publish(events: ChangeEvent[]): void;
   /** Returns the function that stops listening. */
   subscribe(accountId: string, listener: ChangeListener): () => void;
+  credentialsChanged(changes: CredentialChange[]): void;
+  onCredentialsChanged(listener: CredentialChangeListener): () => void;
   close(): Promise<void>;
+}
+
+/** Calls each listener; one failing listener must not stop delivery to the others. */
+function notifyAll<T>(listeners: Iterable<(value: T) => void>, value: T): void {
+  for (const listener of listeners) {
+    try {
+      listener(value);
+    } catch {
+      /* the listener's own concern */
+    }
+  }
 }
 
 export class LocalEventBus implements EventBus {
   private readonly listeners = new Map<string, Set<ChangeListener>>();
+  private readonly credentialListeners = new Set<CredentialChangeListener>();
 
   publish(events: ChangeEvent[]): void {
-    for (const event of events) {
-      for (const listener of this.listeners.get(event.accountId) ?? []) {
-        // One failing listener must not stop delivery to the others.
-        try {
-          listener(event);
-        } catch {
-          /* the listener's own concern */
-        }
-      }
-    }
+    for (const event of events) notifyAll(this.listeners.get(event.accountId) ?? [], event);
   }
 
   subscribe(accountId: string, listener: ChangeListener): () => void {
@@ -42,7 +53,17 @@ export class LocalEventBus implements EventBus {
     };
   }
 
+  credentialsChanged(changes: CredentialChange[]): void {
+    if (changes.length > 0) notifyAll(this.credentialListeners, changes);
+  }
+
+  onCredentialsChanged(listener: CredentialChangeListener): () => void {
+    this.credentialListeners.add(listener);
+    return () => this.credentialListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.listeners.clear();
+    this.credentialListeners.clear();
   }
 }

@@ -230,6 +230,7 @@ describe('realtime gateway', () => {
       accountId: member.account_id,
       userId: user.id,
       actor: { kind: 'user' as const, id: user.id },
+      credential: { kind: 'session' as const, id: user.id, expiresAt: null },
     };
     const unpublished = { db: t.runtime.graph.db };
     await createEntity(unpublished, auth, {

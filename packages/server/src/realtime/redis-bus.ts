@@ -1,27 +1,38 @@
 import { Redis } from 'ioredis';
 import type { ChangeEvent } from '../features/graph/graph.service.js';
-import { LocalEventBus, type ChangeListener, type EventBus } from './event-bus.js';
+import {
+  LocalEventBus,
+  type ChangeListener,
+  type CredentialChange,
+  type CredentialChangeListener,
+  type EventBus,
+} from './event-bus.js';
 
-const CHANNEL = 'engram:graph-events';
+const GRAPH_CHANNEL = 'engram:graph-events';
+const CREDENTIAL_CHANNEL = 'engram:credential-changes';
 
 /**
- * Fans committed changes out across nodes: every node publishes to one Redis
- * channel and delivers what it receives (its own events included) to its
- * local listeners, so each event reaches each listener once.
+ * Fans committed changes out across nodes: every node publishes to Redis and
+ * delivers what it receives (its own messages included) to its local
+ * listeners, so each event reaches each listener once.
  */
 export class RedisEventBus implements EventBus {
   private readonly local = new LocalEventBus();
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
 
-  private constructor(url: string, onError: (error: unknown) => void) {
+  private constructor(
+    url: string,
+    private readonly onError: (error: unknown) => void,
+  ) {
     this.publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     this.subscriber = new Redis(url, { lazyConnect: true });
     this.publisher.on('error', onError);
     this.subscriber.on('error', onError);
-    this.subscriber.on('message', (_channel: string, message: string) => {
+    this.subscriber.on('message', (channel: string, message: string) => {
       try {
-        this.local.publish(JSON.parse(message) as ChangeEvent[]);
+        if (channel === GRAPH_CHANNEL) this.local.publish(JSON.parse(message) as ChangeEvent[]);
+        else this.local.credentialsChanged(JSON.parse(message) as CredentialChange[]);
       } catch (error) {
         onError(error);
       }
@@ -31,20 +42,31 @@ export class RedisEventBus implements EventBus {
   static async connect(url: string, onError: (error: unknown) => void): Promise<RedisEventBus> {
     const bus = new RedisEventBus(url, onError);
     await Promise.all([bus.publisher.connect(), bus.subscriber.connect()]);
-    await bus.subscriber.subscribe(CHANNEL);
+    await bus.subscriber.subscribe(GRAPH_CHANNEL, CREDENTIAL_CHANNEL);
     return bus;
   }
 
+  private send(channel: string, message: unknown): void {
+    // The change is committed already; a lost graph event is recovered by
+    // clients resuming from their last seq, and a lost credential change by
+    // the periodic re-check of held credentials, so a failure is reported, not thrown.
+    this.publisher.publish(channel, JSON.stringify(message)).catch(this.onError);
+  }
+
   publish(events: ChangeEvent[]): void {
-    // The change is committed already; a lost publish is recovered by clients
-    // resuming from their last seq, so a failure is reported, not thrown.
-    this.publisher.publish(CHANNEL, JSON.stringify(events)).catch((error: unknown) => {
-      this.subscriber.emit('error', error);
-    });
+    this.send(GRAPH_CHANNEL, events);
   }
 
   subscribe(accountId: string, listener: ChangeListener): () => void {
     return this.local.subscribe(accountId, listener);
+  }
+
+  credentialsChanged(changes: CredentialChange[]): void {
+    if (changes.length > 0) this.send(CREDENTIAL_CHANNEL, changes);
+  }
+
+  onCredentialsChanged(listener: CredentialChangeListener): () => void {
+    return this.local.onCredentialsChanged(listener);
   }
 
   async close(): Promise<void> {

@@ -130,15 +130,28 @@ export async function deleteSession(db: Db, accountId: string, sessionId: string
     .execute();
 }
 
-/** Ends every session of the user except `keepSessionId` (after a password change). */
+/** Ends every session of the user except `keepSessionId` (after a password change); returns the ended ids. */
 export async function deleteOtherSessions(
   db: Db,
   userId: string,
-  keepSessionId: string | undefined,
-): Promise<void> {
-  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
-  if (keepSessionId) query = query.where('id', '<>', keepSessionId);
-  await query.execute();
+  keepSessionId: string,
+): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id', '<>', keepSessionId)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export async function findSessionExpiry(db: Db, sessionId: string): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('expires_at')
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return row?.expires_at;
 }
 
 export async function updateUserProfile(

@@ -22,6 +22,7 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     sessionTtlDays: deps.config.SESSION_TTL_DAYS,
     now: deps.now,
     keys: deps.keys,
+    credentialsChanged: deps.keys.credentialsChanged,
   };
 
   // Sign-up and sign-in are the only unauthenticated writes: a tighter rate limit guards them.
@@ -61,7 +62,8 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
   );
 
   const security = [{ bearerAuth: [] }];
-  const onRequest = deps.authenticate;
+  // A person's own acts: an API key gets a 401 here (docs/architecture.md "Credentials").
+  const onRequest = deps.authenticateSession;
 
   app.get(
     '/auth/me',

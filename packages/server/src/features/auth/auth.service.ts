@@ -10,6 +10,7 @@ import type {
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { badRequest, conflict, unauthorized } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import { personalKey, regeneratePersonalKey, type KeysDeps } from '../keys/keys.service.js';
 import * as repo from './auth.repository.js';
@@ -22,6 +23,8 @@ export interface AuthDeps {
   sessionTtlDays: number;
   now: () => Date;
   keys: KeysDeps;
+  /** Tells every node that these credentials ended (their sockets and MCP sessions close). */
+  credentialsChanged: KeysDeps['credentialsChanged'];
 }
 
 /** Hash of a throwaway password: login verifies against it when the email is unknown, so both failures take as long. */
@@ -39,12 +42,7 @@ function toUser(row: repo.UserRow, apiKey: string): User {
 
 /** The user with their personal API key in the account they act in. */
 async function userIn(deps: AuthDeps, row: repo.UserRow, accountId: string): Promise<User> {
-  const apiKey = await personalKey(deps.keys, {
-    accountId,
-    userId: row.id,
-    actor: { kind: 'user', id: row.id },
-  });
-  return toUser(row, apiKey);
+  return toUser(row, await personalKey(deps.keys, accountId, row.id));
 }
 
 async function startSession(deps: AuthDeps, user: repo.UserRow, accountId: string) {
@@ -94,12 +92,23 @@ export async function authenticateSession(
     accountId: session.account_id,
     userId: session.user_id,
     actor: { kind: 'user', id: session.user_id },
-    sessionId: session.session_id,
+    credential: { kind: 'session', id: session.session_id, expiresAt: session.expires_at },
   };
 }
 
+/** The session's expiry, or undefined once it has ended (for holders of the session). */
+export async function sessionStatus(
+  deps: AuthDeps,
+  sessionId: string,
+): Promise<{ expiresAt: Date } | undefined> {
+  if (!isUuid(sessionId)) return undefined;
+  const expiresAt = await repo.findSessionExpiry(deps.db, sessionId);
+  return expiresAt ? { expiresAt } : undefined;
+}
+
 export async function logout(deps: AuthDeps, auth: AuthContext): Promise<void> {
-  if (auth.sessionId) await repo.deleteSession(deps.db, auth.accountId, auth.sessionId);
+  await repo.deleteSession(deps.db, auth.accountId, auth.credential.id);
+  deps.credentialsChanged([{ kind: 'session', id: auth.credential.id }]);
 }
 
 export async function getProfile(deps: AuthDeps, auth: AuthContext): Promise<User> {
@@ -138,5 +147,6 @@ export async function changePassword(
     throw badRequest('newPassword', 'New password must differ from the current one');
   }
   await repo.updateUserPassword(deps.db, auth.userId, await hash(input.newPassword));
-  await repo.deleteOtherSessions(deps.db, auth.userId, auth.sessionId);
+  const ended = await repo.deleteOtherSessions(deps.db, auth.userId, auth.credential.id);
+  deps.credentialsChanged(ended.map((id) => ({ kind: 'session' as const, id })));
 }

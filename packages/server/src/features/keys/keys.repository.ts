@@ -67,6 +67,13 @@ export async function findAccountKey(
     .executeTakeFirst();
 }
 
+/** Serialises key creation per account until the transaction ends (a lock of its own, not the account row graph writes take). */
+export async function lockAccountKeys(db: Db, accountId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`api_keys:${accountId}`}, 0))`.execute(
+    db,
+  );
+}
+
 /** Keys that count against the plan: not superseded by a roll and not expired. */
 export async function countLiveAccountKeys(db: Db, accountId: string, now: Date): Promise<number> {
   const row = await db
@@ -156,28 +163,41 @@ export async function findKeyByHash(
     .executeTakeFirst();
 }
 
-export async function findPersonalKeyId(
+export async function findKeyById(
+  db: Db,
+  id: string,
+): Promise<{ expires_at: Date | null } | undefined> {
+  return db.selectFrom('api_keys').select('expires_at').where('id', '=', id).executeTakeFirst();
+}
+
+export async function findPersonalKey(
   db: Db,
   accountId: string,
   userId: string,
-): Promise<string | undefined> {
-  const row = await db
+): Promise<{ id: string; key_hash: string } | undefined> {
+  return db
     .selectFrom('api_keys')
-    .select('id')
+    .select(['id', 'key_hash'])
     .where('account_id', '=', accountId)
     .where('created_by', '=', userId)
     .where('kind', '=', 'personal')
     .executeTakeFirst();
-  return row?.id;
 }
 
-export async function deletePersonalKey(db: Db, accountId: string, userId: string): Promise<void> {
-  await db
+/** Returns the ids of the deleted keys. */
+export async function deletePersonalKey(
+  db: Db,
+  accountId: string,
+  userId: string,
+): Promise<string[]> {
+  const rows = await db
     .deleteFrom('api_keys')
     .where('account_id', '=', accountId)
     .where('created_by', '=', userId)
     .where('kind', '=', 'personal')
+    .returning('id')
     .execute();
+  return rows.map((row) => row.id);
 }
 
 export interface UsageBatch {

@@ -21,7 +21,8 @@ const errors = {
 };
 
 export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  app.addHook('onRequest', deps.authenticate);
+  // Managing keys is a person's act: a session token only, never an API key.
+  app.addHook('onRequest', deps.authenticateSession);
   const schema = { tags: ['api keys'], security: [{ bearerAuth: [] }] };
 
   app.get(

@@ -26,6 +26,8 @@ export interface KeysDeps {
   usage: KeyUsageTracker;
   /** Instance secret from which personal keys are derived. */
   secret: string;
+  /** Tells every node that these credentials were revoked or their expiry moved. */
+  credentialsChanged: (changes: { kind: 'session' | 'api_key'; id: string }[]) => void;
 }
 
 /** The configured secret, or one generated on first start and kept in the database. */
@@ -74,18 +76,28 @@ export async function createKey(
 ): Promise<CreatedApiKey> {
   const now = deps.now();
   return deps.db.transaction().execute(async (trx) => {
-    const plan = await currentPlan(trx, auth.accountId);
-    const max = plan.features.maxApiKeys;
-    if (max !== UNLIMITED && (await repo.countLiveAccountKeys(trx, auth.accountId, now)) >= max) {
-      throw planLimit(
-        `API key limit reached: the ${plan.name} plan allows ${max} API key${max === 1 ? '' : 's'}. Delete a key or upgrade your plan to create more.`,
-      );
-    }
+    await assertRoomForKey(trx, auth.accountId, now);
     const expiresAt = input.expiresInDays
       ? new Date(now.getTime() + input.expiresInDays * DAY_MS)
       : null;
     return issueKey(trx, auth, now, { name: input.name, expiresAt });
   });
+}
+
+/**
+ * Refuses a new live key past the plan's limit. Holds the account's key lock
+ * until the transaction ends, so concurrent creations are counted one after
+ * another and never overshoot.
+ */
+async function assertRoomForKey(trx: Db, accountId: string, now: Date): Promise<void> {
+  await repo.lockAccountKeys(trx, accountId);
+  const plan = await currentPlan(trx, accountId);
+  const max = plan.features.maxApiKeys;
+  if (max !== UNLIMITED && (await repo.countLiveAccountKeys(trx, accountId, now)) >= max) {
+    throw planLimit(
+      `API key limit reached: the ${plan.name} plan allows ${max} API key${max === 1 ? '' : 's'}. Delete a key or upgrade your plan to create more.`,
+    );
+  }
 }
 
 async function issueKey(
@@ -119,10 +131,16 @@ export async function rollKey(
   id: string,
 ): Promise<RolledApiKey> {
   const now = deps.now();
-  return deps.db.transaction().execute(async (trx) => {
+  const rolled = await deps.db.transaction().execute(async (trx) => {
+    // Two rolls of one key at once: the second sees the first's successor.
+    await repo.lockAccountKeys(trx, auth.accountId);
     const old = await requireKey(trx, auth.accountId, id);
     if (old.replaced_by)
       throw conflict('This key has already been rolled; roll its successor instead');
+    // A live key's successor takes its place; an expired key's would be one more.
+    if (old.expires_at && old.expires_at.getTime() <= now.getTime()) {
+      await assertRoomForKey(trx, auth.accountId, now);
+    }
     const lifetime = old.expires_at ? old.expires_at.getTime() - old.created_at.getTime() : null;
     const newKey = await issueKey(trx, auth, now, {
       name: old.name,
@@ -134,11 +152,25 @@ export async function rollKey(
     await repo.supersedeKey(trx, auth.accountId, old.id, newKey.id, oldExpiry);
     return { newKey, oldKey: { id: old.id, expiresAt: oldExpiry.toISOString() } };
   });
+  // Whatever the old key holds open now ends at its new expiry.
+  deps.credentialsChanged([{ kind: 'api_key', id: rolled.oldKey.id }]);
+  return rolled;
 }
 
 export async function deleteKey(deps: KeysDeps, auth: AuthContext, id: string): Promise<void> {
   const deleted = isUuid(id) && (await repo.deleteKey(deps.db, auth.accountId, id, 'account'));
   if (!deleted) throw notFound('API key');
+  deps.credentialsChanged([{ kind: 'api_key', id }]);
+}
+
+/** The key's expiry, or undefined once it is deleted (for holders of the key). */
+export async function keyStatus(
+  deps: KeysDeps,
+  keyId: string,
+): Promise<{ expiresAt: Date | null } | undefined> {
+  if (!isUuid(keyId)) return undefined;
+  const row = await repo.findKeyById(deps.db, keyId);
+  return row ? { expiresAt: row.expires_at } : undefined;
 }
 
 /** The context of an API key (account or personal), or undefined when unknown or expired. */
@@ -155,6 +187,7 @@ export async function authenticateApiKey(
     accountId: key.account_id,
     userId: key.created_by,
     actor: { kind: 'api_key', id: key.id },
+    credential: { kind: 'api_key', id: key.id, expiresAt: key.expires_at },
   };
 }
 
@@ -165,35 +198,51 @@ function derivePersonalKey(secret: string, rowId: string): string {
 
 /**
  * The user's personal key in this account, created on first use. Only its
- * hash is stored: the key itself is re-derived from the instance secret.
+ * hash is stored: the key itself is re-derived from the instance secret. When
+ * the secret has changed since (SECRET_KEY set or changed), the stored hash no
+ * longer matches what would be shown: the key is replaced, so the one shown
+ * always works.
  */
-export async function personalKey(deps: KeysDeps, auth: AuthContext): Promise<string> {
-  const existing = await repo.findPersonalKeyId(deps.db, auth.accountId, auth.userId);
-  if (existing) return derivePersonalKey(deps.secret, existing);
+export async function personalKey(
+  deps: KeysDeps,
+  accountId: string,
+  userId: string,
+): Promise<string> {
+  const existing = await repo.findPersonalKey(deps.db, accountId, userId);
+  if (existing) {
+    const key = derivePersonalKey(deps.secret, existing.id);
+    if (hashSecret(key) === existing.key_hash) return key;
+    await removePersonalKey(deps, accountId, userId);
+  }
   const id = randomUUID();
   const key = derivePersonalKey(deps.secret, id);
   try {
     await repo.insertKey(deps.db, {
       id,
-      accountId: auth.accountId,
+      accountId,
       kind: 'personal',
       name: 'Personal key',
       keyHash: hashSecret(key),
       keyPreview: maskKey(key),
-      createdBy: auth.userId,
+      createdBy: userId,
       expiresAt: null,
     });
     return key;
   } catch (error) {
     // A concurrent first request created it: use that one.
-    const winner = await repo.findPersonalKeyId(deps.db, auth.accountId, auth.userId);
-    if (winner) return derivePersonalKey(deps.secret, winner);
+    const winner = await repo.findPersonalKey(deps.db, accountId, userId);
+    if (winner) return derivePersonalKey(deps.secret, winner.id);
     throw error;
   }
 }
 
-/** Replaces the personal key; the old one is refused at once. */
+async function removePersonalKey(deps: KeysDeps, accountId: string, userId: string) {
+  const removed = await repo.deletePersonalKey(deps.db, accountId, userId);
+  deps.credentialsChanged(removed.map((id) => ({ kind: 'api_key' as const, id })));
+}
+
+/** Replaces the personal key; the old one is refused at once, and what it opened ends. */
 export async function regeneratePersonalKey(deps: KeysDeps, auth: AuthContext): Promise<string> {
-  await repo.deletePersonalKey(deps.db, auth.accountId, auth.userId);
-  return personalKey(deps, auth);
+  await removePersonalKey(deps, auth.accountId, auth.userId);
+  return personalKey(deps, auth.accountId, auth.userId);
 }
