@@ -41,12 +41,16 @@ export async function prepareAccount(dataDir: string, databaseUrl = ''): Promise
     }),
   );
   try {
-    const { token, user } = await register(runtime.auth, {
-      email: `bench-${randomUUID().slice(0, 8)}@example.com`,
-      password: 'Password123',
-      firstName: 'Bench',
-      lastName: 'Realtime',
-    });
+    const { token, user } = await register(
+      runtime.auth,
+      {
+        email: `bench-${randomUUID().slice(0, 8)}@example.com`,
+        password: 'Password123',
+        firstName: 'Bench',
+        lastName: 'Realtime',
+      },
+      '127.0.0.1',
+    );
     if (!user.apiKey) throw new Error('sign-up returned no personal API key');
     const auth = await runtime.authenticate(user.apiKey);
     if (!auth) throw new Error('the new personal API key does not authenticate');
@@ -183,6 +187,11 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
       REDIS_URL: '',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // One account with 1,000 subscribers and one writer at 200 writes/s: a
+      // deployment that serves that raises the per-account caps the same way.
+      WS_MAX_CONNECTIONS_PER_KEY: '2000',
+      WS_MAX_CONNECTIONS_PER_ACCOUNT: '2000',
+      API_RATE_LIMIT_PER_MINUTE: '1000000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

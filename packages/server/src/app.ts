@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import {
   jsonSchemaTransform,
@@ -17,7 +18,9 @@ import { graphRoutes } from './features/graph/graph.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { authenticateWith, sessionOnlyWith } from './http/authenticate.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
+import { loggerOptions } from './http/logging.js';
 import { registerMetering } from './http/metering.js';
+import { apiRateLimit } from './http/rate-limits.js';
 import { checkOriginWith, originPolicy } from './http/origin.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { registerWebApp } from './http/web-app.js';
@@ -29,28 +32,25 @@ export interface BuildOptions {
   config: Config;
   /** Services already running (tests keep a handle on them); otherwise created from config and closed with the app. */
   runtime?: Runtime;
+  /** Where log lines go (standard output when absent). */
+  logDestination?: NodeJS.WritableStream;
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The whole server as one readable list of plugins and routes. */
-export async function buildApp({ config, runtime: given }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  runtime: given,
+  logDestination,
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      config.LOG_LEVEL === 'silent'
-        ? false
-        : {
-            level: config.LOG_LEVEL,
-            redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-            ...(config.NODE_ENV === 'development'
-              ? {
-                  transport: {
-                    target: 'pino-pretty',
-                    options: { translateTime: 'SYS:HH:MM:ss' },
-                  },
-                }
-              : {}),
-          },
+    logger: loggerOptions(config, logDestination),
+    // Behind a load balancer the client address comes from X-Forwarded-For (TRUST_PROXY hops).
+    trustProxy:
+      typeof config.TRUST_PROXY === 'number'
+        ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number)
+        : config.TRUST_PROXY,
     bodyLimit: 2 * 1024 * 1024,
     frameworkErrors,
     // Query strings like ?types=a,b stay strings; zod schemas parse them.
@@ -64,6 +64,10 @@ export async function buildApp({ config, runtime: given }: BuildOptions): Promis
     }));
   if (!given) app.addHook('onClose', () => runtime.close());
   const handle = runtime.database;
+  const rateLimitStore = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { connectTimeout: 2_000, maxRetriesPerRequest: 1 })
+    : undefined;
+  if (rateLimitStore) app.addHook('onClose', async () => void (await rateLimitStore.quit()));
 
   app.decorateRequest('auth', null);
   app.setValidatorCompiler(validatorCompiler);
@@ -87,7 +91,7 @@ export async function buildApp({ config, runtime: given }: BuildOptions): Promis
       },
     },
   });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, apiRateLimit(config.API_RATE_LIMIT_PER_MINUTE, rateLimitStore));
   await app.register(swagger, {
     openapi: {
       info: {
@@ -112,6 +116,7 @@ export async function buildApp({ config, runtime: given }: BuildOptions): Promis
   const deps: RouteDeps = {
     db: handle.db,
     config,
+    auth: runtime.auth,
     keys: runtime.keys,
     graph: runtime.graph,
     bus: runtime.bus,

@@ -41,12 +41,16 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('engram CLI', { timeout: 300_000 
     dataDir = await mkdtemp(join(tmpdir(), 'engram-cli-'));
     const runtime = await createRuntime(testConfig({ DATA_DIR: dataDir }));
     for (const email of ['one@example.com', 'two@example.com']) {
-      const { user } = await register(runtime.auth, {
-        email,
-        password: 'Password123',
-        firstName: 'Cli',
-        lastName: 'User',
-      });
+      const { user } = await register(
+        runtime.auth,
+        {
+          email,
+          password: 'Password123',
+          firstName: 'Cli',
+          lastName: 'User',
+        },
+        '127.0.0.1',
+      );
       keys.push(user.apiKey!);
     }
     await runtime.close();

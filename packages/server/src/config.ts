@@ -39,7 +39,7 @@ const envSchema = z.object({
   /** Sign-ups that hit an existing email allowed per client address per hour (see docs/security.md). */
   REGISTER_CONFLICTS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /** Requests per credential per minute on /api/* and /mcp. */
-  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20_000),
   /**
    * Trust X-Forwarded-For from this many proxy hops (or `true` for all) when
    * taking the client address; off unless Engram runs behind a load balancer.

@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataFolderBusyError } from './db/data-lock.js';
@@ -14,7 +13,7 @@ import * as transfer from './features/graph/transfer.service.js';
 import type { AuthContext } from './lib/auth-context.js';
 import { AppError } from './lib/errors.js';
 import { serveStdio } from './mcp/stdio.js';
-import { createRuntime, type Runtime } from './runtime.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
 const USAGE = `Usage: engram <command>
 
@@ -54,17 +53,21 @@ async function runMigrations(config: Config): Promise<void> {
   }
 }
 
+/** Import and export are an operator's bulk commands: no statement timeout. */
+const BULK: RuntimeOptions = { unboundedStatements: true };
+
 /** Opens the services and resolves ENGRAM_API_KEY to the account it acts for. */
 async function withAccount(
   config: Config,
   fn: (runtime: Runtime, auth: AuthContext) => Promise<void>,
+  options: RuntimeOptions = {},
 ): Promise<void> {
   if (!config.ENGRAM_API_KEY) {
     throw new UsageError(
       'Set ENGRAM_API_KEY to an API key of the account to use (create one on the API Keys screen, or use your personal key from GET /auth/me).',
     );
   }
-  const runtime = await createRuntime(config);
+  const runtime = await createRuntime(config, options);
   try {
     const auth = await runtime.authenticate(config.ENGRAM_API_KEY);
     if (!auth)
@@ -88,13 +91,17 @@ function isLosslessExport(text: string): boolean {
 async function importFile(config: Config, file: string | undefined): Promise<void> {
   if (!file) throw new UsageError('Give the file to import: engram import <file>');
   const text = await readFile(file, 'utf8');
-  await withAccount(config, async (runtime, auth) => {
-    const summary = isLosslessExport(text)
-      ? await transfer.importLossless(runtime.graph, auth, JSON.parse(text))
-      : await transfer.importJsonl(runtime.graph, auth, text);
-    await sql`analyze`.execute(runtime.database.db);
-    console.error(`Imported ${summary.entities} entities and ${summary.relations} relations.`);
-  });
+  await withAccount(
+    config,
+    async (runtime, auth) => {
+      const summary = isLosslessExport(text)
+        ? await transfer.importLossless(runtime.graph, auth, JSON.parse(text))
+        : await transfer.importJsonl(runtime.graph, auth, text);
+      await runtime.database.withSession((session) => session.exec('analyze'));
+      console.error(`Imported ${summary.entities} entities and ${summary.relations} relations.`);
+    },
+    BULK,
+  );
 }
 
 async function exportGraph(config: Config, args: string[]): Promise<void> {
@@ -105,14 +112,18 @@ async function exportGraph(config: Config, args: string[]): Promise<void> {
   if (values.format !== 'jsonl' && values.format !== 'json') {
     throw new UsageError('--format must be jsonl (the reference server’s) or json (lossless)');
   }
-  await withAccount(config, async (runtime, auth) => {
-    const chunks =
-      values.format === 'json'
-        ? transfer.exportLossless(runtime.graph, auth)
-        : transfer.exportJsonl(runtime.graph, auth);
-    const out = values.output ? createWriteStream(values.output) : process.stdout;
-    await pipeline(Readable.from(chunks), out, { end: out !== process.stdout });
-  });
+  await withAccount(
+    config,
+    async (runtime, auth) => {
+      const chunks =
+        values.format === 'json'
+          ? transfer.exportLossless(runtime.graph, auth)
+          : transfer.exportJsonl(runtime.graph, auth);
+      const out = values.output ? createWriteStream(values.output) : process.stdout;
+      await pipeline(Readable.from(chunks), out, { end: out !== process.stdout });
+    },
+    BULK,
+  );
 }
 
 async function main(argv: string[]): Promise<void> {

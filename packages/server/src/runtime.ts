@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { authenticateSession, sessionStatus, type AuthDeps } from './features/auth/auth.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
+import { authThrottles } from './features/auth/throttle.js';
 import { KeyUsageTracker } from './features/keys/key-usage.js';
 import {
   authenticateApiKey,
@@ -40,6 +40,8 @@ export interface RuntimeOptions {
   /** An already-open database, left open on close (tests share one per file). */
   database?: DatabaseHandle | undefined;
   now?: (() => Date) | undefined;
+  /** Operator commands (import, export) may run long transactions: no statement timeout. */
+  unboundedStatements?: boolean | undefined;
   onError?: ((error: unknown, message: string) => void) | undefined;
 }
 
@@ -50,11 +52,15 @@ export async function createRuntime(
   const now = options.now ?? (() => new Date());
   const database =
     options.database ??
-    (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      statementTimeoutMs: options.unboundedStatements ? undefined : config.STATEMENT_TIMEOUT_MS,
+    }));
   await migrate(database);
   // PGlite never analyzes on its own: without statistics the planner reads a
   // whole account where an index would do. Refresh them at every start.
-  await sql`analyze`.execute(database.db);
+  await database.withSession((session) => session.exec('analyze'));
 
   const bus: EventBus = config.REDIS_URL
     ? await RedisEventBus.connect(config.REDIS_URL, (error) =>
@@ -81,6 +87,12 @@ export async function createRuntime(
     now,
     keys,
     credentialsChanged,
+    throttles: authThrottles({
+      loginMaxFailures: config.LOGIN_MAX_FAILURES,
+      loginLockMinutes: config.LOGIN_LOCK_MINUTES,
+      passwordAttempts: config.PASSWORD_CHANGE_ATTEMPTS,
+      registerConflictsPerHour: config.REGISTER_CONFLICTS_PER_HOUR,
+    }),
   };
   const credentials = new CredentialWatch(
     bus,

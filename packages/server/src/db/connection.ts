@@ -2,9 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import { lockDataFolder } from './data-lock.js';
+import { withDeadlines } from './deadline.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './schema.js';
 
@@ -29,13 +30,21 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** PGlite data folder, or 'memory://' for a throwaway in-memory database. */
   dataDir: string;
+  /** Longest a statement or transaction may run (see deadline.ts); unbounded when absent. */
+  statementTimeoutMs?: number | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.dataDir);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.statementTimeoutMs)
+    : openPGlite(options.dataDir, options.statementTimeoutMs);
 }
 
-async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
+function bounded(dialect: Dialect, timeoutMs: number | undefined): Dialect {
+  return timeoutMs === undefined ? dialect : withDeadlines(dialect, timeoutMs);
+}
+
+async function openPGlite(dataDir: string, timeoutMs: number | undefined): Promise<DatabaseHandle> {
   let unlock = () => {};
   if (!dataDir.startsWith('memory://')) {
     await mkdir(dataDir, { recursive: true });
@@ -47,7 +56,7 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
     unlock();
     throw error;
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: bounded(new PGliteDialect(pglite), timeoutMs) });
   const session: RawSession = {
     query: async <R>(text: string, params?: unknown[]) =>
       (await pglite.query<R>(text, params)).rows,
@@ -59,6 +68,7 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
     db,
     kind: 'pglite',
     // Borrow the single connection from Kysely's driver so nothing interleaves.
+    // Its statements bypass the deadline: maintenance (migrations, ANALYZE) may take long.
     withSession: (fn) => db.connection().execute(() => fn(session)),
     close: async () => {
       await db.destroy();
@@ -67,20 +77,30 @@ async function openPGlite(dataDir: string): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+async function openPostgres(
+  connectionString: string,
+  timeoutMs: number | undefined,
+): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    // The server cancels any statement running longer (error 57014 → 503).
+    ...(timeoutMs === undefined ? {} : { statement_timeout: timeoutMs }),
+  });
   // An idle connection the server drops (restart, failover) must not crash the
   // process: the pool discards it and the next query opens a new one.
   pool.on('error', (error) => {
     console.error(`PostgreSQL connection lost: ${error.message}`);
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: bounded(new PostgresDialect({ pool }), timeoutMs) });
   return {
     db,
     kind: 'postgres',
     withSession: async (fn) => {
       const client = await pool.connect();
       try {
+        // Maintenance (migrations, ANALYZE) may take long: no statement timeout in this session.
+        await client.query('set statement_timeout = 0');
         return await fn({
           query: async <R>(text: string, params?: unknown[]) =>
             (await client.query(text, params)).rows as R[],
@@ -89,6 +109,7 @@ async function openPostgres(connectionString: string): Promise<DatabaseHandle> {
           },
         });
       } finally {
+        await client.query('reset statement_timeout').catch(() => undefined);
         client.release();
       }
     },

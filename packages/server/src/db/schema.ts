@@ -135,7 +135,16 @@ export interface UsageDailyTable {
   total_ms: number;
 }
 
+export interface AuthThrottleTable {
+  scope: 'login' | 'password' | 'register';
+  subject: string;
+  failures: number;
+  window_start: Date;
+  locked_until: Date | null;
+}
+
 export interface Database {
+  auth_throttle: AuthThrottleTable;
   usage_daily: UsageDailyTable;
   instance_settings: InstanceSettingsTable;
   api_keys: ApiKeysTable;

@@ -12,7 +12,8 @@ declare module 'fastify' {
 /** Turns a bearer credential into who is acting, or undefined when it is no valid credential. */
 export type CredentialResolver = (credential: string) => Promise<AuthContext | undefined>;
 
-function credentialOf(request: FastifyRequest): string | undefined {
+/** The bearer credential a request carries (Authorization: Bearer, or X-API-Key). */
+export function credentialOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

@@ -20,7 +20,12 @@ const CONTEXT_NAMES: Record<string, string> = { querystring: 'query' };
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof AppError ? error : fromDatabaseError(error);
-    if (known) return reply.status(known.status).send(known.toBody());
+    if (known) {
+      if (known.retryAfterSeconds !== undefined) {
+        void reply.header('retry-after', String(known.retryAfterSeconds));
+      }
+      return reply.status(known.status).send(known.toBody());
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = error.validationContext ?? 'body';
       const details = error.validation.map((issue) => {

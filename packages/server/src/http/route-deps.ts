@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
+import type { AuthDeps } from '../features/auth/auth.service.js';
 import type { GraphDeps } from '../features/graph/graph.service.js';
 import type { KeysDeps } from '../features/keys/keys.service.js';
 import type { UsageMeter } from '../features/usage/usage.service.js';
@@ -13,6 +14,7 @@ type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 export interface RouteDeps {
   db: Db;
   config: Config;
+  auth: AuthDeps;
   keys: KeysDeps;
   graph: GraphDeps;
   bus: EventBus;

@@ -5,6 +5,9 @@ import type { ErrorBody, ErrorCode, ErrorDetail } from '@engram/shared';
  * and the WebSocket gateway each turn it into their own reply.
  */
 export class AppError extends Error {
+  /** Sent as `Retry-After` (seconds) with 429 and 503 answers. */
+  retryAfterSeconds: number | undefined;
+
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
@@ -45,6 +48,16 @@ export function fromDatabaseError(error: unknown): AppError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === '23505') return conflict('That already exists: another change got there first');
   if (code === '23503') return notFound('Entity');
+  if (code === '57014') {
+    // statement_timeout (or the deadline of db/deadline.ts): the transaction was rolled back.
+    const error = new AppError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The request took too long and was stopped; nothing was changed. Try again, or ask for less at once.',
+    );
+    error.retryAfterSeconds = 1;
+    return error;
+  }
   if (code === '22021' || code === '22P05') {
     return new AppError(400, 'VALIDATION_ERROR', 'Text must not contain NUL (\\u0000) characters');
   }

@@ -10,9 +10,9 @@ import { createRuntime, type Runtime } from '../runtime.js';
  * A fresh database per test file: in-memory PGlite by default, or a new
  * database on the PostgreSQL server named by TEST_DATABASE_URL, dropped after.
  */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
+export async function createTestDatabase(statementTimeoutMs?: number): Promise<DatabaseHandle> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openDatabase({ dataDir: 'memory://' });
+  if (!serverUrl) return openDatabase({ dataDir: 'memory://', statementTimeoutMs });
 
   const name = `engram_test_${randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -21,7 +21,11 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  const handle = await openDatabase({
+    databaseUrl: url.toString(),
+    dataDir: '',
+    statementTimeoutMs,
+  });
   return {
     ...handle,
     close: async () => {
@@ -35,7 +39,14 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
 }
 
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', ...overrides });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    // Loaded 2-core CI machines stretch big test transactions past the 5 s default;
+    // tests of the timeout itself set it low.
+    STATEMENT_TIMEOUT_MS: '60000',
+    ...overrides,
+  });
 }
 
 export interface TestApp {
@@ -49,8 +60,8 @@ export async function createTestApp(
   overrides: Partial<Record<keyof Config, string>> = {},
   options: { now?: () => Date } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
   const config = testConfig(overrides);
+  const database = await createTestDatabase(config.STATEMENT_TIMEOUT_MS);
   const runtime = await createRuntime(config, { database, now: options.now });
   const app = await buildApp({ config, runtime });
   await app.ready();

@@ -2,6 +2,7 @@ import * as initial from './001-initial.js';
 import * as apiKeys from './002-api-keys.js';
 import * as usage from './003-usage.js';
 import * as nameOrder from './004-name-order-index.js';
+import * as authThrottle from './005-auth-throttle.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -9,4 +10,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '002-api-keys', sql: apiKeys.sql },
   { name: '003-usage', sql: usage.sql },
   { name: '004-name-order-index', sql: nameOrder.sql },
+  { name: '005-auth-throttle', sql: authThrottle.sql },
 ];

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
 export interface UserRow {
@@ -180,5 +181,71 @@ export async function updateUserPassword(
     .updateTable('users')
     .set({ password_hash: passwordHash, updated_at: new Date() })
     .where('id', '=', userId)
+    .execute();
+}
+
+export type ThrottleScope = 'login' | 'password' | 'register';
+
+/** Until when the subject is locked out, if it is. */
+export async function findThrottleLock(
+  db: Db,
+  scope: ThrottleScope,
+  subject: string,
+): Promise<{ locked_until: Date | null; failures: number; window_start: Date } | undefined> {
+  return db
+    .selectFrom('auth_throttle')
+    .select(['locked_until', 'failures', 'window_start'])
+    .where('scope', '=', scope)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+}
+
+/**
+ * Counts one failure in the subject's window (a window older than
+ * `windowStart` starts over); returns the failures in the current window.
+ * One statement, so concurrent failures on several nodes all count.
+ */
+export async function addThrottleFailure(
+  db: Db,
+  scope: ThrottleScope,
+  subject: string,
+  now: Date,
+  windowStart: Date,
+): Promise<number> {
+  const row = await db
+    .insertInto('auth_throttle')
+    .values({ scope, subject, failures: 1, window_start: now, locked_until: null })
+    .onConflict((oc) =>
+      oc.columns(['scope', 'subject']).doUpdateSet({
+        failures: sql`case when auth_throttle.window_start < ${windowStart} then 1 else auth_throttle.failures + 1 end`,
+        window_start: sql`case when auth_throttle.window_start < ${windowStart} then ${now}::timestamptz else auth_throttle.window_start end`,
+      }),
+    )
+    .returning('failures')
+    .executeTakeFirstOrThrow();
+  return row.failures;
+}
+
+/** Locks the subject until `until` and starts its count over. */
+export async function lockThrottle(
+  db: Db,
+  scope: ThrottleScope,
+  subject: string,
+  now: Date,
+  until: Date,
+): Promise<void> {
+  await db
+    .updateTable('auth_throttle')
+    .set({ locked_until: until, failures: 0, window_start: now })
+    .where('scope', '=', scope)
+    .where('subject', '=', subject)
+    .execute();
+}
+
+export async function clearThrottle(db: Db, scope: ThrottleScope, subject: string): Promise<void> {
+  await db
+    .deleteFrom('auth_throttle')
+    .where('scope', '=', scope)
+    .where('subject', '=', subject)
     .execute();
 }

@@ -11,27 +11,22 @@ import {
 } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
+import { perAddressLimit } from '../../http/rate-limits.js';
 import type { RouteDeps } from '../../http/route-deps.js';
 import * as auth from './auth.service.js';
 
-const errors = { 400: errorResponse, 401: errorResponse, 409: errorResponse };
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  409: errorResponse,
+  429: errorResponse,
+};
 
 export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  const authDeps = {
-    db: deps.db,
-    sessionTtlDays: deps.config.SESSION_TTL_DAYS,
-    now: deps.now,
-    keys: deps.keys,
-    credentialsChanged: deps.keys.credentialsChanged,
-  };
+  const authDeps = deps.auth;
 
   // Sign-up and sign-in are the only unauthenticated writes: a tighter rate limit guards them.
-  const guarded = {
-    rateLimit: {
-      max: deps.config.AUTH_RATE_LIMIT_PER_MINUTE,
-      timeWindow: '1 minute',
-    },
-  };
+  const guarded = { rateLimit: perAddressLimit(deps.config.AUTH_RATE_LIMIT_PER_MINUTE) };
 
   app.post(
     '/auth/register',
@@ -44,7 +39,8 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
         response: { 201: authResponse, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await auth.register(authDeps, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await auth.register(authDeps, request.body, request.ip)),
   );
 
   app.post(

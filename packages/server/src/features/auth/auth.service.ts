@@ -14,6 +14,13 @@ import { isUuid } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import { personalKey, regeneratePersonalKey, type KeysDeps } from '../keys/keys.service.js';
 import * as repo from './auth.repository.js';
+import {
+  assertNotLocked,
+  clearFailures,
+  recordFailure,
+  throttleSubject,
+  type ThrottleRule,
+} from './throttle.js';
 
 export const SESSION_TOKEN_PREFIX = 'eng_sess_';
 const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -23,6 +30,7 @@ export interface AuthDeps {
   sessionTtlDays: number;
   now: () => Date;
   keys: KeysDeps;
+  throttles: { login: ThrottleRule; password: ThrottleRule; register: ThrottleRule };
   /** Tells every node that these credentials ended (their sockets and MCP sessions close). */
   credentialsChanged: KeysDeps['credentialsChanged'];
 }
@@ -58,24 +66,49 @@ async function startSession(deps: AuthDeps, user: repo.UserRow, accountId: strin
   return { token, user: await userIn(deps, user, accountId) };
 }
 
-export async function register(deps: AuthDeps, input: RegisterInput): Promise<AuthResponse> {
+/**
+ * Creates the user. An email that already has an account is answered 409 (a
+ * deliberate exception to "reveal nothing", docs/security.md): each such
+ * answer counts against the client address, which is locked for an hour
+ * after REGISTER_CONFLICTS_PER_HOUR of them, so addresses cannot be probed in bulk.
+ */
+export async function register(
+  deps: AuthDeps,
+  input: RegisterInput,
+  clientAddress: string,
+): Promise<AuthResponse> {
+  const rule = deps.throttles.register;
+  const subject = throttleSubject(clientAddress);
+  await assertNotLocked(deps, rule, subject);
   const passwordHash = await hash(input.password);
   const created = await repo.insertUserWithAccount(deps.db, {
     ...input,
     passwordHash,
   });
   if (created === 'email_taken') {
+    await recordFailure(deps, rule, subject);
     throw conflict('An account with this email already exists', 'email');
   }
   return startSession(deps, created.user, created.accountId);
 }
 
+/**
+ * Signs in. Failures are counted per email, known or not (so a lock reveals
+ * nothing): past a few each answer is held back longer, and LOGIN_MAX_FAILURES
+ * lock the email for LOGIN_LOCK_MINUTES whatever address the attempts come from.
+ */
 export async function login(deps: AuthDeps, input: LoginInput): Promise<AuthResponse> {
+  const rule = deps.throttles.login;
+  const subject = throttleSubject(input.email);
+  await assertNotLocked(deps, rule, subject);
   const user = await repo.findUserByEmail(deps.db, input.email);
   const valid = await verify(user?.password_hash ?? (await decoyHash), input.password);
-  if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS);
-  const accountId = await repo.findPrimaryAccountId(deps.db, user.id);
-  if (!accountId) throw unauthorized(INVALID_CREDENTIALS);
+  const accountId = user && valid ? await repo.findPrimaryAccountId(deps.db, user.id) : undefined;
+  if (!user || !accountId) {
+    await recordFailure(deps, rule, subject);
+    throw unauthorized(INVALID_CREDENTIALS);
+  }
+  await clearFailures(deps, rule, subject);
   return startSession(deps, user, accountId);
 }
 
@@ -140,9 +173,14 @@ export async function changePassword(
 ): Promise<void> {
   const user = await repo.findUserById(deps.db, auth.userId);
   if (!user) throw unauthorized();
+  // Wrong current passwords are counted per user: a stolen session cannot guess the password.
+  const rule = deps.throttles.password;
+  await assertNotLocked(deps, rule, user.id);
   if (!(await verify(user.password_hash, input.currentPassword))) {
+    await recordFailure(deps, rule, user.id);
     throw badRequest('currentPassword', 'Current password is incorrect');
   }
+  await clearFailures(deps, rule, user.id);
   if (input.currentPassword === input.newPassword) {
     throw badRequest('newPassword', 'New password must differ from the current one');
   }
