@@ -33,6 +33,11 @@ class UsageError extends Error {}
 
 async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config });
+  if (!config.PUBLIC_URL && !['127.0.0.1', 'localhost', '::1'].includes(config.HOST)) {
+    app.log.warn(
+      'PUBLIC_URL is not set: browsers reach /ws/connect and /mcp only from loopback origins. Set PUBLIC_URL to the address people open.',
+    );
+  }
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();

@@ -58,6 +58,18 @@ describe('Login form', () => {
     ).not.toBeInTheDocument();
   });
 
+  it('tells a locked-out person how long the lock lasts', async () => {
+    const lock = 'Too many failed sign-ins for this email. Try again in 15 minutes.';
+    fakeServer({
+      'POST /auth/login': () => ({ status: 429, body: { error: lock, code: 'RATE_LIMITED' } }),
+    });
+    const { user } = await setup();
+    await user.type(screen.getByLabelText('Email Address'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.click(signInButton());
+    expect(await screen.findByText(lock)).toBeInTheDocument();
+  });
+
   it("says 'Login failed. Please try again.' on any other failure", async () => {
     fakeServer({
       'POST /auth/login': () => ({ status: 500, body: { error: 'Boom', code: 'INTERNAL_ERROR' } }),

@@ -12,6 +12,8 @@ function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 401) {
     return 'Invalid email or password. Please try again.';
   }
+  // Locked after repeated failures: the server says for how long.
+  if (error instanceof ApiError && error.status === 429) return error.message;
   return 'Login failed. Please try again.';
 }
 
