@@ -21,8 +21,7 @@ export default defineConfig({
     proxy: Object.fromEntries(
       SERVER_PATHS.map((path) => [
         `^${path}(/|\\?|$)`,
-        // The server accepts browser origins on /mcp and /ws only from itself (PUBLIC_URL).
-        { target: SERVER_ORIGIN, ws: path === '/ws', headers: { origin: SERVER_ORIGIN } },
+        { target: SERVER_ORIGIN, ws: path === '/ws' },
       ]),
     ),
   },

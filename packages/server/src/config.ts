@@ -51,8 +51,8 @@ const envSchema = z.object({
     .transform((value) => (value === 'true' ? true : value === 'false' ? false : Number(value))),
   /**
    * The address people open Engram at (e.g. https://engram.example.com). Its
-   * origin is the one allowed origin of /mcp and /ws/connect; unset, the
-   * loopback origins on PORT are allowed when HOST is a loopback address.
+   * origin is the one browser origin /mcp and /ws/connect accept; unset, pages
+   * on loopback origins are accepted (docs/security.md "Origins").
    */
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })

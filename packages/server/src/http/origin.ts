@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden } from '../lib/errors.js';
 
 export interface OriginPolicy {
-  /** Browser origins allowed to call; requests without an Origin (agents, CLIs) pass. */
-  origins: Set<string>;
+  /** The public origin, when PUBLIC_URL is set; otherwise loopback origins (any port) are allowed. */
+  publicOrigin: string | undefined;
   /** Host names accepted in the Host header; undefined accepts any (PUBLIC_URL set: a proxy may rewrite it). */
   hosts: Set<string> | undefined;
 }
@@ -17,23 +17,31 @@ function isLoopback(host: string): boolean {
 /**
  * Which browser origins may open /mcp and /ws/connect (DNS-rebinding and
  * cross-site protection; the MCP specification requires Origin checks).
- * PUBLIC_URL names the one public origin; without it a server bound to
- * loopback accepts its own loopback origins and Host names only.
+ * PUBLIC_URL names the one public origin; without it, pages on loopback
+ * origins (any port: the web app, its dev server) are allowed, and a server
+ * bound to loopback accepts loopback Host names only.
  */
 export function originPolicy(config: {
   PUBLIC_URL?: string | undefined;
   HOST: string;
-  PORT: number;
 }): OriginPolicy {
   if (config.PUBLIC_URL) {
-    return { origins: new Set([new URL(config.PUBLIC_URL).origin]), hosts: undefined };
+    return { publicOrigin: new URL(config.PUBLIC_URL).origin, hosts: undefined };
   }
-  const origins = new Set<string>();
-  for (const host of LOOPBACK_HOSTS) {
-    origins.add(`http://${host}:${config.PORT}`);
-    if (config.PORT === 80) origins.add(`http://${host}`);
+  return {
+    publicOrigin: undefined,
+    hosts: isLoopback(config.HOST) ? new Set(LOOPBACK_HOSTS) : undefined,
+  };
+}
+
+function originAllowed(policy: OriginPolicy, origin: string): boolean {
+  if (policy.publicOrigin) return origin === policy.publicOrigin;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname);
+  } catch {
+    return false;
   }
-  return { origins, hosts: isLoopback(config.HOST) ? new Set(LOOPBACK_HOSTS) : undefined };
 }
 
 function hostName(header: string): string {
@@ -46,7 +54,7 @@ export function originRefusal(
   policy: OriginPolicy,
   headers: { origin?: string | undefined; host?: string | undefined },
 ): string | undefined {
-  if (headers.origin !== undefined && !policy.origins.has(headers.origin)) {
+  if (headers.origin !== undefined && !originAllowed(policy, headers.origin)) {
     return `Origin not allowed: ${headers.origin.slice(0, 200)}`;
   }
   if (policy.hosts && !policy.hosts.has(hostName(headers.host ?? '').toLowerCase())) {

@@ -3,21 +3,29 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphDeps } from '../features/graph/graph.service.js';
 import { authOf } from '../http/authenticate.js';
 import type { RouteDeps } from '../http/route-deps.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { AuthContext } from '../lib/auth-context.js';
 import { createMemoryServer } from './memory-server.js';
 
 interface Session {
+  id: string;
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   accountId: string;
+  /** The session token or API key that opened it: the only one that may use it. */
+  credentialId: string;
+  /** Runtime clock (ms) of the last request. */
   lastSeen: number;
+  /** Order of last use across sessions (the clock may not move between requests). */
+  lastUse: number;
+  stopWatching: () => void;
 }
 
-/** Sessions unused this long are closed; clients start a new one. */
-const IDLE_MS = 60 * 60 * 1000;
+/** How often idle sessions are looked for (also at every new session). */
+const SWEEP_MS = 15_000;
+/** Seconds a client is told to wait when the node has no room for a session. */
+const RETRY_AFTER_SECONDS = 30;
 
 function jsonRpcError(reply: FastifyReply, status: number, message: string) {
   return reply.status(status).send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
@@ -25,39 +33,79 @@ function jsonRpcError(reply: FastifyReply, status: number, message: string) {
 
 /**
  * The MCP Streamable HTTP endpoint. Every request is authenticated (API key or
- * session token); a session belongs to the account that opened it and is
- * invisible to any other. Sessions live in this node's memory.
+ * session token); a session belongs to the credential that opened it, is
+ * invisible to any other, and ends when that credential is revoked or expires,
+ * when it idles past MCP_SESSION_IDLE_MINUTES, or when its account opens more
+ * than MCP_MAX_SESSIONS_PER_ACCOUNT (the least recently used goes). Sessions
+ * live in this node's memory.
  */
-export const mcpRoutes: FastifyPluginAsync<
-  RouteDeps & { graph: GraphDeps; bus: EventBus }
-> = async (app, deps) => {
+export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   const sessions = new Map<string, Session>();
+  let uses = 0;
+  const idleMs = deps.config.MCP_SESSION_IDLE_MINUTES * 60_000;
+  const clock = () => deps.now().getTime();
 
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - IDLE_MS;
-    for (const [id, session] of sessions) {
-      if (session.lastSeen < cutoff) void session.transport.close();
-      if (session.lastSeen < cutoff) sessions.delete(id);
-    }
-  }, 60_000);
+  /** Forgets the session; the transport is closed by whoever is closing it. */
+  function forget(session: Session): boolean {
+    if (!sessions.delete(session.id)) return false;
+    session.stopWatching();
+    return true;
+  }
+
+  /** Ends a session from our side: its transport closes, any open GET stream ends. */
+  function end(session: Session): void {
+    if (forget(session)) void session.server.close().catch(() => undefined);
+  }
+
+  function sweepIdle(): void {
+    const cutoff = clock() - idleMs;
+    for (const session of sessions.values()) if (session.lastSeen < cutoff) end(session);
+  }
+
+  const sweep = setInterval(sweepIdle, SWEEP_MS);
   sweep.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweep);
-    await Promise.all([...sessions.values()].map((session) => session.transport.close()));
-    sessions.clear();
+    for (const session of [...sessions.values()]) end(session);
   });
 
   function sessionOf(request: FastifyRequest): Session | undefined {
     const id = request.headers['mcp-session-id'];
     const session = typeof id === 'string' ? sessions.get(id) : undefined;
-    // Another account's session id is as unknown as a made-up one.
-    if (!session || session.accountId !== authOf(request).accountId) return undefined;
-    session.lastSeen = Date.now();
+    // Another credential's session id — of this account or another — is as unknown as a made-up one.
+    if (!session || session.credentialId !== authOf(request).credential.id) return undefined;
+    session.lastSeen = clock();
+    session.lastUse = ++uses;
     return session;
+  }
+
+  /** Makes room for one more session of the account; false when the node is full. */
+  function makeRoom(auth: AuthContext): boolean {
+    sweepIdle();
+    const own = [...sessions.values()].filter((s) => s.accountId === auth.accountId);
+    if (own.length >= deps.config.MCP_MAX_SESSIONS_PER_ACCOUNT) {
+      // A client that crashed without DELETE must not lock its account out.
+      own.sort((a, b) => a.lastUse - b.lastUse);
+      for (const session of own.slice(
+        0,
+        own.length - deps.config.MCP_MAX_SESSIONS_PER_ACCOUNT + 1,
+      )) {
+        end(session);
+      }
+    }
+    return sessions.size < deps.config.MCP_MAX_SESSIONS;
   }
 
   async function startSession(request: FastifyRequest, reply: FastifyReply) {
     const auth = authOf(request);
+    if (!makeRoom(auth)) {
+      void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return jsonRpcError(
+        reply,
+        503,
+        'This server has no room for another MCP session; try again shortly',
+      );
+    }
     const server = createMemoryServer({
       graph: deps.graph,
       usage: deps.usage,
@@ -68,24 +116,35 @@ export const mcpRoutes: FastifyPluginAsync<
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, accountId: auth.accountId, lastSeen: Date.now() });
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
+        const session: Session = {
+          id,
+          transport,
+          server,
+          accountId: auth.accountId,
+          credentialId: auth.credential.id,
+          lastSeen: clock(),
+          lastUse: ++uses,
+          stopWatching: () => {},
+        };
+        sessions.set(id, session);
+        session.stopWatching = deps.credentials.watch(auth, () => end(session));
       },
     });
+    // The client's DELETE, or our own close: either way the session is gone.
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-      void server.close();
+      const session = transport.sessionId ? sessions.get(transport.sessionId) : undefined;
+      if (session) forget(session);
     };
     await server.connect(transport);
     reply.hijack();
     await transport.handleRequest(request.raw, reply.raw, request.body);
   }
 
+  // Origin and Host first (DNS rebinding, other sites' pages), then the credential.
+  const onRequest = [deps.checkOrigin, deps.authenticate];
   const schema = { hide: true };
 
-  app.post('/mcp', { onRequest: deps.authenticate, schema }, async (request, reply) => {
+  app.post('/mcp', { onRequest, schema }, async (request, reply) => {
     const session = sessionOf(request);
     if (session) {
       reply.hijack();
@@ -110,6 +169,6 @@ export const mcpRoutes: FastifyPluginAsync<
     reply.hijack();
     return session.transport.handleRequest(request.raw, reply.raw);
   };
-  app.get('/mcp', { onRequest: deps.authenticate, schema }, streamOrEnd);
-  app.delete('/mcp', { onRequest: deps.authenticate, schema }, streamOrEnd);
+  app.get('/mcp', { onRequest, schema }, streamOrEnd);
+  app.delete('/mcp', { onRequest, schema }, streamOrEnd);
 };

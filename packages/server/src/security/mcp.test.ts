@@ -1,0 +1,269 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { as, createTestApp, manualClock, signUp, type TestApp } from '../test/harness.js';
+
+// Attacks on /mcp sessions: using another credential's session, keeping a
+// session alive after the credential is gone, opening sessions without end,
+// and driving the endpoint from a foreign web page.
+
+const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
+const open: TestApp[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+
+async function server(overrides: Parameters<typeof createTestApp>[0] = {}) {
+  const t = await createTestApp(overrides, { now: clock.now });
+  open.push(t);
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { t, base };
+}
+
+const JSON_AND_SSE = 'application/json, text/event-stream';
+
+function post(
+  base: string,
+  credential: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return fetch(new URL('/mcp', base), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${credential}`,
+      'content-type': 'application/json',
+      accept: JSON_AND_SSE,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Opens a session the way a client does; returns its id. */
+async function openSession(base: string, credential: string): Promise<string> {
+  const response = await post(base, credential, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'attack-test', version: '1.0.0' },
+    },
+  });
+  expect(response.status).toBe(200);
+  await response.text();
+  const id = response.headers.get('mcp-session-id');
+  if (!id) throw new Error('no session id');
+  const initialized = await post(
+    base,
+    credential,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { 'mcp-session-id': id },
+  );
+  expect(initialized.status).toBe(202);
+  return id;
+}
+
+function listTools(base: string, credential: string, sessionId: string) {
+  return post(
+    base,
+    credential,
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { 'mcp-session-id': sessionId },
+  );
+}
+
+/** Opens the session's GET stream; resolves `ended` when the server closes it. */
+async function openStream(base: string, credential: string, sessionId: string) {
+  const response = await fetch(new URL('/mcp', base), {
+    headers: {
+      authorization: `Bearer ${credential}`,
+      accept: 'text/event-stream',
+      'mcp-session-id': sessionId,
+    },
+  });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  const ended = (async () => {
+    try {
+      while (!(await reader.read()).done) {
+        /* keep reading */
+      }
+    } catch {
+      /* reset by the server: ended too */
+    }
+    return true;
+  })();
+  return { ended };
+}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  return Promise.race([promise, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), ms))]);
+}
+
+async function keyFor(t: TestApp, token: string, name = 'agent') {
+  return (await as(t.app, token)({ method: 'POST', url: '/api/keys', payload: { name } })).json<{
+    id: string;
+    apiKey: string;
+  }>();
+}
+
+async function onPlan(t: TestApp, userId: string, planId: string) {
+  const member = await t.database.db
+    .selectFrom('account_members')
+    .select('account_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  await t.database.db
+    .updateTable('subscriptions')
+    .set({ plan_id: planId })
+    .where('account_id', '=', member.account_id)
+    .execute();
+}
+
+describe('an MCP session belongs to the credential that opened it', () => {
+  it('is unknown (404) to another key of the same account and to another account', async () => {
+    const { t, base } = await server();
+    const owner = await signUp(t.app);
+    await onPlan(t, owner.user.id, 'pro');
+    const second = await keyFor(t, owner.token);
+    const stranger = await signUp(t.app);
+    const id = await openSession(base, owner.user.apiKey);
+
+    expect((await listTools(base, owner.user.apiKey, id)).status).toBe(200);
+    for (const credential of [second.apiKey, owner.token, stranger.user.apiKey]) {
+      const response = await listTools(base, credential, id);
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /Session not found/,
+      );
+    }
+  });
+});
+
+describe('an MCP session ends with its credential', () => {
+  it('ends when its key is deleted, its personal key replaced, its session logged out, or its key rolled past the grace', async () => {
+    const { t, base } = await server();
+    const { token, user } = await signUp(t.app);
+    await onPlan(t, user.id, 'pro');
+    const deleted = await keyFor(t, token, 'deleted');
+    const rolled = await keyFor(t, token, 'rolled');
+    const otherLogin = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: user.email, password: 'Password123' },
+    });
+    const otherToken = otherLogin.json<{ token: string }>().token;
+
+    const streams = {
+      deleted: await openStream(base, deleted.apiKey, await openSession(base, deleted.apiKey)),
+      personal: await openStream(base, user.apiKey, await openSession(base, user.apiKey)),
+      session: await openStream(base, otherToken, await openSession(base, otherToken)),
+      rolled: await openStream(base, rolled.apiKey, await openSession(base, rolled.apiKey)),
+    };
+    const call = as(t.app, token);
+
+    await call({ method: 'DELETE', url: `/api/keys/${deleted.id}` });
+    expect(await within(streams.deleted.ended, 5_000)).toBe(true);
+    await call({ method: 'POST', url: '/auth/me/api-key' });
+    expect(await within(streams.personal.ended, 5_000)).toBe(true);
+    await as(t.app, otherToken)({ method: 'POST', url: '/auth/logout' });
+    expect(await within(streams.session.ended, 5_000)).toBe(true);
+
+    await call({ method: 'POST', url: `/api/keys/${rolled.id}/roll` });
+    // Still inside the 14-day grace: the session lives on.
+    expect(await within(streams.rolled.ended, 1_500)).toBe('timeout');
+    clock.advanceDays(15);
+    try {
+      expect(await within(streams.rolled.ended, 5_000)).toBe(true);
+    } finally {
+      clock.advanceDays(-15);
+    }
+    expect(t.runtime.credentials.size).toBe(0);
+  });
+});
+
+describe('MCP sessions are bounded', () => {
+  it('keeps at most MCP_MAX_SESSIONS_PER_ACCOUNT per account, closing the least recently used', async () => {
+    const { t, base } = await server({ MCP_MAX_SESSIONS_PER_ACCOUNT: '2' });
+    const { user } = await signUp(t.app);
+    const first = await openSession(base, user.apiKey);
+    const second = await openSession(base, user.apiKey);
+    expect((await listTools(base, user.apiKey, first)).status).toBe(200); // first is now the most recent
+    const third = await openSession(base, user.apiKey);
+    expect((await listTools(base, user.apiKey, second)).status).toBe(404);
+    expect((await listTools(base, user.apiKey, first)).status).toBe(200);
+    expect((await listTools(base, user.apiKey, third)).status).toBe(200);
+  });
+
+  it('refuses a session past MCP_MAX_SESSIONS on the node with 503 and Retry-After', async () => {
+    const { t, base } = await server({ MCP_MAX_SESSIONS: '2' });
+    const accounts = [await signUp(t.app), await signUp(t.app), await signUp(t.app)];
+    await openSession(base, accounts[0]!.user.apiKey);
+    await openSession(base, accounts[1]!.user.apiKey);
+    const refused = await post(base, accounts[2]!.user.apiKey, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /no room for another MCP session/,
+    );
+  });
+
+  it('closes sessions idle for MCP_SESSION_IDLE_MINUTES', async () => {
+    const { t, base } = await server({ MCP_SESSION_IDLE_MINUTES: '10' });
+    const { user } = await signUp(t.app);
+    const idle = await openSession(base, user.apiKey);
+    const busy = await openSession(base, user.apiKey);
+    clock.advanceDays(6 / 1440);
+    expect((await listTools(base, user.apiKey, busy)).status).toBe(200);
+    clock.advanceDays(6 / 1440);
+    await openSession(base, user.apiKey); // a new session sweeps the idle ones
+    expect((await listTools(base, user.apiKey, idle)).status).toBe(404);
+    expect((await listTools(base, user.apiKey, busy)).status).toBe(200);
+  });
+});
+
+describe('/mcp from a browser', () => {
+  it('refuses a foreign Origin or Host with 403 and accepts its own loopback origin', async () => {
+    const { t, base } = await server();
+    const { user } = await signUp(t.app);
+    const tools = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const evil = await post(base, user.apiKey, tools, { origin: 'http://evil.example.com' });
+    expect(evil.status).toBe(403);
+    expect(((await evil.json()) as { error: string }).error).toMatch(/Origin not allowed/);
+
+    const rebound = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { host: 'evil.example.com', authorization: `Bearer ${user.apiKey}` },
+      payload: tools,
+    });
+    expect(rebound.statusCode).toBe(403);
+
+    const port = new URL(base).port;
+    const own = await post(base, user.apiKey, tools, { origin: `http://localhost:${port}` });
+    expect(own.status).not.toBe(403);
+  });
+
+  it('accepts PUBLIC_URL as the one browser origin', async () => {
+    const { t, base } = await server({ PUBLIC_URL: 'https://engram.example.com' });
+    const { user } = await signUp(t.app);
+    const tools = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const port = new URL(base).port;
+    expect(
+      (await post(base, user.apiKey, tools, { origin: 'https://engram.example.com' })).status,
+    ).not.toBe(403);
+    expect(
+      (await post(base, user.apiKey, tools, { origin: `http://localhost:${port}` })).status,
+    ).toBe(403);
+  });
+});
