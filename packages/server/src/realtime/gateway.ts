@@ -12,7 +12,9 @@ import type { WebSocket } from 'ws';
 import { eventsSince, type ChangeEvent, type GraphDeps } from '../features/graph/graph.service.js';
 import { authenticateApiKey } from '../features/keys/keys.service.js';
 import type { RouteDeps } from '../http/route-deps.js';
+import type { UsageMeter } from '../features/usage/usage.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
+import { AppError } from '../lib/errors.js';
 import type { EventBus } from './event-bus.js';
 
 /** A client this far behind on reading is dropped rather than slowing the others. */
@@ -21,6 +23,12 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 const MAX_REPLAY = 10_000;
 const REPLAY_PAGE = 500;
 const CLOSE_TOO_SLOW = 1013;
+/** Close code for a client past a limit (too many connections or unprocessed messages). */
+const CLOSE_POLICY = 1008;
+
+export interface ConnectionLimits {
+  maxEntitySubscriptions: number;
+}
 
 function message(type: string, payload: Record<string, unknown>): ServerMessage {
   return { id: randomUUID(), type, payload, timestamp: new Date().toISOString() };
@@ -62,8 +70,10 @@ class RealtimeConnection {
 
   constructor(
     readonly socket: WebSocket,
-    private readonly auth: AuthContext,
+    readonly auth: AuthContext,
     private readonly graph: GraphDeps,
+    private readonly usage: UsageMeter,
+    private readonly limits: ConnectionLimits,
     bus: EventBus,
     private readonly log: FastifyBaseLogger,
   ) {
@@ -96,10 +106,19 @@ class RealtimeConnection {
       case 'ping':
         this.send(message('pong', {}));
         return;
-      case 'subscribe_to_entity':
-        this.entityIds.add(parsed.payload.entityId);
-        this.send(message('subscribed', { channel: 'entity', entityId: parsed.payload.entityId }));
+      case 'subscribe_to_entity': {
+        const { entityId } = parsed.payload;
+        const max = this.limits.maxEntitySubscriptions;
+        if (!this.entityIds.has(entityId) && this.entityIds.size >= max) {
+          this.sendError(
+            `Too many entity subscriptions on this connection (max ${max}); unsubscribe from some first`,
+          );
+          return;
+        }
+        this.entityIds.add(entityId);
+        this.send(message('subscribed', { channel: 'entity', entityId }));
         return;
+      }
       case 'unsubscribe_from_entity':
         this.entityIds.delete(parsed.payload.entityId);
         this.send(
@@ -113,11 +132,26 @@ class RealtimeConnection {
   }
 
   private async subscribeToGraph(lastSeq: number | undefined): Promise<void> {
-    this.graphSubscribed = true;
     if (lastSeq !== undefined) {
+      // Reading the change log is a query like any other: metered, and refused past the plan.
+      try {
+        await this.usage.assertWithinPlan(this.auth.accountId);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        this.sendError(error.message);
+        return;
+      }
+      const started = performance.now();
+      this.graphSubscribed = true;
       this.lastSentSeq = Math.max(this.lastSentSeq, lastSeq);
       await this.replayFromLog();
+      this.usage.record(
+        this.auth.accountId,
+        { type: 'query', resource: 'graph' },
+        performance.now() - started,
+      );
     }
+    this.graphSubscribed = true;
     this.send(message('subscribed', { channel: 'graph', lastSeq: this.lastSentSeq }));
   }
 
@@ -199,14 +233,35 @@ class RealtimeConnection {
   }
 }
 
+/** Open connections per key and per account on this node, to enforce their caps. */
+class ConnectionCounts {
+  private readonly counts = new Map<string, number>();
+
+  get(id: string): number {
+    return this.counts.get(id) ?? 0;
+  }
+
+  add(id: string, delta: number): void {
+    const next = this.get(id) + delta;
+    if (next > 0) this.counts.set(id, next);
+    else this.counts.delete(id);
+  }
+}
+
 /**
  * The realtime gateway at /ws/connect?api_key=…: graph changes of the key's
  * account, live, with resume from a seq. A bad key is refused with close code
- * 4401; a dead client (no pong within a ping interval) is terminated.
+ * 4401, and so is a key revoked or expired while connected; a dead client (no
+ * pong within a ping interval) is terminated; connections per key and per
+ * account, subscriptions and unprocessed messages per socket are capped.
  */
 export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const connections = new Set<RealtimeConnection>();
+  const perKey = new ConnectionCounts();
+  const perAccount = new ConnectionCounts();
+  const { config } = deps;
+  const limits: ConnectionLimits = { maxEntitySubscriptions: config.WS_MAX_ENTITY_SUBSCRIPTIONS };
 
   const heartbeat = setInterval(() => {
     for (const connection of connections) {
@@ -221,48 +276,106 @@ export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
   heartbeat.unref();
   app.addHook('onClose', async () => clearInterval(heartbeat));
 
-  app.get('/ws/connect', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    // Listen at once: messages sent while the key is checked are queued, not lost.
-    const early: string[] = [];
-    let connection: RealtimeConnection | undefined;
-    let closed = false;
-    let queue = Promise.resolve();
-    const handle = (raw: string) => {
-      queue = queue
-        .then(() => connection?.receive(raw))
-        .catch((error: unknown) => {
-          request.log.error({ err: error }, 'realtime message failed');
-        });
-    };
-    socket.on('message', (data) => {
-      const raw = data.toString();
-      if (connection) handle(raw);
-      else early.push(raw);
-    });
-    socket.on('pong', () => {
-      if (connection) connection.alive = true;
-    });
-    socket.on('close', () => {
-      closed = true;
-      if (connection) {
-        connection.close();
-        connections.delete(connection);
-      }
-    });
+  /** Why a new connection with this key may not open, if it may not. */
+  function overCap(auth: AuthContext): string | undefined {
+    if (perKey.get(auth.credential.id) >= config.WS_MAX_CONNECTIONS_PER_KEY) {
+      return `Too many connections for this API key (max ${config.WS_MAX_CONNECTIONS_PER_KEY})`;
+    }
+    if (perAccount.get(auth.accountId) >= config.WS_MAX_CONNECTIONS_PER_ACCOUNT) {
+      return `Too many connections for this account (max ${config.WS_MAX_CONNECTIONS_PER_ACCOUNT})`;
+    }
+    return undefined;
+  }
 
-    const query = request.query as Record<string, unknown>;
-    const apiKey = typeof query.api_key === 'string' ? query.api_key : '';
-    void authenticateApiKey(deps.keys, apiKey)
-      .catch(() => undefined)
-      .then((auth) => {
-        if (closed) return;
-        if (!auth) {
-          socket.close(UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired API key');
+  app.get(
+    '/ws/connect',
+    { websocket: true, onRequest: deps.checkOrigin, schema: { hide: true } },
+    (socket, request) => {
+      // Listen at once: messages sent while the key is checked are queued, not lost.
+      const early: string[] = [];
+      let connection: RealtimeConnection | undefined;
+      let release = () => {};
+      let closed = false;
+      let waiting = 0;
+      let queue = Promise.resolve();
+      const handle = (raw: string) => {
+        queue = queue
+          .then(() => connection?.receive(raw))
+          .catch((error: unknown) => {
+            request.log.error({ err: error }, 'realtime message failed');
+          })
+          .finally(() => {
+            waiting -= 1;
+          });
+      };
+      socket.on('message', (data) => {
+        waiting += 1;
+        // A client that sends faster than it is served is cut off, not queued without bound.
+        if (waiting > config.WS_MAX_QUEUED_MESSAGES) {
+          socket.close(
+            CLOSE_POLICY,
+            `Too many unprocessed messages (max ${config.WS_MAX_QUEUED_MESSAGES}); wait for answers before sending more`,
+          );
           return;
         }
-        connection = new RealtimeConnection(socket, auth, deps.graph, deps.bus, request.log);
-        connections.add(connection);
-        for (const raw of early.splice(0)) handle(raw);
+        const raw = data.toString();
+        if (connection) handle(raw);
+        else early.push(raw);
       });
-  });
+      socket.on('pong', () => {
+        if (connection) connection.alive = true;
+      });
+      socket.on('close', () => {
+        closed = true;
+        release();
+      });
+
+      const query = request.query as Record<string, unknown>;
+      const apiKey = typeof query.api_key === 'string' ? query.api_key : '';
+      void authenticateApiKey(deps.keys, apiKey)
+        .catch(() => undefined)
+        .then((auth) => {
+          if (closed) return;
+          if (!auth) {
+            socket.close(UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired API key');
+            return;
+          }
+          const refusal = overCap(auth);
+          if (refusal) {
+            socket.close(CLOSE_POLICY, refusal);
+            return;
+          }
+          const opened = new RealtimeConnection(
+            socket,
+            auth,
+            deps.graph,
+            deps.usage,
+            limits,
+            deps.bus,
+            request.log,
+          );
+          connection = opened;
+          connections.add(opened);
+          perKey.add(auth.credential.id, 1);
+          perAccount.add(auth.accountId, 1);
+          // The key ends (deleted, replaced, rolled past its grace, expired): so does the socket.
+          const stopWatching = deps.credentials.watch(auth, (reason) => {
+            opened.close();
+            socket.close(
+              UNAUTHORIZED_CLOSE_CODE,
+              reason === 'expired' ? 'API key expired' : 'API key revoked',
+            );
+          });
+          release = () => {
+            release = () => {};
+            stopWatching();
+            opened.close();
+            connections.delete(opened);
+            perKey.add(auth.credential.id, -1);
+            perAccount.add(auth.accountId, -1);
+          };
+          for (const raw of early.splice(0)) handle(raw);
+        });
+    },
+  );
 };

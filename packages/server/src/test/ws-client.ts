@@ -29,10 +29,14 @@ export class TestSocket {
     );
   }
 
-  static async open(baseUrl: string, apiKey: string): Promise<TestSocket> {
+  static async open(
+    baseUrl: string,
+    apiKey: string,
+    options: WebSocket.ClientOptions = {},
+  ): Promise<TestSocket> {
     const url = new URL('/ws/connect', baseUrl.replace(/^http/, 'ws'));
     url.searchParams.set('api_key', apiKey);
-    const socket = new TestSocket(new WebSocket(url));
+    const socket = new TestSocket(new WebSocket(url, options));
     await new Promise<void>((resolve, reject) => {
       socket.ws.once('open', () => resolve());
       socket.ws.once('error', reject);
