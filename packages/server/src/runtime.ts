@@ -78,7 +78,11 @@ export async function createRuntime(
     secret: await instanceSecret(database.db, config.SECRET_KEY),
     credentialsChanged,
   };
-  const graph: GraphDeps = { db: database.db, publish: (events) => bus.publish(events) };
+  const graph: GraphDeps = {
+    db: database.db,
+    bounds: { maxRows: config.READ_MAX_ROWS, maxBytes: config.READ_MAX_BYTES },
+    publish: (events) => bus.publish(events),
+  };
   const meter = new UsageMeter(database.db, now, options.onError);
   meter.start(5_000);
   const auth: AuthDeps = {

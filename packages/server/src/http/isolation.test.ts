@@ -177,6 +177,8 @@ describe('account A’s data never shows in account B’s reads', () => {
     expect(await getJson<EntityList>(b.req, '/api/entities?types=classified')).toEqual({
       entities: [],
       total: 0,
+      nextOffset: null,
+      truncated: false,
     });
     expect(await getJson<TypeSummary[]>(b.req, '/api/entities/types')).toEqual([
       { type: 'public', label: 'Public', count: 2 },
@@ -190,14 +192,20 @@ describe('account A’s data never shows in account B’s reads', () => {
     expect(await getJson<RelationList>(b.req, '/api/relations?query=alpha')).toEqual({
       relations: [],
       total: 0,
+      nextOffset: null,
+      truncated: false,
     });
     expect(await getJson<RelationList>(b.req, '/api/relations?relationTypes=guards')).toEqual({
       relations: [],
       total: 0,
+      nextOffset: null,
+      truncated: false,
     });
     expect(await getJson<RelationList>(b.req, `/api/relations?entityId=${a1.id}`)).toEqual({
       relations: [],
       total: 0,
+      nextOffset: null,
+      truncated: false,
     });
     expect(await getJson<TypeSummary[]>(b.req, '/api/relations/types')).toEqual([
       { type: 'knows', label: 'Knows', count: 1 },

@@ -87,6 +87,16 @@ function result(structured: Record<string, unknown>, text?: string): CallToolRes
 }
 
 /**
+ * A graph answer in the reference server's shape; when the read limits cut
+ * it, the text ends with a line saying so (the structured content keeps the
+ * reference shape).
+ */
+function graphResult({ truncated, ...graph }: memory.MemoryGraph): CallToolResult {
+  const text = JSON.stringify(graph, null, 2);
+  return result(graph, truncated ? `${text}\n\n(${truncated})` : text);
+}
+
+/**
  * One MCP server per session, acting for one account: the reference memory
  * server's nine tools and resource, plus richer tools, all over the shared
  * graph services.
@@ -271,7 +281,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     },
     (page) =>
       run({ type: 'query', resource: 'graph' }, async () =>
-        result({ ...(await memory.readGraph(graph, auth, page)) }),
+        graphResult(await memory.readGraph(graph, auth, page)),
       ),
   );
 
@@ -295,7 +305,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     },
     ({ query, ...page }) =>
       run({ type: 'query', resource: 'entity' }, async () =>
-        result({ ...(await memory.searchNodes(graph, auth, query, page)) }),
+        graphResult(await memory.searchNodes(graph, auth, query, page)),
       ),
   );
 
@@ -316,7 +326,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     },
     ({ names }) =>
       run({ type: 'query', resource: 'entity' }, async () =>
-        result({ ...(await memory.openNodes(graph, auth, names)) }),
+        graphResult(await memory.openNodes(graph, auth, names)),
       ),
   );
 
@@ -367,13 +377,13 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     },
     ({ name: start, depth, limit }) =>
       run({ type: 'query', resource: 'graph' }, async () =>
-        result({
-          ...(await memory.neighbours(graph, auth, {
+        graphResult(
+          await memory.neighbours(graph, auth, {
             name: start,
             depth: depth ?? 1,
             limit: limit ?? 100,
-          })),
-        }),
+          }),
+        ),
       ),
   );
 
@@ -398,9 +408,15 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     ({ from, to, maxDepth }) =>
       run({ type: 'query', resource: 'graph' }, async () => {
         const found = await memory.shortestPath(graph, auth, { from, to, maxDepth: maxDepth ?? 6 });
-        return result(
-          found ? { found: true, ...found } : { found: false, path: [], relations: [] },
-        );
+        if (found.found) return result(found);
+        const structured = { found: false, path: [], relations: [] };
+        const text = JSON.stringify(structured, null, 2);
+        return found.searchedAll
+          ? result(structured, text)
+          : result(
+              structured,
+              `${text}\n\n(truncated: no path found within the read limits; the search stopped before covering every entity within ${maxDepth ?? 6} hops)`,
+            );
       }),
   );
 
@@ -431,15 +447,18 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       description: 'The full knowledge graph with all entities and relations',
       mimeType: 'application/json',
     },
-    async (uri) => ({
-      contents: [
-        {
-          uri: uri.href,
-          mimeType: 'application/json',
-          text: JSON.stringify(await memory.readGraph(graph, auth), null, 2),
-        },
-      ],
-    }),
+    // Metered and bounded like read_graph; a cut graph carries a "truncated" field saying so.
+    async (uri) => {
+      const started = performance.now();
+      await deps.usage.assertWithinPlan(auth.accountId);
+      const text = JSON.stringify(await memory.readGraph(graph, auth), null, 2);
+      deps.usage.record(
+        auth.accountId,
+        { type: 'query', resource: 'graph' },
+        performance.now() - started,
+      );
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
+    },
   );
 
   // Subscribers hear of every committed change to the account's graph,

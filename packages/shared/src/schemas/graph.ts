@@ -113,14 +113,29 @@ export const entity = z.object({
   metadata: z.record(z.string(), z.unknown()),
   observations: z.array(observation),
   observationsCount: z.number().int(),
+  /** Present (true) when the read limits cut `observations`; `observationsCount` is the full count. */
+  observationsTruncated: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type Entity = z.infer<typeof entity>;
 
+/**
+ * Every list says where the next page starts (null at the end) and whether
+ * the server's read limits cut this one short (docs/security.md): a cut is
+ * never silent.
+ */
+const listPaging = {
+  /** Offset of the next page; null when nothing follows. */
+  nextOffset: z.number().int().nullable(),
+  /** True when the answer holds fewer items than asked for because a row or size limit was reached. */
+  truncated: z.boolean(),
+};
+
 export const entityList = z.object({
   entities: z.array(entity),
   total: z.number().int(),
+  ...listPaging,
 });
 export type EntityList = z.infer<typeof entityList>;
 
@@ -167,6 +182,7 @@ export type Relation = z.infer<typeof relation>;
 export const relationList = z.object({
   relations: z.array(relation),
   total: z.number().int(),
+  ...listPaging,
 });
 export type RelationList = z.infer<typeof relationList>;
 

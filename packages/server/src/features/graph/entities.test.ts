@@ -279,7 +279,7 @@ describe('GET /api/entities (list, filter, paginate)', () => {
 
   it('returns {entities, total}, newest first, 100 by default', async () => {
     const list = await getJson<EntityList>(a.req, '/api/entities');
-    expect(Object.keys(list).sort()).toEqual(['entities', 'total']);
+    expect(Object.keys(list).sort()).toEqual(['entities', 'nextOffset', 'total', 'truncated']);
     expect(list.total).toBe(105);
     expect(list.entities).toHaveLength(100);
     const newestFirst = [...created].reverse().map((entity) => entity.name);
@@ -296,7 +296,7 @@ describe('GET /api/entities (list, filter, paginate)', () => {
     }
     expect(seen).toEqual([...created].reverse().map((entity) => entity.name));
     const past = await getJson<EntityList>(a.req, '/api/entities?offset=500');
-    expect(past).toEqual({ entities: [], total: 105 });
+    expect(past).toEqual({ entities: [], total: 105, nextOffset: null, truncated: false });
   });
 
   it('allows limit up to 1000', async () => {
@@ -336,7 +336,7 @@ describe('GET /api/entities (list, filter, paginate)', () => {
     expect(spaced.entities.every((entity) => entity.type === 'technology')).toBe(true);
 
     const none = await getJson<EntityList>(a.req, '/api/entities?types=nothing-like-this');
-    expect(none).toEqual({ entities: [], total: 0 });
+    expect(none).toEqual({ entities: [], total: 0, nextOffset: null, truncated: false });
 
     // An empty or blank list is no filter.
     for (const types of ['', ',', '%20,%20']) {
@@ -396,8 +396,15 @@ describe('search ranking', () => {
     expect(await search(a, { query: 'graph', limit: 3, offset: 7 })).toEqual({
       entities: [],
       total: 7,
+      nextOffset: null,
+      truncated: false,
     });
-    expect(await search(a, { query: 'graph', offset: 100 })).toEqual({ entities: [], total: 7 });
+    expect(await search(a, { query: 'graph', offset: 100 })).toEqual({
+      entities: [],
+      total: 7,
+      nextOffset: null,
+      truncated: false,
+    });
   });
 
   it('combines the query with the types filter', async () => {
@@ -413,6 +420,8 @@ describe('search ranking', () => {
     expect(await search(a, { query: 'no such thing anywhere' })).toEqual({
       entities: [],
       total: 0,
+      nextOffset: null,
+      truncated: false,
     });
   });
 });
@@ -627,6 +636,8 @@ describe('DELETE /api/entities/{id}', () => {
     expect(await getJson<RelationList>(a.req, `/api/relations?entityId=${x.id}`)).toEqual({
       relations: [],
       total: 0,
+      nextOffset: null,
+      truncated: false,
     });
     const aroundY = await getJson<{ entities: { id: string }[]; relations: { id: string }[] }>(
       a.req,
@@ -636,7 +647,12 @@ describe('DELETE /api/entities/{id}', () => {
     expect(aroundY.relations.map((r) => r.id)).toEqual([yz.id]);
 
     // Its observations went too: nothing matches their text any more.
-    expect(await search(a, { query: 'xylophone' })).toEqual({ entities: [], total: 0 });
+    expect(await search(a, { query: 'xylophone' })).toEqual({
+      entities: [],
+      total: 0,
+      nextOffset: null,
+      truncated: false,
+    });
 
     const list = await getJson<EntityList>(a.req, '/api/entities');
     expect(list.total).toBe(2);

@@ -345,6 +345,32 @@ export async function listObservations(
     .execute();
 }
 
+/**
+ * Each entity's first `take` observations (in their order), entities in the
+ * order given: one index scan per entity, never more rows than asked for.
+ */
+export async function takeObservations(
+  db: Db,
+  accountId: string,
+  wanted: { id: string; take: number }[],
+): Promise<ObservationRow[]> {
+  const asked = wanted.filter((item) => item.take > 0);
+  if (asked.length === 0) return [];
+  const result = await sql<ObservationRow>`
+    select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at
+      from unnest(${asked.map((item) => item.id)}::uuid[], ${asked.map((item) => item.take)}::int[])
+           with ordinality as e(id, take, ord)
+      cross join lateral (
+        select * from observations
+         where account_id = ${accountId} and entity_id = e.id
+         order by position, created_at
+         limit e.take
+      ) o
+     order by e.ord, o.position, o.created_at
+  `.execute(db);
+  return result.rows;
+}
+
 /** Appends observations after the entity's last one and keeps its count. */
 export async function insertObservations(
   db: Db,
@@ -785,12 +811,15 @@ export async function insertFirstObservations(
   `.execute(db);
 }
 
-/** Relations with both ends' names where either end is among `ids` (or, with `fromOnly`, the start). */
+/**
+ * Relations with both ends' names where either end is among `ids` (or, with
+ * `fromOnly`, the start), oldest first; at most `limit` (null: all, for export).
+ */
 export async function relationsTouching(
   db: Db,
   accountId: string,
   ids: string[],
-  options: { fromOnly?: boolean } = {},
+  options: { fromOnly?: boolean; limit: number | null },
 ): Promise<NamedRelationRow[]> {
   if (ids.length === 0) return [];
   const touches = options.fromOnly
@@ -803,6 +832,7 @@ export async function relationsTouching(
       join entities t on t.account_id = r.account_id and t.id = r.to_id
      where r.account_id = ${accountId} and ${touches}
      order by r.ordinal
+     limit ${options.limit}
   `.execute(db);
   return result.rows;
 }

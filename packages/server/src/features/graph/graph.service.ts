@@ -38,8 +38,94 @@ export interface ChangeEvent {
 
 export interface GraphDeps {
   db: Db;
+  /** How much one read may answer (READ_MAX_ROWS, READ_MAX_BYTES). */
+  bounds: ReadBounds;
   /** Receives each write's events after its transaction commits (realtime fan-out). */
   publish?: (events: ChangeEvent[]) => void;
+}
+
+/**
+ * The most one read answers (docs/security.md): entities or relations per
+ * answer, observations per answer (ten per entity row on average), and bytes
+ * of names, types, metadata and observation text. Past them an answer is cut
+ * at a whole entity and says so.
+ */
+export interface ReadBounds {
+  maxRows: number;
+  maxBytes: number;
+}
+
+/** Observation rows one answer may hold: ten per entity row it may hold. */
+export const observationRowsOf = (bounds: ReadBounds) => bounds.maxRows * 10;
+
+/** Entities cut to what one answer may hold, each with the observations it keeps. */
+export interface BoundedEntities {
+  rows: repo.EntityRow[];
+  observations: Map<string, repo.ObservationRow[]>;
+  /** True when fewer entities are kept than were given (a limit was reached). */
+  cut: boolean;
+  /** The entity whose observations were cut to fit (it alone passes a limit), if any. */
+  observationsCutOf: repo.EntityRow | undefined;
+}
+
+const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
+const jsonBytes = (value: unknown) => (value ? byteLength(JSON.stringify(value)) : 0);
+
+/**
+ * Keeps whole entities, in order, while they and their observations fit the
+ * bounds; reads no more observation rows than it keeps (the kept counts are
+ * known from `observations_count` before reading). The first entity is always
+ * kept, its observations cut when it alone is too big.
+ */
+export async function boundEntities(
+  db: Db,
+  accountId: string,
+  given: repo.EntityRow[],
+  bounds: ReadBounds,
+): Promise<BoundedEntities> {
+  let rowsLeft = observationRowsOf(bounds);
+  const plan: { row: repo.EntityRow; take: number }[] = [];
+  for (const row of given.slice(0, bounds.maxRows)) {
+    if (row.observations_count > rowsLeft && plan.length > 0) break;
+    const take = Math.min(row.observations_count, rowsLeft);
+    plan.push({ row, take });
+    rowsLeft -= take;
+  }
+  const read = await repo.takeObservations(
+    db,
+    accountId,
+    plan.map(({ row, take }) => ({ id: row.id, take })),
+  );
+  const byEntity = new Map<string, repo.ObservationRow[]>();
+  for (const observation of read) {
+    const list = byEntity.get(observation.entity_id);
+    if (list) list.push(observation);
+    else byEntity.set(observation.entity_id, [observation]);
+  }
+
+  const rows: repo.EntityRow[] = [];
+  const observations = new Map<string, repo.ObservationRow[]>();
+  let observationsCutOf: repo.EntityRow | undefined;
+  let bytesLeft = bounds.maxBytes;
+  for (const { row, take } of plan) {
+    const own = byteLength(row.name) + byteLength(row.type) + jsonBytes(row.metadata);
+    const list = byEntity.get(row.id) ?? [];
+    const sizes = list.map((o) => byteLength(o.content) + jsonBytes(o.metadata));
+    const total = own + sizes.reduce((sum, size) => sum + size, 0);
+    if (total > bytesLeft && rows.length > 0) break;
+    let kept = list.length;
+    if (total > bytesLeft) {
+      // The first entity alone is too big: keep the observations that fit.
+      let used = own;
+      kept = 0;
+      while (kept < sizes.length && used + sizes[kept]! <= bytesLeft) used += sizes[kept++]!;
+    }
+    if (kept < row.observations_count || take < row.observations_count) observationsCutOf = row;
+    rows.push(row);
+    observations.set(row.id, list.slice(0, kept));
+    bytesLeft -= total;
+  }
+  return { rows, observations, cut: rows.length < given.length, observationsCutOf };
 }
 
 export interface WriteScope {
@@ -126,19 +212,14 @@ function toRelation(row: repo.RelationWithEndsRow): Relation {
   };
 }
 
-async function withObservations(db: Db, accountId: string, rows: repo.EntityRow[]) {
-  const observations = await repo.listObservations(
-    db,
-    accountId,
-    rows.map((row) => row.id),
-  );
-  const byEntity = new Map<string, repo.ObservationRow[]>();
-  for (const observation of observations) {
-    const list = byEntity.get(observation.entity_id);
-    if (list) list.push(observation);
-    else byEntity.set(observation.entity_id, [observation]);
-  }
-  return rows.map((row) => toEntity(row, byEntity.get(row.id) ?? []));
+/** The entities that fit one answer, with their observations; `cut` when some did not. */
+async function withObservations(deps: GraphDeps, accountId: string, given: repo.EntityRow[]) {
+  const bounded = await boundEntities(deps.db, accountId, given, deps.bounds);
+  const entities = bounded.rows.map((row) => {
+    const entity = toEntity(row, bounded.observations.get(row.id) ?? []);
+    return row === bounded.observationsCutOf ? { ...entity, observationsTruncated: true } : entity;
+  });
+  return { entities, cut: bounded.cut || bounded.observationsCutOf !== undefined };
 }
 
 /** Drops blank texts and repeats (first one wins); trims nothing else. */
@@ -204,8 +285,8 @@ export async function createEntity(
 
 export async function getEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<Entity> {
   const row = await requireEntity(deps.db, auth.accountId, id);
-  const [entity] = await withObservations(deps.db, auth.accountId, [row]);
-  return entity!;
+  const { entities } = await withObservations(deps, auth.accountId, [row]);
+  return entities[0]!;
 }
 
 export async function listEntities(
@@ -218,15 +299,29 @@ export async function listEntities(
     offset: number;
   },
 ): Promise<EntityList> {
-  const { rows, total } = filter.query
-    ? await repo.searchEntities(deps.db, auth.accountId, {
-        ...filter,
-        query: filter.query,
-      })
-    : await repo.listEntities(deps.db, auth.accountId, filter);
+  const page = { ...filter, limit: Math.min(filter.limit, deps.bounds.maxRows) };
+  const { rows, total } = page.query
+    ? await repo.searchEntities(deps.db, auth.accountId, { ...page, query: page.query })
+    : await repo.listEntities(deps.db, auth.accountId, page);
+  const { entities, cut } = await withObservations(deps, auth.accountId, rows);
+  return { entities, total, ...pageEnd(filter, entities.length, total, cut) };
+}
+
+/**
+ * Where the next page starts, and whether this one stopped short of what was
+ * asked because of the read limits rather than the end of the list.
+ */
+function pageEnd(
+  asked: { limit: number; offset: number },
+  returned: number,
+  total: number,
+  cut: boolean,
+): { nextOffset: number | null; truncated: boolean } {
+  const next = asked.offset + returned;
+  const more = next < total;
   return {
-    entities: await withObservations(deps.db, auth.accountId, rows),
-    total,
+    nextOffset: more ? next : null,
+    truncated: more && (cut || returned < asked.limit),
   };
 }
 
@@ -267,8 +362,8 @@ export async function updateEntity(
       type: row.type,
     });
     const fresh = await repo.findEntity(trx, auth.accountId, id);
-    const [entity] = await withObservations(trx, auth.accountId, [fresh!]);
-    return entity!;
+    const { entities } = await withObservations({ ...deps, db: trx }, auth.accountId, [fresh!]);
+    return entities[0]!;
   });
 }
 
@@ -349,8 +444,8 @@ export async function addObservations(
       });
     }
     const row = await repo.findEntity(trx, auth.accountId, id);
-    const [entity] = await withObservations(trx, auth.accountId, [row!]);
-    return { entity: entity!, added: added.map(toObservation) };
+    const { entities } = await withObservations({ ...deps, db: trx }, auth.accountId, [row!]);
+    return { entity: entities[0]!, added: added.map(toObservation) };
   });
 }
 
@@ -476,12 +571,26 @@ export async function listRelations(
   },
 ): Promise<RelationList> {
   // An entityId that is no uuid names no entity: nothing touches it.
-  if (filter.entityId !== undefined && !isUuid(filter.entityId)) return { relations: [], total: 0 };
+  if (filter.entityId !== undefined && !isUuid(filter.entityId)) {
+    return { relations: [], total: 0, nextOffset: null, truncated: false };
+  }
   const { rows, total } = await repo.listRelations(deps.db, auth.accountId, {
     ...filter,
+    limit: Math.min(filter.limit, deps.bounds.maxRows),
     types: filter.relationTypes,
   });
-  return { relations: rows.map(toRelation), total };
+  // Relations hold names and a type only: cut by bytes at a whole relation.
+  let bytesLeft = deps.bounds.maxBytes;
+  const kept = rows.filter((row) => {
+    bytesLeft -= byteLength(row.from_name) + byteLength(row.to_name) + 2 * byteLength(row.type);
+    return bytesLeft >= 0;
+  });
+  const relations = kept.map(toRelation);
+  return {
+    relations,
+    total,
+    ...pageEnd(filter, relations.length, total, kept.length < rows.length),
+  };
 }
 
 export async function listRelationTypes(

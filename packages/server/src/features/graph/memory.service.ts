@@ -4,7 +4,9 @@ import { AppError, badRequest } from '../../lib/errors.js';
 import * as repo from './graph.repository.js';
 import {
   assertEntityRoom,
+  boundEntities,
   cleanObservations,
+  observationRowsOf,
   walk,
   write,
   type GraphDeps,
@@ -33,15 +35,14 @@ export interface MemoryRelation {
 export interface MemoryGraph {
   entities: MemoryEntity[];
   relations: MemoryRelation[];
+  /** Set when the read limits cut the answer: says what was left out and how to get it. */
+  truncated?: string;
 }
 
 export interface Page {
   limit?: number | undefined;
   offset?: number | undefined;
 }
-
-/** Without a limit the whole answer comes back, as the reference server does. */
-const NO_LIMIT = 1_000_000_000;
 
 function missingEntities(names: string[]): AppError {
   const list = names.map((name) => `"${name}"`).join(', ');
@@ -68,35 +69,57 @@ function checkName(name: string, field: string): string {
   return trimmed;
 }
 
+/** The graph with `note` first among the things it says were cut. */
+function withNote(graph: MemoryGraph, note: string): MemoryGraph {
+  const rest = graph.truncated?.replace(/^truncated: /, '');
+  return { ...graph, truncated: `truncated: ${note}${rest ? `; ${rest}` : ''}` };
+}
+
+/**
+ * The answer of a read: the entities that fit the read limits with their
+ * observations, and at most `maxRows` of the given relations among what is
+ * kept. `more` describes how to ask for what did not fit.
+ */
 async function toMemoryGraph(
-  db: Db,
+  deps: GraphDeps,
   accountId: string,
-  rows: repo.EntityRow[],
+  given: repo.EntityRow[],
   relations: repo.NamedRelationRow[],
+  more: (kept: number) => string,
 ): Promise<MemoryGraph> {
-  const observations = await repo.listObservations(
-    db,
-    accountId,
-    rows.map((row) => row.id),
-  );
-  const contentsByEntity = new Map<string, string[]>();
-  for (const observation of observations) {
-    const list = contentsByEntity.get(observation.entity_id) ?? [];
-    list.push(observation.content);
-    contentsByEntity.set(observation.entity_id, list);
+  const bounded = await boundEntities(deps.db, accountId, given, deps.bounds);
+  const kept = new Set(bounded.rows.map((row) => row.id));
+  const shown = relations
+    .filter((row) => kept.has(row.from_id) || kept.has(row.to_id))
+    .slice(0, deps.bounds.maxRows);
+  const notes: string[] = [];
+  if (bounded.cut)
+    notes.push(`showing ${bounded.rows.length} entities; ${more(bounded.rows.length)}`);
+  const cutOf = bounded.observationsCutOf;
+  if (cutOf) {
+    const count = bounded.observations.get(cutOf.id)?.length ?? 0;
+    notes.push(
+      `the observations of "${cutOf.name}" are cut to ${count} of ${cutOf.observations_count} to fit the answer's size limit`,
+    );
   }
-  return {
-    entities: rows.map((row) => ({
+  if (relations.length > deps.bounds.maxRows) {
+    notes.push(
+      `showing the first ${deps.bounds.maxRows} relations of these entities; ask for fewer entities to see the rest`,
+    );
+  }
+  const graph: MemoryGraph = {
+    entities: bounded.rows.map((row) => ({
       name: row.name,
       entityType: row.type,
-      observations: contentsByEntity.get(row.id) ?? [],
+      observations: (bounded.observations.get(row.id) ?? []).map((o) => o.content),
     })),
-    relations: relations.map((row) => ({
+    relations: shown.map((row) => ({
       from: row.from_name,
       to: row.to_name,
       relationType: row.type,
     })),
   };
+  return notes.length > 0 ? { ...graph, truncated: `truncated: ${notes.join('; ')}` } : graph;
 }
 
 // ── writes ──────────────────────────────────────────────────────────────────
@@ -375,7 +398,7 @@ export async function updateEntity(
       await repo.adjustTypeCount(trx, auth.accountId, row!.type, 1);
     }
     await emit('entity_updated', { entityId: entity.id, id: entity.id, name, type });
-    const graph = await toMemoryGraph(trx, auth.accountId, [row!], []);
+    const graph = await toMemoryGraph({ ...deps, db: trx }, auth.accountId, [row!], [], () => '');
     return { ...graph.entities[0]!, metadata: row!.metadata };
   });
 }
@@ -385,19 +408,27 @@ export async function updateEntity(
 /**
  * The whole graph, or one page of entities in creation order with the
  * relations that start at them — paging through visits every relation once.
+ * Without a limit as much as the read limits allow, saying where to go on.
  */
 export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page = {}) {
-  const rows = await repo.pageEntities(deps.db, auth.accountId, {
-    limit: page.limit ?? NO_LIMIT,
-    offset: page.offset ?? 0,
-  });
+  const offset = page.offset ?? 0;
+  const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
+  // One row past the page tells whether more follow.
+  const rows = await repo.pageEntities(deps.db, auth.accountId, { limit: limit + 1, offset });
+  const onPage = rows.slice(0, limit);
   const relations = await repo.relationsTouching(
     deps.db,
     auth.accountId,
-    rows.map((row) => row.id),
-    { fromOnly: true },
+    onPage.map((row) => row.id),
+    { fromOnly: true, limit: deps.bounds.maxRows + 1 },
   );
-  return toMemoryGraph(deps.db, auth.accountId, rows, relations);
+  const more = (kept: number) => `call read_graph with offset=${offset + kept} for the next page`;
+  const graph = await toMemoryGraph(deps, auth.accountId, onPage, relations, more);
+  // More entities follow a full page: a cut only when the caller asked for no limit.
+  if (rows.length > limit && page.limit === undefined && graph.entities.length === limit) {
+    return withNote(graph, `showing ${limit} entities; ${more(limit)}`);
+  }
+  return graph;
 }
 
 /**
@@ -410,12 +441,27 @@ export async function searchNodes(
   query: string,
   page: Page = {},
 ): Promise<MemoryGraph> {
-  const { rows } = await repo.searchEntities(deps.db, auth.accountId, {
+  const offset = page.offset ?? 0;
+  const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
+  const { rows, total } = await repo.searchEntities(deps.db, auth.accountId, {
     query,
-    limit: page.limit ?? NO_LIMIT,
-    offset: page.offset ?? 0,
+    limit,
+    offset,
   });
-  return withTouchingRelations(deps.db, auth.accountId, rows);
+  const graph = await withTouchingRelations(
+    deps,
+    auth.accountId,
+    rows,
+    (kept) => `call search_nodes with offset=${offset + kept} for the next ones`,
+  );
+  const shown = graph.entities.length;
+  if (page.limit === undefined && shown === rows.length && offset + shown < total) {
+    return withNote(
+      graph,
+      `showing ${shown} of ${total} matches; call search_nodes with offset=${offset + shown} for the next ones`,
+    );
+  }
+  return graph;
 }
 
 /** The named entities (unknown names are skipped) with every relation touching them. */
@@ -427,16 +473,27 @@ export async function openNodes(
   const found = await repo.findEntitiesByName(deps.db, auth.accountId, [...new Set(names)]);
   const byName = new Map(found.map((row) => [row.name, row]));
   const rows = [...new Set(names)].flatMap((name) => byName.get(name) ?? []);
-  return withTouchingRelations(deps.db, auth.accountId, rows);
+  return withTouchingRelations(
+    deps,
+    auth.accountId,
+    rows,
+    (kept) => `open the names after the first ${kept} found in another call`,
+  );
 }
 
-async function withTouchingRelations(db: Db, accountId: string, rows: repo.EntityRow[]) {
+async function withTouchingRelations(
+  deps: GraphDeps,
+  accountId: string,
+  rows: repo.EntityRow[],
+  more: (kept: number) => string,
+) {
   const relations = await repo.relationsTouching(
-    db,
+    deps.db,
     accountId,
-    rows.map((row) => row.id),
+    rows.slice(0, deps.bounds.maxRows).map((row) => row.id),
+    { limit: deps.bounds.maxRows + 1 },
   );
-  return toMemoryGraph(db, accountId, rows, relations);
+  return toMemoryGraph(deps, accountId, rows, relations, more);
 }
 
 /** The entity and everything within `depth` relations of it, either direction. */
@@ -449,33 +506,49 @@ export async function neighbours(
   const ids = await walk(deps.db, auth.accountId, [root.id], query.depth, query.limit);
   const rows = await repo.findEntitiesByIds(deps.db, auth.accountId, ids);
   const inAnswer = new Set(ids);
-  const relations = (await repo.relationsTouching(deps.db, auth.accountId, ids)).filter(
-    (relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id),
-  );
+  const relations = (
+    await repo.relationsTouching(deps.db, auth.accountId, ids, { limit: deps.bounds.maxRows + 1 })
+  ).filter((relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id));
   const order = new Map(ids.map((id, index) => [id, index]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  return toMemoryGraph(deps.db, auth.accountId, rows, relations);
+  return toMemoryGraph(
+    deps,
+    auth.accountId,
+    rows,
+    relations,
+    () => 'ask for a smaller depth or limit',
+  );
 }
 
 /**
  * A shortest chain of relations between two entities, following relations in
- * either direction, up to `maxDepth` hops. Null when none is that short.
+ * either direction, up to `maxDepth` hops. When there is none, says whether
+ * the search covered every entity that near or stopped at the read limits.
  */
 export async function shortestPath(
   deps: GraphDeps,
   auth: AuthContext,
   query: { from: string; to: string; maxDepth: number },
-): Promise<{ path: string[]; relations: MemoryRelation[] } | null> {
+): Promise<
+  | { found: true; path: string[]; relations: MemoryRelation[] }
+  | { found: false; searchedAll: boolean }
+> {
   const byName = await requireByName(deps.db, auth.accountId, [query.from, query.to]);
   const start = byName.get(query.from)!.id;
   const goal = byName.get(query.to)!.id;
-  if (start === goal) return { path: [query.from], relations: [] };
+  if (start === goal) return { found: true, path: [query.from], relations: [] };
 
-  // Breadth-first, one indexed query per level, remembering how each entity was reached.
+  // Breadth-first, one indexed query per level, remembering how each entity was
+  // reached. Each level reads at most the row budget; past it the search stops.
+  const budget = observationRowsOf(deps.bounds);
   const cameFrom = new Map<string, repo.NamedRelationRow | null>([[start, null]]);
   let frontier = [start];
+  let exhausted = false;
   for (let depth = 0; depth < query.maxDepth && frontier.length > 0; depth++) {
-    const edges = await repo.relationsTouching(deps.db, auth.accountId, frontier);
+    const edges = await repo.relationsTouching(deps.db, auth.accountId, frontier, {
+      limit: budget + 1,
+    });
+    if (edges.length > budget) exhausted = true;
     const inFrontier = new Set(frontier);
     const next: string[] = [];
     for (const edge of edges) {
@@ -489,11 +562,13 @@ export async function shortestPath(
       }
     }
     if (cameFrom.has(goal)) break;
-    // Bound the work on very dense graphs.
-    if (cameFrom.size > 100_000) break;
+    if (exhausted || cameFrom.size > budget) {
+      exhausted = true;
+      break;
+    }
     frontier = next;
   }
-  if (!cameFrom.has(goal)) return null;
+  if (!cameFrom.has(goal)) return { found: false, searchedAll: !exhausted };
 
   const edges: repo.NamedRelationRow[] = [];
   for (let at = goal; at !== start;) {
@@ -506,6 +581,7 @@ export async function shortestPath(
     path.push(path[path.length - 1] === edge.from_name ? edge.to_name : edge.from_name);
   }
   return {
+    found: true,
     path,
     relations: edges.map((edge) => ({
       from: edge.from_name,

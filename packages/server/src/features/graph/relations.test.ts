@@ -165,7 +165,7 @@ describe('GET /api/relations', () => {
 
   it('returns {relations, total}, newest first, each with both ends', async () => {
     const list = await getJson<RelationList>(a.req, '/api/relations');
-    expect(Object.keys(list).sort()).toEqual(['relations', 'total']);
+    expect(Object.keys(list).sort()).toEqual(['nextOffset', 'relations', 'total', 'truncated']);
     expect(list.total).toBe(5);
     expect(list.relations).toEqual([
       rel.bobRust,
@@ -188,6 +188,8 @@ describe('GET /api/relations', () => {
     expect(await getJson<RelationList>(a.req, '/api/relations?query=zzz')).toEqual({
       relations: [],
       total: 0,
+      nextOffset: null,
+      truncated: false,
     });
   });
 
@@ -198,7 +200,7 @@ describe('GET /api/relations', () => {
       a.req,
       `/api/relations?query=${encodeURIComponent('%')}`,
     );
-    expect(percent).toEqual({ relations: [], total: 0 });
+    expect(percent).toEqual({ relations: [], total: 0, nextOffset: null, truncated: false });
   });
 
   it('relationTypes is comma separated and exact', async () => {
@@ -206,7 +208,7 @@ describe('GET /api/relations', () => {
     expect(ids(two)).toEqual([rel.adaBob!.id, rel.acmeRust!.id]);
     expect(two.total).toBe(2);
     const partial = await getJson<RelationList>(a.req, '/api/relations?relationTypes=works');
-    expect(partial).toEqual({ relations: [], total: 0 });
+    expect(partial).toEqual({ relations: [], total: 0, nextOffset: null, truncated: false });
   });
 
   it('entityId keeps relations touching the entity in either direction', async () => {
@@ -224,6 +226,8 @@ describe('GET /api/relations', () => {
       ).toEqual({
         relations: [],
         total: 0,
+        nextOffset: null,
+        truncated: false,
       });
     }
   });
@@ -243,10 +247,14 @@ describe('GET /api/relations', () => {
     expect(await getJson<RelationList>(a.req, '/api/relations?offset=50')).toEqual({
       relations: [],
       total: 5,
+      nextOffset: null,
+      truncated: false,
     });
     expect(await getJson<RelationList>(a.req, '/api/relations?offset=50&query=acme')).toEqual({
       relations: [],
       total: 3,
+      nextOffset: null,
+      truncated: false,
     });
   });
 
@@ -374,7 +382,7 @@ describe('DELETE /api/relations/{id}', () => {
       await a.req({ method: 'PUT', url: `/api/relations/${relation.id}`, payload: { type: 'x' } }),
     );
     const list = await getJson<RelationList>(a.req, '/api/relations');
-    expect(list).toEqual({ relations: [keep], total: 1 });
+    expect(list).toEqual({ relations: [keep], total: 1, nextOffset: null, truncated: false });
     expect((await getJson<Entity>(a.req, `/api/entities/${x.id}`)).name).toBe('X');
     expect((await getJson<Entity>(a.req, `/api/entities/${y.id}`)).name).toBe('Y');
     // The same relation can be created again.

@@ -110,19 +110,50 @@ export async function importJsonl(
   return { entities: created, relations: linked };
 }
 
+/**
+ * The whole graph a page of entities at a time, each with all its
+ * observations and the relations that start at it: exports are complete, so
+ * they do not go through the bounded reads that answer requests.
+ */
+async function* wholeGraph(deps: GraphDeps, auth: AuthContext) {
+  for (let offset = 0; ; offset += PAGE) {
+    const rows = await repo.pageEntities(deps.db, auth.accountId, { limit: PAGE, offset });
+    const ids = rows.map((row) => row.id);
+    const observations = await repo.listObservations(deps.db, auth.accountId, ids);
+    const outgoing = await repo.relationsTouching(deps.db, auth.accountId, ids, {
+      fromOnly: true,
+      limit: null,
+    });
+    yield { rows, observations, outgoing };
+    if (rows.length < PAGE) break;
+  }
+}
+
 /** Writes the account's graph as the reference server's JSONL, entities first. */
 export async function* exportJsonl(deps: GraphDeps, auth: AuthContext): AsyncGenerator<string> {
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await memory.readGraph(deps, auth, { limit: PAGE, offset });
-    for (const entity of page.entities) yield JSON.stringify({ type: 'entity', ...entity }) + '\n';
-    if (page.entities.length < PAGE) break;
-  }
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await memory.readGraph(deps, auth, { limit: PAGE, offset });
-    for (const relation of page.relations) {
-      yield JSON.stringify({ type: 'relation', ...relation }) + '\n';
+  for await (const { rows, observations } of wholeGraph(deps, auth)) {
+    for (const row of rows) {
+      const entity = {
+        type: 'entity',
+        name: row.name,
+        entityType: row.type,
+        observations: observations
+          .filter((observation) => observation.entity_id === row.id)
+          .map((observation) => observation.content),
+      };
+      yield JSON.stringify(entity) + '\n';
     }
-    if (page.entities.length < PAGE) break;
+  }
+  for await (const { outgoing } of wholeGraph(deps, auth)) {
+    for (const relation of outgoing) {
+      const line = {
+        type: 'relation',
+        from: relation.from_name,
+        to: relation.to_name,
+        relationType: relation.type,
+      };
+      yield JSON.stringify(line) + '\n';
+    }
   }
 }
 
@@ -131,13 +162,7 @@ export async function* exportLossless(deps: GraphDeps, auth: AuthContext): Async
   yield `{"format":"engram","version":1,"exportedAt":${JSON.stringify(new Date().toISOString())},"entities":[`;
   const relations: LosslessDocument['relations'] = [];
   let first = true;
-  for (let offset = 0; ; offset += PAGE) {
-    const rows = await repo.pageEntities(deps.db, auth.accountId, { limit: PAGE, offset });
-    const observations = await repo.listObservations(
-      deps.db,
-      auth.accountId,
-      rows.map((row) => row.id),
-    );
+  for await (const { rows, observations, outgoing } of wholeGraph(deps, auth)) {
     for (const row of rows) {
       const entity = {
         id: row.id,
@@ -158,12 +183,6 @@ export async function* exportLossless(deps: GraphDeps, auth: AuthContext): Async
       yield (first ? '' : ',') + JSON.stringify(entity);
       first = false;
     }
-    const outgoing = await repo.relationsTouching(
-      deps.db,
-      auth.accountId,
-      rows.map((row) => row.id),
-      { fromOnly: true },
-    );
     const full = await repo.findRelationsByIds(
       deps.db,
       auth.accountId,
@@ -178,7 +197,6 @@ export async function* exportLossless(deps: GraphDeps, auth: AuthContext): Async
         createdAt: relation.created_at.toISOString(),
       })),
     );
-    if (rows.length < PAGE) break;
   }
   yield `],"relations":${JSON.stringify(relations)}}\n`;
 }
