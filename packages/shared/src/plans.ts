@@ -5,6 +5,10 @@
  */
 export interface PlanFeatures {
   maxEntities: number;
+  /** Observations one entity may hold. */
+  maxObservationsPerEntity: number;
+  /** Bytes of memory (names, types, metadata, observation text, plus a per-row overhead) per account. */
+  maxStorageBytes: number;
   /** Operations per month. */
   maxQueries: number;
   maxApiKeys: number;
@@ -45,11 +49,15 @@ const TIERS: Tier[] = [
     popular: false,
     features: {
       maxEntities: 1_000,
+      maxObservationsPerEntity: 1_000,
+      maxStorageBytes: 104_857_600,
       maxQueries: 15_000,
       maxApiKeys: 1,
       maxWebhooks: 0,
       features: [
         '1,000 entities',
+        '100 MB of memory',
+        '1,000 observations per entity',
         '15K operations per month',
         '1 API key',
         'Basic WebSocket',
@@ -65,11 +73,15 @@ const TIERS: Tier[] = [
     popular: true,
     features: {
       maxEntities: 10_000,
+      maxObservationsPerEntity: 5_000,
+      maxStorageBytes: 1_073_741_824,
       maxQueries: 100_000,
       maxApiKeys: 3,
       maxWebhooks: 5,
       features: [
         '10,000 entities',
+        '1 GB of memory',
+        '5,000 observations per entity',
         '100K operations per month',
         '3 API keys',
         '5 webhook endpoints',
@@ -87,11 +99,15 @@ const TIERS: Tier[] = [
     popular: false,
     features: {
       maxEntities: 100_000,
+      maxObservationsPerEntity: 10_000,
+      maxStorageBytes: 10_737_418_240,
       maxQueries: 1_000_000,
       maxApiKeys: 10,
       maxWebhooks: 20,
       features: [
         '100,000 entities',
+        '10 GB of memory',
+        '10,000 observations per entity',
         '1M operations per month',
         '10 API keys',
         '20 webhook endpoints',
@@ -110,11 +126,15 @@ const TIERS: Tier[] = [
     popular: false,
     features: {
       maxEntities: 1_000_000,
+      maxObservationsPerEntity: 50_000,
+      maxStorageBytes: 107_374_182_400,
       maxQueries: 10_000_000,
       maxApiKeys: 50,
       maxWebhooks: UNLIMITED,
       features: [
         '1M entities',
+        '100 GB of memory',
+        '50,000 observations per entity',
         '10M operations per month',
         '50 API keys',
         'Unlimited webhooks',
@@ -156,6 +176,18 @@ export const PLANS: Plan[] = [
   ...TIERS.map(monthlyPlan),
   ...TIERS.filter((tier) => tier.monthlyCents > 0).map(annualPlan),
 ];
+
+/** 104857600 → '100 MB', 1073741824 → '1 GB': storage limits as people read them. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
 
 /** The plan with this id; unknown ids get the free plan (spec §9). */
 export function planById(id: string | null | undefined): Plan {

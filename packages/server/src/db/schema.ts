@@ -9,6 +9,8 @@ export interface AccountsTable {
   name: string;
   /** Last change-log sequence number handed out; bumped in each write transaction. */
   event_seq: ColumnType<string | number, never, string | number>;
+  /** Bytes of graph the account stores, kept by triggers (migration 006). */
+  stored_bytes: ColumnType<string | number, never, never>;
   created_at: Generated<Date>;
 }
 

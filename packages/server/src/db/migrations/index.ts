@@ -3,6 +3,7 @@ import * as apiKeys from './002-api-keys.js';
 import * as usage from './003-usage.js';
 import * as nameOrder from './004-name-order-index.js';
 import * as authThrottle from './005-auth-throttle.js';
+import * as storedBytes from './006-stored-bytes.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -11,4 +12,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '003-usage', sql: usage.sql },
   { name: '004-name-order-index', sql: nameOrder.sql },
   { name: '005-auth-throttle', sql: authThrottle.sql },
+  { name: '006-stored-bytes', sql: storedBytes.sql },
 ];

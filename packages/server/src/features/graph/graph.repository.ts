@@ -711,6 +711,34 @@ export async function lockAccount(db: Db, accountId: string): Promise<void> {
   await sql`select 1 from accounts where id = ${accountId} for update`.execute(db);
 }
 
+/** Bytes the account stores (kept by triggers in the write transaction). */
+export async function storedBytes(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select(sql<number>`stored_bytes::float8`.as('bytes'))
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return row?.bytes ?? 0;
+}
+
+/** The first of these entities holding more than `max` observations, if any. */
+export async function entityOverObservations(
+  db: Db,
+  accountId: string,
+  ids: string[],
+  max: number,
+): Promise<{ name: string; observations_count: number } | undefined> {
+  if (ids.length === 0) return undefined;
+  return db
+    .selectFrom('entities')
+    .select(['name', 'observations_count'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
+    .where('observations_count', '>', max)
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /**
  * Appends a change-log event in the caller's transaction. The account's row is
  * locked (lockAccount), so an account's events commit in sequence order and a

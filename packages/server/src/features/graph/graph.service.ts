@@ -1,4 +1,5 @@
 import {
+  formatBytes,
   typeLabel,
   UNLIMITED,
   type Entity,
@@ -148,7 +149,8 @@ export async function write<T>(
   try {
     const result = await deps.db.transaction().execute(async (trx) => {
       await repo.lockAccount(trx, auth.accountId);
-      return fn({
+      const bytesBefore = await repo.storedBytes(trx, auth.accountId);
+      const outcome = await fn({
         trx,
         async emit(type, payload) {
           const seq = await repo.appendEvent(trx, auth.accountId, {
@@ -165,11 +167,54 @@ export async function write<T>(
           });
         },
       });
+      if (events.length > 0) await assertStorageLimits(trx, auth.accountId, bytesBefore, events);
+      return outcome;
     });
     if (events.length > 0) deps.publish?.(events);
     return result;
   } catch (error) {
     throw fromDatabaseError(error) ?? error;
+  }
+}
+
+/**
+ * Refuses (rolls back) a write that leaves the account over its plan's
+ * storage or an entity over its observations per entity. Checked before
+ * commit under the account lock, so concurrent writes never overshoot; a write
+ * that frees space (a delete) always passes.
+ */
+async function assertStorageLimits(
+  trx: Db,
+  accountId: string,
+  bytesBefore: number,
+  events: ChangeEvent[],
+): Promise<void> {
+  const plan = await currentPlan(trx, accountId);
+  const { maxStorageBytes, maxObservationsPerEntity } = plan.features;
+  if (maxStorageBytes !== UNLIMITED) {
+    const bytes = await repo.storedBytes(trx, accountId);
+    if (bytes > maxStorageBytes && bytes > bytesBefore) {
+      throw planLimit(
+        `Storage limit reached: the ${plan.name} plan allows ${formatBytes(maxStorageBytes)} of stored memory. Delete something or upgrade your plan.`,
+      );
+    }
+  }
+  if (maxObservationsPerEntity !== UNLIMITED) {
+    const grown = events
+      .filter((event) => event.type !== 'entity_deleted' && !event.type.startsWith('relation_'))
+      .map((event) => event.payload.entityId)
+      .filter((id): id is string => typeof id === 'string');
+    const over = await repo.entityOverObservations(
+      trx,
+      accountId,
+      [...new Set(grown)],
+      maxObservationsPerEntity,
+    );
+    if (over) {
+      throw planLimit(
+        `Observation limit reached: the ${plan.name} plan allows ${maxObservationsPerEntity.toLocaleString('en-US')} observations per entity ("${over.name}" would have ${over.observations_count.toLocaleString('en-US')}). Upgrade your plan to add more.`,
+      );
+    }
   }
 }
 
