@@ -70,7 +70,7 @@ class RealtimeConnection {
 
   constructor(
     readonly socket: WebSocket,
-    readonly auth: AuthContext,
+    private readonly auth: AuthContext,
     private readonly graph: GraphDeps,
     private readonly usage: UsageMeter,
     private readonly limits: ConnectionLimits,
@@ -141,17 +141,15 @@ class RealtimeConnection {
         this.sendError(error.message);
         return;
       }
-      const started = performance.now();
-      this.graphSubscribed = true;
-      this.lastSentSeq = Math.max(this.lastSentSeq, lastSeq);
-      await this.replayFromLog();
-      this.usage.record(
-        this.auth.accountId,
-        { type: 'query', resource: 'graph' },
-        performance.now() - started,
-      );
     }
     this.graphSubscribed = true;
+    if (lastSeq !== undefined) {
+      const started = performance.now();
+      this.lastSentSeq = Math.max(this.lastSentSeq, lastSeq);
+      await this.replayFromLog();
+      const operation = { type: 'query', resource: 'graph' } as const;
+      this.usage.record(this.auth.accountId, operation, performance.now() - started);
+    }
     this.send(message('subscribed', { channel: 'graph', lastSeq: this.lastSentSeq }));
   }
 

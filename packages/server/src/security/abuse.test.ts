@@ -231,25 +231,35 @@ describe('statements that run too long', () => {
   let token: string;
   beforeAll(async () => {
     t = await createTestApp({ STATEMENT_TIMEOUT_MS: '10' });
-    ({ token } = await signUp(t.app));
-    const created = await as(
-      t.app,
-      token,
-    )({
-      method: 'POST',
-      url: '/api/entities',
-      payload: { name: 'heavy', type: 'concept', metadata: {}, observations: [] },
-    });
-    entityId = created.json().id;
-    // Seeded in a maintenance session (no statement timeout): 100,000 observations to cascade.
-    await t.database.withSession((session) =>
-      session.query(
+    // Even sign-up runs under the 10 ms limit: on a loaded machine it may be cut too, so retry it.
+    let account: Awaited<ReturnType<typeof signUp>> | undefined;
+    for (let attempt = 0; !account && attempt < 20; attempt++) {
+      account = await signUp(t.app).catch(() => undefined);
+    }
+    if (!account) throw new Error('could not sign up under a 10 ms statement timeout');
+    const { token: signedIn, user } = account;
+    token = signedIn;
+    // Seeded in a maintenance session (no statement timeout, so a loaded
+    // machine cannot cut the seeding itself): one entity with 100,000
+    // observations for a delete to cascade.
+    const [row] = await t.database.withSession(async (session) => {
+      const [member] = await session.query<{ account_id: string }>(
+        'select account_id from account_members where user_id = $1',
+        [user.id],
+      );
+      const [entity] = await session.query<{ id: string }>(
+        `insert into entities (account_id, name, type, observations_count)
+         values ($1, 'heavy', 'concept', 100000) returning id`,
+        [member!.account_id],
+      );
+      await session.query(
         `insert into observations (account_id, entity_id, content, position)
-         select account_id, id, 'observation ' || n, n from entities, generate_series(1, 100000) n
-         where id = $1`,
-        [entityId],
-      ),
-    );
+         select $1, $2, 'observation ' || n, n from generate_series(1, 100000) n`,
+        [member!.account_id, entity!.id],
+      );
+      return [entity!];
+    });
+    entityId = row!.id;
   });
   afterAll(() => t.close());
 
