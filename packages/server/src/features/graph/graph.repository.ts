@@ -705,10 +705,14 @@ export async function relationsAmong(
 /**
  * Locks the account's row for the rest of the transaction. Every graph write
  * takes it first, so an account's writes queue in one order and never
- * deadlock on each other's rows (names, type counts, degrees).
+ * deadlock on each other's rows (names, type counts, degrees). Returns the
+ * bytes stored before the write, for the storage limit.
  */
-export async function lockAccount(db: Db, accountId: string): Promise<void> {
-  await sql`select 1 from accounts where id = ${accountId} for update`.execute(db);
+export async function lockAccount(db: Db, accountId: string): Promise<{ storedBytes: number }> {
+  const result = await sql<{ bytes: number }>`
+    select stored_bytes::float8 as bytes from accounts where id = ${accountId} for update
+  `.execute(db);
+  return { storedBytes: result.rows[0]?.bytes ?? 0 };
 }
 
 /** Bytes the account stores (kept by triggers in the write transaction). */

@@ -148,8 +148,7 @@ export async function write<T>(
   const events: ChangeEvent[] = [];
   try {
     const result = await deps.db.transaction().execute(async (trx) => {
-      await repo.lockAccount(trx, auth.accountId);
-      const bytesBefore = await repo.storedBytes(trx, auth.accountId);
+      const { storedBytes: bytesBefore } = await repo.lockAccount(trx, auth.accountId);
       const outcome = await fn({
         trx,
         async emit(type, payload) {
