@@ -6,6 +6,7 @@ import {
   createTestApp,
   createTestDatabase,
   manualClock,
+  setPlan,
   signUp,
   testConfig,
   type TestApp,
@@ -22,23 +23,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const bearer = (credential: string) => ({ authorization: `Bearer ${credential}` });
-
-async function accountIdOf(userId: string): Promise<string> {
-  const member = await t.database.db
-    .selectFrom('account_members')
-    .select('account_id')
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return member.account_id;
-}
-
-async function setPlan(userId: string, planId: string) {
-  await t.database.db
-    .updateTable('subscriptions')
-    .set({ plan_id: planId })
-    .where('account_id', '=', await accountIdOf(userId))
-    .execute();
-}
 
 describe('an API key is an agent, never the person', () => {
   const personRoutes = [
@@ -59,7 +43,7 @@ describe('an API key is an agent, never the person', () => {
 
   it('refuses the personal key and an account key on every /auth/* and /api/keys* route with 401', async () => {
     const { token, user } = await signUp(t.app);
-    await setPlan(user.id, 'pro');
+    await setPlan(t, user.id, 'pro');
     const accountKey = (
       await as(t.app, token)({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })
     ).json<{ apiKey: string }>().apiKey;
@@ -122,7 +106,7 @@ describe('ending a credential ends it everywhere', () => {
 
   it('a deleted key, a rolled key past its grace and a replaced personal key are refused on every route', async () => {
     const { token, user } = await signUp(t.app);
-    await setPlan(user.id, 'pro');
+    await setPlan(t, user.id, 'pro');
     const call = as(t.app, token);
     const deleted = (
       await call({ method: 'POST', url: '/api/keys', payload: { name: 'd' } })

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { as, createTestApp, manualClock, signUp, type TestApp } from '../test/harness.js';
+import { as, createTestApp, manualClock, setPlan, signUp, type TestApp } from '../test/harness.js';
 
 // Attacks on /mcp sessions: using another credential's session, keeping a
 // session alive after the credential is gone, opening sessions without end,
@@ -38,18 +38,20 @@ function post(
   });
 }
 
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'attack-test', version: '1.0.0' },
+  },
+};
+
 /** Opens a session the way a client does; returns its id. */
 async function openSession(base: string, credential: string): Promise<string> {
-  const response = await post(base, credential, {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'attack-test', version: '1.0.0' },
-    },
-  });
+  const response = await post(base, credential, INITIALIZE);
   expect(response.status).toBe(200);
   await response.text();
   const id = response.headers.get('mcp-session-id');
@@ -108,24 +110,11 @@ async function keyFor(t: TestApp, token: string, name = 'agent') {
   }>();
 }
 
-async function onPlan(t: TestApp, userId: string, planId: string) {
-  const member = await t.database.db
-    .selectFrom('account_members')
-    .select('account_id')
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  await t.database.db
-    .updateTable('subscriptions')
-    .set({ plan_id: planId })
-    .where('account_id', '=', member.account_id)
-    .execute();
-}
-
 describe('an MCP session belongs to the credential that opened it', () => {
   it('is unknown (404) to another key of the same account and to another account', async () => {
     const { t, base } = await server();
     const owner = await signUp(t.app);
-    await onPlan(t, owner.user.id, 'pro');
+    await setPlan(t, owner.user.id, 'pro');
     const second = await keyFor(t, owner.token);
     const stranger = await signUp(t.app);
     const id = await openSession(base, owner.user.apiKey);
@@ -145,7 +134,7 @@ describe('an MCP session ends with its credential', () => {
   it('ends when its key is deleted, its personal key replaced, its session logged out, or its key rolled past the grace', async () => {
     const { t, base } = await server();
     const { token, user } = await signUp(t.app);
-    await onPlan(t, user.id, 'pro');
+    await setPlan(t, user.id, 'pro');
     const deleted = await keyFor(t, token, 'deleted');
     const rolled = await keyFor(t, token, 'rolled');
     const otherLogin = await t.app.inject({
@@ -201,16 +190,7 @@ describe('MCP sessions are bounded', () => {
     const accounts = [await signUp(t.app), await signUp(t.app), await signUp(t.app)];
     await openSession(base, accounts[0]!.user.apiKey);
     await openSession(base, accounts[1]!.user.apiKey);
-    const refused = await post(base, accounts[2]!.user.apiKey, {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'x', version: '1' },
-      },
-    });
+    const refused = await post(base, accounts[2]!.user.apiKey, INITIALIZE);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(

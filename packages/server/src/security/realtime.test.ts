@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { as, createTestApp, manualClock, signUp, type TestApp } from '../test/harness.js';
+import {
+  accountIdOf,
+  as,
+  createTestApp,
+  manualClock,
+  setPlan,
+  signUp,
+  type TestApp,
+} from '../test/harness.js';
 import { TestSocket } from '../test/ws-client.js';
 
 // Attacks on the realtime gateway: a socket outliving its key, foreign pages,
@@ -33,19 +41,6 @@ async function subscribed(base: string, apiKey: string) {
   return socket;
 }
 
-async function onPlan(t: TestApp, userId: string, planId: string) {
-  const member = await t.database.db
-    .selectFrom('account_members')
-    .select('account_id')
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  await t.database.db
-    .updateTable('subscriptions')
-    .set({ plan_id: planId })
-    .where('account_id', '=', member.account_id)
-    .execute();
-}
-
 const entity = (name: string) => ({
   method: 'POST' as const,
   url: '/api/entities',
@@ -56,7 +51,7 @@ describe('a socket ends with its key', () => {
   it('closes 4401 when its key is deleted, its personal key replaced or its key rolled past the grace, and delivers nothing after', async () => {
     const { t, base } = await server();
     const { token, user } = await signUp(t.app);
-    await onPlan(t, user.id, 'pro');
+    await setPlan(t, user.id, 'pro');
     const call = as(t.app, token);
     const key = async (name: string) =>
       (await call({ method: 'POST', url: '/api/keys', payload: { name } })).json<{
@@ -118,7 +113,7 @@ describe('realtime resources are bounded', () => {
       WS_MAX_CONNECTIONS_PER_ACCOUNT: '3',
     });
     const { token, user } = await signUp(t.app);
-    await onPlan(t, user.id, 'pro');
+    await setPlan(t, user.id, 'pro');
     const other = (
       await as(t.app, token)({ method: 'POST', url: '/api/keys', payload: { name: 'other' } })
     ).json<{ apiKey: string }>().apiKey;
@@ -194,15 +189,10 @@ describe('realtime resources are bounded', () => {
 
     // An account past the free plan's 15,000 operations this month is refused the resume.
     const spent = await signUp(t.app);
-    const member = await t.database.db
-      .selectFrom('account_members')
-      .select('account_id')
-      .where('user_id', '=', spent.user.id)
-      .executeTakeFirstOrThrow();
     await t.database.db
       .insertInto('usage_daily')
       .values({
-        account_id: member.account_id,
+        account_id: await accountIdOf(t, spent.user.id),
         day: clock.now().toISOString().slice(0, 10),
         operation_type: 'query',
         resource_type: 'entity',

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { planById } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
+import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../test/harness.js';
 import { callTool, callToolError, connectMcp } from '../test/mcp-client.js';
 
 // Filling the disk: the free plan caps entities, and now also observations
@@ -23,14 +23,9 @@ afterAll(async () => {
 
 async function account() {
   const { token, user } = await signUp(t.app);
-  const member = await t.database.db
-    .selectFrom('account_members')
-    .select('account_id')
-    .where('user_id', '=', user.id)
-    .executeTakeFirstOrThrow();
   const client = await connectMcp(base, user.apiKey);
   clients.push(client);
-  return { call: as(t.app, token), client, accountId: member.account_id };
+  return { call: as(t.app, token), client, accountId: await accountIdOf(t, user.id) };
 }
 
 async function stored(accountId: string): Promise<number> {

@@ -116,3 +116,22 @@ export function manualClock(start = new Date()) {
     },
   };
 }
+
+/** The personal account of a user (the one sign-up created). */
+export async function accountIdOf(t: TestApp, userId: string): Promise<string> {
+  const member = await t.database.db
+    .selectFrom('account_members')
+    .select('account_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return member.account_id;
+}
+
+/** Moves the user's account to another plan of the shared catalog (its limits apply at once). */
+export async function setPlan(t: TestApp, userId: string, planId: string): Promise<void> {
+  await t.database.db
+    .updateTable('subscriptions')
+    .set({ plan_id: planId })
+    .where('account_id', '=', await accountIdOf(t, userId))
+    .execute();
+}

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, manualClock, signUp, type TestApp } from '../../test/harness.js';
+import {
+  as,
+  createTestApp,
+  manualClock,
+  setPlan,
+  signUp,
+  type TestApp,
+} from '../../test/harness.js';
 
 const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
 let t: TestApp;
@@ -7,21 +14,6 @@ beforeAll(async () => {
   t = await createTestApp({}, { now: clock.now });
 });
 afterAll(() => t.close());
-
-async function setPlan(accountOwnerToken: string, planId: string) {
-  const me = await as(t.app, accountOwnerToken)({ method: 'GET', url: '/auth/me' });
-  const userId = me.json<{ id: string }>().id;
-  const member = await t.database.db
-    .selectFrom('account_members')
-    .select('account_id')
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  await t.database.db
-    .updateTable('subscriptions')
-    .set({ plan_id: planId })
-    .where('account_id', '=', member.account_id)
-    .execute();
-}
 
 function bearer(key: string) {
   return { authorization: `Bearer ${key}` };
@@ -81,7 +73,7 @@ describe('API keys', () => {
   });
 
   it('rejects blank names and enforces the plan limit', async () => {
-    const { token } = await signUp(t.app);
+    const { token, user } = await signUp(t.app);
     const call = as(t.app, token);
     const blank = await call({
       method: 'POST',
@@ -99,7 +91,7 @@ describe('API keys', () => {
     expect(second.json()).toMatchObject({ code: 'PLAN_LIMIT_REACHED' });
     expect(second.json().error).toContain('Free plan allows 1 API key');
 
-    await setPlan(token, 'starter');
+    await setPlan(t, user.id, 'starter');
     expect(
       (await call({ method: 'POST', url: '/api/keys', payload: { name: 'two' } })).statusCode,
     ).toBe(201);
