@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { migrate } from './db/migrate.js';
+import { EmbeddedUpkeep } from './db/upkeep.js';
 import { authenticateSession, sessionStatus, type AuthDeps } from './features/auth/auth.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
 import { authThrottles } from './features/auth/throttle.js';
@@ -31,6 +32,8 @@ export interface Runtime {
   usage: UsageMeter;
   /** Ends sockets and MCP sessions when the credential they were opened with stops working. */
   credentials: CredentialWatch;
+  /** Keeps the embedded database's statistics fresh (PGlite has no autovacuum). */
+  upkeep: EmbeddedUpkeep;
   /** Who a bearer credential (session token or API key) acts as, if anyone. */
   authenticate(credential: string): Promise<AuthContext | undefined>;
   close(): Promise<void>;
@@ -78,10 +81,17 @@ export async function createRuntime(
     secret: await instanceSecret(database.db, config.SECRET_KEY),
     credentialsChanged,
   };
+  const upkeep = new EmbeddedUpkeep(database, {}, (error) =>
+    options.onError?.(error, 'embedded database upkeep failed'),
+  );
+  upkeep.start();
   const graph: GraphDeps = {
     db: database.db,
     bounds: { maxRows: config.READ_MAX_ROWS, maxBytes: config.READ_MAX_BYTES },
-    publish: (events) => bus.publish(events),
+    publish: (events) => {
+      upkeep.noteChanges(events.length);
+      bus.publish(events);
+    },
   };
   const meter = new UsageMeter(database.db, now, options.onError);
   meter.start(5_000);
@@ -117,6 +127,7 @@ export async function createRuntime(
     auth,
     usage: meter,
     credentials,
+    upkeep,
     async authenticate(credential) {
       return (
         (await authenticateSession(auth, credential)) ??
@@ -124,6 +135,7 @@ export async function createRuntime(
       );
     },
     async close() {
+      upkeep.stop();
       credentials.close();
       await usage.stop();
       await meter.stop();

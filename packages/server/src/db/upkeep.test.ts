@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signUp, type TestApp } from '../test/harness.js';
+import { callTool, connectMcp } from '../test/mcp-client.js';
+
+// PGlite has no autovacuum: the server analyzes the tables itself once enough
+// has changed and writes pause. PostgreSQL analyzes on its own, so the
+// PostgreSQL run has nothing to check here.
+
+async function estimatedEntities(t: TestApp): Promise<number> {
+  const [row] = await t.database.withSession((session) =>
+    session.query<{ rows: number }>(
+      "select reltuples::float8 as rows from pg_class where relname = 'entities'",
+    ),
+  );
+  return row!.rows;
+}
+
+describe.skipIf(process.env.TEST_DATABASE_URL)('embedded database upkeep', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('analyzes after a large change once writes pause, so the planner sees the new rows', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { user } = await signUp(t.app);
+    const client = await connectMcp(base, user.apiKey);
+    try {
+      const before = t.runtime.upkeep.analyzed;
+      await callTool(client, 'create_entities', {
+        entities: Array.from({ length: 600 }, (_, i) => ({
+          name: `e-${i}`,
+          entityType: 'thing',
+          observations: [],
+        })),
+      });
+      // Statistics still say the table is (nearly) empty: nothing has analyzed it yet.
+      expect(await estimatedEntities(t)).toBeLessThan(100);
+      await expect
+        .poll(() => t.runtime.upkeep.analyzed, { timeout: 10_000, interval: 200 })
+        .toBeGreaterThan(before);
+      expect(await estimatedEntities(t)).toBe(600);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('leaves small changes alone', async () => {
+    const before = t.runtime.upkeep.analyzed;
+    const { token } = await signUp(t.app);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/entities',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: 'one', type: 'thing', metadata: {}, observations: [] },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect(t.runtime.upkeep.analyzed).toBe(before);
+  });
+});
