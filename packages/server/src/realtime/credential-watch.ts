@@ -56,6 +56,9 @@ export class CredentialWatch {
     if (!entry) {
       entry = { credential: { ...auth.credential }, holders: new Set() };
       this.watched.set(auth.credential.id, entry);
+      // A change announced while the holder was being opened (after the
+      // credential was checked, before this watch) would be missed: check once now.
+      void this.recheck(auth.credential.id);
     }
     const holders = entry.holders;
     let ended = false;

@@ -298,7 +298,9 @@ export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
       let queue = Promise.resolve();
       const handle = (raw: string) => {
         queue = queue
-          .then(() => connection?.receive(raw))
+          // Once the socket is closing (the client left, a cap, a revoked key), what it left
+          // in the queue is dropped: no answer could reach it, and resumes would cost reads.
+          .then(() => (socket.readyState === socket.OPEN ? connection?.receive(raw) : undefined))
           .catch((error: unknown) => {
             request.log.error({ err: error }, 'realtime message failed');
           })

@@ -72,6 +72,19 @@ export class TestSocket {
     });
   }
 
+  /**
+   * How the socket closed, or 'still open' when it has not closed within
+   * `timeoutMs`: an attack test then fails with a readable difference
+   * instead of a timeout.
+   */
+  closedWithin(timeoutMs = 5_000): Promise<{ code: number; reason: string } | 'still open'> {
+    let timer: NodeJS.Timeout | undefined;
+    const open = new Promise<'still open'>((resolve) => {
+      timer = setTimeout(() => resolve('still open'), timeoutMs);
+    });
+    return Promise.race([this.closed, open]).finally(() => clearTimeout(timer));
+  }
+
   ofType(type: string): Received[] {
     return this.messages.filter((m) => m.type === type);
   }
