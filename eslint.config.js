@@ -2,6 +2,41 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// DESIGN.md "Layout and rules", enforced. ESLint keeps one `no-restricted-imports`
+// per file (the last matching block wins), so each block below lists every
+// pattern that applies to its files.
+
+const SERVER = 'packages/server/src';
+
+const databaseDrivers = {
+  group: ['kysely', 'pg', '@electric-sql/*'],
+  message: 'SQL lives only in *.repository.ts and db/ (DESIGN.md "Layout and rules").',
+};
+const repositories = {
+  regex: '\\.repository\\.js$',
+  message: "Adapters receive services, never a repository (call the feature's service).",
+};
+const plumbingReachingUp = {
+  regex: '^\\.\\./(features|realtime|db|mcp)/',
+  message:
+    'http/ and lib/ are plumbing below the features: no feature, realtime, mcp or db/ imports.',
+};
+const otherFeaturesInternals = {
+  regex: '^\\.\\./[\\w-]+/(?![\\w.-]+\\.service\\.js$)',
+  message: "A feature calls another feature's service, never its repository or routes.",
+};
+const otherWebFeature = (climb) => ({
+  regex: `^${'\\.\\./'.repeat(climb)}[\\w-]`,
+  message: 'Web features do not import each other: app/ composes them (DESIGN.md).',
+});
+const webFeatureAlias = {
+  group: ['@/features/*'],
+  message: 'Web features do not import each other: app/ composes them (DESIGN.md).',
+};
+
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const tests = ['**/*.test.ts', '**/*.test.tsx', `${SERVER}/test/**`];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/test-results/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -14,5 +49,49 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
     },
+  },
+  {
+    files: ['packages/shared/src/**/*.ts'],
+    ignores: tests,
+    rules: restrict({
+      regex: '^(?!zod$|\\.{1,2}/)',
+      message: 'packages/shared imports zod only: it is the contract of server and web.',
+    }),
+  },
+  {
+    files: [`${SERVER}/**/*.ts`],
+    ignores: [...tests, `${SERVER}/db/**`],
+    rules: restrict(databaseDrivers),
+  },
+  {
+    files: [`${SERVER}/http/**/*.ts`, `${SERVER}/lib/**/*.ts`],
+    ignores: tests,
+    rules: restrict(databaseDrivers, repositories, plumbingReachingUp),
+  },
+  {
+    files: [`${SERVER}/mcp/**/*.ts`, `${SERVER}/realtime/**/*.ts`],
+    ignores: tests,
+    rules: restrict(databaseDrivers, repositories),
+  },
+  {
+    files: [`${SERVER}/features/**/*.ts`],
+    ignores: tests,
+    rules: restrict(databaseDrivers, otherFeaturesInternals),
+  },
+  {
+    files: [`${SERVER}/features/**/*.repository.ts`],
+    rules: restrict(otherFeaturesInternals),
+  },
+  {
+    files: ['packages/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['packages/web/src/features/*/*.{ts,tsx}'],
+    rules: restrict(webFeatureAlias, otherWebFeature(1)),
+  },
+  {
+    files: ['packages/web/src/features/*/*/*.{ts,tsx}'],
+    rules: restrict(webFeatureAlias, otherWebFeature(2)),
   },
 );

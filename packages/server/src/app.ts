@@ -5,7 +5,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { sql } from 'kysely';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -13,16 +12,17 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { ping } from './db/connection.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { graphRoutes } from './features/graph/graph.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { authenticateWith, sessionOnlyWith } from './http/authenticate.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { loggerOptions } from './http/logging.js';
-import { registerMetering } from './http/metering.js';
+import { registerMetering } from './features/usage/usage.routes.js';
 import { apiRateLimit } from './http/rate-limits.js';
 import { checkOriginWith, originPolicy } from './http/origin.js';
-import type { RouteDeps } from './http/route-deps.js';
+import type { RouteDeps } from './route-deps.js';
 import { registerWebApp } from './http/web-app.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import { mcpRoutes } from './mcp/http.js';
@@ -130,7 +130,7 @@ export async function buildApp({
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await sql`select 1`.execute(handle.db);
+      await ping(handle.db);
       return { status: 'ok', database: handle.kind };
     } catch (error) {
       app.log.error({ err: error }, 'health check failed');

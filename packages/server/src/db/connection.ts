@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { lockDataFolder } from './data-lock.js';
 import { withDeadlines } from './deadline.js';
@@ -32,6 +32,11 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Longest a statement or transaction may run (see deadline.ts); unbounded when absent. */
   statementTimeoutMs?: number | undefined;
+}
+
+/** Throws when the database does not answer (the health check). */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {

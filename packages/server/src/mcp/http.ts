@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../http/authenticate.js';
-import type { RouteDeps } from '../http/route-deps.js';
+import type { RouteDeps } from '../route-deps.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { createMemoryServer } from './memory-server.js';
 

@@ -11,7 +11,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { WebSocket } from 'ws';
 import { eventsSince, type ChangeEvent, type GraphDeps } from '../features/graph/graph.service.js';
 import { authenticateApiKey } from '../features/keys/keys.service.js';
-import type { RouteDeps } from '../http/route-deps.js';
+import type { RouteDeps } from '../route-deps.js';
 import type { UsageMeter } from '../features/usage/usage.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { AppError } from '../lib/errors.js';

@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
 import { perAddressLimit } from '../../http/rate-limits.js';
-import type { RouteDeps } from '../../http/route-deps.js';
+import type { RouteDeps } from '../../route-deps.js';
 import * as auth from './auth.service.js';
 
 const errors = {

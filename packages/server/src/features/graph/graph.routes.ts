@@ -22,7 +22,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
-import type { RouteDeps } from '../../http/route-deps.js';
+import type { RouteDeps } from '../../route-deps.js';
 import * as graph from './graph.service.js';
 
 const errors = {

@@ -9,7 +9,7 @@ import {
 } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
-import type { RouteDeps } from '../../http/route-deps.js';
+import type { RouteDeps } from '../../route-deps.js';
 import * as keys from './keys.service.js';
 
 const errors = {

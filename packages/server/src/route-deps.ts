@@ -1,16 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
-import type { Db } from '../db/connection.js';
-import type { AuthDeps } from '../features/auth/auth.service.js';
-import type { GraphDeps } from '../features/graph/graph.service.js';
-import type { KeysDeps } from '../features/keys/keys.service.js';
-import type { UsageMeter } from '../features/usage/usage.service.js';
-import type { CredentialWatch } from '../realtime/credential-watch.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { Config } from './config.js';
+import type { Db } from './db/connection.js';
+import type { AuthDeps } from './features/auth/auth.service.js';
+import type { GraphDeps } from './features/graph/graph.service.js';
+import type { KeysDeps } from './features/keys/keys.service.js';
+import type { UsageMeter } from './features/usage/usage.service.js';
+import type { CredentialWatch } from './realtime/credential-watch.js';
+import type { EventBus } from './realtime/event-bus.js';
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-/** What every feature's routes are registered with. */
+/**
+ * What every adapter's routes are registered with: declared here, beside the
+ * composition root (app.ts) that builds it, so `http/` stays plumbing that
+ * knows no feature.
+ */
 export interface RouteDeps {
   db: Db;
   config: Config;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
+import type { Operation, UsageMeter } from './usage.service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

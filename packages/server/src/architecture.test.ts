@@ -1,0 +1,95 @@
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// DESIGN.md's dependency rules are kept by the linter: each case plants one
+// violation in a file of the folder the rule guards and expects the repository's
+// ESLint configuration to reject it, and the allowed form to pass.
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}${filePath}` });
+  return result!.messages
+    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message);
+}
+
+const cases: { rule: string; file: string; planted: string; allowed: string; says: RegExp }[] = [
+  {
+    rule: 'shared imports zod only',
+    file: 'packages/shared/src/planted.ts',
+    planted: "import { FastifyInstance } from 'fastify';\nexport type X = FastifyInstance;",
+    allowed:
+      "import { z } from 'zod';\nimport { PLANS } from './plans.js';\nexport const x = [z, PLANS];",
+    says: /imports zod only/,
+  },
+  {
+    rule: 'SQL only in repositories and db/',
+    file: 'packages/server/src/features/graph/planted.service.ts',
+    planted: "import { sql } from 'kysely';\nexport const x = sql;",
+    allowed: "import * as repo from './graph.repository.js';\nexport const x = repo;",
+    says: /SQL lives only/,
+  },
+  {
+    rule: 'a feature calls another feature’s service, never its repository',
+    file: 'packages/server/src/features/keys/planted.service.ts',
+    planted: "import * as repo from '../graph/graph.repository.js';\nexport const x = repo;",
+    allowed: "import * as graph from '../graph/graph.service.js';\nexport const x = graph;",
+    says: /another feature's service/,
+  },
+  {
+    rule: 'adapters never import repositories',
+    file: 'packages/server/src/mcp/planted.ts',
+    planted:
+      "import * as repo from '../features/graph/graph.repository.js';\nexport const x = repo;",
+    allowed:
+      "import * as graph from '../features/graph/graph.service.js';\nexport const x = graph;",
+    says: /never a repository/,
+  },
+  {
+    rule: 'http/ is plumbing below the features',
+    file: 'packages/server/src/http/planted.ts',
+    planted:
+      "import * as usage from '../features/usage/usage.service.js';\nexport const x = usage;",
+    allowed: "import { AppError } from '../lib/errors.js';\nexport const x = AppError;",
+    says: /plumbing below the features/,
+  },
+  {
+    rule: 'web features do not import each other (alias)',
+    file: 'packages/web/src/features/pricing/components/planted.tsx',
+    planted:
+      "import { LoginForm } from '@/features/auth/components/login-form';\nexport const x = LoginForm;",
+    allowed: "import { Button } from '@/components/ui/button';\nexport const x = Button;",
+    says: /do not import each other/,
+  },
+  {
+    rule: 'web features do not import each other (relative)',
+    file: 'packages/web/src/features/pricing/components/planted.tsx',
+    planted:
+      "import { LoginForm } from '../../auth/components/login-form';\nexport const x = LoginForm;",
+    allowed: "import { PlanCard } from './plan-card';\nexport const x = PlanCard;",
+    says: /do not import each other/,
+  },
+];
+
+describe('the linter keeps the architecture', () => {
+  for (const { rule, file, planted, allowed, says } of cases) {
+    it(rule, async () => {
+      const refused = await restrictedImports(file, planted);
+      expect(refused).toHaveLength(1);
+      expect(refused[0]).toMatch(says);
+      expect(await restrictedImports(file, allowed)).toEqual([]);
+    });
+  }
+
+  it('lets tests and db/ use SQL', async () => {
+    const code = "import { sql } from 'kysely';\nexport const x = sql;";
+    expect(await restrictedImports('packages/server/src/db/planted.ts', code)).toEqual([]);
+    expect(await restrictedImports('packages/server/src/planted.test.ts', code)).toEqual([]);
+  });
+});
