@@ -87,6 +87,7 @@ export async function createRuntime(
   upkeep.start();
   const graph: GraphDeps = {
     db: database.db,
+    now,
     bounds: { maxRows: config.READ_MAX_ROWS, maxBytes: config.READ_MAX_BYTES },
     publish: (events) => {
       upkeep.noteChanges(events.length);

@@ -232,7 +232,7 @@ describe('realtime gateway', () => {
       actor: { kind: 'user' as const, id: user.id },
       credential: { kind: 'session' as const, id: user.id, expiresAt: null },
     };
-    const unpublished = { db: t.runtime.graph.db, bounds: t.runtime.graph.bounds };
+    const unpublished = { ...t.runtime.graph, publish: undefined };
     await createEntity(unpublished, auth, {
       name: 'late-1',
       type: 'x',

@@ -755,6 +755,7 @@ export async function appendEvent(
     type: string;
     payload: Record<string, unknown>;
     actor: Record<string, unknown>;
+    at: Date;
   },
 ): Promise<number> {
   const row = await db
@@ -771,6 +772,7 @@ export async function appendEvent(
       type: event.type,
       payload: JSON.stringify(event.payload),
       actor: JSON.stringify(event.actor),
+      at: event.at,
     })
     .execute();
   return Number(row.seq);

@@ -39,6 +39,8 @@ export interface ChangeEvent {
 
 export interface GraphDeps {
   db: Db;
+  /** The one clock: change events carry its time, live and replayed alike. */
+  now: () => Date;
   /** How much one read may answer (READ_MAX_ROWS, READ_MAX_BYTES). */
   bounds: ReadBounds;
   /** Receives each write's events after its transaction commits (realtime fan-out). */
@@ -152,18 +154,14 @@ export async function write<T>(
       const outcome = await fn({
         trx,
         async emit(type, payload) {
+          const at = deps.now();
           const seq = await repo.appendEvent(trx, auth.accountId, {
             type,
             payload,
             actor: { ...auth.actor },
+            at,
           });
-          events.push({
-            accountId: auth.accountId,
-            seq,
-            type,
-            payload,
-            at: new Date().toISOString(),
-          });
+          events.push({ accountId: auth.accountId, seq, type, payload, at: at.toISOString() });
         },
       });
       if (events.length > 0) await assertStorageLimits(trx, auth.accountId, bytesBefore, events);
