@@ -87,6 +87,20 @@ describe('the linter keeps the architecture', () => {
     });
   }
 
+  it('holds React components to the rules of hooks', async () => {
+    const file = `${root}packages/web/src/features/pricing/components/planted.tsx`;
+    const lint = async (code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: file });
+      return result!.messages.map((message) => message.ruleId);
+    };
+    const conditional =
+      "import { useState } from 'react';\nexport function Planted({ on }: { on: boolean }) {\n  if (on) {\n    const [value] = useState(0);\n    return <p>{value}</p>;\n  }\n  return null;\n}\n";
+    expect(await lint(conditional)).toContain('react-hooks/rules-of-hooks');
+    const proper =
+      "import { useState } from 'react';\nexport function Planted() {\n  const [value] = useState(0);\n  return <p>{value}</p>;\n}\n";
+    expect(await lint(proper)).toEqual([]);
+  });
+
   it('lets tests and db/ use SQL', async () => {
     const code = "import { sql } from 'kysely';\nexport const x = sql;";
     expect(await restrictedImports('packages/server/src/db/planted.ts', code)).toEqual([]);

@@ -48,6 +48,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (storedTokenRejected) {
       clearAuthToken();
+      // Storage and state change together, once, after the failed check: not a render cascade.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setToken(null);
     }
   }, [storedTokenRejected]);
