@@ -32,13 +32,13 @@ const cases: { rule: string; file: string; planted: string; allowed: string; say
     rule: 'SQL only in repositories and db/',
     file: 'packages/server/src/features/graph/planted.service.ts',
     planted: "import { sql } from 'kysely';\nexport const x = sql;",
-    allowed: "import * as repo from './graph.repository.js';\nexport const x = repo;",
+    allowed: "import * as repo from './entities.repository.js';\nexport const x = repo;",
     says: /SQL lives only/,
   },
   {
     rule: 'a feature calls another feature’s service, never its repository',
     file: 'packages/server/src/features/keys/planted.service.ts',
-    planted: "import * as repo from '../graph/graph.repository.js';\nexport const x = repo;",
+    planted: "import * as repo from '../graph/relations.repository.js';\nexport const x = repo;",
     allowed: "import * as graph from '../graph/graph.service.js';\nexport const x = graph;",
     says: /another feature's service/,
   },
@@ -46,7 +46,7 @@ const cases: { rule: string; file: string; planted: string; allowed: string; say
     rule: 'adapters never import repositories',
     file: 'packages/server/src/mcp/planted.ts',
     planted:
-      "import * as repo from '../features/graph/graph.repository.js';\nexport const x = repo;",
+      "import * as repo from '../features/graph/entities.repository.js';\nexport const x = repo;",
     allowed:
       "import * as graph from '../features/graph/graph.service.js';\nexport const x = graph;",
     says: /never a repository/,

@@ -26,7 +26,11 @@ import {
 } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { currentPlan } from '../billing/billing.service.js';
-import * as repo from './graph.repository.js';
+import * as changeRepo from './changes.repository.js';
+import * as entityRepo from './entities.repository.js';
+import * as observationRepo from './observations.repository.js';
+import * as relationRepo from './relations.repository.js';
+import * as searchRepo from './search.repository.js';
 
 /** A committed change, as the change log recorded it. */
 export interface ChangeEvent {
@@ -63,12 +67,12 @@ export const observationRowsOf = (bounds: ReadBounds) => bounds.maxRows * 10;
 
 /** Entities cut to what one answer may hold, each with the observations it keeps. */
 export interface BoundedEntities {
-  rows: repo.EntityRow[];
-  observations: Map<string, repo.ObservationRow[]>;
+  rows: entityRepo.EntityRow[];
+  observations: Map<string, observationRepo.ObservationRow[]>;
   /** True when fewer entities are kept than were given (a limit was reached). */
   cut: boolean;
   /** The entity whose observations were cut to fit (it alone passes a limit), if any. */
-  observationsCutOf: repo.EntityRow | undefined;
+  observationsCutOf: entityRepo.EntityRow | undefined;
 }
 
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -83,32 +87,32 @@ const jsonBytes = (value: unknown) => (value ? byteLength(JSON.stringify(value))
 export async function boundEntities(
   db: Db,
   accountId: string,
-  given: repo.EntityRow[],
+  given: entityRepo.EntityRow[],
   bounds: ReadBounds,
 ): Promise<BoundedEntities> {
   let rowsLeft = observationRowsOf(bounds);
-  const plan: { row: repo.EntityRow; take: number }[] = [];
+  const plan: { row: entityRepo.EntityRow; take: number }[] = [];
   for (const row of given.slice(0, bounds.maxRows)) {
     if (row.observations_count > rowsLeft && plan.length > 0) break;
     const take = Math.min(row.observations_count, rowsLeft);
     plan.push({ row, take });
     rowsLeft -= take;
   }
-  const read = await repo.takeObservations(
+  const read = await observationRepo.takeObservations(
     db,
     accountId,
     plan.map(({ row, take }) => ({ id: row.id, take })),
   );
-  const byEntity = new Map<string, repo.ObservationRow[]>();
+  const byEntity = new Map<string, observationRepo.ObservationRow[]>();
   for (const observation of read) {
     const list = byEntity.get(observation.entity_id);
     if (list) list.push(observation);
     else byEntity.set(observation.entity_id, [observation]);
   }
 
-  const rows: repo.EntityRow[] = [];
-  const observations = new Map<string, repo.ObservationRow[]>();
-  let observationsCutOf: repo.EntityRow | undefined;
+  const rows: entityRepo.EntityRow[] = [];
+  const observations = new Map<string, observationRepo.ObservationRow[]>();
+  let observationsCutOf: entityRepo.EntityRow | undefined;
   let bytesLeft = bounds.maxBytes;
   for (const { row, take } of plan) {
     const own = byteLength(row.name) + byteLength(row.type) + jsonBytes(row.metadata);
@@ -150,12 +154,12 @@ export async function write<T>(
   const events: ChangeEvent[] = [];
   try {
     const result = await deps.db.transaction().execute(async (trx) => {
-      const { storedBytes: bytesBefore } = await repo.lockAccount(trx, auth.accountId);
+      const { storedBytes: bytesBefore } = await changeRepo.lockAccount(trx, auth.accountId);
       const outcome = await fn({
         trx,
         async emit(type, payload) {
           const at = deps.now();
-          const seq = await repo.appendEvent(trx, auth.accountId, {
+          const seq = await changeRepo.appendEvent(trx, auth.accountId, {
             type,
             payload,
             actor: { ...auth.actor },
@@ -189,7 +193,7 @@ async function assertStorageLimits(
   const plan = await currentPlan(trx, accountId);
   const { maxStorageBytes, maxObservationsPerEntity } = plan.features;
   if (maxStorageBytes !== UNLIMITED) {
-    const bytes = await repo.storedBytes(trx, accountId);
+    const bytes = await entityRepo.storedBytes(trx, accountId);
     if (bytes > maxStorageBytes && bytes > bytesBefore) {
       throw planLimit(
         `Storage limit reached: the ${plan.name} plan allows ${formatBytes(maxStorageBytes)} of stored memory. Delete something or upgrade your plan.`,
@@ -201,7 +205,7 @@ async function assertStorageLimits(
       .filter((event) => event.type !== 'entity_deleted' && !event.type.startsWith('relation_'))
       .map((event) => event.payload.entityId)
       .filter((id): id is string => typeof id === 'string');
-    const over = await repo.entityOverObservations(
+    const over = await entityRepo.entityOverObservations(
       trx,
       accountId,
       [...new Set(grown)],
@@ -219,7 +223,7 @@ async function assertStorageLimits(
 
 const iso = (date: Date) => date.toISOString();
 
-function toObservation(row: repo.ObservationRow): Observation {
+function toObservation(row: observationRepo.ObservationRow): Observation {
   return {
     id: row.id,
     content: row.content,
@@ -228,7 +232,10 @@ function toObservation(row: repo.ObservationRow): Observation {
   };
 }
 
-function toEntity(row: repo.EntityRow, observations: repo.ObservationRow[]): Entity {
+function toEntity(
+  row: entityRepo.EntityRow,
+  observations: observationRepo.ObservationRow[],
+): Entity {
   return {
     id: row.id,
     name: row.name,
@@ -241,7 +248,7 @@ function toEntity(row: repo.EntityRow, observations: repo.ObservationRow[]): Ent
   };
 }
 
-function toRelation(row: repo.RelationWithEndsRow): Relation {
+function toRelation(row: relationRepo.RelationWithEndsRow): Relation {
   return {
     id: row.id,
     fromEntityId: row.from_id,
@@ -255,7 +262,7 @@ function toRelation(row: repo.RelationWithEndsRow): Relation {
 }
 
 /** The entities that fit one answer, with their observations; `cut` when some did not. */
-async function withObservations(deps: GraphDeps, accountId: string, given: repo.EntityRow[]) {
+async function withObservations(deps: GraphDeps, accountId: string, given: entityRepo.EntityRow[]) {
   const bounded = await boundEntities(deps.db, accountId, given, deps.bounds);
   const entities = bounded.rows.map((row) => {
     const entity = toEntity(row, bounded.observations.get(row.id) ?? []);
@@ -278,8 +285,8 @@ export function cleanObservations(items: ObservationInput[]) {
   return kept;
 }
 
-async function requireEntity(db: Db, accountId: string, id: string): Promise<repo.EntityRow> {
-  const row = isUuid(id) ? await repo.findEntity(db, accountId, id) : undefined;
+async function requireEntity(db: Db, accountId: string, id: string): Promise<entityRepo.EntityRow> {
+  const row = isUuid(id) ? await entityRepo.findEntity(db, accountId, id) : undefined;
   if (!row) throw notFound('Entity');
   return row;
 }
@@ -288,7 +295,7 @@ export async function assertEntityRoom(db: Db, accountId: string, adding: number
   const plan = await currentPlan(db, accountId);
   const max = plan.features.maxEntities;
   if (max === UNLIMITED) return;
-  const count = await repo.countEntities(db, accountId);
+  const count = await entityRepo.countEntities(db, accountId);
   if (count + adding > max) {
     throw planLimit(
       `Entity limit reached: the ${plan.name} plan allows ${max.toLocaleString('en-US')} entities. Upgrade your plan to add more.`,
@@ -305,10 +312,10 @@ export async function createEntity(
 ): Promise<Entity> {
   return write(deps, auth, async ({ trx, emit }) => {
     await assertEntityRoom(trx, auth.accountId, 1);
-    const row = await repo.insertEntity(trx, auth.accountId, input);
+    const row = await entityRepo.insertEntity(trx, auth.accountId, input);
     if (!row) throw conflict(`An entity named "${input.name}" already exists`, 'name');
-    await repo.adjustTypeCount(trx, auth.accountId, row.type, 1);
-    const observations = await repo.insertObservations(
+    await entityRepo.adjustTypeCount(trx, auth.accountId, row.type, 1);
+    const observations = await observationRepo.insertObservations(
       trx,
       auth.accountId,
       row.id,
@@ -343,8 +350,8 @@ export async function listEntities(
 ): Promise<EntityList> {
   const page = { ...filter, limit: Math.min(filter.limit, deps.bounds.maxRows) };
   const { rows, total } = page.query
-    ? await repo.searchEntities(deps.db, auth.accountId, { ...page, query: page.query })
-    : await repo.listEntities(deps.db, auth.accountId, page);
+    ? await searchRepo.searchEntities(deps.db, auth.accountId, { ...page, query: page.query })
+    : await entityRepo.listEntities(deps.db, auth.accountId, page);
   const { entities, cut } = await withObservations(deps, auth.accountId, rows);
   return { entities, total, ...pageEnd(filter, entities.length, total, cut) };
 }
@@ -368,7 +375,7 @@ function pageEnd(
 }
 
 export async function listEntityTypes(deps: GraphDeps, auth: AuthContext): Promise<TypeSummary[]> {
-  const counts = await repo.listTypeCounts(deps.db, auth.accountId);
+  const counts = await entityRepo.listTypeCounts(deps.db, auth.accountId);
   return counts.map(({ type, count }) => ({
     type,
     label: typeLabel(type),
@@ -385,14 +392,14 @@ export async function updateEntity(
   return write(deps, auth, async ({ trx, emit }) => {
     const before = await requireEntity(trx, auth.accountId, id);
     if (input.name !== before.name) {
-      const [clash] = await repo.findEntitiesByName(trx, auth.accountId, [input.name]);
+      const [clash] = await entityRepo.findEntitiesByName(trx, auth.accountId, [input.name]);
       if (clash) throw conflict(`An entity named "${input.name}" already exists`, 'name');
     }
-    const row = await repo.updateEntity(trx, auth.accountId, id, input);
+    const row = await entityRepo.updateEntity(trx, auth.accountId, id, input);
     if (!row) throw notFound('Entity');
     if (row.type !== before.type) {
-      await repo.adjustTypeCount(trx, auth.accountId, before.type, -1);
-      await repo.adjustTypeCount(trx, auth.accountId, row.type, 1);
+      await entityRepo.adjustTypeCount(trx, auth.accountId, before.type, -1);
+      await entityRepo.adjustTypeCount(trx, auth.accountId, row.type, 1);
     }
     if (input.observations) {
       await replaceObservations(trx, auth.accountId, id, cleanObservations(input.observations));
@@ -403,7 +410,7 @@ export async function updateEntity(
       name: row.name,
       type: row.type,
     });
-    const fresh = await repo.findEntity(trx, auth.accountId, id);
+    const fresh = await entityRepo.findEntity(trx, auth.accountId, id);
     const { entities } = await withObservations({ ...deps, db: trx }, auth.accountId, [fresh!]);
     return entities[0]!;
   });
@@ -416,25 +423,25 @@ async function replaceObservations(
   entityId: string,
   wanted: { content: string; metadata?: Record<string, unknown> }[],
 ): Promise<void> {
-  const existing = await repo.listObservations(trx, accountId, [entityId]);
+  const existing = await observationRepo.listObservations(trx, accountId, [entityId]);
   const existingByContent = new Map(existing.map((row) => [row.content, row]));
   const wantedContents = new Set(wanted.map((item) => item.content));
-  await repo.deleteObservations(
+  await observationRepo.deleteObservations(
     trx,
     accountId,
     entityId,
     existing.filter((row) => !wantedContents.has(row.content)).map((row) => row.id),
   );
   const added = wanted.filter((item) => !existingByContent.has(item.content));
-  await repo.insertObservations(trx, accountId, entityId, added);
+  await observationRepo.insertObservations(trx, accountId, entityId, added);
   // Order follows the given list; new ones were appended, so renumber everything.
-  const all = await repo.listObservations(trx, accountId, [entityId]);
+  const all = await observationRepo.listObservations(trx, accountId, [entityId]);
   const rowByContent = new Map(all.map((row) => [row.content, row]));
   for (const [position, item] of wanted.entries()) {
     const row = rowByContent.get(item.content)!;
     const metadataChanged = item.metadata && existingByContent.has(item.content);
     if (row.position !== position || metadataChanged) {
-      await repo.updateObservation(trx, accountId, row.id, {
+      await observationRepo.updateObservation(trx, accountId, row.id, {
         position,
         metadata: metadataChanged ? item.metadata : undefined,
       });
@@ -445,9 +452,9 @@ async function replaceObservations(
 export async function deleteEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<void> {
   await write(deps, auth, async ({ trx, emit }) => {
     await requireEntity(trx, auth.accountId, id);
-    const row = await repo.deleteEntity(trx, auth.accountId, id);
+    const row = await entityRepo.deleteEntity(trx, auth.accountId, id);
     if (!row) throw notFound('Entity');
-    await repo.adjustTypeCount(trx, auth.accountId, row.type, -1);
+    await entityRepo.adjustTypeCount(trx, auth.accountId, row.type, -1);
     await emit('entity_deleted', {
       entityId: id,
       id,
@@ -471,12 +478,12 @@ export async function addObservations(
   return write(deps, auth, async ({ trx, emit }) => {
     await requireEntity(trx, auth.accountId, id);
     const existing = new Set(
-      (await repo.listObservations(trx, auth.accountId, [id])).map((row) => row.content),
+      (await observationRepo.listObservations(trx, auth.accountId, [id])).map((row) => row.content),
     );
     const fresh = cleaned.filter((item) => !existing.has(item.content));
-    const added = await repo.insertObservations(trx, auth.accountId, id, fresh);
+    const added = await observationRepo.insertObservations(trx, auth.accountId, id, fresh);
     if (added.length > 0) {
-      await repo.touchEntity(trx, auth.accountId, id);
+      await entityRepo.touchEntity(trx, auth.accountId, id);
       await emit('observation_added', {
         entityId: id,
         observations: added.map((row) => ({
@@ -485,7 +492,7 @@ export async function addObservations(
         })),
       });
     }
-    const row = await repo.findEntity(trx, auth.accountId, id);
+    const row = await entityRepo.findEntity(trx, auth.accountId, id);
     const { entities } = await withObservations({ ...deps, db: trx }, auth.accountId, [row!]);
     return { entity: entities[0]!, added: added.map(toObservation) };
   });
@@ -493,10 +500,10 @@ export async function addObservations(
 
 // ── relations ───────────────────────────────────────────────────────────────
 
-async function relationWithEnds(db: Db, accountId: string, row: repo.RelationRow) {
+async function relationWithEnds(db: Db, accountId: string, row: relationRepo.RelationRow) {
   const [from, to] = await Promise.all([
-    repo.findEntity(db, accountId, row.from_id),
-    repo.findEntity(db, accountId, row.to_id),
+    entityRepo.findEntity(db, accountId, row.from_id),
+    entityRepo.findEntity(db, accountId, row.to_id),
   ]);
   return toRelation({
     ...row,
@@ -517,20 +524,20 @@ export async function createRelation(
   }
   return write(deps, auth, async ({ trx, emit }) => {
     const from = isUuid(input.fromEntityId)
-      ? await repo.findEntity(trx, auth.accountId, input.fromEntityId)
+      ? await entityRepo.findEntity(trx, auth.accountId, input.fromEntityId)
       : undefined;
     if (!from)
       throw new AppError(404, 'NOT_FOUND', 'Source entity not found', [
         { field: 'fromEntityId', message: 'Source entity not found' },
       ]);
     const to = isUuid(input.toEntityId)
-      ? await repo.findEntity(trx, auth.accountId, input.toEntityId)
+      ? await entityRepo.findEntity(trx, auth.accountId, input.toEntityId)
       : undefined;
     if (!to)
       throw new AppError(404, 'NOT_FOUND', 'Target entity not found', [
         { field: 'toEntityId', message: 'Target entity not found' },
       ]);
-    const row = await repo.insertRelation(trx, auth.accountId, {
+    const row = await relationRepo.insertRelation(trx, auth.accountId, {
       fromId: from.id,
       toId: to.id,
       type: input.type,
@@ -560,17 +567,19 @@ export async function updateRelation(
   input: { type: string },
 ): Promise<Relation> {
   return write(deps, auth, async ({ trx, emit }) => {
-    const before = isUuid(id) ? await repo.findRelation(trx, auth.accountId, id) : undefined;
+    const before = isUuid(id)
+      ? await relationRepo.findRelation(trx, auth.accountId, id)
+      : undefined;
     if (!before) throw notFound('Relation');
     if (before.type !== input.type) {
-      const clash = await repo.findRelationByTriple(trx, auth.accountId, {
+      const clash = await relationRepo.findRelationByTriple(trx, auth.accountId, {
         fromId: before.from_id,
         toId: before.to_id,
         type: input.type,
       });
       if (clash) throw conflict('An identical relation already exists', 'type');
     }
-    const row = await repo.updateRelationType(trx, auth.accountId, id, input.type);
+    const row = await relationRepo.updateRelationType(trx, auth.accountId, id, input.type);
     if (!row) throw notFound('Relation');
     await emit('relation_updated', {
       relationId: id,
@@ -589,7 +598,7 @@ export async function deleteRelation(
   id: string,
 ): Promise<void> {
   await write(deps, auth, async ({ trx, emit }) => {
-    const row = isUuid(id) ? await repo.deleteRelation(trx, auth.accountId, id) : undefined;
+    const row = isUuid(id) ? await relationRepo.deleteRelation(trx, auth.accountId, id) : undefined;
     if (!row) throw notFound('Relation');
     await emit('relation_deleted', {
       relationId: id,
@@ -616,7 +625,7 @@ export async function listRelations(
   if (filter.entityId !== undefined && !isUuid(filter.entityId)) {
     return { relations: [], total: 0, nextOffset: null, truncated: false };
   }
-  const { rows, total } = await repo.listRelations(deps.db, auth.accountId, {
+  const { rows, total } = await relationRepo.listRelations(deps.db, auth.accountId, {
     ...filter,
     limit: Math.min(filter.limit, deps.bounds.maxRows),
     types: filter.relationTypes,
@@ -639,7 +648,7 @@ export async function listRelationTypes(
   deps: GraphDeps,
   auth: AuthContext,
 ): Promise<TypeSummary[]> {
-  const counts = await repo.listRelationTypeCounts(deps.db, auth.accountId);
+  const counts = await relationRepo.listRelationTypeCounts(deps.db, auth.accountId);
   return counts.map(({ type, count }) => ({
     type,
     label: typeLabel(type),
@@ -663,7 +672,7 @@ export async function walk(
   const seen = start.slice(0, limit);
   let frontier = seen;
   for (let level = 0; level < depth && frontier.length > 0 && seen.length < limit; level++) {
-    frontier = await repo.neighbours(db, accountId, frontier, seen, limit - seen.length);
+    frontier = await relationRepo.neighbours(db, accountId, frontier, seen, limit - seen.length);
     seen.push(...frontier);
   }
   return seen;
@@ -671,8 +680,8 @@ export async function walk(
 
 async function graphOf(db: Db, accountId: string, ids: string[]): Promise<GraphData> {
   const [nodes, relations] = await Promise.all([
-    repo.nodesByIds(db, accountId, ids),
-    repo.relationsAmong(db, accountId, ids),
+    relationRepo.nodesByIds(db, accountId, ids),
+    relationRepo.relationsAmong(db, accountId, ids),
   ]);
   const order = new Map(ids.map((id, index) => [id, index]));
   nodes.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
@@ -717,10 +726,12 @@ export async function graphOverview(
 ): Promise<GraphData> {
   const { db } = deps;
   const seedCount = Math.max(1, Math.ceil(options.limit / 10));
-  const seeds = await repo.bestConnected(db, auth.accountId, [], seedCount);
+  const seeds = await relationRepo.bestConnected(db, auth.accountId, [], seedCount);
   const ids = await walk(db, auth.accountId, seeds, options.depth, options.limit);
   if (ids.length < options.limit) {
-    ids.push(...(await repo.bestConnected(db, auth.accountId, ids, options.limit - ids.length)));
+    ids.push(
+      ...(await relationRepo.bestConnected(db, auth.accountId, ids, options.limit - ids.length)),
+    );
   }
   return graphOf(db, auth.accountId, ids);
 }
@@ -737,7 +748,7 @@ export async function eventsSince(
   seq: number,
   limit: number,
 ): Promise<ChangeEvent[]> {
-  const rows = await repo.eventsSince(deps.db, auth.accountId, seq, limit);
+  const rows = await changeRepo.eventsSince(deps.db, auth.accountId, seq, limit);
   return rows.map((row) => ({
     accountId: auth.accountId,
     seq: Number(row.seq),
@@ -749,5 +760,5 @@ export async function eventsSince(
 
 /** The seq of the account's latest committed change (0 when none). */
 export async function latestSeq(deps: GraphDeps, auth: AuthContext): Promise<number> {
-  return repo.latestSeq(deps.db, auth.accountId);
+  return changeRepo.latestSeq(deps.db, auth.accountId);
 }

@@ -1,7 +1,10 @@
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
-import * as repo from './graph.repository.js';
+import * as entityRepo from './entities.repository.js';
+import * as observationRepo from './observations.repository.js';
+import * as relationRepo from './relations.repository.js';
+import * as searchRepo from './search.repository.js';
 import {
   assertEntityRoom,
   boundEntities,
@@ -56,7 +59,7 @@ function missingEntities(names: string[]): AppError {
 /** Name → row for the given names; fails naming every missing one. */
 async function requireByName(db: Db, accountId: string, names: string[]) {
   const unique = [...new Set(names)];
-  const rows = await repo.findEntitiesByName(db, accountId, unique);
+  const rows = await entityRepo.findEntitiesByName(db, accountId, unique);
   const byName = new Map(rows.map((row) => [row.name, row]));
   const missing = unique.filter((name) => !byName.has(name));
   if (missing.length > 0) throw missingEntities(missing);
@@ -83,8 +86,8 @@ function withNote(graph: MemoryGraph, note: string): MemoryGraph {
 async function toMemoryGraph(
   deps: GraphDeps,
   accountId: string,
-  given: repo.EntityRow[],
-  relations: repo.NamedRelationRow[],
+  given: entityRepo.EntityRow[],
+  relations: relationRepo.NamedRelationRow[],
   more: (kept: number) => string,
 ): Promise<MemoryGraph> {
   const bounded = await boundEntities(deps.db, accountId, given, deps.bounds);
@@ -151,7 +154,7 @@ export async function createEntities(
 
   return write(deps, auth, async ({ trx, emit }) => {
     const wanted = [...merged.values()];
-    const existing = await repo.findEntitiesByName(
+    const existing = await entityRepo.findEntitiesByName(
       trx,
       auth.accountId,
       wanted.map((entity) => entity.name),
@@ -159,13 +162,13 @@ export async function createEntities(
     const existingNames = new Set(existing.map((row) => row.name));
     const fresh = wanted.filter((entity) => !existingNames.has(entity.name));
     await assertEntityRoom(trx, auth.accountId, fresh.length);
-    const rows = await repo.insertEntities(
+    const rows = await entityRepo.insertEntities(
       trx,
       auth.accountId,
       fresh.map((entity) => ({ name: entity.name, type: entity.entityType, metadata: {} })),
     );
     const rowByName = new Map(rows.map((row) => [row.name, row]));
-    await repo.insertFirstObservations(
+    await observationRepo.insertFirstObservations(
       trx,
       auth.accountId,
       fresh.map((entity) => ({
@@ -176,7 +179,7 @@ export async function createEntities(
     const perType = new Map<string, number>();
     for (const row of rows) perType.set(row.type, (perType.get(row.type) ?? 0) + 1);
     for (const [type, count] of perType) {
-      await repo.adjustTypeCount(trx, auth.accountId, type, count);
+      await entityRepo.adjustTypeCount(trx, auth.accountId, type, count);
     }
     for (const row of rows) {
       await emit('entity_created', {
@@ -220,7 +223,7 @@ export async function createRelations(
     );
     const created: MemoryRelation[] = [];
     for (const relation of wanted) {
-      const row = await repo.insertRelation(trx, auth.accountId, {
+      const row = await relationRepo.insertRelation(trx, auth.accountId, {
         fromId: byName.get(relation.from)!.id,
         toId: byName.get(relation.to)!.id,
         type: relation.relationType,
@@ -255,18 +258,20 @@ export async function addObservations(
     for (const addition of additions) {
       const entity = byName.get(addition.entityName)!;
       const existing = new Set(
-        (await repo.listObservations(trx, auth.accountId, [entity.id])).map((row) => row.content),
+        (await observationRepo.listObservations(trx, auth.accountId, [entity.id])).map(
+          (row) => row.content,
+        ),
       );
       const fresh = cleanObservations(addition.contents).filter(
         (item) => !existing.has(item.content),
       );
-      const added = await repo.insertObservations(trx, auth.accountId, entity.id, fresh);
+      const added = await observationRepo.insertObservations(trx, auth.accountId, entity.id, fresh);
       results.push({
         entityName: addition.entityName,
         addedObservations: added.map((row) => row.content),
       });
       if (added.length > 0) {
-        await repo.touchEntity(trx, auth.accountId, entity.id);
+        await entityRepo.touchEntity(trx, auth.accountId, entity.id);
         await emit('observation_added', {
           entityId: entity.id,
           observations: added.map((row) => ({ id: row.id, content: row.content })),
@@ -284,10 +289,10 @@ export async function deleteEntities(
   names: string[],
 ): Promise<void> {
   await write(deps, auth, async ({ trx, emit }) => {
-    const rows = await repo.findEntitiesByName(trx, auth.accountId, [...new Set(names)]);
+    const rows = await entityRepo.findEntitiesByName(trx, auth.accountId, [...new Set(names)]);
     for (const row of rows) {
-      await repo.deleteEntity(trx, auth.accountId, row.id);
-      await repo.adjustTypeCount(trx, auth.accountId, row.type, -1);
+      await entityRepo.deleteEntity(trx, auth.accountId, row.id);
+      await entityRepo.adjustTypeCount(trx, auth.accountId, row.type, -1);
       await emit('entity_deleted', {
         entityId: row.id,
         id: row.id,
@@ -305,7 +310,7 @@ export async function deleteObservations(
   deletions: { entityName: string; observations: string[] }[],
 ): Promise<void> {
   await write(deps, auth, async ({ trx, emit }) => {
-    const rows = await repo.findEntitiesByName(
+    const rows = await entityRepo.findEntitiesByName(
       trx,
       auth.accountId,
       deletions.map((deletion) => deletion.entityName),
@@ -314,15 +319,15 @@ export async function deleteObservations(
     for (const deletion of deletions) {
       const entity = byName.get(deletion.entityName);
       if (!entity) continue;
-      const ids = await repo.findObservationIdsByContent(
+      const ids = await observationRepo.findObservationIdsByContent(
         trx,
         auth.accountId,
         entity.id,
         // Stored texts are trimmed, so match them trimmed.
         deletion.observations.map((content) => content.trim()),
       );
-      if ((await repo.deleteObservations(trx, auth.accountId, entity.id, ids)) > 0) {
-        await repo.touchEntity(trx, auth.accountId, entity.id);
+      if ((await observationRepo.deleteObservations(trx, auth.accountId, entity.id, ids)) > 0) {
+        await entityRepo.touchEntity(trx, auth.accountId, entity.id);
         await emit('entity_updated', {
           entityId: entity.id,
           id: entity.id,
@@ -341,7 +346,7 @@ export async function deleteRelations(
   relations: MemoryRelation[],
 ): Promise<void> {
   await write(deps, auth, async ({ trx, emit }) => {
-    const rows = await repo.findEntitiesByName(
+    const rows = await entityRepo.findEntitiesByName(
       trx,
       auth.accountId,
       relations.flatMap((relation) => [relation.from, relation.to]),
@@ -351,13 +356,13 @@ export async function deleteRelations(
       const from = byName.get(relation.from);
       const to = byName.get(relation.to);
       if (!from || !to) continue;
-      const existing = await repo.findRelationByTriple(trx, auth.accountId, {
+      const existing = await relationRepo.findRelationByTriple(trx, auth.accountId, {
         fromId: from.id,
         toId: to.id,
         type: relation.relationType,
       });
       if (!existing) continue;
-      await repo.deleteRelation(trx, auth.accountId, existing.id);
+      await relationRepo.deleteRelation(trx, auth.accountId, existing.id);
       await emit('relation_deleted', {
         relationId: existing.id,
         id: existing.id,
@@ -385,17 +390,17 @@ export async function updateEntity(
     const name = change.newName === undefined ? entity.name : checkName(change.newName, 'newName');
     const type = change.entityType?.trim() || entity.type;
     if (name !== entity.name) {
-      const [clash] = await repo.findEntitiesByName(trx, auth.accountId, [name]);
+      const [clash] = await entityRepo.findEntitiesByName(trx, auth.accountId, [name]);
       if (clash) throw new AppError(409, 'CONFLICT', `An entity named "${name}" already exists`);
     }
-    const row = await repo.updateEntity(trx, auth.accountId, entity.id, {
+    const row = await entityRepo.updateEntity(trx, auth.accountId, entity.id, {
       name,
       type,
       metadata: change.metadata,
     });
     if (row!.type !== entity.type) {
-      await repo.adjustTypeCount(trx, auth.accountId, entity.type, -1);
-      await repo.adjustTypeCount(trx, auth.accountId, row!.type, 1);
+      await entityRepo.adjustTypeCount(trx, auth.accountId, entity.type, -1);
+      await entityRepo.adjustTypeCount(trx, auth.accountId, row!.type, 1);
     }
     await emit('entity_updated', { entityId: entity.id, id: entity.id, name, type });
     const graph = await toMemoryGraph({ ...deps, db: trx }, auth.accountId, [row!], [], () => '');
@@ -414,9 +419,9 @@ export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page =
   const offset = page.offset ?? 0;
   const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
   // One row past the page tells whether more follow.
-  const rows = await repo.pageEntities(deps.db, auth.accountId, { limit: limit + 1, offset });
+  const rows = await entityRepo.pageEntities(deps.db, auth.accountId, { limit: limit + 1, offset });
   const onPage = rows.slice(0, limit);
-  const relations = await repo.relationsTouching(
+  const relations = await relationRepo.relationsTouching(
     deps.db,
     auth.accountId,
     onPage.map((row) => row.id),
@@ -443,7 +448,7 @@ export async function searchNodes(
 ): Promise<MemoryGraph> {
   const offset = page.offset ?? 0;
   const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
-  const { rows, total } = await repo.searchEntities(deps.db, auth.accountId, {
+  const { rows, total } = await searchRepo.searchEntities(deps.db, auth.accountId, {
     query,
     limit,
     offset,
@@ -470,7 +475,7 @@ export async function openNodes(
   auth: AuthContext,
   names: string[],
 ): Promise<MemoryGraph> {
-  const found = await repo.findEntitiesByName(deps.db, auth.accountId, [...new Set(names)]);
+  const found = await entityRepo.findEntitiesByName(deps.db, auth.accountId, [...new Set(names)]);
   const byName = new Map(found.map((row) => [row.name, row]));
   const rows = [...new Set(names)].flatMap((name) => byName.get(name) ?? []);
   return withTouchingRelations(
@@ -484,10 +489,10 @@ export async function openNodes(
 async function withTouchingRelations(
   deps: GraphDeps,
   accountId: string,
-  rows: repo.EntityRow[],
+  rows: entityRepo.EntityRow[],
   more: (kept: number) => string,
 ) {
-  const relations = await repo.relationsTouching(
+  const relations = await relationRepo.relationsTouching(
     deps.db,
     accountId,
     rows.slice(0, deps.bounds.maxRows).map((row) => row.id),
@@ -504,10 +509,12 @@ export async function neighbours(
 ): Promise<MemoryGraph> {
   const root = (await requireByName(deps.db, auth.accountId, [query.name])).get(query.name)!;
   const ids = await walk(deps.db, auth.accountId, [root.id], query.depth, query.limit);
-  const rows = await repo.findEntitiesByIds(deps.db, auth.accountId, ids);
+  const rows = await entityRepo.findEntitiesByIds(deps.db, auth.accountId, ids);
   const inAnswer = new Set(ids);
   const relations = (
-    await repo.relationsTouching(deps.db, auth.accountId, ids, { limit: deps.bounds.maxRows + 1 })
+    await relationRepo.relationsTouching(deps.db, auth.accountId, ids, {
+      limit: deps.bounds.maxRows + 1,
+    })
   ).filter((relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id));
   const order = new Map(ids.map((id, index) => [id, index]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
@@ -541,11 +548,11 @@ export async function shortestPath(
   // Breadth-first, one indexed query per level, remembering how each entity was
   // reached. Each level reads at most the row budget; past it the search stops.
   const budget = observationRowsOf(deps.bounds);
-  const cameFrom = new Map<string, repo.NamedRelationRow | null>([[start, null]]);
+  const cameFrom = new Map<string, relationRepo.NamedRelationRow | null>([[start, null]]);
   let frontier = [start];
   let exhausted = false;
   for (let depth = 0; depth < query.maxDepth && frontier.length > 0; depth++) {
-    const edges = await repo.relationsTouching(deps.db, auth.accountId, frontier, {
+    const edges = await relationRepo.relationsTouching(deps.db, auth.accountId, frontier, {
       limit: budget + 1,
     });
     if (edges.length > budget) exhausted = true;
@@ -570,7 +577,7 @@ export async function shortestPath(
   }
   if (!cameFrom.has(goal)) return { found: false, searchedAll: !exhausted };
 
-  const edges: repo.NamedRelationRow[] = [];
+  const edges: relationRepo.NamedRelationRow[] = [];
   for (let at = goal; at !== start;) {
     const edge = cameFrom.get(at)!;
     edges.unshift(edge);
@@ -594,8 +601,8 @@ export async function shortestPath(
 /** Every entity type and relation type in use, with counts. */
 export async function listTypes(deps: GraphDeps, auth: AuthContext) {
   const [entityTypes, relationTypes] = await Promise.all([
-    repo.listTypeCounts(deps.db, auth.accountId),
-    repo.listRelationTypeCounts(deps.db, auth.accountId),
+    entityRepo.listTypeCounts(deps.db, auth.accountId),
+    relationRepo.listRelationTypeCounts(deps.db, auth.accountId),
   ]);
   return { entityTypes, relationTypes };
 }

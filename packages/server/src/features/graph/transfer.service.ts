@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { AppError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import * as repo from './graph.repository.js';
+import * as entityRepo from './entities.repository.js';
+import * as importRepo from './import.repository.js';
+import * as observationRepo from './observations.repository.js';
+import * as relationRepo from './relations.repository.js';
 import { assertEntityRoom, write, type GraphDeps } from './graph.service.js';
 import * as memory from './memory.service.js';
 
@@ -117,10 +120,10 @@ export async function importJsonl(
  */
 async function* wholeGraph(deps: GraphDeps, auth: AuthContext) {
   for (let offset = 0; ; offset += PAGE) {
-    const rows = await repo.pageEntities(deps.db, auth.accountId, { limit: PAGE, offset });
+    const rows = await entityRepo.pageEntities(deps.db, auth.accountId, { limit: PAGE, offset });
     const ids = rows.map((row) => row.id);
-    const observations = await repo.listObservations(deps.db, auth.accountId, ids);
-    const outgoing = await repo.relationsTouching(deps.db, auth.accountId, ids, {
+    const observations = await observationRepo.listObservations(deps.db, auth.accountId, ids);
+    const outgoing = await relationRepo.relationsTouching(deps.db, auth.accountId, ids, {
       fromOnly: true,
       limit: null,
     });
@@ -183,7 +186,7 @@ export async function* exportLossless(deps: GraphDeps, auth: AuthContext): Async
       yield (first ? '' : ',') + JSON.stringify(entity);
       first = false;
     }
-    const full = await repo.findRelationsByIds(
+    const full = await relationRepo.findRelationsByIds(
       deps.db,
       auth.accountId,
       outgoing.map((relation) => relation.id),
@@ -215,10 +218,10 @@ export async function importLossless(
   const document = parsed.data;
   return write(deps, auth, async ({ trx, emit }) => {
     await assertEntityRoom(trx, auth.accountId, document.entities.length);
-    const created: repo.EntityRow[] = [];
+    const created: entityRepo.EntityRow[] = [];
     for (let start = 0; start < document.entities.length; start += PAGE) {
       created.push(
-        ...(await repo.importEntities(
+        ...(await importRepo.importEntities(
           trx,
           auth.accountId,
           document.entities.slice(start, start + PAGE),
@@ -226,7 +229,7 @@ export async function importLossless(
       );
     }
     const createdIds = new Set(created.map((row) => row.id));
-    await repo.importObservations(
+    await importRepo.importObservations(
       trx,
       auth.accountId,
       document.entities
@@ -239,12 +242,12 @@ export async function importLossless(
           })),
         ),
     );
-    const present = await repo.existingEntityIds(trx, auth.accountId, [
+    const present = await importRepo.existingEntityIds(trx, auth.accountId, [
       ...new Set(
         document.relations.flatMap((relation) => [relation.fromEntityId, relation.toEntityId]),
       ),
     ]);
-    const linked = await repo.importRelations(
+    const linked = await importRepo.importRelations(
       trx,
       auth.accountId,
       document.relations
@@ -262,7 +265,7 @@ export async function importLossless(
           createdAt: relation.createdAt,
         })),
     );
-    await repo.recountAccount(trx, auth.accountId);
+    await importRepo.recountAccount(trx, auth.accountId);
     for (const row of created) {
       await emit('entity_created', {
         entityId: row.id,

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+import { type EntityRow, escapeLike } from './entities.repository.js';
+
+/** Search over entity names, types and observations, ranked and bounded. Scoped by account. */
+
+/**
+ * Case-insensitive substring search over name, type and observation text,
+ * ranked: exact name, name prefix, name substring, type, observation.
+ * Names and observations are found through trigram indexes that lead with the
+ * account; types through the small per-type count table.
+ */
+export async function searchEntities(
+  db: Db,
+  accountId: string,
+  filter: {
+    query: string;
+    types?: string[] | undefined;
+    limit: number;
+    offset: number;
+  },
+): Promise<{ rows: EntityRow[]; total: number }> {
+  const term = filter.query.toLowerCase();
+  const contains = `%${escapeLike(term)}%`;
+  const prefix = `${escapeLike(term)}%`;
+  const types = filter.types?.length ? filter.types : null;
+  const typeFilter = types ? sql`and e.type = any(${types}::text[])` : sql``;
+
+  // Enough rows of each kind to fill the page; name hits outrank the rest, so
+  // types and observations are only read when names did not fill it.
+  const k = filter.offset + filter.limit;
+
+  const page = sql<EntityRow>`
+    with name_hits as (
+      (select e.id, 0 as rank, lower(e.name) as lname from entities e
+        where e.account_id = ${accountId} and lower(e.name) = ${term} ${typeFilter})
+      union all
+      (select e.id, 1, lower(e.name) from entities e
+        where e.account_id = ${accountId} and lower(e.name) like ${prefix}
+          and lower(e.name) <> ${term} ${typeFilter}
+        order by lower(e.name), e.id limit ${k})
+      union all
+      (select e.id, 2, lower(e.name) from entities e
+        where e.account_id = ${accountId} and lower(e.name) like ${contains}
+          and lower(e.name) not like ${prefix} ${typeFilter}
+        order by lower(e.name), e.id limit ${k})
+    ),
+    other_hits as (
+      select e.id, 3 as rank, lower(e.name) as lname from entities e
+       where (select count(*) from name_hits) < ${k}
+         and e.account_id = ${accountId} ${typeFilter}
+         and e.type in (select t.type from entity_type_counts t
+                         where t.account_id = ${accountId} and lower(t.type) like ${contains})
+      union all
+      select e.id, 4, lower(e.name)
+        from (select distinct o.entity_id from observations o
+               where (select count(*) from name_hits) < ${k}
+                 and o.account_id = ${accountId} and lower(o.content) like ${contains}) o
+        join entities e on e.account_id = ${accountId} and e.id = o.entity_id
+       where true ${typeFilter}
+    ),
+    ranked as (
+      select id, min(rank) as rank, min(lname) as lname
+        from (select * from name_hits union all select * from other_hits) h
+       group by id
+       order by 2, 3, 1
+       limit ${k}
+    )
+    select e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at
+      from ranked r
+      join entities e on e.account_id = ${accountId} and e.id = r.id
+     order by r.rank, r.lname, r.id
+    offset ${filter.offset}
+  `.execute(db);
+
+  // The exact total counts ids only: no join back, no window over every match.
+  const total = sql<{ total: number }>`
+    select count(*)::int as total from (
+      select e.id from entities e
+       where e.account_id = ${accountId} and lower(e.name) like ${contains} ${typeFilter}
+      union
+      select e.id from entities e
+       where e.account_id = ${accountId} ${typeFilter}
+         and e.type in (select t.type from entity_type_counts t
+                         where t.account_id = ${accountId} and lower(t.type) like ${contains})
+      union
+      select o.entity_id from observations o
+       ${types ? sql`join entities e on e.account_id = o.account_id and e.id = o.entity_id` : sql``}
+       where o.account_id = ${accountId} and lower(o.content) like ${contains} ${typeFilter}
+    ) matches
+  `.execute(db);
+
+  const [rows, counted] = await Promise.all([page, total]);
+  return { rows: rows.rows, total: counted.rows[0]?.total ?? 0 };
+}
