@@ -74,14 +74,29 @@ export class UsageMeter {
     if (monthly && monthly.month === day.slice(0, 7)) monthly.count += 1;
   }
 
+  /**
+   * Writes the counted operations. When the write fails they are kept and
+   * retried with the next flush, added to whatever was counted meanwhile, so
+   * a database outage loses no counts; only a crash loses what was counted
+   * since the last flush (at most one flush interval).
+   */
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;
-    const rows = [...this.pending.values()];
+    const batch = this.pending;
     this.pending = new Map();
     try {
-      await repo.addUsage(this.db, rows);
+      await repo.addUsage(this.db, [...batch.values()]);
     } catch (error) {
-      this.onError?.(error, 'could not record usage');
+      for (const [key, row] of batch) {
+        const meanwhile = this.pending.get(key);
+        if (meanwhile) {
+          meanwhile.count += row.count;
+          meanwhile.totalMs += row.totalMs;
+        } else {
+          this.pending.set(key, row);
+        }
+      }
+      this.onError?.(error, 'could not record usage; kept for the next flush');
     }
   }
 

@@ -77,4 +77,26 @@ describe('usage metering', () => {
     // Account screens stay usable: signing in and reading the profile are not metered.
     expect((await as(t.app, token)({ method: 'GET', url: '/auth/me' })).statusCode).toBe(200);
   });
+
+  it('keeps the counts of a failed flush and writes them with the next one', async () => {
+    const { token, user } = await signUp(t.app);
+    const call = as(t.app, token);
+    const accountId = await accountIdOf(user.id);
+    await call({ method: 'GET', url: '/api/entities' });
+    // The table is out of reach for a moment: the flush fails.
+    await t.database.withSession((session) =>
+      session.exec('alter table usage_daily rename to usage_daily_away'),
+    );
+    try {
+      await t.runtime.usage.flush();
+    } finally {
+      await t.database.withSession((session) =>
+        session.exec('alter table usage_daily_away rename to usage_daily'),
+      );
+    }
+    await call({ method: 'GET', url: '/api/entities' });
+    expect(await usageRows(accountId)).toEqual([
+      { operation_type: 'query', resource_type: 'entity', count: 2 },
+    ]);
+  });
 });
