@@ -24,6 +24,8 @@ interface Session {
 
 /** How often idle sessions are looked for (also at every new session). */
 const SWEEP_MS = 15_000;
+/** A tool call may carry a whole batch (up to 100,000 items, memory-server.ts). */
+const MCP_BODY_LIMIT = 32 * 1024 * 1024;
 /** Seconds a client is told to wait when the node has no room for a session. */
 const RETRY_AFTER_SECONDS = 30;
 
@@ -144,7 +146,7 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   const onRequest = [deps.checkOrigin, deps.authenticate];
   const schema = { hide: true };
 
-  app.post('/mcp', { onRequest, schema }, async (request, reply) => {
+  app.post('/mcp', { onRequest, schema, bodyLimit: MCP_BODY_LIMIT }, async (request, reply) => {
     const session = sessionOf(request);
     if (session) {
       reply.hijack();

@@ -22,7 +22,8 @@ import { AppError, fromDatabaseError } from '../lib/errors.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
 export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
-const BATCH_MAX = 10_000;
+/** Items one write call may carry: a bulk load of 100,000 relations is one call. */
+const BATCH_MAX = 100_000;
 
 export interface MemoryServerDeps {
   graph: GraphDeps;

@@ -17,38 +17,36 @@ export async function lockAccount(db: Db, accountId: string): Promise<{ storedBy
 }
 
 /**
- * Appends a change-log event in the caller's transaction. The account's row is
- * locked (lockAccount), so an account's events commit in sequence order and a
- * reader resuming from a seq never misses one.
+ * Appends a write's change-log events in one statement: reserves one range of
+ * seqs on the account's row (locked by lockAccount, so an account's events
+ * commit in sequence order and a reader resuming from a seq never misses one)
+ * and inserts every event. Returns the first seq and the bytes the account
+ * stores after the write (for the storage limit).
  */
-export async function appendEvent(
+export async function appendEvents(
   db: Db,
   accountId: string,
-  event: {
-    type: string;
-    payload: Record<string, unknown>;
-    actor: Record<string, unknown>;
-    at: Date;
-  },
-): Promise<number> {
-  const row = await db
-    .updateTable('accounts')
-    .set({ event_seq: sql`event_seq + 1` })
-    .where('id', '=', accountId)
-    .returning(sql<string>`event_seq::text`.as('seq'))
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('graph_events')
-    .values({
-      account_id: accountId,
-      seq: row.seq,
-      type: event.type,
-      payload: JSON.stringify(event.payload),
-      actor: JSON.stringify(event.actor),
-      at: event.at,
-    })
-    .execute();
-  return Number(row.seq);
+  events: { type: string; payload: Record<string, unknown> }[],
+  common: { actor: Record<string, unknown>; at: Date },
+): Promise<{ firstSeq: number; storedBytes: number }> {
+  const batch = JSON.stringify(events);
+  const result = await sql<{ first: string; bytes: number }>`
+    with reserved as (
+      update accounts set event_seq = event_seq + ${events.length}
+       where id = ${accountId}
+      returning event_seq - ${events.length} as base, stored_bytes::float8 as bytes
+    ),
+    appended as (
+      insert into graph_events (account_id, seq, type, payload, actor, at)
+      select ${accountId}, r.base + e.ord, e.type, e.payload, ${JSON.stringify(common.actor)}::jsonb, ${common.at}::timestamptz
+        from reserved r,
+             rows from (json_to_recordset(${batch}::json) as (type text, payload jsonb))
+               with ordinality as e(type, payload, ord)
+    )
+    select (base + 1)::text as first, bytes from reserved
+  `.execute(db);
+  const row = result.rows[0]!;
+  return { firstSeq: Number(row.first), storedBytes: row.bytes };
 }
 
 export interface EventRow {

@@ -28,24 +28,6 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-export async function insertEntity(
-  db: Db,
-  accountId: string,
-  entity: { name: string; type: string; metadata: Record<string, unknown> },
-): Promise<EntityRow | undefined> {
-  return db
-    .insertInto('entities')
-    .values({
-      account_id: accountId,
-      name: entity.name,
-      type: entity.type,
-      metadata: JSON.stringify(entity.metadata),
-    })
-    .onConflict((oc) => oc.columns(['account_id', 'name']).doNothing())
-    .returning(entityColumns)
-    .executeTakeFirst();
-}
-
 export async function findEntity(
   db: Db,
   accountId: string,
@@ -69,7 +51,7 @@ export async function findEntitiesByName(
     .selectFrom('entities')
     .select(entityColumns)
     .where('account_id', '=', accountId)
-    .where('name', 'in', names)
+    .where('name', '=', sql<string>`any(${names}::text[])`)
     .execute();
 }
 
@@ -128,41 +110,6 @@ export async function updateEntity(
     .executeTakeFirst();
 }
 
-export async function touchEntity(db: Db, accountId: string, id: string): Promise<void> {
-  await db
-    .updateTable('entities')
-    .set({ updated_at: new Date() })
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .execute();
-}
-
-/**
- * Deletes the entity; its observations and relations go by cascade. The other
- * ends of its relations lose degree first, in the same transaction.
- */
-export async function deleteEntity(
-  db: Db,
-  accountId: string,
-  id: string,
-): Promise<EntityRow | undefined> {
-  await sql`
-    update entities e set degree = e.degree - n.count
-      from (select case when from_id = ${id} then to_id else from_id end as other,
-                   count(*)::int as count
-              from relations
-             where account_id = ${accountId} and (from_id = ${id} or to_id = ${id})
-             group by 1) n
-     where e.account_id = ${accountId} and e.id = n.other
-  `.execute(db);
-  return db
-    .deleteFrom('entities')
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .returning(entityColumns)
-    .executeTakeFirst();
-}
-
 /** Keeps the per-type counts in step with entity writes: +1 on create, -1 on delete. */
 export async function adjustTypeCount(
   db: Db,
@@ -203,26 +150,111 @@ export async function listTypeCounts(
     .execute();
 }
 
-/** Inserts many entities in one statement; names that exist already are skipped. */
+/** An entity to insert: its observation count is known (its observations follow). */
+export interface EntityInsert {
+  name: string;
+  type: string;
+  metadata: Record<string, unknown>;
+  observationsCount: number;
+  /** Given on a lossless import; a fresh uuid otherwise. */
+  id?: string | undefined;
+  createdAt?: string | undefined;
+  updatedAt?: string | undefined;
+}
+
+/**
+ * Inserts entities in one statement, in the order given, with their
+ * observation counts and the per-type counts; rows whose name (or given id)
+ * exists already are skipped. The whole batch travels as one JSON parameter,
+ * so its size is bounded by memory, not by the protocol's 65,535 parameters.
+ */
 export async function insertEntities(
   db: Db,
   accountId: string,
-  entities: { name: string; type: string; metadata: Record<string, unknown> }[],
+  entities: EntityInsert[],
 ): Promise<EntityRow[]> {
   if (entities.length === 0) return [];
-  return db
-    .insertInto('entities')
-    .values(
-      entities.map((entity) => ({
-        account_id: accountId,
-        name: entity.name,
-        type: entity.type,
-        metadata: JSON.stringify(entity.metadata),
-      })),
+  const batch = JSON.stringify(
+    entities.map((entity) => ({
+      id: entity.id,
+      name: entity.name,
+      type: entity.type,
+      metadata: entity.metadata,
+      n: entity.observationsCount,
+      created_at: entity.createdAt,
+      updated_at: entity.updatedAt,
+    })),
+  );
+  const result = await sql<EntityRow>`
+    with given as (
+      select * from rows from (
+        json_to_recordset(${batch}::json)
+          as (id uuid, name text, type text, metadata jsonb, n int, created_at timestamptz, updated_at timestamptz)
+      ) with ordinality as g(id, name, type, metadata, n, created_at, updated_at, ord)
+    ),
+    inserted as (
+      insert into entities (account_id, id, name, type, metadata, observations_count, created_at, updated_at)
+      select ${accountId}, coalesce(g.id, gen_random_uuid()), g.name, g.type, g.metadata, g.n,
+             coalesce(g.created_at, c.now), coalesce(g.updated_at, g.created_at, c.now)
+        from given g cross join (select clock_timestamp() as now) c
+       order by g.ord
+      on conflict do nothing
+      returning ${sql.join(entityColumns.map((column) => sql.ref(column)))}, ordinal
+    ),
+    counted as (
+      insert into entity_type_counts (account_id, type, count)
+      select ${accountId}, type, count(*)::int from inserted group by type
+      on conflict (account_id, type) do update set count = entity_type_counts.count + excluded.count
     )
-    .onConflict((oc) => oc.columns(['account_id', 'name']).doNothing())
-    .returning(entityColumns)
-    .execute();
+    select ${sql.join(entityColumns.map((column) => sql.ref(column)))} from inserted order by ordinal
+  `.execute(db);
+  return result.rows;
+}
+
+/**
+ * Deletes the entities (observations and relations go by cascade) with the
+ * per-type counts, after lowering the degree of the other ends of their
+ * relations: three statements whatever the number of ids.
+ */
+export async function deleteEntities(
+  db: Db,
+  accountId: string,
+  ids: string[],
+): Promise<EntityRow[]> {
+  if (ids.length === 0) return [];
+  await sql`
+    update entities e set degree = e.degree - n.count
+      from (select other, count(*)::int as count from (
+              select to_id as other from relations
+               where account_id = ${accountId} and from_id = any(${ids}::uuid[])
+              union all
+              select from_id from relations
+               where account_id = ${accountId} and to_id = any(${ids}::uuid[])
+            ) ends
+            where other <> all(${ids}::uuid[])
+            group by other) n
+     where e.account_id = ${accountId} and e.id = n.other
+  `.execute(db);
+  const result = await sql<EntityRow>`
+    with gone as (
+      delete from entities where account_id = ${accountId} and id = any(${ids}::uuid[])
+      returning ${sql.join(entityColumns.map((column) => sql.ref(column)))}
+    ),
+    counted as (
+      update entity_type_counts t set count = t.count - g.count
+        from (select type, count(*)::int as count from gone group by type) g
+       where t.account_id = ${accountId} and t.type = g.type
+    )
+    select * from gone
+  `.execute(db);
+  if (result.rows.length > 0) {
+    await db
+      .deleteFrom('entity_type_counts')
+      .where('account_id', '=', accountId)
+      .where('count', '<=', 0)
+      .execute();
+  }
+  return result.rows;
 }
 
 /** Entities in creation order, for reading the whole graph page by page. */
@@ -251,7 +283,7 @@ export async function findEntitiesByIds(
     .selectFrom('entities')
     .select(entityColumns)
     .where('account_id', '=', accountId)
-    .where('id', 'in', ids)
+    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
     .execute();
 }
 

@@ -1,7 +1,5 @@
 import {
-  formatBytes,
   typeLabel,
-  UNLIMITED,
   type Entity,
   type GraphEventType,
   type EntityInputParsed,
@@ -16,39 +14,22 @@ import {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
-import {
-  AppError,
-  badRequest,
-  conflict,
-  fromDatabaseError,
-  notFound,
-  planLimit,
-} from '../../lib/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { currentPlan } from '../billing/billing.service.js';
 import * as changeRepo from './changes.repository.js';
 import * as entityRepo from './entities.repository.js';
 import * as observationRepo from './observations.repository.js';
 import * as relationRepo from './relations.repository.js';
 import * as searchRepo from './search.repository.js';
+import * as writes from './graph.writes.js';
+import type { ChangeEvent, WriteDeps } from './graph.writes.js';
 
-/** A committed change, as the change log recorded it. */
-export interface ChangeEvent {
-  accountId: string;
-  seq: number;
-  type: GraphEventType;
-  payload: Record<string, unknown>;
-  at: string;
-}
+export type { ChangeEvent } from './graph.writes.js';
 
-export interface GraphDeps {
-  db: Db;
-  /** The one clock: change events carry its time, live and replayed alike. */
-  now: () => Date;
+/** The graph services' dependencies: the write path's, and how much one read may answer. */
+export interface GraphDeps extends WriteDeps {
   /** How much one read may answer (READ_MAX_ROWS, READ_MAX_BYTES). */
   bounds: ReadBounds;
-  /** Receives each write's events after its transaction commits (realtime fan-out). */
-  publish?: (events: ChangeEvent[]) => void;
 }
 
 /**
@@ -135,90 +116,6 @@ export async function boundEntities(
   return { rows, observations, cut: rows.length < given.length, observationsCutOf };
 }
 
-export interface WriteScope {
-  trx: Db;
-  emit(type: GraphEventType, payload: Record<string, unknown>): Promise<void>;
-}
-
-/**
- * Runs a write in one transaction with its change-log events; publishes the
- * events only after commit, so a rolled-back change publishes nothing. A race
- * that slips past a service's own checks surfaces as a constraint violation,
- * which becomes the same 409/404 the check would have given.
- */
-export async function write<T>(
-  deps: GraphDeps,
-  auth: AuthContext,
-  fn: (scope: WriteScope) => Promise<T>,
-): Promise<T> {
-  const events: ChangeEvent[] = [];
-  try {
-    const result = await deps.db.transaction().execute(async (trx) => {
-      const { storedBytes: bytesBefore } = await changeRepo.lockAccount(trx, auth.accountId);
-      const outcome = await fn({
-        trx,
-        async emit(type, payload) {
-          const at = deps.now();
-          const seq = await changeRepo.appendEvent(trx, auth.accountId, {
-            type,
-            payload,
-            actor: { ...auth.actor },
-            at,
-          });
-          events.push({ accountId: auth.accountId, seq, type, payload, at: at.toISOString() });
-        },
-      });
-      if (events.length > 0) await assertStorageLimits(trx, auth.accountId, bytesBefore, events);
-      return outcome;
-    });
-    if (events.length > 0) deps.publish?.(events);
-    return result;
-  } catch (error) {
-    throw fromDatabaseError(error) ?? error;
-  }
-}
-
-/**
- * Refuses (rolls back) a write that leaves the account over its plan's
- * storage or an entity over its observations per entity. Checked before
- * commit under the account lock, so concurrent writes never overshoot; a write
- * that frees space (a delete) always passes.
- */
-async function assertStorageLimits(
-  trx: Db,
-  accountId: string,
-  bytesBefore: number,
-  events: ChangeEvent[],
-): Promise<void> {
-  const plan = await currentPlan(trx, accountId);
-  const { maxStorageBytes, maxObservationsPerEntity } = plan.features;
-  if (maxStorageBytes !== UNLIMITED) {
-    const bytes = await entityRepo.storedBytes(trx, accountId);
-    if (bytes > maxStorageBytes && bytes > bytesBefore) {
-      throw planLimit(
-        `Storage limit reached: the ${plan.name} plan allows ${formatBytes(maxStorageBytes)} of stored memory. Delete something or upgrade your plan.`,
-      );
-    }
-  }
-  if (maxObservationsPerEntity !== UNLIMITED) {
-    const grown = events
-      .filter((event) => event.type !== 'entity_deleted' && !event.type.startsWith('relation_'))
-      .map((event) => event.payload.entityId)
-      .filter((id): id is string => typeof id === 'string');
-    const over = await entityRepo.entityOverObservations(
-      trx,
-      accountId,
-      [...new Set(grown)],
-      maxObservationsPerEntity,
-    );
-    if (over) {
-      throw planLimit(
-        `Observation limit reached: the ${plan.name} plan allows ${maxObservationsPerEntity.toLocaleString('en-US')} observations per entity ("${over.name}" would have ${over.observations_count.toLocaleString('en-US')}). Upgrade your plan to add more.`,
-      );
-    }
-  }
-}
-
 // ── shaping rows into wire objects ──────────────────────────────────────────
 
 const iso = (date: Date) => date.toISOString();
@@ -271,36 +168,10 @@ async function withObservations(deps: GraphDeps, accountId: string, given: entit
   return { entities, cut: bounded.cut || bounded.observationsCutOf !== undefined };
 }
 
-/** Drops blank texts and repeats (first one wins); trims nothing else. */
-export function cleanObservations(items: ObservationInput[]) {
-  const seen = new Set<string>();
-  const kept: { content: string; metadata?: Record<string, unknown> }[] = [];
-  for (const item of items) {
-    const observation = typeof item === 'string' ? { content: item } : item;
-    const content = observation.content.trim();
-    if (content.length === 0 || seen.has(content)) continue;
-    seen.add(content);
-    kept.push(observation.metadata ? { content, metadata: observation.metadata } : { content });
-  }
-  return kept;
-}
-
 async function requireEntity(db: Db, accountId: string, id: string): Promise<entityRepo.EntityRow> {
   const row = isUuid(id) ? await entityRepo.findEntity(db, accountId, id) : undefined;
   if (!row) throw notFound('Entity');
   return row;
-}
-
-export async function assertEntityRoom(db: Db, accountId: string, adding: number): Promise<void> {
-  const plan = await currentPlan(db, accountId);
-  const max = plan.features.maxEntities;
-  if (max === UNLIMITED) return;
-  const count = await entityRepo.countEntities(db, accountId);
-  if (count + adding > max) {
-    throw planLimit(
-      `Entity limit reached: the ${plan.name} plan allows ${max.toLocaleString('en-US')} entities. Upgrade your plan to add more.`,
-    );
-  }
 }
 
 // ── entities ────────────────────────────────────────────────────────────────
@@ -310,25 +181,10 @@ export async function createEntity(
   auth: AuthContext,
   input: EntityInputParsed,
 ): Promise<Entity> {
-  return write(deps, auth, async ({ trx, emit }) => {
-    await assertEntityRoom(trx, auth.accountId, 1);
-    const row = await entityRepo.insertEntity(trx, auth.accountId, input);
-    if (!row) throw conflict(`An entity named "${input.name}" already exists`, 'name');
-    await entityRepo.adjustTypeCount(trx, auth.accountId, row.type, 1);
-    const observations = await observationRepo.insertObservations(
-      trx,
-      auth.accountId,
-      row.id,
-      cleanObservations(input.observations),
-    );
-    const created = { ...row, observations_count: observations.length };
-    await emit('entity_created', {
-      entityId: row.id,
-      id: row.id,
-      name: row.name,
-      type: row.type,
-    });
-    return toEntity(created, observations);
+  return writes.write(deps, auth, async (scope) => {
+    const [created] = await writes.createEntities(scope, [input]);
+    if (!created) throw conflict(`An entity named "${input.name}" already exists`, 'name');
+    return toEntity(created.row, created.observations);
   });
 }
 
@@ -389,78 +245,17 @@ export async function updateEntity(
   id: string,
   input: EntityUpdateInputParsed,
 ): Promise<Entity> {
-  return write(deps, auth, async ({ trx, emit }) => {
-    const before = await requireEntity(trx, auth.accountId, id);
-    if (input.name !== before.name) {
-      const [clash] = await entityRepo.findEntitiesByName(trx, auth.accountId, [input.name]);
-      if (clash) throw conflict(`An entity named "${input.name}" already exists`, 'name');
-    }
-    const row = await entityRepo.updateEntity(trx, auth.accountId, id, input);
-    if (!row) throw notFound('Entity');
-    if (row.type !== before.type) {
-      await entityRepo.adjustTypeCount(trx, auth.accountId, before.type, -1);
-      await entityRepo.adjustTypeCount(trx, auth.accountId, row.type, 1);
-    }
-    if (input.observations) {
-      await replaceObservations(trx, auth.accountId, id, cleanObservations(input.observations));
-    }
-    await emit('entity_updated', {
-      entityId: id,
-      id,
-      name: row.name,
-      type: row.type,
-    });
-    const fresh = await entityRepo.findEntity(trx, auth.accountId, id);
-    const { entities } = await withObservations({ ...deps, db: trx }, auth.accountId, [fresh!]);
+  return writes.write(deps, auth, async (scope) => {
+    const row = await writes.updateEntity(scope, id, input);
+    const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.accountId, [row]);
     return entities[0]!;
   });
 }
 
-/** Makes `wanted` the entity's list: unchanged texts keep their ids and dates. */
-async function replaceObservations(
-  trx: Db,
-  accountId: string,
-  entityId: string,
-  wanted: { content: string; metadata?: Record<string, unknown> }[],
-): Promise<void> {
-  const existing = await observationRepo.listObservations(trx, accountId, [entityId]);
-  const existingByContent = new Map(existing.map((row) => [row.content, row]));
-  const wantedContents = new Set(wanted.map((item) => item.content));
-  await observationRepo.deleteObservations(
-    trx,
-    accountId,
-    entityId,
-    existing.filter((row) => !wantedContents.has(row.content)).map((row) => row.id),
-  );
-  const added = wanted.filter((item) => !existingByContent.has(item.content));
-  await observationRepo.insertObservations(trx, accountId, entityId, added);
-  // Order follows the given list; new ones were appended, so renumber everything.
-  const all = await observationRepo.listObservations(trx, accountId, [entityId]);
-  const rowByContent = new Map(all.map((row) => [row.content, row]));
-  for (const [position, item] of wanted.entries()) {
-    const row = rowByContent.get(item.content)!;
-    const metadataChanged = item.metadata && existingByContent.has(item.content);
-    if (row.position !== position || metadataChanged) {
-      await observationRepo.updateObservation(trx, accountId, row.id, {
-        position,
-        metadata: metadataChanged ? item.metadata : undefined,
-      });
-    }
-  }
-}
-
 export async function deleteEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<void> {
-  await write(deps, auth, async ({ trx, emit }) => {
-    await requireEntity(trx, auth.accountId, id);
-    const row = await entityRepo.deleteEntity(trx, auth.accountId, id);
-    if (!row) throw notFound('Entity');
-    await entityRepo.adjustTypeCount(trx, auth.accountId, row.type, -1);
-    await emit('entity_deleted', {
-      entityId: id,
-      id,
-      name: row.name,
-      type: row.type,
-    });
+  await writes.write(deps, auth, async (scope) => {
+    const [deleted] = await writes.deleteEntities(scope, [id]);
+    if (!deleted) throw notFound('Entity');
   });
 }
 
@@ -471,30 +266,14 @@ export async function addObservations(
   id: string,
   items: ObservationInput[],
 ): Promise<{ entity: Entity; added: Observation[] }> {
-  const cleaned = cleanObservations(items);
-  if (cleaned.length === 0) {
-    throw badRequest('observations', 'Give at least one observation that is not blank');
-  }
-  return write(deps, auth, async ({ trx, emit }) => {
-    await requireEntity(trx, auth.accountId, id);
-    const existing = new Set(
-      (await observationRepo.listObservations(trx, auth.accountId, [id])).map((row) => row.content),
-    );
-    const fresh = cleaned.filter((item) => !existing.has(item.content));
-    const added = await observationRepo.insertObservations(trx, auth.accountId, id, fresh);
-    if (added.length > 0) {
-      await entityRepo.touchEntity(trx, auth.accountId, id);
-      await emit('observation_added', {
-        entityId: id,
-        observations: added.map((row) => ({
-          id: row.id,
-          content: row.content,
-        })),
-      });
-    }
-    const row = await entityRepo.findEntity(trx, auth.accountId, id);
-    const { entities } = await withObservations({ ...deps, db: trx }, auth.accountId, [row!]);
-    return { entity: entities[0]!, added: added.map(toObservation) };
+  return writes.write(deps, auth, async (scope) => {
+    await requireEntity(scope.trx, auth.accountId, id);
+    const added = await writes.addObservations(scope, [
+      { entityId: id, observations: items, field: 'observations' },
+    ]);
+    const row = await entityRepo.findEntity(scope.trx, auth.accountId, id);
+    const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.accountId, [row!]);
+    return { entity: entities[0]!, added: (added.get(id) ?? []).map(toObservation) };
   });
 }
 
@@ -522,7 +301,8 @@ export async function createRelation(
   if (input.fromEntityId === input.toEntityId) {
     throw badRequest('toEntityId', 'Source and target entities cannot be the same');
   }
-  return write(deps, auth, async ({ trx, emit }) => {
+  return writes.write(deps, auth, async (scope) => {
+    const { trx } = scope;
     const from = isUuid(input.fromEntityId)
       ? await entityRepo.findEntity(trx, auth.accountId, input.fromEntityId)
       : undefined;
@@ -537,19 +317,10 @@ export async function createRelation(
       throw new AppError(404, 'NOT_FOUND', 'Target entity not found', [
         { field: 'toEntityId', message: 'Target entity not found' },
       ]);
-    const row = await relationRepo.insertRelation(trx, auth.accountId, {
-      fromId: from.id,
-      toId: to.id,
-      type: input.type,
-    });
+    const [row] = await writes.createRelations(scope, [
+      { fromId: from.id, toId: to.id, type: input.type },
+    ]);
     if (!row) throw conflict(`"${from.name}" already ${input.type} "${to.name}"`, 'type');
-    await emit('relation_created', {
-      relationId: row.id,
-      id: row.id,
-      fromEntityId: row.from_id,
-      toEntityId: row.to_id,
-      relationType: row.type,
-    });
     return toRelation({
       ...row,
       from_name: from.name,
@@ -566,29 +337,9 @@ export async function updateRelation(
   id: string,
   input: { type: string },
 ): Promise<Relation> {
-  return write(deps, auth, async ({ trx, emit }) => {
-    const before = isUuid(id)
-      ? await relationRepo.findRelation(trx, auth.accountId, id)
-      : undefined;
-    if (!before) throw notFound('Relation');
-    if (before.type !== input.type) {
-      const clash = await relationRepo.findRelationByTriple(trx, auth.accountId, {
-        fromId: before.from_id,
-        toId: before.to_id,
-        type: input.type,
-      });
-      if (clash) throw conflict('An identical relation already exists', 'type');
-    }
-    const row = await relationRepo.updateRelationType(trx, auth.accountId, id, input.type);
-    if (!row) throw notFound('Relation');
-    await emit('relation_updated', {
-      relationId: id,
-      id,
-      fromEntityId: row.from_id,
-      toEntityId: row.to_id,
-      relationType: row.type,
-    });
-    return relationWithEnds(trx, auth.accountId, row);
+  return writes.write(deps, auth, async (scope) => {
+    const row = await writes.updateRelation(scope, id, input.type);
+    return relationWithEnds(scope.trx, auth.accountId, row);
   });
 }
 
@@ -597,16 +348,9 @@ export async function deleteRelation(
   auth: AuthContext,
   id: string,
 ): Promise<void> {
-  await write(deps, auth, async ({ trx, emit }) => {
-    const row = isUuid(id) ? await relationRepo.deleteRelation(trx, auth.accountId, id) : undefined;
+  await writes.write(deps, auth, async (scope) => {
+    const [row] = await writes.deleteRelations(scope, [id]);
     if (!row) throw notFound('Relation');
-    await emit('relation_deleted', {
-      relationId: id,
-      id,
-      fromEntityId: row.from_id,
-      toEntityId: row.to_id,
-      relationType: row.type,
-    });
   });
 }
 

@@ -2,18 +2,10 @@ import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import * as entityRepo from './entities.repository.js';
-import * as observationRepo from './observations.repository.js';
 import * as relationRepo from './relations.repository.js';
 import * as searchRepo from './search.repository.js';
-import {
-  assertEntityRoom,
-  boundEntities,
-  cleanObservations,
-  observationRowsOf,
-  walk,
-  write,
-  type GraphDeps,
-} from './graph.service.js';
+import { boundEntities, observationRowsOf, walk, type GraphDeps } from './graph.service.js';
+import * as writes from './graph.writes.js';
 
 /**
  * The graph by entity name, with the semantics of the reference MCP memory
@@ -21,6 +13,7 @@ import {
  * skipped, deletes of missing things are no-ops, search matches name, type and
  * observations. Unlike the reference, every call is one transaction, and a
  * relation or observation naming a missing entity fails the whole call.
+ * Writes only translate names to ids for the one write path (graph.writes).
  */
 
 export interface MemoryEntity {
@@ -136,61 +129,24 @@ export async function createEntities(
   auth: AuthContext,
   entities: MemoryEntity[],
 ): Promise<MemoryEntity[]> {
-  const merged = new Map<string, MemoryEntity>();
-  for (const [index, entity] of entities.entries()) {
-    const name = checkName(entity.name, `entities.${index}.name`);
+  const given = entities.map((entity, index) => {
     const entityType = entity.entityType.trim();
     if (!entityType)
       throw badRequest(`entities.${index}.entityType`, 'entityType must not be blank');
-    const observations = cleanObservations(entity.observations).map((item) => item.content);
-    const earlier = merged.get(name);
-    if (earlier) {
-      earlier.observations = [...new Set([...earlier.observations, ...observations])];
-    } else {
-      merged.set(name, { name, entityType, observations });
-    }
-  }
-  if (merged.size === 0) return [];
-
-  return write(deps, auth, async ({ trx, emit }) => {
-    const wanted = [...merged.values()];
-    const existing = await entityRepo.findEntitiesByName(
-      trx,
-      auth.accountId,
-      wanted.map((entity) => entity.name),
-    );
-    const existingNames = new Set(existing.map((row) => row.name));
-    const fresh = wanted.filter((entity) => !existingNames.has(entity.name));
-    await assertEntityRoom(trx, auth.accountId, fresh.length);
-    const rows = await entityRepo.insertEntities(
-      trx,
-      auth.accountId,
-      fresh.map((entity) => ({ name: entity.name, type: entity.entityType, metadata: {} })),
-    );
-    const rowByName = new Map(rows.map((row) => [row.name, row]));
-    await observationRepo.insertFirstObservations(
-      trx,
-      auth.accountId,
-      fresh.map((entity) => ({
-        entityId: rowByName.get(entity.name)!.id,
-        contents: entity.observations,
-      })),
-    );
-    const perType = new Map<string, number>();
-    for (const row of rows) perType.set(row.type, (perType.get(row.type) ?? 0) + 1);
-    for (const [type, count] of perType) {
-      await entityRepo.adjustTypeCount(trx, auth.accountId, type, count);
-    }
-    for (const row of rows) {
-      await emit('entity_created', {
-        entityId: row.id,
-        id: row.id,
-        name: row.name,
-        type: row.type,
-      });
-    }
-    return fresh;
+    return {
+      name: checkName(entity.name, `entities.${index}.name`),
+      type: entityType,
+      metadata: {},
+      observations: entity.observations,
+    };
   });
+  if (given.length === 0) return [];
+  const created = await writes.write(deps, auth, (scope) => writes.createEntities(scope, given));
+  return created.map(({ row, observations }) => ({
+    name: row.name,
+    entityType: row.type,
+    observations: observations.map((observation) => observation.content),
+  }));
 }
 
 /** Creates the relations that are new and returns them; both ends must exist. */
@@ -199,8 +155,7 @@ export async function createRelations(
   auth: AuthContext,
   relations: MemoryRelation[],
 ): Promise<MemoryRelation[]> {
-  const unique = new Map<string, MemoryRelation>();
-  for (const [index, relation] of relations.entries()) {
+  const wanted = relations.map((relation, index) => {
     const from = checkName(relation.from, `relations.${index}.from`);
     const to = checkName(relation.to, `relations.${index}.to`);
     const relationType = relation.relationType.trim();
@@ -210,35 +165,30 @@ export async function createRelations(
     if (from === to) {
       throw badRequest(`relations.${index}.to`, `A relation cannot connect "${from}" to itself`);
     }
-    unique.set(JSON.stringify([from, to, relationType]), { from, to, relationType });
-  }
-  if (unique.size === 0) return [];
+    return { from, to, relationType };
+  });
+  if (wanted.length === 0) return [];
 
-  return write(deps, auth, async ({ trx, emit }) => {
-    const wanted = [...unique.values()];
+  return writes.write(deps, auth, async (scope) => {
     const byName = await requireByName(
-      trx,
+      scope.trx,
       auth.accountId,
       wanted.flatMap((relation) => [relation.from, relation.to]),
     );
-    const created: MemoryRelation[] = [];
-    for (const relation of wanted) {
-      const row = await relationRepo.insertRelation(trx, auth.accountId, {
+    const nameOf = new Map([...byName.values()].map((row) => [row.id, row.name]));
+    const rows = await writes.createRelations(
+      scope,
+      wanted.map((relation) => ({
         fromId: byName.get(relation.from)!.id,
         toId: byName.get(relation.to)!.id,
         type: relation.relationType,
-      });
-      if (!row) continue;
-      created.push(relation);
-      await emit('relation_created', {
-        relationId: row.id,
-        id: row.id,
-        fromEntityId: row.from_id,
-        toEntityId: row.to_id,
-        relationType: row.type,
-      });
-    }
-    return created;
+      })),
+    );
+    return rows.map((row) => ({
+      from: nameOf.get(row.from_id)!,
+      to: nameOf.get(row.to_id)!,
+      relationType: row.type,
+    }));
   });
 }
 
@@ -248,37 +198,28 @@ export async function addObservations(
   auth: AuthContext,
   additions: { entityName: string; contents: string[] }[],
 ): Promise<{ entityName: string; addedObservations: string[] }[]> {
-  return write(deps, auth, async ({ trx, emit }) => {
+  return writes.write(deps, auth, async (scope) => {
     const byName = await requireByName(
-      trx,
+      scope.trx,
       auth.accountId,
       additions.map((addition) => addition.entityName),
     );
-    const results: { entityName: string; addedObservations: string[] }[] = [];
-    for (const addition of additions) {
-      const entity = byName.get(addition.entityName)!;
-      const existing = new Set(
-        (await observationRepo.listObservations(trx, auth.accountId, [entity.id])).map(
-          (row) => row.content,
-        ),
-      );
-      const fresh = cleanObservations(addition.contents).filter(
-        (item) => !existing.has(item.content),
-      );
-      const added = await observationRepo.insertObservations(trx, auth.accountId, entity.id, fresh);
-      results.push({
-        entityName: addition.entityName,
-        addedObservations: added.map((row) => row.content),
-      });
-      if (added.length > 0) {
-        await entityRepo.touchEntity(trx, auth.accountId, entity.id);
-        await emit('observation_added', {
-          entityId: entity.id,
-          observations: added.map((row) => ({ id: row.id, content: row.content })),
-        });
-      }
-    }
-    return results;
+    const added = await writes.addObservations(
+      scope,
+      additions.map((addition, index) => ({
+        entityId: byName.get(addition.entityName)!.id,
+        observations: addition.contents,
+        field: `observations.${index}.contents`,
+      })),
+    );
+    // An entity named twice reports what it gained once, under its first mention.
+    const reported = new Set<string>();
+    return additions.map(({ entityName }) => {
+      const id = byName.get(entityName)!.id;
+      const gained = reported.has(id) ? [] : (added.get(id) ?? []);
+      reported.add(id);
+      return { entityName, addedObservations: gained.map((row) => row.content) };
+    });
   });
 }
 
@@ -288,18 +229,14 @@ export async function deleteEntities(
   auth: AuthContext,
   names: string[],
 ): Promise<void> {
-  await write(deps, auth, async ({ trx, emit }) => {
-    const rows = await entityRepo.findEntitiesByName(trx, auth.accountId, [...new Set(names)]);
-    for (const row of rows) {
-      await entityRepo.deleteEntity(trx, auth.accountId, row.id);
-      await entityRepo.adjustTypeCount(trx, auth.accountId, row.type, -1);
-      await emit('entity_deleted', {
-        entityId: row.id,
-        id: row.id,
-        name: row.name,
-        type: row.type,
-      });
-    }
+  await writes.write(deps, auth, async (scope) => {
+    const rows = await entityRepo.findEntitiesByName(scope.trx, auth.accountId, [
+      ...new Set(names),
+    ]);
+    await writes.deleteEntities(
+      scope,
+      rows.map((row) => row.id),
+    );
   });
 }
 
@@ -309,33 +246,18 @@ export async function deleteObservations(
   auth: AuthContext,
   deletions: { entityName: string; observations: string[] }[],
 ): Promise<void> {
-  await write(deps, auth, async ({ trx, emit }) => {
-    const rows = await entityRepo.findEntitiesByName(
-      trx,
-      auth.accountId,
-      deletions.map((deletion) => deletion.entityName),
-    );
+  await writes.write(deps, auth, async (scope) => {
+    const rows = await entityRepo.findEntitiesByName(scope.trx, auth.accountId, [
+      ...new Set(deletions.map((deletion) => deletion.entityName)),
+    ]);
     const byName = new Map(rows.map((row) => [row.name, row]));
-    for (const deletion of deletions) {
-      const entity = byName.get(deletion.entityName);
-      if (!entity) continue;
-      const ids = await observationRepo.findObservationIdsByContent(
-        trx,
-        auth.accountId,
-        entity.id,
-        // Stored texts are trimmed, so match them trimmed.
-        deletion.observations.map((content) => content.trim()),
-      );
-      if ((await observationRepo.deleteObservations(trx, auth.accountId, entity.id, ids)) > 0) {
-        await entityRepo.touchEntity(trx, auth.accountId, entity.id);
-        await emit('entity_updated', {
-          entityId: entity.id,
-          id: entity.id,
-          name: entity.name,
-          type: entity.type,
-        });
-      }
-    }
+    await writes.deleteObservations(
+      scope,
+      deletions.flatMap((deletion) => {
+        const entity = byName.get(deletion.entityName);
+        return entity ? [{ entity, contents: deletion.observations }] : [];
+      }),
+    );
   });
 }
 
@@ -345,32 +267,24 @@ export async function deleteRelations(
   auth: AuthContext,
   relations: MemoryRelation[],
 ): Promise<void> {
-  await write(deps, auth, async ({ trx, emit }) => {
-    const rows = await entityRepo.findEntitiesByName(
-      trx,
-      auth.accountId,
-      relations.flatMap((relation) => [relation.from, relation.to]),
-    );
+  await writes.write(deps, auth, async (scope) => {
+    const rows = await entityRepo.findEntitiesByName(scope.trx, auth.accountId, [
+      ...new Set(relations.flatMap((relation) => [relation.from, relation.to])),
+    ]);
     const byName = new Map(rows.map((row) => [row.name, row]));
-    for (const relation of relations) {
-      const from = byName.get(relation.from);
-      const to = byName.get(relation.to);
-      if (!from || !to) continue;
-      const existing = await relationRepo.findRelationByTriple(trx, auth.accountId, {
-        fromId: from.id,
-        toId: to.id,
-        type: relation.relationType,
-      });
-      if (!existing) continue;
-      await relationRepo.deleteRelation(trx, auth.accountId, existing.id);
-      await emit('relation_deleted', {
-        relationId: existing.id,
-        id: existing.id,
-        fromEntityId: from.id,
-        toEntityId: to.id,
-        relationType: existing.type,
-      });
-    }
+    const existing = await relationRepo.findRelationsByTriples(
+      scope.trx,
+      auth.accountId,
+      relations.flatMap((relation) => {
+        const from = byName.get(relation.from);
+        const to = byName.get(relation.to);
+        return from && to ? [{ fromId: from.id, toId: to.id, type: relation.relationType }] : [];
+      }),
+    );
+    await writes.deleteRelations(
+      scope,
+      existing.map((row) => row.id),
+    );
   });
 }
 
@@ -385,26 +299,23 @@ export async function updateEntity(
     metadata?: Record<string, unknown> | undefined;
   },
 ): Promise<MemoryEntity & { metadata: Record<string, unknown> }> {
-  return write(deps, auth, async ({ trx, emit }) => {
-    const entity = (await requireByName(trx, auth.accountId, [change.name])).get(change.name)!;
-    const name = change.newName === undefined ? entity.name : checkName(change.newName, 'newName');
-    const type = change.entityType?.trim() || entity.type;
-    if (name !== entity.name) {
-      const [clash] = await entityRepo.findEntitiesByName(trx, auth.accountId, [name]);
-      if (clash) throw new AppError(409, 'CONFLICT', `An entity named "${name}" already exists`);
-    }
-    const row = await entityRepo.updateEntity(trx, auth.accountId, entity.id, {
-      name,
-      type,
+  return writes.write(deps, auth, async (scope) => {
+    const entity = (await requireByName(scope.trx, auth.accountId, [change.name])).get(
+      change.name,
+    )!;
+    const row = await writes.updateEntity(scope, entity.id, {
+      name: change.newName === undefined ? undefined : checkName(change.newName, 'newName'),
+      type: change.entityType?.trim() || undefined,
       metadata: change.metadata,
     });
-    if (row!.type !== entity.type) {
-      await entityRepo.adjustTypeCount(trx, auth.accountId, entity.type, -1);
-      await entityRepo.adjustTypeCount(trx, auth.accountId, row!.type, 1);
-    }
-    await emit('entity_updated', { entityId: entity.id, id: entity.id, name, type });
-    const graph = await toMemoryGraph({ ...deps, db: trx }, auth.accountId, [row!], [], () => '');
-    return { ...graph.entities[0]!, metadata: row!.metadata };
+    const graph = await toMemoryGraph(
+      { ...deps, db: scope.trx },
+      auth.accountId,
+      [row],
+      [],
+      () => '',
+    );
+    return { ...graph.entities[0]!, metadata: row.metadata };
   });
 }
 

@@ -22,7 +22,7 @@ export async function listObservations(
     .selectFrom('observations')
     .select(['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'])
     .where('account_id', '=', accountId)
-    .where('entity_id', 'in', entityIds)
+    .where('entity_id', '=', sql<string>`any(${entityIds}::uuid[])`)
     .orderBy('entity_id')
     .orderBy('position')
     .orderBy('created_at')
@@ -55,56 +55,145 @@ export async function takeObservations(
   return result.rows;
 }
 
-/** Appends observations after the entity's last one and keeps its count. */
-export async function insertObservations(
-  db: Db,
-  accountId: string,
-  entityId: string,
-  items: { content: string; metadata?: Record<string, unknown> | undefined }[],
-): Promise<ObservationRow[]> {
-  if (items.length === 0) return [];
-  const last = await db
-    .selectFrom('observations')
-    .select(sql<number>`coalesce(max(position), -1)::int`.as('position'))
-    .where('account_id', '=', accountId)
-    .where('entity_id', '=', entityId)
-    .executeTakeFirstOrThrow();
-  const rows = await db
-    .insertInto('observations')
-    .values(
-      items.map((item, index) => ({
-        account_id: accountId,
-        entity_id: entityId,
-        content: item.content,
-        metadata: item.metadata ? JSON.stringify(item.metadata) : null,
-        position: last.position + 1 + index,
-      })),
-    )
-    .returning(['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'])
-    .execute();
-  await adjustObservationCount(db, accountId, entityId, rows.length);
-  return rows;
+const observationColumns = sql.join(
+  ['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'].map((column) =>
+    sql.ref(column),
+  ),
+);
+
+/** Observations of one entity to insert, in order; ids and dates only on a lossless import. */
+export interface ObservationInsert {
+  entityId: string;
+  content: string;
+  metadata?: Record<string, unknown> | undefined;
+  id?: string | undefined;
+  createdAt?: string | undefined;
 }
 
+/**
+ * Inserts the observations of freshly created entities in one statement,
+ * numbered from 0 per entity in the order given. Their counts were set when
+ * the entities were inserted.
+ */
+export async function insertFirstObservations(
+  db: Db,
+  accountId: string,
+  items: ObservationInsert[],
+): Promise<ObservationRow[]> {
+  if (items.length === 0) return [];
+  const batch = JSON.stringify(
+    items.map((item) => ({
+      id: item.id,
+      entity_id: item.entityId,
+      content: item.content,
+      metadata: item.metadata,
+      created_at: item.createdAt,
+    })),
+  );
+  const result = await sql<ObservationRow>`
+    with given as (
+      select * from rows from (
+        json_to_recordset(${batch}::json)
+          as (id uuid, entity_id uuid, content text, metadata jsonb, created_at timestamptz)
+      ) with ordinality as g(id, entity_id, content, metadata, created_at, ord)
+    )
+    insert into observations (account_id, id, entity_id, content, metadata, position, created_at)
+    select ${accountId}, coalesce(g.id, gen_random_uuid()), g.entity_id, g.content, g.metadata,
+           (row_number() over (partition by g.entity_id order by g.ord) - 1)::int,
+           coalesce(g.created_at, clock_timestamp())
+      from given g
+     order by g.ord
+    returning ${observationColumns}
+  `.execute(db);
+  return result.rows;
+}
+
+/**
+ * Appends observations to existing entities in one statement: each after its
+ * entity's last one, skipping texts the entity already has, raising the
+ * entities' counts and marking them changed. Returns what was added.
+ */
+export async function appendObservations(
+  db: Db,
+  accountId: string,
+  items: ObservationInsert[],
+): Promise<ObservationRow[]> {
+  if (items.length === 0) return [];
+  const batch = JSON.stringify(
+    items.map((item) => ({
+      entity_id: item.entityId,
+      content: item.content,
+      metadata: item.metadata,
+    })),
+  );
+  const result = await sql<ObservationRow>`
+    with given as (
+      select * from rows from (
+        json_to_recordset(${batch}::json) as (entity_id uuid, content text, metadata jsonb)
+      ) with ordinality as g(entity_id, content, metadata, ord)
+    ),
+    fresh as (
+      select g.*, row_number() over (partition by g.entity_id order by g.ord) as nth
+        from given g
+       where not exists (select 1 from observations o
+                          where o.account_id = ${accountId} and o.entity_id = g.entity_id
+                            and o.content = g.content)
+    ),
+    inserted as (
+      insert into observations (account_id, entity_id, content, metadata, position)
+      select ${accountId}, f.entity_id, f.content, f.metadata,
+             (f.nth + coalesce((select max(o.position) from observations o
+                                 where o.account_id = ${accountId} and o.entity_id = f.entity_id), -1))::int
+        from fresh f
+       order by f.ord
+      returning ${observationColumns}
+    ),
+    counted as (
+      update entities e set observations_count = e.observations_count + c.count,
+                            updated_at = clock_timestamp()
+        from (select entity_id, count(*)::int as count from inserted group by entity_id) c
+       where e.account_id = ${accountId} and e.id = c.entity_id
+    )
+    select * from inserted order by entity_id, position
+  `.execute(db);
+  return result.rows;
+}
+
+/**
+ * Deletes observations of entities by their texts (or ids) in one statement,
+ * lowering the entities' counts and marking them changed. Returns what went.
+ */
 export async function deleteObservations(
   db: Db,
   accountId: string,
-  entityId: string,
-  ids: string[],
-): Promise<number> {
-  if (ids.length === 0) return 0;
-  const deleted = await db
-    .deleteFrom('observations')
-    .where('account_id', '=', accountId)
-    .where('entity_id', '=', entityId)
-    .where('id', 'in', ids)
-    .returning('id')
-    .execute();
-  await adjustObservationCount(db, accountId, entityId, -deleted.length);
-  return deleted.length;
+  removals: { entityId: string; content?: string | undefined; id?: string | undefined }[],
+): Promise<ObservationRow[]> {
+  if (removals.length === 0) return [];
+  const batch = JSON.stringify(
+    removals.map((item) => ({ entity_id: item.entityId, content: item.content, id: item.id })),
+  );
+  const result = await sql<ObservationRow>`
+    with given as (
+      select * from json_to_recordset(${batch}::json) as g(entity_id uuid, content text, id uuid)
+    ),
+    gone as (
+      delete from observations o using given g
+       where o.account_id = ${accountId} and o.entity_id = g.entity_id
+         and (o.id = g.id or o.content = g.content)
+      returning ${sql.join(['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'].map((column) => sql.ref(`o.${column}`)))}
+    ),
+    counted as (
+      update entities e set observations_count = e.observations_count - c.count,
+                            updated_at = clock_timestamp()
+        from (select entity_id, count(*)::int as count from gone group by entity_id) c
+       where e.account_id = ${accountId} and e.id = c.entity_id
+    )
+    select * from gone order by entity_id, position
+  `.execute(db);
+  return result.rows;
 }
 
-/** Sets the order (and, when given, the metadata) of kept observations. */
+/** Sets the order (and, when given, the metadata) of a kept observation. */
 export async function updateObservation(
   db: Db,
   accountId: string,
@@ -122,68 +211,15 @@ export async function updateObservation(
     .execute();
 }
 
-async function adjustObservationCount(
+/** Which of these observation ids the account has already. */
+export async function existingObservationIds(
   db: Db,
   accountId: string,
-  entityId: string,
-  delta: number,
-): Promise<void> {
-  if (delta === 0) return;
-  await db
-    .updateTable('entities')
-    .set({ observations_count: sql`observations_count + ${delta}` })
-    .where('account_id', '=', accountId)
-    .where('id', '=', entityId)
-    .execute();
-}
-
-/**
- * Inserts observations of freshly created entities in one statement, numbered
- * from 0 per entity, and sets each entity's count.
- */
-export async function insertFirstObservations(
-  db: Db,
-  accountId: string,
-  items: { entityId: string; contents: string[] }[],
-): Promise<void> {
-  const rows = items.flatMap(({ entityId, contents }) =>
-    contents.map((content, position) => ({
-      account_id: accountId,
-      entity_id: entityId,
-      content,
-      metadata: null,
-      position,
-    })),
-  );
-  if (rows.length === 0) return;
-  // Postgres takes at most 65,535 parameters per statement; 5 per row.
-  for (let start = 0; start < rows.length; start += 10_000) {
-    await db
-      .insertInto('observations')
-      .values(rows.slice(start, start + 10_000))
-      .execute();
-  }
-  await sql`
-    update entities e set observations_count = n.count
-      from (select unnest(${items.map((item) => item.entityId)}::uuid[]) as id,
-                   unnest(${items.map((item) => item.contents.length)}::int[]) as count) n
-     where e.account_id = ${accountId} and e.id = n.id
+  ids: string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const result = await sql<{ id: string }>`
+    select id from observations where account_id = ${accountId} and id = any(${ids}::uuid[])
   `.execute(db);
-}
-
-export async function findObservationIdsByContent(
-  db: Db,
-  accountId: string,
-  entityId: string,
-  contents: string[],
-): Promise<string[]> {
-  if (contents.length === 0) return [];
-  const rows = await db
-    .selectFrom('observations')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('entity_id', '=', entityId)
-    .where('content', 'in', contents)
-    .execute();
-  return rows.map((row) => row.id);
+  return new Set(result.rows.map((row) => row.id));
 }

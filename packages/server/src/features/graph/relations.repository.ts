@@ -37,25 +37,106 @@ export interface NamedRelationRow {
 
 const relationColumns = ['id', 'from_id', 'to_id', 'type', 'created_at'] as const;
 
-/** Inserts the relation and raises both ends' degree; undefined when it already exists. */
-export async function insertRelation(
+const returnedColumns = sql.join(relationColumns.map((column) => sql.ref(column)));
+
+/** A relation to insert; id and date only on a lossless import. */
+export interface RelationInsert {
+  fromId: string;
+  toId: string;
+  type: string;
+  id?: string | undefined;
+  createdAt?: string | undefined;
+}
+
+/**
+ * Inserts relations in one statement, in the order given, raising both ends'
+ * degree in the same statement; relations that exist already (same triple,
+ * or a given id) are skipped. Returns the inserted ones in order.
+ */
+export async function insertRelations(
   db: Db,
   accountId: string,
-  relation: { fromId: string; toId: string; type: string },
-): Promise<RelationRow | undefined> {
-  const row = await db
-    .insertInto('relations')
-    .values({
-      account_id: accountId,
+  relations: RelationInsert[],
+): Promise<RelationRow[]> {
+  if (relations.length === 0) return [];
+  const batch = JSON.stringify(
+    relations.map((relation) => ({
+      id: relation.id,
       from_id: relation.fromId,
       to_id: relation.toId,
       type: relation.type,
-    })
-    .onConflict((oc) => oc.columns(['account_id', 'from_id', 'to_id', 'type']).doNothing())
-    .returning(relationColumns)
-    .executeTakeFirst();
-  if (row) await adjustDegree(db, accountId, [row.from_id, row.to_id], 1);
-  return row;
+      created_at: relation.createdAt,
+    })),
+  );
+  const result = await sql<RelationRow>`
+    with given as (
+      select * from rows from (
+        json_to_recordset(${batch}::json)
+          as (id uuid, from_id uuid, to_id uuid, type text, created_at timestamptz)
+      ) with ordinality as g(id, from_id, to_id, type, created_at, ord)
+    ),
+    inserted as (
+      insert into relations (account_id, id, from_id, to_id, type, created_at)
+      select ${accountId}, coalesce(g.id, gen_random_uuid()), g.from_id, g.to_id, g.type,
+             coalesce(g.created_at, clock_timestamp())
+        from given g
+       order by g.ord
+      on conflict do nothing
+      returning ${returnedColumns}, ordinal
+    ),
+    degrees as (
+      update entities e set degree = e.degree + d.count
+        from (select id, count(*)::int as count
+                from (select from_id as id from inserted union all select to_id from inserted) ends
+               group by id) d
+       where e.account_id = ${accountId} and e.id = d.id
+    )
+    select ${returnedColumns} from inserted order by ordinal
+  `.execute(db);
+  return result.rows;
+}
+
+/** Deletes relations by id in one statement, lowering both ends' degree. */
+export async function deleteRelations(
+  db: Db,
+  accountId: string,
+  ids: string[],
+): Promise<RelationRow[]> {
+  if (ids.length === 0) return [];
+  const result = await sql<RelationRow>`
+    with gone as (
+      delete from relations where account_id = ${accountId} and id = any(${ids}::uuid[])
+      returning ${returnedColumns}, ordinal
+    ),
+    degrees as (
+      update entities e set degree = e.degree - d.count
+        from (select id, count(*)::int as count
+                from (select from_id as id from gone union all select to_id from gone) ends
+               group by id) d
+       where e.account_id = ${accountId} and e.id = d.id
+    )
+    select ${returnedColumns} from gone order by ordinal
+  `.execute(db);
+  return result.rows;
+}
+
+/** The relations matching these (from, to, type) triples, in one statement. */
+export async function findRelationsByTriples(
+  db: Db,
+  accountId: string,
+  triples: { fromId: string; toId: string; type: string }[],
+): Promise<RelationRow[]> {
+  if (triples.length === 0) return [];
+  const batch = JSON.stringify(
+    triples.map((triple) => ({ from_id: triple.fromId, to_id: triple.toId, type: triple.type })),
+  );
+  const result = await sql<RelationRow>`
+    select r.id, r.from_id, r.to_id, r.type, r.created_at
+      from json_to_recordset(${batch}::json) as g(from_id uuid, to_id uuid, type text)
+      join relations r on r.account_id = ${accountId} and r.from_id = g.from_id
+                      and r.to_id = g.to_id and r.type = g.type
+  `.execute(db);
+  return result.rows;
 }
 
 export async function findRelation(
@@ -68,21 +149,6 @@ export async function findRelation(
     .select(relationColumns)
     .where('account_id', '=', accountId)
     .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-export async function findRelationByTriple(
-  db: Db,
-  accountId: string,
-  triple: { fromId: string; toId: string; type: string },
-): Promise<RelationRow | undefined> {
-  return db
-    .selectFrom('relations')
-    .select(relationColumns)
-    .where('account_id', '=', accountId)
-    .where('from_id', '=', triple.fromId)
-    .where('to_id', '=', triple.toId)
-    .where('type', '=', triple.type)
     .executeTakeFirst();
 }
 
@@ -99,35 +165,6 @@ export async function updateRelationType(
     .where('id', '=', id)
     .returning(relationColumns)
     .executeTakeFirst();
-}
-
-export async function deleteRelation(
-  db: Db,
-  accountId: string,
-  id: string,
-): Promise<RelationRow | undefined> {
-  const row = await db
-    .deleteFrom('relations')
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .returning(relationColumns)
-    .executeTakeFirst();
-  if (row) await adjustDegree(db, accountId, [row.from_id, row.to_id], -1);
-  return row;
-}
-
-async function adjustDegree(
-  db: Db,
-  accountId: string,
-  entityIds: string[],
-  delta: number,
-): Promise<void> {
-  await db
-    .updateTable('entities')
-    .set({ degree: sql`degree + ${delta}` })
-    .where('account_id', '=', accountId)
-    .where('id', 'in', entityIds)
-    .execute();
 }
 
 /**
@@ -258,7 +295,7 @@ export async function nodesByIds(db: Db, accountId: string, ids: string[]): Prom
     .selectFrom('entities')
     .select(['id', 'name', 'type', 'observations_count'])
     .where('account_id', '=', accountId)
-    .where('id', 'in', ids)
+    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
     .execute();
 }
 

@@ -3,10 +3,10 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { AppError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
-import * as importRepo from './import.repository.js';
 import * as observationRepo from './observations.repository.js';
 import * as relationRepo from './relations.repository.js';
-import { assertEntityRoom, write, type GraphDeps } from './graph.service.js';
+import type { GraphDeps } from './graph.service.js';
+import * as writes from './graph.writes.js';
 import * as memory from './memory.service.js';
 
 /**
@@ -216,40 +216,19 @@ export async function importLossless(
   const parsed = losslessDocument.safeParse(value);
   if (!parsed.success) throw invalid('Engram export', parsed.error);
   const document = parsed.data;
-  return write(deps, auth, async ({ trx, emit }) => {
-    await assertEntityRoom(trx, auth.accountId, document.entities.length);
-    const created: entityRepo.EntityRow[] = [];
-    for (let start = 0; start < document.entities.length; start += PAGE) {
-      created.push(
-        ...(await importRepo.importEntities(
-          trx,
-          auth.accountId,
-          document.entities.slice(start, start + PAGE),
-        )),
-      );
-    }
-    const createdIds = new Set(created.map((row) => row.id));
-    await importRepo.importObservations(
-      trx,
-      auth.accountId,
-      document.entities
-        .filter((entity) => createdIds.has(entity.id))
-        .flatMap((entity) =>
-          entity.observations.map((observation, position) => ({
-            ...observation,
-            entityId: entity.id,
-            position,
-          })),
-        ),
+  return writes.write(deps, auth, async (scope) => {
+    const created = await writes.createEntities(scope, document.entities);
+    const present = new Set(
+      (
+        await entityRepo.findEntitiesByIds(scope.trx, auth.accountId, [
+          ...new Set(
+            document.relations.flatMap((relation) => [relation.fromEntityId, relation.toEntityId]),
+          ),
+        ])
+      ).map((row) => row.id),
     );
-    const present = await importRepo.existingEntityIds(trx, auth.accountId, [
-      ...new Set(
-        document.relations.flatMap((relation) => [relation.fromEntityId, relation.toEntityId]),
-      ),
-    ]);
-    const linked = await importRepo.importRelations(
-      trx,
-      auth.accountId,
+    const linked = await writes.createRelations(
+      scope,
       document.relations
         .filter(
           (relation) =>
@@ -265,15 +244,6 @@ export async function importLossless(
           createdAt: relation.createdAt,
         })),
     );
-    await importRepo.recountAccount(trx, auth.accountId);
-    for (const row of created) {
-      await emit('entity_created', {
-        entityId: row.id,
-        id: row.id,
-        name: row.name,
-        type: row.type,
-      });
-    }
-    return { entities: created.length, relations: linked };
+    return { entities: created.length, relations: linked.length };
   });
 }

@@ -1,0 +1,478 @@
+import { formatBytes, UNLIMITED, type GraphEventType, type ObservationInput } from '@engram/shared';
+import type { Db } from '../../db/connection.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { badRequest, conflict, fromDatabaseError, notFound, planLimit } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
+import { currentPlan } from '../billing/billing.service.js';
+import * as changeRepo from './changes.repository.js';
+import * as entityRepo from './entities.repository.js';
+import * as observationRepo from './observations.repository.js';
+import * as relationRepo from './relations.repository.js';
+
+/**
+ * The one write path of the graph (decision 006). REST, MCP, imports and the
+ * web app write through these operations, by id; `memory.service` and
+ * `transfer.service` only translate names and file formats onto them. Each
+ * operation takes a batch of any size and costs a constant number of
+ * statements; the counters (observation counts, degrees, type counts, stored
+ * bytes) and the change-log events are kept here and nowhere else.
+ */
+
+/** A committed change, as the change log recorded it. */
+export interface ChangeEvent {
+  accountId: string;
+  seq: number;
+  type: GraphEventType;
+  payload: Record<string, unknown>;
+  at: string;
+}
+
+export interface WriteDeps {
+  db: Db;
+  /** The one clock: change events carry its time, live and replayed alike. */
+  now: () => Date;
+  /** Receives each write's events after its transaction commits (realtime fan-out). */
+  publish?: (events: ChangeEvent[]) => void;
+}
+
+/** One write transaction: its connection, account, and the events it records. */
+export interface WriteScope {
+  trx: Db;
+  accountId: string;
+  emit(type: GraphEventType, payload: Record<string, unknown>): void;
+}
+
+/**
+ * Runs a write in one transaction under the account lock. Its events are
+ * appended to the change log in one statement before commit, the plan's limits
+ * checked, and the events published only after commit, so a rolled-back change
+ * publishes nothing. A race that slips past a check surfaces as a constraint
+ * violation, which becomes the same 409/404 the check would have given.
+ */
+export async function write<T>(
+  deps: WriteDeps,
+  auth: AuthContext,
+  fn: (scope: WriteScope) => Promise<T>,
+): Promise<T> {
+  const pending: { type: GraphEventType; payload: Record<string, unknown> }[] = [];
+  const at = deps.now();
+  try {
+    const { result, firstSeq } = await deps.db.transaction().execute(async (trx) => {
+      const { storedBytes: bytesBefore } = await changeRepo.lockAccount(trx, auth.accountId);
+      const outcome = await fn({
+        trx,
+        accountId: auth.accountId,
+        emit: (type, payload) => void pending.push({ type, payload }),
+      });
+      if (pending.length === 0) return { result: outcome, firstSeq: 0 };
+      const appended = await changeRepo.appendEvents(trx, auth.accountId, pending, {
+        actor: { ...auth.actor },
+        at,
+      });
+      await assertPlanLimits(trx, auth.accountId, {
+        bytesBefore,
+        bytesAfter: appended.storedBytes,
+        events: pending,
+      });
+      return { result: outcome, firstSeq: appended.firstSeq };
+    });
+    if (pending.length > 0) {
+      deps.publish?.(
+        pending.map((event, index) => ({
+          accountId: auth.accountId,
+          seq: firstSeq + index,
+          type: event.type,
+          payload: event.payload,
+          at: at.toISOString(),
+        })),
+      );
+    }
+    return result;
+  } catch (error) {
+    throw fromDatabaseError(error) ?? error;
+  }
+}
+
+/**
+ * Refuses (rolls back) a write that leaves the account over its plan's
+ * entities or storage, or an entity over its observations per entity.
+ * Checked before commit under the account lock, so concurrent writes never
+ * overshoot; a write that only frees space (a delete) always passes.
+ */
+async function assertPlanLimits(
+  trx: Db,
+  accountId: string,
+  change: {
+    bytesBefore: number;
+    bytesAfter: number;
+    events: { type: GraphEventType; payload: Record<string, unknown> }[];
+  },
+): Promise<void> {
+  const created = change.events.some((event) => event.type === 'entity_created');
+  const grown = [
+    ...new Set(
+      change.events
+        .filter((event) =>
+          ['entity_created', 'entity_updated', 'observation_added'].includes(event.type),
+        )
+        .map((event) => event.payload.entityId as string),
+    ),
+  ];
+  if (change.bytesAfter <= change.bytesBefore && grown.length === 0) return;
+  const plan = await currentPlan(trx, accountId);
+  const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
+  if (created && maxEntities !== UNLIMITED) {
+    if ((await entityRepo.countEntities(trx, accountId)) > maxEntities) {
+      throw planLimit(
+        `Entity limit reached: the ${plan.name} plan allows ${maxEntities.toLocaleString('en-US')} entities. Upgrade your plan to add more.`,
+      );
+    }
+  }
+  if (
+    maxStorageBytes !== UNLIMITED &&
+    change.bytesAfter > maxStorageBytes &&
+    change.bytesAfter > change.bytesBefore
+  ) {
+    throw planLimit(
+      `Storage limit reached: the ${plan.name} plan allows ${formatBytes(maxStorageBytes)} of stored memory. Delete something or upgrade your plan.`,
+    );
+  }
+  if (maxObservationsPerEntity !== UNLIMITED && grown.length > 0) {
+    const over = await entityRepo.entityOverObservations(
+      trx,
+      accountId,
+      grown,
+      maxObservationsPerEntity,
+    );
+    if (over) {
+      throw planLimit(
+        `Observation limit reached: the ${plan.name} plan allows ${maxObservationsPerEntity.toLocaleString('en-US')} observations per entity ("${over.name}" would have ${over.observations_count.toLocaleString('en-US')}). Upgrade your plan to add more.`,
+      );
+    }
+  }
+}
+
+// ── input rules, the same for every caller ──────────────────────────────────
+
+export interface CleanObservation {
+  content: string;
+  metadata?: Record<string, unknown>;
+  /** Kept on a lossless import. */
+  id?: string;
+  createdAt?: string;
+}
+
+/**
+ * Trims each text and drops blank ones and repeats (the first one wins):
+ * the rule for observations everywhere — REST, MCP, the web app, imports.
+ */
+export function cleanObservations(
+  items: (ObservationInput | CleanObservation)[],
+): CleanObservation[] {
+  const seen = new Set<string>();
+  const kept: CleanObservation[] = [];
+  for (const item of items) {
+    const observation = typeof item === 'string' ? { content: item } : item;
+    const content = observation.content.trim();
+    if (content.length === 0 || seen.has(content)) continue;
+    seen.add(content);
+    kept.push({ ...observation, content });
+  }
+  return kept;
+}
+
+const nameTaken = (name: string) => conflict(`An entity named "${name}" already exists`, 'name');
+
+// ── entities ────────────────────────────────────────────────────────────────
+
+export interface NewEntity {
+  name: string;
+  type: string;
+  metadata: Record<string, unknown>;
+  observations: (ObservationInput | CleanObservation)[];
+  /** Kept on a lossless import. */
+  id?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export interface CreatedEntity {
+  row: entityRepo.EntityRow;
+  observations: observationRepo.ObservationRow[];
+}
+
+/**
+ * Creates the entities whose names (and ids) are new, in the order given, with
+ * their observations; a name given twice becomes one entity (the first one's
+ * type and metadata, the observations of both). Existing names are skipped:
+ * a caller that must refuse them compares what it gets back. Four statements
+ * for any number of entities.
+ */
+export async function createEntities(
+  scope: WriteScope,
+  entities: NewEntity[],
+): Promise<CreatedEntity[]> {
+  type Wanted = Omit<NewEntity, 'observations'> & { observations: CleanObservation[] };
+  const merged = new Map<string, Wanted>();
+  for (const entity of entities) {
+    const earlier = merged.get(entity.name);
+    if (earlier) {
+      earlier.observations = cleanObservations([...earlier.observations, ...entity.observations]);
+    } else {
+      merged.set(entity.name, { ...entity, observations: cleanObservations(entity.observations) });
+    }
+  }
+  const wanted = [...merged.values()];
+  const rows = await entityRepo.insertEntities(
+    scope.trx,
+    scope.accountId,
+    wanted.map((entity) => ({ ...entity, observationsCount: entity.observations.length })),
+  );
+  if (rows.length === 0) return [];
+
+  const observationsOfRow = (row: entityRepo.EntityRow) => merged.get(row.name)!.observations;
+  const taken = await observationRepo.existingObservationIds(
+    scope.trx,
+    scope.accountId,
+    rows.flatMap((row) => observationsOfRow(row).flatMap((observation) => observation.id ?? [])),
+  );
+  const inserted = await observationRepo.insertFirstObservations(
+    scope.trx,
+    scope.accountId,
+    rows.flatMap((row) =>
+      observationsOfRow(row).map((observation) => ({
+        ...observation,
+        entityId: row.id,
+        // An imported id this account already uses gets a fresh one.
+        id: observation.id && !taken.has(observation.id) ? observation.id : undefined,
+      })),
+    ),
+  );
+  const observationsOf = groupBy(inserted, (observation) => observation.entity_id);
+  for (const row of rows) {
+    scope.emit('entity_created', { entityId: row.id, id: row.id, name: row.name, type: row.type });
+  }
+  return rows.map((row) => ({ row, observations: observationsOf.get(row.id) ?? [] }));
+}
+
+/**
+ * Changes one entity: name (refused when another entity has it), type,
+ * metadata, and, when given, its whole list of observations (unchanged texts
+ * keep their ids and dates).
+ */
+export async function updateEntity(
+  scope: WriteScope,
+  id: string,
+  change: {
+    name?: string | undefined;
+    type?: string | undefined;
+    metadata?: Record<string, unknown> | undefined;
+    observations?: ObservationInput[] | undefined;
+  },
+): Promise<entityRepo.EntityRow> {
+  const { trx, accountId } = scope;
+  const before = isUuid(id) ? await entityRepo.findEntity(trx, accountId, id) : undefined;
+  if (!before) throw notFound('Entity');
+  const name = change.name ?? before.name;
+  if (name !== before.name) {
+    const [clash] = await entityRepo.findEntitiesByName(trx, accountId, [name]);
+    if (clash) throw nameTaken(name);
+  }
+  const row = await entityRepo.updateEntity(trx, accountId, id, {
+    name,
+    type: change.type ?? before.type,
+    metadata: change.metadata,
+  });
+  if (!row) throw notFound('Entity');
+  if (row.type !== before.type) {
+    await entityRepo.adjustTypeCount(trx, accountId, before.type, -1);
+    await entityRepo.adjustTypeCount(trx, accountId, row.type, 1);
+  }
+  if (change.observations) {
+    await replaceObservations(scope, id, cleanObservations(change.observations));
+  }
+  scope.emit('entity_updated', { entityId: id, id, name: row.name, type: row.type });
+  return (await entityRepo.findEntity(trx, accountId, id))!;
+}
+
+/** Makes `wanted` the entity's list: unchanged texts keep their ids and dates. */
+async function replaceObservations(
+  scope: WriteScope,
+  entityId: string,
+  wanted: CleanObservation[],
+): Promise<void> {
+  const { trx, accountId } = scope;
+  const existing = await observationRepo.listObservations(trx, accountId, [entityId]);
+  const existingByContent = new Map(existing.map((row) => [row.content, row]));
+  const wantedContents = new Set(wanted.map((item) => item.content));
+  await observationRepo.deleteObservations(
+    trx,
+    accountId,
+    existing
+      .filter((row) => !wantedContents.has(row.content))
+      .map((row) => ({ entityId, id: row.id })),
+  );
+  await observationRepo.appendObservations(
+    trx,
+    accountId,
+    wanted
+      .filter((item) => !existingByContent.has(item.content))
+      .map((item) => ({ entityId, content: item.content, metadata: item.metadata })),
+  );
+  // Order follows the given list; new ones were appended, so renumber what moved.
+  const all = await observationRepo.listObservations(trx, accountId, [entityId]);
+  const rowByContent = new Map(all.map((row) => [row.content, row]));
+  for (const [position, item] of wanted.entries()) {
+    const row = rowByContent.get(item.content)!;
+    const metadataChanged = item.metadata && existingByContent.has(item.content);
+    if (row.position !== position || metadataChanged) {
+      await observationRepo.updateObservation(trx, accountId, row.id, {
+        position,
+        metadata: metadataChanged ? item.metadata : undefined,
+      });
+    }
+  }
+}
+
+/** Deletes the entities with their observations and relations; unknown ids are skipped. */
+export async function deleteEntities(
+  scope: WriteScope,
+  ids: string[],
+): Promise<entityRepo.EntityRow[]> {
+  const rows = await entityRepo.deleteEntities(scope.trx, scope.accountId, ids.filter(isUuid));
+  for (const row of rows) {
+    scope.emit('entity_deleted', { entityId: row.id, id: row.id, name: row.name, type: row.type });
+  }
+  return rows;
+}
+
+// ── observations ────────────────────────────────────────────────────────────
+
+/**
+ * Appends observations to existing entities, skipping texts an entity already
+ * has. An addition whose texts are all blank is refused (400 on `field`):
+ * asking to add nothing is a mistake, whoever asks. One statement for any
+ * number of entities; returns what each entity gained.
+ */
+export async function addObservations(
+  scope: WriteScope,
+  additions: { entityId: string; observations: ObservationInput[]; field: string }[],
+): Promise<Map<string, observationRepo.ObservationRow[]>> {
+  const perEntity = new Map<string, CleanObservation[]>();
+  for (const addition of additions) {
+    const cleaned = cleanObservations(addition.observations);
+    if (cleaned.length === 0) {
+      throw badRequest(addition.field, 'Give at least one observation that is not blank');
+    }
+    const earlier = perEntity.get(addition.entityId) ?? [];
+    perEntity.set(addition.entityId, cleanObservations([...earlier, ...cleaned]));
+  }
+  const added = await observationRepo.appendObservations(
+    scope.trx,
+    scope.accountId,
+    [...perEntity].flatMap(([entityId, items]) =>
+      items.map((item) => ({ entityId, content: item.content, metadata: item.metadata })),
+    ),
+  );
+  const byEntity = groupBy(added, (row) => row.entity_id);
+  for (const [entityId, rows] of byEntity) {
+    scope.emit('observation_added', {
+      entityId,
+      observations: rows.map((row) => ({ id: row.id, content: row.content })),
+    });
+  }
+  return byEntity;
+}
+
+/** Removes observations by text from entities; unknown texts are skipped. */
+export async function deleteObservations(
+  scope: WriteScope,
+  removals: { entity: entityRepo.EntityRow; contents: string[] }[],
+): Promise<void> {
+  const gone = await observationRepo.deleteObservations(
+    scope.trx,
+    scope.accountId,
+    removals.flatMap(({ entity, contents }) =>
+      // Stored texts are trimmed, so match them trimmed.
+      contents.map((content) => ({ entityId: entity.id, content: content.trim() })),
+    ),
+  );
+  const touched = new Set(gone.map((row) => row.entity_id));
+  for (const { entity } of removals) {
+    if (!touched.delete(entity.id)) continue;
+    scope.emit('entity_updated', {
+      entityId: entity.id,
+      id: entity.id,
+      name: entity.name,
+      type: entity.type,
+    });
+  }
+}
+
+// ── relations ───────────────────────────────────────────────────────────────
+
+const relationPayload = (row: relationRepo.RelationRow) => ({
+  relationId: row.id,
+  id: row.id,
+  fromEntityId: row.from_id,
+  toEntityId: row.to_id,
+  relationType: row.type,
+});
+
+/**
+ * Creates the relations that are new (a triple or imported id that exists is
+ * skipped), in the order given; both ends must exist. Two statements for any
+ * number of relations.
+ */
+export async function createRelations(
+  scope: WriteScope,
+  relations: relationRepo.RelationInsert[],
+): Promise<relationRepo.RelationRow[]> {
+  const unique = new Map(
+    relations.map((relation) => [`${relation.fromId} ${relation.toId} ${relation.type}`, relation]),
+  );
+  const rows = await relationRepo.insertRelations(scope.trx, scope.accountId, [...unique.values()]);
+  for (const row of rows) scope.emit('relation_created', relationPayload(row));
+  return rows;
+}
+
+/** Retypes one relation; refused when the same two entities already have that type. */
+export async function updateRelation(
+  scope: WriteScope,
+  id: string,
+  type: string,
+): Promise<relationRepo.RelationRow> {
+  const { trx, accountId } = scope;
+  const before = isUuid(id) ? await relationRepo.findRelation(trx, accountId, id) : undefined;
+  if (!before) throw notFound('Relation');
+  if (before.type !== type) {
+    const [clash] = await relationRepo.findRelationsByTriples(trx, accountId, [
+      { fromId: before.from_id, toId: before.to_id, type },
+    ]);
+    if (clash) throw conflict('An identical relation already exists', 'type');
+  }
+  const row = await relationRepo.updateRelationType(trx, accountId, id, type);
+  if (!row) throw notFound('Relation');
+  scope.emit('relation_updated', relationPayload(row));
+  return row;
+}
+
+/** Deletes relations by id; unknown ids are skipped. */
+export async function deleteRelations(
+  scope: WriteScope,
+  ids: string[],
+): Promise<relationRepo.RelationRow[]> {
+  const rows = await relationRepo.deleteRelations(scope.trx, scope.accountId, ids.filter(isUuid));
+  for (const row of rows) scope.emit('relation_deleted', relationPayload(row));
+  return rows;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const list = groups.get(key(item));
+    if (list) list.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
