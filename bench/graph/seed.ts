@@ -1,7 +1,7 @@
 /**
  * Set-based seeding of one account's graph, straight into the tables, keeping
  * every derived column exactly as the graph service would leave it:
- * entities.observations_count, entities.degree, entity_type_counts, unique
+ * entities.observations_count, entity_degrees, entity_type_counts, unique
  * relations without self-loops, observation positions 0..n-1.
  *
  * Ids are deterministic (md5 of the entity's number), so relations can name
@@ -167,7 +167,7 @@ export async function seedGraph(
     for (let from = 0; from < n; from += chunk) {
       const to = Math.min(n, from + chunk) - 1;
       await session.exec(`
-        insert into entities (account_id, id, name, type, metadata, degree, observations_count,
+        insert into entities (account_id, id, name, type, metadata, observations_count,
                               created_at, updated_at)
         select ${acct}, ${idOf('i')},
                'entity-' || lpad(i::text, ${width}, '0') || ' '
@@ -175,12 +175,10 @@ export async function seedGraph(
                  || ' ' || ${word(`'b' || i`)},
                (${textArray(ENTITY_TYPES)})[1 + (hashtext('type' || i) & 7)],
                jsonb_build_object('source', 'bench', 'rank', i % 100),
-               coalesce(d.degree, 0),
                3,
                now() - (${n} - i) * interval '1 second',
                now() - (${n} - i) * interval '1 second'
           from generate_series(${from}, ${to}) i
-          left join bench_degree d on d.e = i
          order by i
       `);
     }
@@ -216,6 +214,8 @@ export async function seedGraph(
              (${textArray(RELATION_TYPES)})[1 + (hashtext('rel' || f || ':' || j) & 7)],
              now() - (${n} - f) * interval '1 second' + j * interval '1 millisecond'
         from bench_rel;
+      insert into entity_degrees (account_id, entity_id, degree)
+      select ${acct}, ${idOf('e')}, degree from bench_degree;
       drop table bench_rel;
       drop table bench_degree;
     `);
@@ -269,7 +269,8 @@ export async function checkSeed(session: RawSession, accountId: string): Promise
       (select count(*)::int from obs where positions <> c or top <> c - 1)
         as bad_positions,
       (select count(*)::int from entities e left join deg on deg.id = e.id
-        where e.account_id = ${acct} and e.degree <> coalesce(deg.c, 0))
+         left join entity_degrees d on d.account_id = e.account_id and d.entity_id = e.id
+        where e.account_id = ${acct} and coalesce(d.degree, 0) <> coalesce(deg.c, 0))
         as bad_degrees,
       (select count(*)::int from (
           select type, count(*)::int as c from entities where account_id = ${acct} group by type

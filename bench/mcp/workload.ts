@@ -36,7 +36,7 @@ export const ENTITY_TYPES = [
 export const RELATION_TYPES = ['knows', 'depends_on', 'part_of', 'mentions', 'works_on', 'uses'];
 export const RELATIONS_PER_ENTITY = 2;
 export const SEARCH_HITS = 10;
-export const BATCH = 1_000;
+export const BATCH = 500;
 
 // Plain words only: no digits, so no observation contains an entity name or a marker.
 const WORDS = `alpha bravo delta harbor meadow summit canyon river garden lantern copper velvet
@@ -83,7 +83,6 @@ export function buildWorkload(size: number, seed = 20_240_601): Workload {
       observations: [
         `Seeded note on ${sentence(random, 6)}`,
         `Linked to the ${sentence(random, 3)} workstream, tag ${marker(i % groups)}`,
-        `Status ${sentence(random, 4)}`,
       ],
     });
   }

@@ -58,8 +58,6 @@ export interface EntitiesTable {
   name: string;
   type: string;
   metadata: Json;
-  /** Relations touching this entity, kept in the write transaction ("best-connected"). */
-  degree: Generated<number>;
   observations_count: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -83,6 +81,13 @@ export interface RelationsTable {
   to_id: string;
   type: string;
   created_at: Generated<Date>;
+}
+
+/** Relations touching each entity, kept in the write transaction ("best-connected"). */
+export interface EntityDegreesTable {
+  account_id: string;
+  entity_id: string;
+  degree: number;
 }
 
 export interface EntityTypeCountsTable {
@@ -160,5 +165,6 @@ export interface Database {
   observations: ObservationsTable;
   relations: RelationsTable;
   entity_type_counts: EntityTypeCountsTable;
+  entity_degrees: EntityDegreesTable;
   graph_events: GraphEventsTable;
 }

@@ -261,7 +261,8 @@ describe('a server killed mid-load', { timeout: 240_000 }, () => {
           degree: number;
           edges: number;
         }>(
-          `select e.name, e.observations_count as counted, e.degree,
+          `select e.name, e.observations_count as counted,
+                  coalesce((select d.degree from entity_degrees d where d.entity_id = e.id), 0) as degree,
                   (select count(*)::int from observations o where o.entity_id = e.id) as observations,
                   (select count(*)::int from relations r where r.from_id = e.id or r.to_id = e.id) as edges
            from entities e`,

@@ -4,6 +4,7 @@ import * as usage from './003-usage.js';
 import * as nameOrder from './004-name-order-index.js';
 import * as authThrottle from './005-auth-throttle.js';
 import * as storedBytes from './006-stored-bytes.js';
+import * as graphEngine from './007-graph-engine.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -13,4 +14,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '004-name-order-index', sql: nameOrder.sql },
   { name: '005-auth-throttle', sql: authThrottle.sql },
   { name: '006-stored-bytes', sql: storedBytes.sql },
+  { name: '007-graph-engine', sql: graphEngine.sql },
 ];

@@ -214,7 +214,7 @@ export async function insertEntities(
 /**
  * Deletes the entities (observations and relations go by cascade) with the
  * per-type counts, after lowering the degree of the other ends of their
- * relations: three statements whatever the number of ids.
+ * relations and dropping their own: three statements whatever the number of ids.
  */
 export async function deleteEntities(
   db: Db,
@@ -223,17 +223,20 @@ export async function deleteEntities(
 ): Promise<EntityRow[]> {
   if (ids.length === 0) return [];
   await sql`
-    update entities e set degree = e.degree - n.count
-      from (select other, count(*)::int as count from (
-              select to_id as other from relations
-               where account_id = ${accountId} and from_id = any(${ids}::uuid[])
-              union all
-              select from_id from relations
-               where account_id = ${accountId} and to_id = any(${ids}::uuid[])
-            ) ends
-            where other <> all(${ids}::uuid[])
-            group by other) n
-     where e.account_id = ${accountId} and e.id = n.other
+    with ends as (
+      select to_id as other from relations
+       where account_id = ${accountId} and from_id = any(${ids}::uuid[])
+      union all
+      select from_id from relations
+       where account_id = ${accountId} and to_id = any(${ids}::uuid[])
+    ),
+    lowered as (
+      update entity_degrees d set degree = d.degree - n.count
+        from (select other, count(*)::int as count from ends
+               where other <> all(${ids}::uuid[]) group by other) n
+       where d.account_id = ${accountId} and d.entity_id = n.other
+    )
+    delete from entity_degrees where account_id = ${accountId} and entity_id = any(${ids}::uuid[])
   `.execute(db);
   const result = await sql<EntityRow>`
     with gone as (

@@ -85,11 +85,12 @@ export async function insertRelations(
       returning ${returnedColumns}, ordinal
     ),
     degrees as (
-      update entities e set degree = e.degree + d.count
-        from (select id, count(*)::int as count
-                from (select from_id as id from inserted union all select to_id from inserted) ends
-               group by id) d
-       where e.account_id = ${accountId} and e.id = d.id
+      insert into entity_degrees (account_id, entity_id, degree)
+      select ${accountId}, id, count(*)::int
+        from (select from_id as id from inserted union all select to_id from inserted) ends
+       group by id
+      on conflict (account_id, entity_id)
+      do update set degree = entity_degrees.degree + excluded.degree
     )
     select ${returnedColumns} from inserted order by ordinal
   `.execute(db);
@@ -109,11 +110,11 @@ export async function deleteRelations(
       returning ${returnedColumns}, ordinal
     ),
     degrees as (
-      update entities e set degree = e.degree - d.count
+      update entity_degrees e set degree = e.degree - d.count
         from (select id, count(*)::int as count
                 from (select from_id as id from gone union all select to_id from gone) ends
                group by id) d
-       where e.account_id = ${accountId} and e.id = d.id
+       where e.account_id = ${accountId} and e.entity_id = d.id
     )
     select ${returnedColumns} from gone order by ordinal
   `.execute(db);
@@ -270,23 +271,33 @@ export async function neighbours(
   return result.rows.map((row) => row.id);
 }
 
-/** The best-connected entities (highest degree first), skipping `exclude`. */
+/**
+ * The best-connected entities (most relations first, then by id), skipping
+ * `exclude`; entities without relations follow, by id, when too few have any.
+ */
 export async function bestConnected(
   db: Db,
   accountId: string,
   exclude: string[],
   limit: number,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('entities')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where(sql<boolean>`id <> all(${exclude}::uuid[])`)
-    .orderBy('degree', 'desc')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.id);
+  const connected = await sql<{ id: string }>`
+    select entity_id as id from entity_degrees
+     where account_id = ${accountId} and degree > 0 and entity_id <> all(${exclude}::uuid[])
+     order by degree desc, entity_id
+     limit ${limit}
+  `.execute(db);
+  const ids = connected.rows.map((row) => row.id);
+  if (ids.length === limit) return ids;
+  const unconnected = await sql<{ id: string }>`
+    select e.id from entities e
+     where e.account_id = ${accountId} and e.id <> all(${[...exclude, ...ids]}::uuid[])
+       and not exists (select 1 from entity_degrees d
+                        where d.account_id = e.account_id and d.entity_id = e.id and d.degree > 0)
+     order by e.id
+     limit ${limit - ids.length}
+  `.execute(db);
+  return [...ids, ...unconnected.rows.map((row) => row.id)];
 }
 
 export async function nodesByIds(db: Db, accountId: string, ids: string[]): Promise<NodeRow[]> {

@@ -5,10 +5,20 @@ import { type EntityRow, escapeLike } from './entities.repository.js';
 /** Search over entity names, types and observations, ranked and bounded. Scoped by account. */
 
 /**
- * Case-insensitive substring search over name, type and observation text,
- * ranked: exact name, name prefix, name substring, type, observation.
- * Names and observations are found through trigram indexes that lead with the
- * account; types through the small per-type count table.
+ * The query's words as a full-text query over observations: the words in
+ * order, next to each other, each matching the start of a word
+ * (`memory safe` finds "Memory-safe systems"). Null when the query has no word.
+ */
+export function wordsQuery(query: string): string | null {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  return words ? words.map((word) => `'${word}':*`).join(' <-> ') : null;
+}
+
+/**
+ * Case-insensitive search, ranked: exact name, name prefix, name substring,
+ * type substring, then observations containing the query's words (decision
+ * 006). Names are found through a trigram index, observations through a GIN
+ * index over their words, types through the small per-type count table.
  */
 export async function searchEntities(
   db: Db,
@@ -24,6 +34,10 @@ export async function searchEntities(
   const contains = `%${escapeLike(term)}%`;
   const prefix = `${escapeLike(term)}%`;
   const types = filter.types?.length ? filter.types : null;
+  const words = wordsQuery(filter.query);
+  const inWords = words
+    ? sql`to_tsvector('simple', o.content) @@ to_tsquery('simple', ${words})`
+    : sql`false`;
   const typeFilter = types ? sql`and e.type = any(${types}::text[])` : sql``;
 
   // Enough rows of each kind to fill the page; name hits outrank the rest, so
@@ -55,7 +69,7 @@ export async function searchEntities(
       select e.id, 4, lower(e.name)
         from (select distinct o.entity_id from observations o
                where (select count(*) from name_hits) < ${k}
-                 and o.account_id = ${accountId} and lower(o.content) like ${contains}) o
+                 and o.account_id = ${accountId} and ${inWords}) o
         join entities e on e.account_id = ${accountId} and e.id = o.entity_id
        where true ${typeFilter}
     ),
@@ -86,7 +100,7 @@ export async function searchEntities(
       union
       select o.entity_id from observations o
        ${types ? sql`join entities e on e.account_id = o.account_id and e.id = o.entity_id` : sql``}
-       where o.account_id = ${accountId} and lower(o.content) like ${contains} ${typeFilter}
+       where o.account_id = ${accountId} and ${inWords} ${typeFilter}
     ) matches
   `.execute(db);
 

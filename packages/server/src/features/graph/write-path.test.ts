@@ -131,7 +131,7 @@ describe('one write path for REST and MCP', () => {
       { type: string; count: number }[]
     >();
     expect(types).toEqual([expect.objectContaining({ type: 'links_to', count: 100_000 })]);
-    // Each node has 100 relations out and 100 in: the degrees were kept in the batch.
+    // Each node has 100 relations out and 100 in.
     const first = await callTool<{ relations: unknown[] }>(mcp, 'open_nodes', {
       names: ['node-0000'],
     });
