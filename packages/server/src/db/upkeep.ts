@@ -5,8 +5,10 @@ export interface UpkeepOptions {
   minChanges: number;
   /** …or this share of the rows counted at the last ANALYZE, whichever is more (autovacuum's rule). */
   changedFraction: number;
-  /** ANALYZE waits until no write has come for this long, so it never lands inside a burst. */
+  /** Upkeep waits until no write has come for this long, so it rarely lands inside a burst… */
   idleMs: number;
+  /** …unless a burst has changed this many times the threshold: then it gets statistics as it goes. */
+  burstFactor: number;
   /** With fewer changes than that, statistics are still refreshed this often while idle. */
   periodMs: number;
   /** How often the conditions are looked at. */
@@ -17,6 +19,7 @@ const DEFAULTS: UpkeepOptions = {
   minChanges: 500,
   changedFraction: 0.1,
   idleMs: 2_000,
+  burstFactor: 3,
   periodMs: 10 * 60_000,
   checkMs: 1_000,
 };
@@ -27,7 +30,10 @@ const DEFAULTS: UpkeepOptions = {
  * planner reads a whole account where an index would do (bench/mcp measured
  * read_graph at 124 ms before ANALYZE, 22 ms after, at 100k entities). Writes
  * report how much they changed; once enough has changed and the server is
- * idle, the tables are analyzed. On PostgreSQL this does nothing.
+ * idle, the tables are vacuumed (dead row versions of updated counters and
+ * deleted rows) and analyzed; a long burst of writes is analyzed while it
+ * runs, so a bulk load is followed by good plans. On PostgreSQL this does
+ * nothing.
  */
 export class EmbeddedUpkeep {
   private readonly options: UpkeepOptions;
@@ -65,23 +71,28 @@ export class EmbeddedUpkeep {
     this.timer = undefined;
   }
 
-  private due(now: number): boolean {
-    if (this.changed === 0 || now - this.lastWrite < this.options.idleMs) return false;
+  /** What is due now: nothing, statistics only (inside a burst), or the full upkeep (idle). */
+  private due(now: number): 'analyze' | 'vacuum analyze' | undefined {
+    if (this.changed === 0) return undefined;
     const threshold = Math.max(
       this.options.minChanges,
       this.options.changedFraction * this.rowsAtLastAnalyze,
     );
-    return this.changed >= threshold || now - this.lastAnalyze >= this.options.periodMs;
+    if (now - this.lastWrite >= this.options.idleMs) {
+      const enough = this.changed >= threshold || now - this.lastAnalyze >= this.options.periodMs;
+      return enough ? 'vacuum analyze' : undefined;
+    }
+    return this.changed >= this.options.burstFactor * threshold ? 'analyze' : undefined;
   }
 
   private async check(): Promise<void> {
-    const now = Date.now();
-    if (this.running || !this.due(now)) return;
+    const upkeep = this.running ? undefined : this.due(Date.now());
+    if (!upkeep) return;
     this.running = true;
     const changes = this.changed;
     try {
       const [row] = await this.database.withSession(async (session) => {
-        await session.exec('analyze');
+        await session.exec(upkeep);
         return session.query<{ rows: number }>(
           `select coalesce(sum(reltuples), 0)::float8 as rows from pg_class
             where relname in ('entities', 'observations', 'relations')`,
