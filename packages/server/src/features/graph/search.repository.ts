@@ -74,7 +74,9 @@ export async function searchEntities(
         from (select distinct o.entity_id from ${wordHits} o
                where (select count(*) from name_hits) < ${k}
                  and o.account_id = ${accountId}) o
-        join entities e on e.account_id = ${accountId} and e.id = o.entity_id
+        -- Lateral: one primary-key lookup per hit, never a scan of every entity.
+        cross join lateral (select e.id, e.name, e.type from entities e
+                             where e.account_id = ${accountId} and e.id = o.entity_id) e
        where true ${typeFilter}
     ),
     ranked as (
@@ -86,7 +88,8 @@ export async function searchEntities(
     )
     select e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at
       from ranked r
-      join entities e on e.account_id = ${accountId} and e.id = r.id
+      cross join lateral (select * from entities e
+                           where e.account_id = ${accountId} and e.id = r.id) e
      order by r.rank, r.lname, r.id
     offset ${filter.offset}
   `.execute(db);
