@@ -258,6 +258,20 @@ async function benchDatabase(kind: DbKind): Promise<DbReport> {
         `${counts.relations.toLocaleString('en-US')} relations in ${(seed.totalMs / 1000).toFixed(1)} s (consistent)`,
     );
 
+    // The account's counters (migration 008's triggers) must agree with what was seeded.
+    const totals = (await call(app, token, 'GET', '/api/analytics', 200)).json<{
+      totalEntities: number;
+      totalRelations: number;
+      totalObservations: number;
+    }>();
+    if (
+      totals.totalEntities !== counts.entities ||
+      totals.totalRelations !== counts.relations ||
+      totals.totalObservations !== counts.observations
+    ) {
+      throw new Error(`account counters disagree with the seed: ${JSON.stringify(totals)}`);
+    }
+
     const sample = await handle.withSession((session) =>
       session.query<{ id: string }>('select id from entities order by random() limit 2000'),
     );
@@ -331,6 +345,50 @@ async function benchDatabase(kind: DbKind): Promise<DbReport> {
           (await get(`/api/relations/graph/data?rootEntityId=${pick()}&depth=2&limit=250`)).json<{
             entities: unknown[];
           }>().entities.length,
+      },
+      {
+        key: 'graph-data-500',
+        label: 'graph data limit 500 depth 5 (/graph view)',
+        target: { postgres: 50, pglite: 50 },
+        iterations: options.iterations,
+        warmup: 5,
+        unit: 'nodes',
+        run: async () =>
+          (await get('/api/relations/graph/data?limit=500&depth=5')).json<{
+            entities: unknown[];
+          }>().entities.length,
+      },
+      // The dashboard's calls: counters and daily rows only, so flat at any account size.
+      {
+        key: 'analytics',
+        label: 'dashboard summary (GET /api/analytics)',
+        target: { postgres: 10, pglite: 10 },
+        iterations: options.iterations,
+        warmup: 20,
+        unit: 'entities',
+        run: async () =>
+          (await get('/api/analytics')).json<{ totalEntities: number }>().totalEntities,
+      },
+      {
+        key: 'real-time-stats',
+        label: 'real-time stats (GET …/stats/real-time)',
+        target: { postgres: 10, pglite: 10 },
+        iterations: options.iterations,
+        warmup: 20,
+        unit: 'ops today',
+        run: async () =>
+          (await get('/api/analytics/stats/real-time')).json<{ total: number }>().total,
+      },
+      {
+        key: 'monthly-summary',
+        label: 'monthly summary (GET …/monthly-summary)',
+        target: { postgres: 10, pglite: 10 },
+        iterations: options.iterations,
+        warmup: 20,
+        unit: 'ops',
+        run: async () =>
+          (await get('/api/analytics/billing/monthly-summary')).json<{ totalRequests: number }>()
+            .totalRequests,
       },
     ];
 

@@ -13,9 +13,13 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { ping } from './db/connection.js';
+import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { billingRoutes } from './features/billing/billing.routes.js';
+import { billingContentSources } from './features/billing/providers.js';
 import { graphRoutes } from './features/graph/graph.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
+import { transferRoutes } from './features/transfer/transfer.routes.js';
 import { authenticateWith, sessionOnlyWith } from './http/authenticate.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { loggerOptions } from './http/logging.js';
@@ -81,13 +85,17 @@ export async function buildApp({
     else parseJson(request, body.toString(), done);
   });
 
+  // Stripe's card form (only when Stripe is configured) loads its script and frames from Stripe.
+  const stripeSources = billingContentSources(config);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         // Swagger UI at /docs and the graph canvas need inline styles and data: images.
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'connect-src': ["'self'", 'ws:', 'wss:', ...stripeSources.connect],
+        'script-src': ["'self'", ...stripeSources.scripts],
+        'frame-src': ["'self'", ...stripeSources.frames],
       },
     },
   });
@@ -121,6 +129,8 @@ export async function buildApp({
     graph: runtime.graph,
     bus: runtime.bus,
     usage: runtime.usage,
+    analytics: runtime.analytics,
+    billing: runtime.billing,
     credentials: runtime.credentials,
     now: runtime.now,
     authenticate: authenticateWith(runtime.authenticate),
@@ -141,6 +151,9 @@ export async function buildApp({
   await app.register(authRoutes, deps);
   await app.register(graphRoutes, deps);
   await app.register(keysRoutes, deps);
+  await app.register(billingRoutes, deps);
+  await app.register(analyticsRoutes, deps);
+  await app.register(transferRoutes, deps);
   await app.register(mcpRoutes, deps);
   await app.register(realtimeRoutes, deps);
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);

@@ -79,6 +79,53 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(4 * 1024 * 1024),
+  /**
+   * Billing (docs: README "Configuration"). With STRIPE_SECRET_KEY set, plans
+   * are paid through Stripe and the other STRIPE_* values are required;
+   * without it the built-in `none` provider applies plan changes at once.
+   */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** Signing secret of the webhook endpoint POST /api/billing/webhook (whsec_…). */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Publishable key (pk_…) the browser's card form loads Stripe.js with. */
+  STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  /** Stripe price ids, one per paid plan and period. */
+  STRIPE_PRICE_STARTER_MONTHLY: z.string().min(1).optional(),
+  STRIPE_PRICE_STARTER_ANNUAL: z.string().min(1).optional(),
+  STRIPE_PRICE_PRO_MONTHLY: z.string().min(1).optional(),
+  STRIPE_PRICE_PRO_ANNUAL: z.string().min(1).optional(),
+  STRIPE_PRICE_TEAM_MONTHLY: z.string().min(1).optional(),
+  STRIPE_PRICE_TEAM_ANNUAL: z.string().min(1).optional(),
+  /** Another address for Stripe's API (a local stand-in in tests); Stripe's own when unset. */
+  STRIPE_API_BASE: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+});
+
+/** What a Stripe setup needs besides the secret key. */
+const STRIPE_REQUIRED = [
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_PUBLISHABLE_KEY',
+  'STRIPE_PRICE_STARTER_MONTHLY',
+  'STRIPE_PRICE_STARTER_ANNUAL',
+  'STRIPE_PRICE_PRO_MONTHLY',
+  'STRIPE_PRICE_PRO_ANNUAL',
+  'STRIPE_PRICE_TEAM_MONTHLY',
+  'STRIPE_PRICE_TEAM_ANNUAL',
+] as const;
+
+/** Settings that only make sense together: Stripe needs all of its values once its key is given. */
+const checkedEnvSchema = envSchema.superRefine((env, context) => {
+  if (!env.STRIPE_SECRET_KEY) return;
+  for (const name of STRIPE_REQUIRED) {
+    if (!env[name]) {
+      context.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'is required when STRIPE_SECRET_KEY is set',
+      });
+    }
+  }
 });
 
 export type Config = z.infer<typeof envSchema>;
@@ -90,7 +137,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset, so `DATABASE_URL=` in a .env file means "embedded".
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const result = envSchema.safeParse(present);
+  const result = checkedEnvSchema.safeParse(present);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);

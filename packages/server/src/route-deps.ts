@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/connection.js';
+import type { AnalyticsDeps } from './features/analytics/analytics.service.js';
 import type { AuthDeps } from './features/auth/auth.service.js';
+import type { BillingDeps } from './features/billing/billing.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
 import type { KeysDeps } from './features/keys/keys.service.js';
 import type { UsageMeter } from './features/usage/usage.service.js';
@@ -23,6 +25,8 @@ export interface RouteDeps {
   graph: GraphDeps;
   bus: EventBus;
   usage: UsageMeter;
+  analytics: AnalyticsDeps;
+  billing: BillingDeps;
   credentials: CredentialWatch;
   /** The clock every service reads; tests move it. */
   now: () => Date;

@@ -2,7 +2,10 @@ import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { EmbeddedUpkeep } from './db/upkeep.js';
+import type { AnalyticsDeps } from './features/analytics/analytics.service.js';
 import { authenticateSession, sessionStatus, type AuthDeps } from './features/auth/auth.service.js';
+import type { BillingDeps } from './features/billing/billing.service.js';
+import { billingProviderFor } from './features/billing/providers.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
 import { authThrottles } from './features/auth/throttle.js';
 import { KeyUsageTracker } from './features/keys/key-usage.js';
@@ -30,6 +33,9 @@ export interface Runtime {
   keys: KeysDeps;
   auth: AuthDeps;
   usage: UsageMeter;
+  analytics: AnalyticsDeps;
+  /** Plans, payments and entitlements (the `none` or `stripe` provider, from config). */
+  billing: BillingDeps;
   /** Ends sockets and MCP sessions when the credential they were opened with stops working. */
   credentials: CredentialWatch;
   /** Keeps the embedded database's statistics fresh (PGlite has no autovacuum). */
@@ -96,6 +102,14 @@ export async function createRuntime(
   };
   const meter = new UsageMeter(database.db, now, options.onError);
   meter.start(5_000);
+  const analytics: AnalyticsDeps = { db: database.db, now, usage: meter };
+  const billing: BillingDeps = {
+    db: database.db,
+    now,
+    provider: billingProviderFor(config),
+    publicOrigin: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : undefined,
+    onError: options.onError,
+  };
   const auth: AuthDeps = {
     db: database.db,
     sessionTtlDays: config.SESSION_TTL_DAYS,
@@ -127,6 +141,8 @@ export async function createRuntime(
     keys,
     auth,
     usage: meter,
+    analytics,
+    billing,
     credentials,
     upkeep,
     async authenticate(credential) {

@@ -6,3 +6,5 @@ export * from './schemas/auth.js';
 export * from './schemas/graph.js';
 export * from './schemas/keys.js';
 export * from './schemas/realtime.js';
+export * from './schemas/analytics.js';
+export * from './schemas/billing.js';

@@ -198,3 +198,11 @@ export function planById(id: string | null | undefined): Plan {
 export function tierOf(planId: string): string {
   return planId.replace(/-annual$/, '');
 }
+
+/** A plan's place from free (0) up; unknown plans rank as free. Upgrades go up, downgrades down. */
+export function tierRank(planId: string): number {
+  return Math.max(
+    0,
+    TIERS.findIndex((tier) => tier.id === tierOf(planById(planId).id)),
+  );
+}

@@ -61,7 +61,7 @@ test.describe('Sign up', () => {
     await expect(page.getByText('An account with this email already exists')).toHaveCount(0);
   });
 
-  test('with a paid plan and no billing yet, continues to the dashboard after 2 s', async ({
+  test('with a paid plan and no payment provider, the plan applies and it lands on the dashboard', async ({
     page,
   }) => {
     await page.goto('/signup?plan=starter&billing=monthly');

@@ -1,12 +1,10 @@
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { lockDataFolder } from './data-lock.js';
 import { withDeadlines } from './deadline.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { startPGliteWorker } from './pglite-worker.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -55,9 +53,7 @@ async function openPGlite(dataDir: string, timeoutMs: number | undefined): Promi
     await mkdir(dataDir, { recursive: true });
     unlock = lockDataFolder(dataDir);
   }
-  const pglite = await PGlite.create(dataDir, {
-    extensions: { pg_trgm, btree_gin },
-  }).catch((error: unknown) => {
+  const pglite = await startPGliteWorker(dataDir).catch((error: unknown) => {
     unlock();
     throw error;
   });

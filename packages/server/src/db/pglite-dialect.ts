@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -11,15 +10,17 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { EmbeddedPostgres } from './pglite-worker.js';
 
 /**
- * Kysely over embedded PGlite. PGlite is one Postgres backend with one session,
- * so the driver hands out that single connection to one holder at a time: a
- * transaction owns it from BEGIN to COMMIT and other queries queue behind it.
- * Code must therefore never wait on `db` while holding a transaction.
+ * Kysely over embedded PGlite (in its worker thread, pglite-worker.ts). PGlite
+ * is one Postgres backend with one session, so the driver hands out that
+ * single connection to one holder at a time: a transaction owns it from BEGIN
+ * to COMMIT and other queries queue behind it. Code must therefore never wait
+ * on `db` while holding a transaction.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedPostgres) {}
 
   createDriver(): Driver {
     return new PGliteDriver(this.pglite);
@@ -36,7 +37,7 @@ export class PGliteDialect implements Dialect {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedPostgres) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
@@ -60,13 +61,11 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | undefined;
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(private readonly pglite: EmbeddedPostgres) {
     this.connection = new PGliteConnection(pglite);
   }
 
-  async init(): Promise<void> {
-    await this.pglite.waitReady;
-  }
+  async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const previous = this.queue;

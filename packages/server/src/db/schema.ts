@@ -11,6 +11,10 @@ export interface AccountsTable {
   event_seq: ColumnType<string | number, never, string | number>;
   /** Bytes of graph the account stores, kept by triggers (migration 006). */
   stored_bytes: ColumnType<string | number, never, never>;
+  /** Graph totals, kept by the same triggers (migration 008). */
+  entity_count: ColumnType<string | number, never, never>;
+  relation_count: ColumnType<string | number, never, never>;
+  observation_count: ColumnType<string | number, never, never>;
   created_at: Generated<Date>;
 }
 
@@ -48,6 +52,45 @@ export interface SubscriptionsTable {
   current_period_end: Timestamp | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Billing mirror (migration 009). */
+  provider: Generated<string>;
+  provider_customer_id: string | null;
+  provider_subscription_id: string | null;
+  /** The provider's timestamp (epoch seconds) of the state last applied. */
+  provider_synced_at: ColumnType<string | number, string | number | undefined, string | number>;
+  grace_plan_id: string | null;
+  grace_until: Timestamp | null;
+}
+
+export interface PaymentMethodsTable {
+  account_id: string;
+  id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  is_default: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface InvoicesTable {
+  account_id: string;
+  id: string;
+  number: string | null;
+  created: Timestamp;
+  amount: number;
+  currency: Generated<string>;
+  status: string;
+  hosted_invoice_url: string | null;
+  invoice_pdf: string | null;
+  provider_synced_at: ColumnType<string | number, string | number | undefined, string | number>;
+}
+
+export interface BillingEventsTable {
+  id: string;
+  type: string;
+  account_id: string | null;
+  received_at: Generated<Date>;
 }
 
 export interface EntitiesTable {
@@ -142,6 +185,24 @@ export interface UsageDailyTable {
   total_ms: number;
 }
 
+/** Entities created per account and day (UTC), kept by a trigger on entities (migration 008). */
+export interface GraphDailyTable {
+  account_id: string;
+  day: ColumnType<Date | string, string, string>;
+  entities_created: number;
+}
+
+/**
+ * Operations per account and month: `count` mirrors usage_daily (triggers),
+ * `reserved` holds those admitted but not yet flushed there (migration 008).
+ */
+export interface UsageMonthlyTable {
+  account_id: string;
+  month: ColumnType<Date | string, string, string>;
+  count: ColumnType<string | number, string | number | undefined, string | number>;
+  reserved: ColumnType<string | number, string | number | undefined, string | number>;
+}
+
 export interface AuthThrottleTable {
   scope: 'login' | 'password' | 'register';
   subject: string;
@@ -153,6 +214,8 @@ export interface AuthThrottleTable {
 export interface Database {
   auth_throttle: AuthThrottleTable;
   usage_daily: UsageDailyTable;
+  usage_monthly: UsageMonthlyTable;
+  graph_daily: GraphDailyTable;
   instance_settings: InstanceSettingsTable;
   api_keys: ApiKeysTable;
   api_key_usage_days: ApiKeyUsageDaysTable;
@@ -161,6 +224,9 @@ export interface Database {
   account_members: AccountMembersTable;
   sessions: SessionsTable;
   subscriptions: SubscriptionsTable;
+  payment_methods: PaymentMethodsTable;
+  invoices: InvoicesTable;
+  billing_events: BillingEventsTable;
   entities: EntitiesTable;
   observations: ObservationsTable;
   relations: RelationsTable;

@@ -121,12 +121,16 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     fn: () => Promise<CallToolResult>,
   ): Promise<CallToolResult> {
     const started = performance.now();
+    let admitted = false;
     try {
       await deps.usage.assertWithinPlan(auth.accountId);
+      admitted = true;
       const outcome = await fn();
       deps.usage.record(auth.accountId, operation, performance.now() - started);
       return outcome;
     } catch (error) {
+      // A failed call does not count against the plan's monthly operations.
+      if (admitted) await deps.usage.release(auth.accountId);
       const known = error instanceof AppError ? error : fromDatabaseError(error);
       if (known) return { isError: true, content: [{ type: 'text', text: known.message }] };
       deps.log?.error({ err: error }, 'MCP tool failed');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import websocket from '@fastify/websocket';
 import {
+  entitiesOfChange,
   clientMessage,
   PING_INTERVAL_MS,
   UNAUTHORIZED_CLOSE_CODE,
@@ -204,10 +205,7 @@ class RealtimeConnection {
 
   private interested(event: ChangeEvent): boolean {
     if (this.graphSubscribed) return true;
-    const { entityId, fromEntityId, toEntityId } = event.payload;
-    return [entityId, fromEntityId, toEntityId].some(
-      (id) => typeof id === 'string' && this.entityIds.has(id),
-    );
+    return entitiesOfChange(event).some((id) => this.entityIds.has(id));
   }
 
   private deliver(event: ChangeEvent): void {

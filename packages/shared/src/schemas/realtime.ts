@@ -20,6 +20,51 @@ export const GRAPH_EVENT_TYPES = [
 ] as const;
 export type GraphEventType = (typeof GRAPH_EVENT_TYPES)[number];
 
+const entityChange = z.object({
+  entityId: z.string(),
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+});
+const relationChange = z.object({
+  relationId: z.string(),
+  id: z.string(),
+  fromEntityId: z.string(),
+  toEntityId: z.string(),
+  relationType: z.string(),
+});
+const observationsAdded = z.object({
+  entityId: z.string(),
+  observations: z.array(z.object({ id: z.string(), content: z.string() })),
+});
+
+/**
+ * A change to an account's graph, as the change log records it and the
+ * gateway sends it (spec §4): the server emits exactly these payloads, the
+ * gateway routes entity subscriptions by them, the web client reads them.
+ */
+export const graphChange = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('entity_created'), payload: entityChange }),
+  z.object({ type: z.literal('entity_updated'), payload: entityChange }),
+  z.object({ type: z.literal('entity_deleted'), payload: entityChange }),
+  z.object({ type: z.literal('observation_added'), payload: observationsAdded }),
+  z.object({ type: z.literal('relation_created'), payload: relationChange }),
+  z.object({ type: z.literal('relation_updated'), payload: relationChange }),
+  z.object({ type: z.literal('relation_deleted'), payload: relationChange }),
+]);
+export type GraphChange = z.infer<typeof graphChange>;
+export type GraphChangePayload<T extends GraphEventType> = Extract<
+  GraphChange,
+  { type: T }
+>['payload'];
+
+/** The entities a change is about: an entity subscription receives the change when it names one. */
+export function entitiesOfChange(change: GraphChange): string[] {
+  return 'fromEntityId' in change.payload
+    ? [change.payload.fromEntityId, change.payload.toEntityId]
+    : [change.payload.entityId];
+}
+
 const envelope = { id: z.string().max(100).optional(), timestamp: z.unknown().optional() };
 
 /** What a client may send. `lastSeq` resumes after the last event it saw. */

@@ -44,12 +44,38 @@ export const appRoutes: RouteObject[] = [
           {
             lazy: async () => ({ Component: (await import('./shell/app-shell')).AppShell }),
             children: [
-              { path: '/dashboard', lazy: planned('DashboardScreen') },
-              { path: '/entities', lazy: planned('EntitiesScreen') },
-              { path: '/entities/:entityId', lazy: planned('EntityDetailScreen') },
-              { path: '/relations', lazy: planned('RelationsScreen') },
-              { path: '/graph', lazy: planned('GraphScreen') },
-              { path: '/billing', lazy: planned('BillingScreen') },
+              {
+                path: '/dashboard',
+                lazy: async () => ({
+                  Component: (await import('@/features/dashboard')).DashboardPage,
+                }),
+              },
+              {
+                path: '/entities',
+                lazy: async () => ({
+                  Component: (await import('@/features/entities')).EntitiesPage,
+                }),
+              },
+              {
+                path: '/entities/:entityId',
+                lazy: async () => ({
+                  Component: (await import('@/features/graph')).EntityDetailPage,
+                }),
+              },
+              {
+                path: '/relations',
+                lazy: async () => ({
+                  Component: (await import('@/features/relations')).RelationsPage,
+                }),
+              },
+              {
+                path: '/graph',
+                lazy: async () => ({ Component: (await import('@/features/graph')).GraphPage }),
+              },
+              {
+                path: '/billing',
+                lazy: async () => ({ Component: (await import('@/features/billing')).BillingPage }),
+              },
               {
                 path: '/api-keys',
                 lazy: async () => ({
@@ -73,10 +99,4 @@ export const appRoutes: RouteObject[] = [
 
 export function createAppRouter() {
   return createBrowserRouter(appRoutes);
-}
-
-type PlannedScreens = typeof import('./planned-screens');
-
-function planned(name: keyof PlannedScreens) {
-  return async () => ({ Component: (await import('./planned-screens'))[name] });
 }

@@ -1,4 +1,5 @@
 import { Outlet, ScrollRestoration } from 'react-router';
+import { CheckoutReturnNotice } from '@/components/checkout-return-notice';
 import { SessionProvider } from '@/lib/session';
 
 /** The session lives inside the router so a 401 can navigate to /login in-app. */
@@ -6,6 +7,7 @@ export function SessionRoot() {
   return (
     <SessionProvider>
       <ScrollRestoration />
+      <CheckoutReturnNotice />
       <Outlet />
     </SessionProvider>
   );

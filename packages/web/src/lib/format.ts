@@ -12,3 +12,30 @@ export function formatCents(cents: number): string {
     ? wholeDollars.format(rounded / 100)
     : dollarsAndCents.format(rounded / 100);
 }
+
+const date = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const dateTime = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const count = new Intl.NumberFormat('en-US');
+
+/** '2027-01-05T10:00:00Z' → 'Jan 5, 2027' (local time); an unreadable date is shown as given. */
+export function formatDate(iso: string): string {
+  const value = new Date(iso);
+  return Number.isNaN(value.getTime()) ? iso : date.format(value);
+}
+
+/** '2027-01-05T15:04:00Z' → 'Jan 5, 2027, 3:04 PM' (local time). */
+export function formatDateTime(iso: string): string {
+  const value = new Date(iso);
+  return Number.isNaN(value.getTime()) ? iso : dateTime.format(value);
+}
+
+/** 1234 → '1,234'. */
+export function formatCount(value: number): string {
+  return count.format(value);
+}

@@ -5,6 +5,8 @@ import * as nameOrder from './004-name-order-index.js';
 import * as authThrottle from './005-auth-throttle.js';
 import * as storedBytes from './006-stored-bytes.js';
 import * as graphEngine from './007-graph-engine.js';
+import * as accountCounters from './008-account-counters.js';
+import * as billing from './009-billing.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -15,4 +17,6 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '005-auth-throttle', sql: authThrottle.sql },
   { name: '006-stored-bytes', sql: storedBytes.sql },
   { name: '007-graph-engine', sql: graphEngine.sql },
+  { name: '008-account-counters', sql: accountCounters.sql },
+  { name: '009-billing', sql: billing.sql },
 ];

@@ -1,8 +1,743 @@
-import { planById, type Plan } from '@engram/shared';
+import {
+  BILLING_NOT_FOUND,
+  BILLING_OWNER_ONLY,
+  FREE_PLAN_ID,
+  PLANS,
+  planById,
+  tierRank,
+  type BillingPlan,
+  type ChangePlanInput,
+  type CheckoutInput,
+  type Invoice,
+  type PaymentMethod,
+  type Plan,
+  type PlanFeaturesView,
+  type SetupIntent,
+  type Subscription,
+} from '@engram/shared';
 import type { Db } from '../../db/connection.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
 import * as repo from './billing.repository.js';
+import { paymentsNotConfigured } from './none-provider.js';
+import type { BillingProvider, ProviderSubscription, VerifiedEvent } from './provider.js';
 
-/** The plan whose limits apply to the account; no subscription means free (spec §9). */
-export async function currentPlan(db: Db, accountId: string): Promise<Plan> {
-  return planById(await repo.findPlanId(db, accountId));
+export interface BillingDeps {
+  db: Db;
+  now: () => Date;
+  provider: BillingProvider;
+  /** Origin of PUBLIC_URL: checkout's return addresses must be on it when set. */
+  publicOrigin?: string | undefined;
+  onError?: ((error: unknown, message: string) => void) | undefined;
+}
+
+/** Provider states in which a paid plan is in force. */
+const LIVE = new Set(['active', 'trialing']);
+/** Provider states after which a subscription never comes back. */
+const ENDED = new Set(['canceled', 'incomplete_expired']);
+/** Stripe redelivers an event for up to 3 days; ids are kept well past that. */
+const EVENT_MEMORY_DAYS = 30;
+const INVOICES_MAX = 100;
+
+const FREE = planById(FREE_PLAN_ID);
+const notFound = () => new AppError(404, 'NOT_FOUND', BILLING_NOT_FOUND);
+
+// ── entitlements ────────────────────────────────────────────────────────────
+
+type EntitlementRow = Pick<
+  repo.SubscriptionRow,
+  | 'plan_id'
+  | 'status'
+  | 'cancel_at_period_end'
+  | 'current_period_end'
+  | 'grace_plan_id'
+  | 'grace_until'
+>;
+
+/**
+ * The plan whose limits apply now. A paid plan applies while its
+ * subscription is active (or trialing); a lapsed or failed one (past due,
+ * unpaid, cancelled, or set to cancel and past its period end) falls back to
+ * the free limits — nothing is deleted, the account just cannot grow past
+ * them. After a downgrade the higher plan it was paid for stays in force
+ * until that period ends (`grace_*`, pricing FAQ). No row means free.
+ */
+export function effectivePlan(row: EntitlementRow | undefined, now: Date): Plan {
+  if (!row) return FREE;
+  const plan = planById(row.plan_id);
+  if (plan.id === FREE_PLAN_ID) return FREE;
+  if (!LIVE.has(row.status)) return FREE;
+  if (row.cancel_at_period_end && row.current_period_end && row.current_period_end <= now) {
+    return FREE;
+  }
+  if (row.grace_plan_id && row.grace_until && row.grace_until > now) {
+    const grace = planById(row.grace_plan_id);
+    if (tierRank(grace.id) > tierRank(plan.id)) return grace;
+  }
+  return plan;
+}
+
+/** The plan whose limits apply to the account now (spec §9); other features call this. */
+export async function currentPlan(db: Db, accountId: string, now = new Date()): Promise<Plan> {
+  return effectivePlan(await repo.findSubscription(db, accountId), now);
+}
+
+// ── how a subscription reads ────────────────────────────────────────────────
+
+interface Standing {
+  /** The plan subscribed to (free once a paid plan ran out). */
+  plan: Plan;
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodEnd: Date | null;
+  /** The plan whose limits apply. */
+  limits: Plan;
+}
+
+function addInterval(from: Date, interval: 'month' | 'year'): Date {
+  const next = new Date(from);
+  if (interval === 'year') next.setUTCFullYear(next.getUTCFullYear() + 1);
+  else next.setUTCMonth(next.getUTCMonth() + 1);
+  return next;
+}
+
+function standingOf(row: repo.SubscriptionRow, now: Date, provider: BillingProvider): Standing {
+  const limits = effectivePlan(row, now);
+  const plan = planById(row.plan_id);
+  const ranOut =
+    row.cancel_at_period_end && row.current_period_end !== null && row.current_period_end <= now;
+  if (plan.id === FREE_PLAN_ID || ranOut) {
+    return {
+      plan: FREE,
+      status: 'active',
+      cancelAtPeriodEnd: false,
+      currentPeriodEnd: null,
+      limits,
+    };
+  }
+  let periodEnd = row.current_period_end;
+  // Without a provider nothing renews a period: the next one simply starts.
+  if (!provider.billsPeriods && periodEnd && plan.interval) {
+    while (periodEnd <= now) periodEnd = addInterval(periodEnd, plan.interval);
+  }
+  return {
+    plan,
+    status: row.status,
+    cancelAtPeriodEnd: row.cancel_at_period_end,
+    currentPeriodEnd: periodEnd,
+    limits,
+  };
+}
+
+function featuresOf(plan: Plan): PlanFeaturesView {
+  const { maxEntities, maxQueries, maxApiKeys, maxWebhooks, features } = plan.features;
+  return { maxEntities, maxQueries, maxApiKeys, maxWebhooks, features };
+}
+
+function present(row: repo.SubscriptionRow, deps: BillingDeps): Subscription {
+  const standing = standingOf(row, deps.now(), deps.provider);
+  return {
+    plan: standing.plan.id,
+    name: standing.plan.name,
+    status: standing.status,
+    cancelAtPeriodEnd: standing.cancelAtPeriodEnd,
+    currentPeriodEnd: standing.currentPeriodEnd
+      ? Math.floor(standing.currentPeriodEnd.getTime() / 1000)
+      : null,
+    features: featuresOf(standing.limits),
+    limitsPlan: { id: standing.limits.id, name: standing.limits.name },
+    provider: deps.provider.kind,
+  };
+}
+
+async function subscriptionRow(deps: BillingDeps, accountId: string) {
+  const row = await repo.findSubscription(deps.db, accountId);
+  if (!row) throw notFound();
+  return row;
+}
+
+async function requireOwner(deps: BillingDeps, auth: AuthContext): Promise<void> {
+  if ((await repo.memberRole(deps.db, auth.accountId, auth.userId)) !== 'owner') {
+    throw forbidden(BILLING_OWNER_ONLY);
+  }
+}
+
+// ── reads ───────────────────────────────────────────────────────────────────
+
+export async function getSubscription(deps: BillingDeps, auth: AuthContext): Promise<Subscription> {
+  return present(await subscriptionRow(deps, auth.accountId), deps);
+}
+
+/** Every plan of the catalog with the price id this server's provider takes for it. */
+export function listPlans(deps: BillingDeps): BillingPlan[] {
+  return PLANS.map((plan) => ({
+    id: plan.id,
+    name: plan.name,
+    price: plan.price,
+    interval: plan.interval,
+    priceId: deps.provider.priceIdOf(plan.id),
+    popular: plan.popular,
+    features: featuresOf(plan),
+  }));
+}
+
+function paymentMethodOf(row: repo.PaymentMethodRow): PaymentMethod {
+  return {
+    id: row.id,
+    brand: row.brand,
+    last4: row.last4,
+    expMonth: row.exp_month,
+    expYear: row.exp_year,
+    isDefault: row.is_default,
+  };
+}
+
+/**
+ * The account's cards. With a provider, its list is read and the mirror
+ * brought up to date first (a card added a moment ago shows even before its
+ * webhook arrives); if the provider cannot be reached, the mirror answers.
+ */
+export async function listPaymentMethods(
+  deps: BillingDeps,
+  auth: AuthContext,
+): Promise<PaymentMethod[]> {
+  const row = await subscriptionRow(deps, auth.accountId);
+  if (row.provider_customer_id && deps.provider.kind !== 'none') {
+    try {
+      const live = await deps.provider.listPaymentMethods(row.provider_customer_id);
+      await repo.replacePaymentMethods(
+        deps.db,
+        auth.accountId,
+        live.methods.map(methodRow),
+        live.defaultId,
+      );
+    } catch (error) {
+      deps.onError?.(error, 'payment methods could not be read from the provider');
+    }
+  }
+  return (await repo.listPaymentMethods(deps.db, auth.accountId)).map(paymentMethodOf);
+}
+
+export async function listInvoices(deps: BillingDeps, auth: AuthContext): Promise<Invoice[]> {
+  const rows = await repo.listInvoices(deps.db, auth.accountId, INVOICES_MAX);
+  return rows.map((row) => ({
+    id: row.id,
+    number: row.number,
+    created: Math.floor(row.created.getTime() / 1000),
+    amount: row.amount,
+    status: row.status,
+    hostedInvoiceUrl: row.hosted_invoice_url,
+    invoicePdf: row.invoice_pdf,
+  }));
+}
+
+// ── changes ─────────────────────────────────────────────────────────────────
+
+const methodRow = (method: {
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}) => ({
+  id: method.id,
+  brand: method.brand,
+  last4: method.last4,
+  exp_month: method.expMonth,
+  exp_year: method.expYear,
+});
+
+async function ensureCustomer(
+  deps: BillingDeps,
+  auth: AuthContext,
+  row: repo.SubscriptionRow,
+): Promise<string> {
+  if (row.provider_customer_id) return row.provider_customer_id;
+  const contact = await repo.contactOf(deps.db, auth.userId);
+  const created = await deps.provider.createCustomer({
+    accountId: auth.accountId,
+    email: contact?.email ?? '',
+    name: contact?.name ?? '',
+  });
+  return (await repo.claimCustomerId(deps.db, auth.accountId, created)) ?? created;
+}
+
+export async function createSetupIntent(
+  deps: BillingDeps,
+  auth: AuthContext,
+): Promise<SetupIntent> {
+  await requireOwner(deps, auth);
+  if (deps.provider.kind === 'none') throw paymentsNotConfigured();
+  const row = await subscriptionRow(deps, auth.accountId);
+  return deps.provider.createSetupIntent(await ensureCustomer(deps, auth, row));
+}
+
+/** The catalog plan a price id names: the provider's id, or the catalog's own (the pricing page's). */
+function planOfPrice(deps: BillingDeps, priceId: string): Plan | undefined {
+  return PLANS.find(
+    (plan) =>
+      plan.priceId !== null &&
+      (deps.provider.priceIdOf(plan.id) === priceId || plan.priceId === priceId),
+  );
+}
+
+function isUpgrade(from: Plan, to: Plan): boolean {
+  const rankFrom = tierRank(from.id);
+  const rankTo = tierRank(to.id);
+  return (
+    rankTo > rankFrom || (rankTo === rankFrom && to.interval === 'year' && from.interval !== 'year')
+  );
+}
+
+/** The `none` provider's plan change: at once, a new period starting now. */
+function directChange(plan: Plan, now: Date): repo.SubscriptionChange {
+  return {
+    plan_id: plan.id,
+    status: 'active',
+    cancel_at_period_end: false,
+    current_period_end: plan.interval ? addInterval(now, plan.interval) : null,
+    grace_plan_id: null,
+    grace_until: null,
+  };
+}
+
+/**
+ * What a provider's report of a subscription changes in the row, or null
+ * when it must change nothing: a report about a subscription that already
+ * ended (it never comes back), the end of an older subscription while
+ * another is live, or a price this server does not sell.
+ */
+function changeFrom(
+  row: repo.SubscriptionRow,
+  reported: ProviderSubscription,
+  deps: BillingDeps,
+): repo.SubscriptionChange | null {
+  const now = deps.now();
+  const currentPlan = planById(row.plan_id);
+  const sameSubscription = row.provider_subscription_id === reported.id;
+  const ids = {
+    provider: deps.provider.kind,
+    provider_subscription_id: reported.id,
+    provider_customer_id: reported.customerId || row.provider_customer_id,
+  };
+  if (ENDED.has(reported.status)) {
+    if (!sameSubscription && row.provider_subscription_id && currentPlan.id !== FREE_PLAN_ID) {
+      return null;
+    }
+    return {
+      ...ids,
+      plan_id: FREE_PLAN_ID,
+      status: 'active',
+      cancel_at_period_end: false,
+      current_period_end: null,
+      grace_plan_id: null,
+      grace_until: null,
+    };
+  }
+  if (sameSubscription && currentPlan.id === FREE_PLAN_ID) return null;
+  if (!reported.planId) return null;
+  const next = planById(reported.planId);
+  const change: repo.SubscriptionChange = {
+    ...ids,
+    plan_id: next.id,
+    status: reported.status,
+    cancel_at_period_end: reported.cancelAtPeriodEnd,
+    current_period_end: reported.currentPeriodEnd
+      ? new Date(reported.currentPeriodEnd * 1000)
+      : null,
+  };
+  const wasLivePaid = sameSubscription && currentPlan.id !== FREE_PLAN_ID && LIVE.has(row.status);
+  if (tierRank(next.id) > tierRank(currentPlan.id)) {
+    change.grace_plan_id = null;
+    change.grace_until = null;
+  } else if (
+    tierRank(next.id) < tierRank(currentPlan.id) &&
+    wasLivePaid &&
+    deps.provider.billsPeriods &&
+    row.current_period_end &&
+    row.current_period_end > now
+  ) {
+    // Downgrade: the higher plan was paid for until the period ends.
+    const graceStillOn =
+      row.grace_plan_id &&
+      row.grace_until &&
+      row.grace_until > now &&
+      tierRank(row.grace_plan_id) > tierRank(currentPlan.id);
+    change.grace_plan_id = graceStillOn ? row.grace_plan_id : currentPlan.id;
+    change.grace_until = graceStillOn ? row.grace_until : row.current_period_end;
+  }
+  return change;
+}
+
+/** Applies what a plan-changing call to the provider answered (not a webhook: no timestamp to compare). */
+async function applyReported(
+  deps: BillingDeps,
+  accountId: string,
+  reported: ProviderSubscription,
+): Promise<repo.SubscriptionRow> {
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.lockSubscription(trx, accountId);
+    if (!row) throw notFound();
+    const change = changeFrom(row, reported, deps);
+    if (change) await repo.updateSubscription(trx, accountId, change, deps.now());
+  });
+  return subscriptionRow(deps, accountId);
+}
+
+async function applyDirect(
+  deps: BillingDeps,
+  accountId: string,
+  change: repo.SubscriptionChange,
+): Promise<repo.SubscriptionRow> {
+  await repo.updateSubscription(deps.db, accountId, change, deps.now());
+  return subscriptionRow(deps, accountId);
+}
+
+/**
+ * POST /api/billing/change-plan (spec §4): a null price moves to free. No
+ * provider: the plan applies at once. Stripe: paid to paid changes the
+ * subscription's price (an upgrade is charged and applies now; a downgrade
+ * keeps the higher limits until the period ends); to free cancels at the
+ * period end; free to paid goes through checkout.
+ */
+export async function changePlan(
+  deps: BillingDeps,
+  auth: AuthContext,
+  input: ChangePlanInput,
+): Promise<Subscription> {
+  await requireOwner(deps, auth);
+  const plan = PLANS.find((candidate) => candidate.id === input.planId);
+  if (!plan) throw notFound();
+  const priceId = deps.provider.priceIdOf(plan.id);
+  const priceMatches =
+    input.priceId === null
+      ? priceId === null
+      : input.priceId === priceId || input.priceId === plan.priceId;
+  if (!priceMatches) {
+    throw badRequest(
+      'body.priceId',
+      priceId === null
+        ? 'The Free plan takes no price'
+        : `That price is not the ${plan.name} plan's`,
+    );
+  }
+  const row = await subscriptionRow(deps, auth.accountId);
+  const standing = standingOf(row, deps.now(), deps.provider);
+  if (standing.plan.id === plan.id && !standing.cancelAtPeriodEnd && LIVE.has(standing.status)) {
+    return present(row, deps);
+  }
+
+  if (deps.provider.kind === 'none') {
+    return present(await applyDirect(deps, auth.accountId, directChange(plan, deps.now())), deps);
+  }
+
+  const subscriptionId = row.provider_subscription_id;
+  const hasPaidSubscription = standing.plan.id !== FREE_PLAN_ID && subscriptionId !== null;
+  if (plan.id === FREE_PLAN_ID) {
+    if (!hasPaidSubscription) return present(row, deps);
+    const reported = await deps.provider.setCancelAtPeriodEnd(subscriptionId, true);
+    return present(await applyReported(deps, auth.accountId, reported), deps);
+  }
+  if (!hasPaidSubscription) {
+    throw conflict('Start a paid plan through checkout: this account has no paid subscription yet');
+  }
+  const reported = await deps.provider.changePrice(
+    subscriptionId,
+    priceId!,
+    isUpgrade(standing.plan, plan),
+  );
+  return present(await applyReported(deps, auth.accountId, reported), deps);
+}
+
+function checkReturnUrl(deps: BillingDeps, field: string, url: string): void {
+  if (deps.publicOrigin && new URL(url).origin !== deps.publicOrigin) {
+    throw badRequest(`body.${field}`, `must be an address on ${deps.publicOrigin}`);
+  }
+}
+
+/**
+ * POST /api/billing/checkout: the hosted checkout page for a first paid
+ * plan, returning to the caller's success or cancel address. Without a
+ * provider there is nothing to pay: the plan applies at once and the
+ * address returned is the success address itself.
+ */
+export async function startCheckout(
+  deps: BillingDeps,
+  auth: AuthContext,
+  input: CheckoutInput,
+): Promise<{ url: string }> {
+  await requireOwner(deps, auth);
+  const plan = planOfPrice(deps, input.priceId);
+  if (!plan) throw notFound();
+  checkReturnUrl(deps, 'successUrl', input.successUrl);
+  checkReturnUrl(deps, 'cancelUrl', input.cancelUrl);
+  const row = await subscriptionRow(deps, auth.accountId);
+
+  if (deps.provider.kind === 'none') {
+    await applyDirect(deps, auth.accountId, directChange(plan, deps.now()));
+    return { url: input.successUrl };
+  }
+
+  const standing = standingOf(row, deps.now(), deps.provider);
+  if (standing.plan.id !== FREE_PLAN_ID && row.provider_subscription_id) {
+    throw conflict('This account already has a paid plan: use Change Plan to move to another');
+  }
+  const customerId = await ensureCustomer(deps, auth, row);
+  const url = await deps.provider.createCheckout({
+    accountId: auth.accountId,
+    customerId,
+    priceId: deps.provider.priceIdOf(plan.id)!,
+    successUrl: input.successUrl,
+    cancelUrl: input.cancelUrl,
+  });
+  return { url };
+}
+
+/** POST /api/billing/cancel-subscription: at the period end (spec §4), or now with immediate. */
+export async function cancelSubscription(
+  deps: BillingDeps,
+  auth: AuthContext,
+  input: { immediate: boolean },
+): Promise<Subscription> {
+  await requireOwner(deps, auth);
+  const row = await subscriptionRow(deps, auth.accountId);
+  const standing = standingOf(row, deps.now(), deps.provider);
+  if (standing.plan.id === FREE_PLAN_ID) {
+    throw conflict('The Free plan has no subscription to cancel');
+  }
+  const subscriptionId = deps.provider.kind === 'none' ? null : row.provider_subscription_id;
+  if (!subscriptionId) {
+    const change: repo.SubscriptionChange = input.immediate
+      ? directChange(FREE, deps.now())
+      : { cancel_at_period_end: true, current_period_end: standing.currentPeriodEnd };
+    return present(await applyDirect(deps, auth.accountId, change), deps);
+  }
+  const reported = input.immediate
+    ? await deps.provider.cancelNow(subscriptionId)
+    : await deps.provider.setCancelAtPeriodEnd(subscriptionId, true);
+  return present(await applyReported(deps, auth.accountId, reported), deps);
+}
+
+/** POST /api/billing/reactivate-subscription: undoes a cancellation before the period ends. */
+export async function reactivateSubscription(
+  deps: BillingDeps,
+  auth: AuthContext,
+): Promise<Subscription> {
+  await requireOwner(deps, auth);
+  const row = await subscriptionRow(deps, auth.accountId);
+  const standing = standingOf(row, deps.now(), deps.provider);
+  if (standing.plan.id === FREE_PLAN_ID) {
+    throw conflict('There is no subscription to reactivate: choose a plan instead');
+  }
+  if (!standing.cancelAtPeriodEnd) return present(row, deps);
+  const subscriptionId = deps.provider.kind === 'none' ? null : row.provider_subscription_id;
+  if (!subscriptionId) {
+    return present(await applyDirect(deps, auth.accountId, { cancel_at_period_end: false }), deps);
+  }
+  const reported = await deps.provider.setCancelAtPeriodEnd(subscriptionId, false);
+  return present(await applyReported(deps, auth.accountId, reported), deps);
+}
+
+async function ownPaymentMethod(
+  deps: BillingDeps,
+  auth: AuthContext,
+  paymentMethodId: string,
+): Promise<string> {
+  await requireOwner(deps, auth);
+  const row = await subscriptionRow(deps, auth.accountId);
+  const customerId = row.provider_customer_id;
+  if (!customerId || !(await repo.hasPaymentMethod(deps.db, auth.accountId, paymentMethodId))) {
+    throw new AppError(404, 'NOT_FOUND', 'Payment method not found');
+  }
+  return customerId;
+}
+
+export async function setDefaultPaymentMethod(
+  deps: BillingDeps,
+  auth: AuthContext,
+  paymentMethodId: string,
+): Promise<void> {
+  const customerId = await ownPaymentMethod(deps, auth, paymentMethodId);
+  await deps.provider.setDefaultPaymentMethod(customerId, paymentMethodId);
+  await repo.markDefaultPaymentMethod(deps.db, auth.accountId, paymentMethodId);
+}
+
+export async function removePaymentMethod(
+  deps: BillingDeps,
+  auth: AuthContext,
+  paymentMethodId: string,
+): Promise<void> {
+  await ownPaymentMethod(deps, auth, paymentMethodId);
+  await deps.provider.detachPaymentMethod(paymentMethodId);
+  await repo.deletePaymentMethod(deps.db, auth.accountId, paymentMethodId);
+}
+
+// ── webhooks ────────────────────────────────────────────────────────────────
+
+async function knownAccount(deps: BillingDeps, accountId: string | null) {
+  return accountId && isUuid(accountId) && (await repo.accountExists(deps.db, accountId))
+    ? accountId
+    : undefined;
+}
+
+async function accountOf(deps: BillingDeps, customerId: string | null, fallback: string | null) {
+  return (
+    (customerId ? await repo.accountOfCustomer(deps.db, customerId) : undefined) ??
+    (await knownAccount(deps, fallback))
+  );
+}
+
+type Work =
+  | { kind: 'none' }
+  | { kind: 'subscription'; accountId: string; reported: ProviderSubscription }
+  | {
+      kind: 'invoice';
+      accountId: string;
+      event: Extract<VerifiedEvent['event'], { kind: 'invoice' }>;
+    }
+  | {
+      kind: 'payment-methods';
+      accountId: string;
+      list: Awaited<ReturnType<BillingProvider['listPaymentMethods']>>;
+    };
+
+/** Reads what an event needs from the provider, outside any transaction. */
+async function prepare(deps: BillingDeps, verified: VerifiedEvent): Promise<Work> {
+  const event = verified.event;
+  switch (event.kind) {
+    case 'checkout-completed': {
+      const accountId = await accountOf(deps, event.customerId, event.accountId);
+      if (!accountId || !event.subscriptionId) return { kind: 'none' };
+      if (event.customerId) await repo.claimCustomerId(deps.db, accountId, event.customerId);
+      const reported = await deps.provider.getSubscription(event.subscriptionId);
+      return { kind: 'subscription', accountId, reported };
+    }
+    case 'subscription': {
+      const reported = event.subscription;
+      const accountId = await accountOf(deps, reported.customerId, reported.accountId);
+      return accountId ? { kind: 'subscription', accountId, reported } : { kind: 'none' };
+    }
+    case 'invoice': {
+      const accountId = await accountOf(deps, event.invoice.customerId, null);
+      return accountId ? { kind: 'invoice', accountId, event } : { kind: 'none' };
+    }
+    case 'payment-methods': {
+      const accountId =
+        (event.customerId ? await repo.accountOfCustomer(deps.db, event.customerId) : undefined) ??
+        (event.paymentMethodId
+          ? await repo.accountOfPaymentMethod(deps.db, event.paymentMethodId)
+          : undefined);
+      if (!accountId) return { kind: 'none' };
+      const customerId = (await repo.findSubscription(deps.db, accountId))?.provider_customer_id;
+      if (!customerId) return { kind: 'none' };
+      // The provider's current list, whatever order attach and detach events arrive in.
+      return {
+        kind: 'payment-methods',
+        accountId,
+        list: await deps.provider.listPaymentMethods(customerId),
+      };
+    }
+    case 'ignored':
+      return { kind: 'none' };
+  }
+}
+
+/** Applies an event's work in one transaction; older than the state already applied changes nothing. */
+async function apply(trx: Db, deps: BillingDeps, work: Work, created: number): Promise<void> {
+  switch (work.kind) {
+    case 'none':
+      return;
+    case 'subscription': {
+      const row = await repo.lockSubscription(trx, work.accountId);
+      if (!row || created < row.provider_synced_at) return;
+      const change = changeFrom(row, work.reported, deps);
+      if (!change) return;
+      await repo.updateSubscription(
+        trx,
+        work.accountId,
+        { ...change, provider_synced_at: created },
+        deps.now(),
+      );
+      return;
+    }
+    case 'invoice': {
+      const { invoice, outcome } = work.event;
+      await repo.upsertInvoice(
+        trx,
+        work.accountId,
+        {
+          id: invoice.id,
+          number: invoice.number,
+          created: new Date(invoice.created * 1000),
+          amount: invoice.amount,
+          currency: invoice.currency,
+          status: invoice.status,
+          hosted_invoice_url: invoice.hostedInvoiceUrl,
+          invoice_pdf: invoice.invoicePdf,
+        },
+        created,
+      );
+      // A failed renewal makes the plan lapse at once, a paid one restores
+      // it, even if the subscription's own update is late or lost.
+      const row = await repo.lockSubscription(trx, work.accountId);
+      if (
+        !row ||
+        outcome === 'other' ||
+        !invoice.subscriptionId ||
+        invoice.subscriptionId !== row.provider_subscription_id ||
+        row.plan_id === FREE_PLAN_ID ||
+        created <= row.provider_synced_at
+      ) {
+        return;
+      }
+      const status =
+        outcome === 'failed'
+          ? 'past_due'
+          : row.status === 'past_due' || row.status === 'unpaid'
+            ? 'active'
+            : row.status;
+      await repo.updateSubscription(
+        trx,
+        work.accountId,
+        { status, provider_synced_at: created },
+        deps.now(),
+      );
+      return;
+    }
+    case 'payment-methods':
+      await repo.replacePaymentMethods(
+        trx,
+        work.accountId,
+        work.list.methods.map(methodRow),
+        work.list.defaultId,
+      );
+      return;
+  }
+}
+
+/**
+ * POST /api/billing/webhook: the provider's event, verified over the raw
+ * body. Each event id is applied once (a replay answers `duplicate`), and
+ * an event older than the state already applied changes nothing, so
+ * redeliveries and out-of-order deliveries leave the account right.
+ */
+export async function handleWebhook(
+  deps: BillingDeps,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<{ received: true; duplicate?: true }> {
+  const verified = deps.provider.verifyWebhook(rawBody, signature);
+  if (await repo.eventSeen(deps.db, verified.id)) return { received: true, duplicate: true };
+  const work = await prepare(deps, verified);
+  const accountId = work.kind === 'none' ? null : work.accountId;
+  const applied = await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.recordEvent(trx, { id: verified.id, type: verified.type, accountId }))) {
+      return false;
+    }
+    await apply(trx, deps, work, verified.created);
+    return true;
+  });
+  await repo.pruneEvents(deps.db, new Date(deps.now().getTime() - EVENT_MEMORY_DAYS * 86_400_000));
+  return applied ? { received: true } : { received: true, duplicate: true };
 }

@@ -1,7 +1,7 @@
 import {
   typeLabel,
   type Entity,
-  type GraphEventType,
+  type GraphChange,
   type EntityInputParsed,
   type EntityList,
   type EntityUpdateInputParsed,
@@ -494,10 +494,10 @@ export async function eventsSince(
 ): Promise<ChangeEvent[]> {
   const rows = await changeRepo.eventsSince(deps.db, auth.accountId, seq, limit);
   return rows.map((row) => ({
+    // The change log holds only what the write path emitted: the shared union.
+    ...({ type: row.type, payload: row.payload } as GraphChange),
     accountId: auth.accountId,
     seq: Number(row.seq),
-    type: row.type as GraphEventType,
-    payload: row.payload,
     at: row.at.toISOString(),
   }));
 }

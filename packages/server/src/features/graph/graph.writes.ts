@@ -1,4 +1,11 @@
-import { formatBytes, UNLIMITED, type GraphEventType, type ObservationInput } from '@engram/shared';
+import {
+  formatBytes,
+  UNLIMITED,
+  type GraphChange,
+  type GraphChangePayload,
+  type GraphEventType,
+  type ObservationInput,
+} from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { badRequest, conflict, fromDatabaseError, notFound, planLimit } from '../../lib/errors.js';
@@ -18,14 +25,8 @@ import * as relationRepo from './relations.repository.js';
  * bytes) and the change-log events are kept here and nowhere else.
  */
 
-/** A committed change, as the change log recorded it. */
-export interface ChangeEvent {
-  accountId: string;
-  seq: number;
-  type: GraphEventType;
-  payload: Record<string, unknown>;
-  at: string;
-}
+/** A committed change, as the change log recorded it (the shared `graphChange` union). */
+export type ChangeEvent = GraphChange & { accountId: string; seq: number; at: string };
 
 export interface WriteDeps {
   db: Db;
@@ -39,7 +40,7 @@ export interface WriteDeps {
 export interface WriteScope {
   trx: Db;
   accountId: string;
-  emit(type: GraphEventType, payload: Record<string, unknown>): void;
+  emit<T extends GraphEventType>(type: T, payload: GraphChangePayload<T>): void;
 }
 
 /**
@@ -54,7 +55,7 @@ export async function write<T>(
   auth: AuthContext,
   fn: (scope: WriteScope) => Promise<T>,
 ): Promise<T> {
-  const pending: { type: GraphEventType; payload: Record<string, unknown> }[] = [];
+  const pending: GraphChange[] = [];
   const at = deps.now();
   try {
     const { result, firstSeq } = await deps.db.transaction().execute(async (trx) => {
@@ -62,7 +63,7 @@ export async function write<T>(
       const outcome = await fn({
         trx,
         accountId: auth.accountId,
-        emit: (type, payload) => void pending.push({ type, payload }),
+        emit: (type, payload) => void pending.push({ type, payload } as GraphChange),
       });
       if (pending.length === 0) return { result: outcome, firstSeq: 0 };
       const appended = await changeRepo.appendEvents(trx, auth.accountId, pending, {
@@ -79,10 +80,9 @@ export async function write<T>(
     if (pending.length > 0) {
       deps.publish?.(
         pending.map((event, index) => ({
+          ...event,
           accountId: auth.accountId,
           seq: firstSeq + index,
-          type: event.type,
-          payload: event.payload,
           at: at.toISOString(),
         })),
       );
@@ -105,17 +105,19 @@ async function assertPlanLimits(
   change: {
     bytesBefore: number;
     bytesAfter: number;
-    events: { type: GraphEventType; payload: Record<string, unknown> }[];
+    events: GraphChange[];
   },
 ): Promise<void> {
   const created = change.events.some((event) => event.type === 'entity_created');
   const grown = [
     ...new Set(
-      change.events
-        .filter((event) =>
-          ['entity_created', 'entity_updated', 'observation_added'].includes(event.type),
-        )
-        .map((event) => event.payload.entityId as string),
+      change.events.flatMap((event) =>
+        event.type === 'entity_created' ||
+        event.type === 'entity_updated' ||
+        event.type === 'observation_added'
+          ? [event.payload.entityId]
+          : [],
+      ),
     ),
   ];
   if (change.bytesAfter <= change.bytesBefore && grown.length === 0) return;

@@ -170,8 +170,16 @@ export async function updateRelationType(
 
 /**
  * Relations with both ends' names and types, newest first. `query` matches
- * either end's name or the type, case-insensitively; `entityId` keeps the
- * relations touching that entity.
+ * either end's name or the type, case-insensitively; `types` keeps the given
+ * types exactly; `entityId` keeps the relations touching that entity.
+ *
+ * Never a join of every relation with both its ends (decision 006): without
+ * `query` or `entityId` the page is read down the `(account_id, ordinal)`
+ * index and only its rows are joined to their ends. With them the matching
+ * relations are gathered from indexes first — entities whose name matches
+ * (trigram index) and their relations by `from_id` and by `to_id`, types that
+ * match (one index probe per distinct type), or the entity's own relations —
+ * and only the page is joined to names. The exact total is counted over ids.
  */
 export async function listRelations(
   db: Db,
@@ -184,57 +192,117 @@ export async function listRelations(
     offset: number;
   },
 ): Promise<{ rows: RelationWithEndsRow[]; total: number }> {
-  let query = db
-    .selectFrom('relations as r')
-    .innerJoin('entities as f', (join) =>
-      join.onRef('f.account_id', '=', 'r.account_id').onRef('f.id', '=', 'r.from_id'),
-    )
-    .innerJoin('entities as t', (join) =>
-      join.onRef('t.account_id', '=', 'r.account_id').onRef('t.id', '=', 'r.to_id'),
-    )
-    .where('r.account_id', '=', accountId);
+  const types = filter.types?.length ? filter.types : null;
+  const typeFilter = types ? sql`and r.type = any(${types}::text[])` : sql``;
+  const withEnds = (page: ReturnType<typeof sql>) => sql<RelationWithEndsRow>`
+    select r.id, r.from_id, r.to_id, r.type, r.created_at,
+           f.name as from_name, f.type as from_type, t.name as to_name, t.type as to_type
+      from ${page} r
+      cross join lateral (select name, type from entities
+                           where account_id = ${accountId} and id = r.from_id) f
+      cross join lateral (select name, type from entities
+                           where account_id = ${accountId} and id = r.to_id) t
+     order by r.ordinal desc
+  `;
+
+  if (!filter.query && !filter.entityId) {
+    const page = sql`(select r.id, r.from_id, r.to_id, r.type, r.created_at, r.ordinal
+                        from relations r
+                       where r.account_id = ${accountId} ${typeFilter}
+                       order by r.ordinal desc
+                       limit ${filter.limit} offset ${filter.offset})`;
+    const [rows, counted] = await Promise.all([
+      withEnds(page).execute(db),
+      sql<{ total: number }>`
+        select count(*)::int as total from relations r
+         where r.account_id = ${accountId} ${typeFilter}
+      `.execute(db),
+    ]);
+    return { rows: rows.rows, total: counted.rows[0]?.total ?? 0 };
+  }
+
+  let hits;
   if (filter.entityId) {
-    const entityId = filter.entityId;
-    query = query.where((eb) =>
-      eb.or([eb('r.from_id', '=', entityId), eb('r.to_id', '=', entityId)]),
-    );
+    // The entity's own relations, then the query (if any) on their ends' names.
+    const nameMatch = filter.query
+      ? (() => {
+          const contains = `%${escapeLike(filter.query.toLowerCase())}%`;
+          return sql`and (lower(r.type) like ${contains}
+                      or exists (select 1 from entities e
+                                  where e.account_id = ${accountId}
+                                    and e.id in (r.from_id, r.to_id)
+                                    and lower(e.name) like ${contains}))`;
+        })()
+      : sql``;
+    hits = sql`
+      select r.id, r.ordinal from relations r
+       where r.account_id = ${accountId} and r.from_id = ${filter.entityId}::uuid ${typeFilter} ${nameMatch}
+      union
+      select r.id, r.ordinal from relations r
+       where r.account_id = ${accountId} and r.to_id = ${filter.entityId}::uuid ${typeFilter} ${nameMatch}
+    `;
+  } else {
+    const contains = `%${escapeLike(filter.query!.toLowerCase())}%`;
+    hits = sql`
+      select r.id, r.ordinal from relations r
+        join named e on r.account_id = ${accountId} and r.from_id = e.id
+       where true ${typeFilter}
+      union
+      select r.id, r.ordinal from relations r
+        join named e on r.account_id = ${accountId} and r.to_id = e.id
+       where true ${typeFilter}
+      union
+      select r.id, r.ordinal from relations r
+       where r.account_id = ${accountId} and r.type in (select type from kinds) ${typeFilter}
+    `;
+    hits = sql`
+      named as materialized (
+        select e.id from entities e
+         where lower(e.name) like ${contains} and e.account_id = ${accountId}
+      ),
+      kinds as (
+        select type from relation_kinds where type is not null and lower(type) like ${contains}
+      ),
+      hits as materialized (${hits})`;
   }
-  if (filter.types?.length) query = query.where('r.type', 'in', filter.types);
-  if (filter.query) {
-    const contains = `%${escapeLike(filter.query.toLowerCase())}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['f.name']), 'like', contains),
-        eb(eb.fn('lower', ['t.name']), 'like', contains),
-        eb(eb.fn('lower', ['r.type']), 'like', contains),
-      ]),
-    );
+
+  // Every distinct type, one index probe each (a loose scan of relations_by_type).
+  const kinds = filter.entityId
+    ? sql``
+    : sql`recursive relation_kinds(type) as (
+        (select type from relations where account_id = ${accountId} order by type limit 1)
+        union all
+        select (select r.type from relations r
+                 where r.account_id = ${accountId} and r.type > k.type
+                 order by r.type limit 1)
+          from relation_kinds k where k.type is not null
+      ),`;
+  const ctes = filter.entityId ? sql`hits as materialized (${hits})` : hits;
+
+  const result = await sql<RelationWithEndsRow & { total: number }>`
+    with ${kinds} ${ctes}
+    select p.id, p.from_id, p.to_id, p.type, p.created_at,
+           f.name as from_name, f.type as from_type, t.name as to_name, t.type as to_type,
+           (select count(*) from hits)::int as total
+      from (select r.id, r.from_id, r.to_id, r.type, r.created_at, r.ordinal
+              from (select id from hits order by ordinal desc
+                     limit ${filter.limit} offset ${filter.offset}) h
+              cross join lateral (select * from relations r
+                                   where r.account_id = ${accountId} and r.id = h.id) r) p
+      cross join lateral (select name, type from entities
+                           where account_id = ${accountId} and id = p.from_id) f
+      cross join lateral (select name, type from entities
+                           where account_id = ${accountId} and id = p.to_id) t
+     order by p.ordinal desc
+  `.execute(db);
+  let total = result.rows[0]?.total;
+  if (total === undefined) {
+    const counted = await sql<{ total: number }>`
+      with ${kinds} ${ctes} select count(*)::int as total from hits
+    `.execute(db);
+    total = counted.rows[0]?.total ?? 0;
   }
-  const rows = await query
-    .select([
-      'r.id',
-      'r.from_id',
-      'r.to_id',
-      'r.type',
-      'r.created_at',
-      'f.name as from_name',
-      'f.type as from_type',
-      't.name as to_name',
-      't.type as to_type',
-      sql<number>`(count(*) over ())::int`.as('total'),
-    ])
-    .orderBy('r.ordinal', 'desc')
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .execute();
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && filter.offset > 0) {
-    const counted = await query
-      .select(sql<number>`count(*)::int`.as('total'))
-      .executeTakeFirstOrThrow();
-    total = counted.total;
-  }
-  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+  return { rows: result.rows.map(({ total: _total, ...row }) => row), total };
 }
 
 export async function listRelationTypeCounts(

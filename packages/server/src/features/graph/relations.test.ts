@@ -258,6 +258,55 @@ describe('GET /api/relations', () => {
     });
   });
 
+  it('query combines with relationTypes and with entityId, and pages like the full list', async () => {
+    const typed = await getJson<RelationList>(
+      a.req,
+      '/api/relations?query=acme&relationTypes=uses,part_of',
+    );
+    expect(ids(typed)).toEqual([rel.acmeRust!.id]);
+    expect(typed.total).toBe(1);
+    const aroundBob = await getJson<RelationList>(
+      a.req,
+      `/api/relations?entityId=${bob.id}&query=RUST`,
+    );
+    expect(ids(aroundBob)).toEqual([rel.bobRust!.id]);
+    const byTypeAroundBob = await getJson<RelationList>(
+      a.req,
+      `/api/relations?entityId=${bob.id}&query=part`,
+    );
+    expect(ids(byTypeAroundBob)).toEqual([rel.bobRust!.id, rel.adaBob!.id]);
+
+    const first = await getJson<RelationList>(a.req, '/api/relations?query=a&limit=2');
+    const rest = await getJson<RelationList>(
+      a.req,
+      `/api/relations?query=a&limit=2&offset=${first.nextOffset}`,
+    );
+    expect(first.nextOffset).toBe(2);
+    expect([first.total, rest.total]).toEqual([5, 5]);
+    expect([...ids(first), ...ids(rest)]).toEqual([
+      rel.bobRust!.id,
+      rel.adaBob!.id,
+      rel.acmeRust!.id,
+      rel.bobAcme!.id,
+    ]);
+  });
+
+  it('query never reaches another account: its names and types match nothing here', async () => {
+    const other = await newAccount(t.app);
+    const zed = await createEntity(other.req, { name: 'Zed Acme', type: 'person' });
+    const zoe = await createEntity(other.req, { name: 'Zoe', type: 'person' });
+    await createRelation(other.req, zed, zoe, 'mentors_only_there');
+    expect(ids(await getJson<RelationList>(a.req, '/api/relations?query=zed'))).toEqual([]);
+    expect(ids(await getJson<RelationList>(a.req, '/api/relations?query=mentors_only'))).toEqual(
+      [],
+    );
+    const acme = await getJson<RelationList>(a.req, '/api/relations?query=acme');
+    expect(acme.total).toBe(3);
+    const theirs = await getJson<RelationList>(other.req, '/api/relations?query=acme');
+    expect(theirs.total).toBe(1);
+    expect(theirs.relations[0]!.fromEntity.name).toBe('Zed Acme');
+  });
+
   it.each([
     ['limit=1001', 'query.limit'],
     ['limit=0', 'query.limit'],

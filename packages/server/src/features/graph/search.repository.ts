@@ -74,9 +74,12 @@ export async function searchEntities(
         from (select distinct o.entity_id from ${wordHits} o
                where (select count(*) from name_hits) < ${k}
                  and o.account_id = ${accountId}) o
-        -- Lateral: one primary-key lookup per hit, never a scan of every entity.
+        -- One primary-key lookup per hit, never a hash join over every entity:
+        -- the limit keeps the planner from flattening the lateral into a join
+        -- it would plan from the word match's (poor) row estimate.
         cross join lateral (select e.id, e.name, e.type from entities e
-                             where e.account_id = ${accountId} and e.id = o.entity_id) e
+                             where e.account_id = ${accountId} and e.id = o.entity_id
+                             limit 1) e
        where true ${typeFilter}
     ),
     ranked as (
@@ -89,7 +92,7 @@ export async function searchEntities(
     select e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at
       from ranked r
       cross join lateral (select * from entities e
-                           where e.account_id = ${accountId} and e.id = r.id) e
+                           where e.account_id = ${accountId} and e.id = r.id limit 1) e
      order by r.rank, r.lname, r.id
     offset ${filter.offset}
   `.execute(db);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Operation, UsageMeter } from './usage.service.js';
 
 declare module 'fastify' {
@@ -9,18 +9,31 @@ declare module 'fastify' {
 }
 
 /**
- * Metered routes are refused (429) past the plan's monthly operations and
- * counted when they succeed. Runs after authentication (preHandler).
+ * Metered routes are admitted against the plan's monthly operations before
+ * they run (429 with Retry-After past it) and counted when they succeed. A
+ * request that fails gives its admission back before its answer is sent, so
+ * the client's next request finds it again. Runs after authentication
+ * (preHandler).
  */
 export function registerMetering(app: FastifyInstance, meter: UsageMeter): void {
+  const admitted = new WeakSet<FastifyRequest>();
   app.addHook('preHandler', async (request) => {
     const { operation } = request.routeOptions.config;
-    if (operation && request.auth) await meter.assertWithinPlan(request.auth.accountId);
+    if (operation && request.auth) {
+      await meter.assertWithinPlan(request.auth.accountId);
+      admitted.add(request);
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && request.auth && admitted.delete(request)) {
+      await meter.release(request.auth.accountId);
+    }
+    return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
     const { operation } = request.routeOptions.config;
-    if (operation && request.auth && reply.statusCode < 400) {
-      meter.record(request.auth.accountId, operation, reply.elapsedTime);
-    }
+    if (!operation || !request.auth || !admitted.delete(request)) return;
+    if (reply.statusCode < 400) meter.record(request.auth.accountId, operation, reply.elapsedTime);
+    else await meter.release(request.auth.accountId);
   });
 }

@@ -1,4 +1,4 @@
-import { UNLIMITED } from '@engram/shared';
+import { UNLIMITED, type Plan } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/errors.js';
 import { currentPlan } from '../billing/billing.service.js';
@@ -12,24 +12,99 @@ export interface Operation {
   resource: 'entity' | 'observation' | 'relation' | 'graph' | 'api_key';
 }
 
-/** How often each node re-reads an account's monthly total (other nodes count too). */
-const REFRESH_MS = 60_000;
+/** Operations by kind; `total` is their sum. */
+export interface OperationCounts {
+  queries: number;
+  creates: number;
+  updates: number;
+  deletes: number;
+  total: number;
+}
 
-interface MonthlyCount {
-  month: string;
-  /** Operations stored for the month when last read, plus those counted here since. */
-  count: number;
-  readAt: number;
+export interface DailyOperations extends OperationCounts {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+}
+
+export interface OperationDetail {
+  operation_type: OperationType;
+  resource_type: string;
+  /** Milliseconds, two decimals. */
+  avg_response_time: number;
+  request_count: number;
+}
+
+/** An account's usage this month (UTC), from the daily rows plus what this node has not flushed yet. */
+export interface UsageReport {
+  today: OperationCounts;
+  month: OperationCounts;
+  /** Every day of the month that had operations, oldest first. */
+  days: DailyOperations[];
+  /** Per operation and resource type, most requested first. */
+  details: OperationDetail[];
+  /** Operations the monthly limit counts: written plus admitted on any node. */
+  admitted: number;
+  /** When the month's allowance starts again (ISO time). */
+  resetsAt: string;
+}
+
+const KEY_OF_TYPE: Record<OperationType, Exclude<keyof OperationCounts, 'total'>> = {
+  query: 'queries',
+  create: 'creates',
+  update: 'updates',
+  delete: 'deletes',
+};
+
+export const noOperations = (): OperationCounts => ({
+  queries: 0,
+  creates: 0,
+  updates: 0,
+  deletes: 0,
+  total: 0,
+});
+
+const dayOf = (now: Date) => now.toISOString().slice(0, 10);
+const monthOf = (now: Date) => `${now.toISOString().slice(0, 7)}-01`;
+
+function nextMonth(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+function monthlyLimitReached(plan: Plan, max: number, now: Date): AppError {
+  const error = new AppError(
+    429,
+    'RATE_LIMITED',
+    `Monthly operation limit reached: the ${plan.name} plan includes ${max.toLocaleString('en-US')} operations per month. Upgrade your plan, or wait until the month ends.`,
+  );
+  error.retryAfterSeconds = Math.max(
+    1,
+    Math.ceil((nextMonth(now).getTime() - now.getTime()) / 1000),
+  );
+  return error;
 }
 
 /**
- * Meters operations per account, day, operation and resource: counted in
- * memory, written in batches (a request never waits on it), and refuses
- * operations past the plan's monthly allowance with 429 until the month ends.
+ * Meters operations per account, day, operation and resource, and holds each
+ * account to its plan's monthly allowance exactly.
+ *
+ * - Admission (`assertWithinPlan`) is one conditional increment in the
+ *   database (`usage_monthly`): concurrent requests on any number of nodes
+ *   queue on the account's row, so an allowance of N admits exactly N. Past
+ *   it: 429 with Retry-After until the month resets.
+ * - An admitted operation that succeeds is `record`ed: its kind and time are
+ *   aggregated in memory and flushed in batches (a request never waits on
+ *   that write); one that fails is `release`d and does not count.
+ * - A flush that fails keeps its counts for the next one. A crash loses the
+ *   per-kind counts and times recorded since the last flush (at most one flush
+ *   interval); those operations still count against the month's allowance,
+ *   which was written when they were admitted.
  */
 export class UsageMeter {
   private pending = new Map<string, repo.UsageRow>();
-  private readonly monthly = new Map<string, MonthlyCount>();
+  /** Recorded operations to take off the admitted ones with the next flush: account|month. */
+  private settled = new Map<string, repo.Settled>();
+  /** Admitted on this node and neither recorded nor released yet: account → month → count. */
+  private readonly inFlight = new Map<string, Map<string, number>>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -38,23 +113,30 @@ export class UsageMeter {
     private readonly onError?: (error: unknown, message: string) => void,
   ) {}
 
-  /** Throws 429 when the account has used its plan's operations for this month. */
+  /**
+   * Admits one operation of the account, or throws 429 (with Retry-After)
+   * when the plan's operations for this month are used up. Follow it with
+   * `record` when the operation succeeds, `release` when it fails.
+   */
   async assertWithinPlan(accountId: string): Promise<void> {
+    // The plan in force (billing decides: status, grace after a downgrade…).
     const plan = await currentPlan(this.db, accountId);
     const max = plan.features.maxQueries;
-    if (max === UNLIMITED) return;
-    const used = await this.monthlyCount(accountId);
-    if (used >= max) {
-      throw new AppError(
-        429,
-        'RATE_LIMITED',
-        `Monthly operation limit reached: the ${plan.name} plan includes ${max.toLocaleString('en-US')} operations per month. Upgrade your plan, or wait until the month ends.`,
-      );
+    const now = this.now();
+    const month = monthOf(now);
+    const allowance = max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max;
+    if (!(await repo.admit(this.db, accountId, month, allowance))) {
+      throw monthlyLimitReached(plan, max, now);
     }
+    const months = this.inFlight.get(accountId) ?? new Map<string, number>();
+    months.set(month, (months.get(month) ?? 0) + 1);
+    this.inFlight.set(accountId, months);
   }
 
+  /** Counts an admitted operation that succeeded. */
   record(accountId: string, operation: Operation, elapsedMs: number): void {
-    const day = this.now().toISOString().slice(0, 10);
+    const now = this.now();
+    const day = dayOf(now);
     const key = `${accountId}|${day}|${operation.type}|${operation.resource}`;
     const row = this.pending.get(key);
     if (row) {
@@ -70,22 +152,37 @@ export class UsageMeter {
         totalMs: elapsedMs,
       });
     }
-    const monthly = this.monthly.get(accountId);
-    if (monthly && monthly.month === day.slice(0, 7)) monthly.count += 1;
+    this.settle(accountId, this.takeInFlight(accountId) ?? monthOf(now), 1);
   }
 
   /**
-   * Writes the counted operations. When the write fails they are kept and
-   * retried with the next flush, added to whatever was counted meanwhile, so
-   * a database outage loses no counts; only a crash loses what was counted
-   * since the last flush (at most one flush interval).
+   * Gives back an admitted operation that failed: it does not count against
+   * the plan. Resolves once that is written (so the caller's next request sees
+   * it); never rejects — when the write fails it is retried with the next flush.
+   */
+  async release(accountId: string): Promise<void> {
+    const month = this.takeInFlight(accountId);
+    if (month === undefined) return;
+    try {
+      await repo.release(this.db, [{ accountId, month, count: 1 }]);
+    } catch (error) {
+      this.settle(accountId, month, 1);
+      this.onError?.(error, 'could not release an admitted operation; retried with the next flush');
+    }
+  }
+
+  /**
+   * Writes the recorded operations. When the write fails they are kept and
+   * retried with the next flush, added to whatever was recorded meanwhile.
    */
   async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0 && this.settled.size === 0) return;
     const batch = this.pending;
+    const settled = this.settled;
     this.pending = new Map();
+    this.settled = new Map();
     try {
-      await repo.addUsage(this.db, [...batch.values()]);
+      await repo.addUsage(this.db, [...batch.values()], [...settled.values()]);
     } catch (error) {
       for (const [key, row] of batch) {
         const meanwhile = this.pending.get(key);
@@ -96,6 +193,7 @@ export class UsageMeter {
           this.pending.set(key, row);
         }
       }
+      for (const entry of settled.values()) this.settle(entry.accountId, entry.month, entry.count);
       this.onError?.(error, 'could not record usage; kept for the next flush');
     }
   }
@@ -110,20 +208,97 @@ export class UsageMeter {
     await this.flush();
   }
 
-  private async monthlyCount(accountId: string): Promise<number> {
+  /**
+   * The account's usage this month: the daily rows plus what this node
+   * recorded and has not flushed (other nodes' unflushed counts show after
+   * their next flush). A handful of index range reads, whatever the account's size.
+   */
+  async report(accountId: string): Promise<UsageReport> {
     const now = this.now();
-    const month = now.toISOString().slice(0, 7);
-    const cached = this.monthly.get(accountId);
-    if (cached && cached.month === month && now.getTime() - cached.readAt < REFRESH_MS) {
-      return cached.count;
+    const month = monthOf(now);
+    const today = dayOf(now);
+    const [stored, admitted] = await Promise.all([
+      repo.rowsSince(this.db, accountId, month),
+      repo.monthTotal(this.db, accountId, month),
+    ]);
+    const unflushed: repo.StoredRow[] = [...this.pending.values()]
+      .filter((row) => row.accountId === accountId && row.day >= month)
+      .map((row) => ({
+        day: row.day,
+        operation_type: row.operationType,
+        resource_type: row.resourceType,
+        count: row.count,
+        total_ms: row.totalMs,
+      }));
+    const days = new Map<string, DailyOperations>();
+    const details = new Map<
+      string,
+      { type: OperationType; resource: string; count: number; ms: number }
+    >();
+    for (const row of [...stored, ...unflushed]) {
+      const day = days.get(row.day) ?? { date: row.day, ...noOperations() };
+      day[KEY_OF_TYPE[row.operation_type]] += row.count;
+      day.total += row.count;
+      days.set(row.day, day);
+      const key = `${row.operation_type}|${row.resource_type}`;
+      const detail = details.get(key) ?? {
+        type: row.operation_type,
+        resource: row.resource_type,
+        count: 0,
+        ms: 0,
+      };
+      detail.count += row.count;
+      detail.ms += row.total_ms;
+      details.set(key, detail);
     }
-    let unflushed = 0;
-    for (const row of this.pending.values()) {
-      if (row.accountId === accountId && row.day.startsWith(month)) unflushed += row.count;
+    const sortedDays = [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
+    const monthCounts = noOperations();
+    for (const day of sortedDays) {
+      for (const key of ['queries', 'creates', 'updates', 'deletes', 'total'] as const) {
+        monthCounts[key] += day[key];
+      }
     }
-    const stored = await repo.countSince(this.db, accountId, `${month}-01`);
-    const count = stored + unflushed;
-    this.monthly.set(accountId, { month, count, readAt: now.getTime() });
-    return count;
+    const { date: _date, ...todayCounts } = days.get(today) ?? { date: today, ...noOperations() };
+    return {
+      today: todayCounts,
+      month: monthCounts,
+      days: sortedDays,
+      details: [...details.values()]
+        .filter((detail) => detail.count > 0)
+        .map((detail) => ({
+          operation_type: detail.type,
+          resource_type: detail.resource,
+          avg_response_time: Math.round((detail.ms / detail.count) * 100) / 100,
+          request_count: detail.count,
+        }))
+        .sort(
+          (a, b) =>
+            b.request_count - a.request_count ||
+            a.operation_type.localeCompare(b.operation_type) ||
+            a.resource_type.localeCompare(b.resource_type),
+        ),
+      // The counter includes every node's admitted operations; never show less than the rows.
+      admitted: Math.max(admitted, monthCounts.total),
+      resetsAt: nextMonth(now).toISOString(),
+    };
+  }
+
+  private takeInFlight(accountId: string): string | undefined {
+    const months = this.inFlight.get(accountId);
+    if (!months) return undefined;
+    // The oldest month first: an operation admitted before midnight ends in the month it was admitted.
+    const month = [...months.keys()].sort()[0]!;
+    const left = months.get(month)! - 1;
+    if (left > 0) months.set(month, left);
+    else months.delete(month);
+    if (months.size === 0) this.inFlight.delete(accountId);
+    return month;
+  }
+
+  private settle(accountId: string, month: string, count: number): void {
+    const key = `${accountId}|${month}`;
+    const entry = this.settled.get(key);
+    if (entry) entry.count += count;
+    else this.settled.set(key, { accountId, month, count });
   }
 }

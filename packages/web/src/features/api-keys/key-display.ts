@@ -1,6 +1,8 @@
 import { maskKey, type ApiKey } from '@engram/shared';
 import { ApiError } from '@/lib/api-client';
 
+export { formatCount, formatDate, formatDateTime } from '@/lib/format';
+
 export type KeyState = 'expired' | 'expiring-soon' | 'active';
 
 /** Spec §4: active, expiring soon or expired, as the server judged it. */
@@ -17,34 +19,6 @@ export function keyStateOf(key: Pick<ApiKey, 'isExpired' | 'isExpiringSoon'>): K
  */
 export function maskedPreview(key: Pick<ApiKey, 'keyPreview'>, secret?: string): string {
   return secret === undefined ? key.keyPreview : maskKey(secret);
-}
-
-const dateFormat = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-});
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const countFormat = new Intl.NumberFormat('en-US');
-
-/** '2027-01-05T10:00:00Z' → 'Jan 5, 2027'. */
-export function formatDate(iso: string): string {
-  return dateFormat.format(new Date(iso));
-}
-
-/** '2027-01-05T15:04:00Z' → 'Jan 5, 2027, 3:04 PM' (local time). */
-export function formatDateTime(iso: string): string {
-  return dateTimeFormat.format(new Date(iso));
-}
-
-export function formatCount(count: number): string {
-  return countFormat.format(count);
 }
 
 /**

@@ -1,0 +1,150 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** The part of PGlite the server uses, answered by a worker thread that owns the database. */
+export interface EmbeddedPostgres {
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  exec(script: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker: opens PGlite (with the extensions the migrations use) and answers
+ * one message at a time. It is plain CommonJS run with `eval`, so it needs no
+ * build step and runs the same under tsx, vitest and the compiled server.
+ * Errors travel as their fields (code, constraint, detail…), which is all the
+ * server reads from them (lib/errors.ts).
+ */
+const WORKER_SOURCE = /* js */ `
+  const { parentPort, workerData } = require('node:worker_threads');
+  const { PGlite } = require(workerData.modules.pglite);
+  const { pg_trgm } = require(workerData.modules.pgTrgm);
+  const { btree_gin } = require(workerData.modules.btreeGin);
+
+  const opened = PGlite.create(workerData.dataDir, { extensions: { pg_trgm, btree_gin } });
+  opened.catch(() => {});
+
+  const fieldsOf = (error) => {
+    const fields = { message: error && error.message ? error.message : String(error) };
+    if (error && typeof error === 'object') {
+      for (const [key, value] of Object.entries(error)) {
+        if (['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
+      }
+    }
+    return fields;
+  };
+
+  parentPort.on('message', async ({ id, op, sql, params }) => {
+    try {
+      const db = await opened;
+      if (op === 'query') {
+        const result = await db.query(sql, params);
+        parentPort.postMessage({ id, rows: result.rows, affectedRows: result.affectedRows });
+      } else if (op === 'exec') {
+        await db.exec(sql);
+        parentPort.postMessage({ id });
+      } else if (op === 'close') {
+        await db.close();
+        parentPort.postMessage({ id });
+      } else {
+        parentPort.postMessage({ id });
+      }
+    } catch (error) {
+      parentPort.postMessage({ id, error: fieldsOf(error) });
+    }
+  });
+`;
+
+interface Reply {
+  id: number;
+  rows?: unknown[];
+  affectedRows?: number;
+  error?: { message: string } & Record<string, unknown>;
+}
+
+/**
+ * Starts PGlite in a worker thread (decision 006): its queries — a slow
+ * search, an ANALYZE, a bulk insert — run on another core and never stall the
+ * event loop that serves HTTP, MCP and WebSocket traffic. Resolves once the
+ * database is open (rejects with PGlite's error when it cannot be).
+ */
+export async function startPGliteWorker(dataDir: string): Promise<EmbeddedPostgres> {
+  const require = createRequire(import.meta.url);
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      dataDir,
+      modules: {
+        pglite: require.resolve('@electric-sql/pglite'),
+        pgTrgm: require.resolve('@electric-sql/pglite/contrib/pg_trgm'),
+        btreeGin: require.resolve('@electric-sql/pglite/contrib/btree_gin'),
+      },
+    },
+  });
+  const pending = new Map<
+    number,
+    { resolve: (reply: Reply) => void; reject: (e: Error) => void }
+  >();
+  let nextId = 0;
+  let stopped: Error | undefined;
+
+  // The worker keeps the process alive only while it owes an answer.
+  worker.unref();
+  const settle = (id: number) => {
+    pending.delete(id);
+    if (pending.size === 0) worker.unref();
+  };
+  worker.on('message', (reply: Reply) => {
+    const waiting = pending.get(reply.id);
+    settle(reply.id);
+    if (!waiting) return;
+    if (reply.error) {
+      waiting.reject(Object.assign(new Error(reply.error.message), reply.error));
+    } else {
+      waiting.resolve(reply);
+    }
+  });
+  const fail = (error: Error) => {
+    stopped = error;
+    for (const [id, waiting] of pending) {
+      settle(id);
+      waiting.reject(error);
+    }
+  };
+  worker.on('error', (error) => fail(new Error(`The embedded database stopped: ${error.message}`)));
+  worker.on('exit', () => fail(new Error('The embedded database is closed')));
+
+  const send = (op: string, sql = '', params?: unknown[]) =>
+    new Promise<Reply>((resolve, reject) => {
+      if (stopped) return reject(stopped);
+      const id = nextId++;
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, op, sql, params });
+    });
+
+  try {
+    await send('open');
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+
+  return {
+    async query<R>(sql: string, params?: unknown[]) {
+      const reply = await send('query', sql, params);
+      return {
+        rows: (reply.rows ?? []) as R[],
+        ...(reply.affectedRows === undefined ? {} : { affectedRows: reply.affectedRows }),
+      };
+    },
+    async exec(script: string) {
+      await send('exec', script);
+    },
+    async close() {
+      if (stopped) return;
+      await send('close');
+      await worker.terminate();
+    },
+  };
+}

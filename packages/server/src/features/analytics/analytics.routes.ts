@@ -1,0 +1,55 @@
+import { analyticsSummary, errorResponse, monthlySummary, realTimeStats } from '@engram/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authOf } from '../../http/authenticate.js';
+import type { RouteDeps } from '../../route-deps.js';
+import * as analytics from './analytics.service.js';
+
+const errors = { 401: errorResponse };
+
+/**
+ * The dashboard's reads (spec §7 "Analytics"). Not metered: looking at your
+ * usage does not use it up, and stays possible past the monthly limit.
+ */
+export const analyticsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+  app.addHook('onRequest', deps.authenticate);
+  const schema = { tags: ['analytics'], security: [{ bearerAuth: [] }] };
+
+  app.get(
+    '/api/analytics',
+    {
+      schema: {
+        ...schema,
+        summary: 'Dashboard summary: graph totals, recent activity, usage and plan limits',
+        description:
+          'Totals come from counters kept in the write transaction and usage from the daily usage rows, so the answer takes the same few milliseconds at any account size. Days and months are UTC.',
+        response: { 200: analyticsSummary, ...errors },
+      },
+    },
+    async (request) => analytics.summary(deps.analytics, authOf(request)),
+  );
+
+  app.get(
+    '/api/analytics/stats/real-time',
+    {
+      schema: {
+        ...schema,
+        summary: "Today's operations by kind (UTC day)",
+        response: { 200: realTimeStats, ...errors },
+      },
+    },
+    async (request) => analytics.realTimeStats(deps.analytics, authOf(request)),
+  );
+
+  app.get(
+    '/api/analytics/billing/monthly-summary',
+    {
+      schema: {
+        ...schema,
+        summary:
+          "This month's operations: total, per operation type, and per operation and resource with the average response time",
+        response: { 200: monthlySummary, ...errors },
+      },
+    },
+    async (request) => analytics.monthlySummary(deps.analytics, authOf(request)),
+  );
+};

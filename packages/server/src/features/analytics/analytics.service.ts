@@ -1,0 +1,111 @@
+import {
+  RECENT_ACTIVITY_DAYS,
+  RECENT_ENTITIES_MAX,
+  tierOf,
+  typeLabel,
+  type AnalyticsSummary,
+  type MonthlySummary,
+  type OperationCounts,
+  type RealTimeStats,
+} from '@engram/shared';
+import type { Db } from '../../db/connection.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { currentPlan } from '../billing/billing.service.js';
+import type { UsageMeter, UsageReport } from '../usage/usage.service.js';
+import * as repo from './analytics.repository.js';
+
+export interface AnalyticsDeps {
+  db: Db;
+  now: () => Date;
+  usage: UsageMeter;
+}
+
+/** Entity types listed in the summary, most common first. */
+const ENTITY_TYPES_MAX = 20;
+const DAY_MS = 86_400_000;
+
+function breakdown(counts: OperationCounts): Record<string, number> {
+  return {
+    query: counts.queries,
+    create: counts.creates,
+    update: counts.updates,
+    delete: counts.deletes,
+  };
+}
+
+function monthlyOf(report: UsageReport): MonthlySummary {
+  return {
+    totalRequests: report.month.total,
+    breakdown: breakdown(report.month),
+    details: report.details,
+  };
+}
+
+/**
+ * The dashboard's summary (spec §3): graph totals from the account's
+ * counters, recent activity from the daily counters, the newest entities by
+ * the creation-order index, usage from the daily usage rows, the plan's
+ * limits from the shared catalog. A few short reads, whatever the account's size.
+ */
+export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<AnalyticsSummary> {
+  const now = deps.now();
+  const since = new Date(now.getTime() - (RECENT_ACTIVITY_DAYS - 1) * DAY_MS)
+    .toISOString()
+    .slice(0, 10);
+  const { accountId } = auth;
+  const [rows, plan, usage] = await Promise.all([
+    repo.dashboardRows(deps.db, accountId, {
+      since,
+      recent: RECENT_ENTITIES_MAX,
+      types: ENTITY_TYPES_MAX,
+      now,
+    }),
+    currentPlan(deps.db, accountId),
+    deps.usage.report(accountId),
+  ]);
+  const { features } = plan;
+  return {
+    totalEntities: rows.entities,
+    totalRelations: rows.relations,
+    totalObservations: rows.observations,
+    recentEntities: rows.recent,
+    entityTypeStats: rows.types.map(({ type, count }) => ({ type, label: typeLabel(type), count })),
+    activityStats: rows.activity,
+    userPlan: tierOf(plan.id),
+    apiKeyCount: rows.apiKeys,
+    // Webhook endpoints are not offered yet: none can exist.
+    webhookCount: 0,
+    todayApiCalls: usage.today.total,
+    monthlyUsage: usage.month,
+    billingData: monthlyOf(usage),
+    plan: {
+      id: plan.id,
+      name: plan.name,
+      limits: {
+        entities: features.maxEntities,
+        operationsPerMonth: features.maxQueries,
+        apiKeys: features.maxApiKeys,
+        webhooks: features.maxWebhooks,
+      },
+    },
+    operationsThisMonth: usage.admitted,
+    usageResetsAt: usage.resetsAt,
+    dailyOperations: usage.days,
+  };
+}
+
+/** Today's operations (UTC day), spec §3 "Real-time stats". */
+export async function realTimeStats(
+  deps: AnalyticsDeps,
+  auth: AuthContext,
+): Promise<RealTimeStats> {
+  return (await deps.usage.report(auth.accountId)).today;
+}
+
+/** This month's operations with their breakdown and details, spec §3 "Billing monthly summary". */
+export async function monthlySummary(
+  deps: AnalyticsDeps,
+  auth: AuthContext,
+): Promise<MonthlySummary> {
+  return monthlyOf(await deps.usage.report(auth.accountId));
+}

@@ -1,0 +1,249 @@
+import {
+  cancelSubscriptionInput,
+  changePlanInput,
+  checkoutInput,
+  checkoutSession,
+  errorResponse,
+  idParams,
+  invoiceList,
+  okResponse,
+  paymentMethodList,
+  planList,
+  setupIntent,
+  subscription,
+  subscriptionChange,
+} from '@engram/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authOf } from '../../http/authenticate.js';
+import type { RouteDeps } from '../../route-deps.js';
+import * as billing from './billing.service.js';
+
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+  503: errorResponse,
+};
+
+/** Largest webhook body taken (Stripe's events are a few kilobytes). */
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Billing (spec §7 "Billing"). A person's own act: a session token only,
+ * never an API key; changes only by the account's owner (403 otherwise).
+ * Not metered — an account past its monthly operations can still upgrade.
+ */
+export const billingRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+  await app.register(webhookRoute, deps);
+  await app.register(accountRoutes, deps);
+};
+
+const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+  app.addHook('onRequest', deps.authenticateSession);
+  const schema = { tags: ['billing'], security: [{ bearerAuth: [] }] };
+
+  app.get(
+    '/api/billing/subscription',
+    {
+      schema: {
+        ...schema,
+        summary: "The account's plan, its status and the limits in force",
+        response: { 200: subscription, ...errors },
+      },
+    },
+    async (request) => billing.getSubscription(deps.billing, authOf(request)),
+  );
+
+  app.get(
+    '/api/billing/plans',
+    {
+      schema: {
+        ...schema,
+        summary: 'Every plan with its price id (what checkout and change-plan take)',
+        response: { 200: planList, ...errors },
+      },
+    },
+    async () => ({ plans: billing.listPlans(deps.billing) }),
+  );
+
+  app.get(
+    '/api/billing/payment-methods',
+    {
+      schema: {
+        ...schema,
+        summary: "The account's cards on file, the default first",
+        response: { 200: paymentMethodList, ...errors },
+      },
+    },
+    async (request) => ({
+      paymentMethods: await billing.listPaymentMethods(deps.billing, authOf(request)),
+    }),
+  );
+
+  app.post(
+    '/api/billing/payment-methods/:id/default',
+    {
+      schema: {
+        ...schema,
+        summary: 'Make a card the default for future invoices (owners only)',
+        params: idParams,
+        response: { 200: okResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await billing.setDefaultPaymentMethod(deps.billing, authOf(request), request.params.id);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/api/billing/payment-methods/:id',
+    {
+      schema: {
+        ...schema,
+        summary: 'Remove a card (owners only)',
+        params: idParams,
+        response: { 200: okResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await billing.removePaymentMethod(deps.billing, authOf(request), request.params.id);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/api/billing/invoices',
+    {
+      schema: {
+        ...schema,
+        summary: "The account's invoices, newest first (at most 100)",
+        response: { 200: invoiceList, ...errors },
+      },
+    },
+    async (request) => ({ invoices: await billing.listInvoices(deps.billing, authOf(request)) }),
+  );
+
+  app.post(
+    '/api/billing/setup-intent',
+    {
+      schema: {
+        ...schema,
+        summary: 'Start adding a card: the secret the browser confirms it with (owners only)',
+        description:
+          "Answers 409 'Payments are not configured on this server' when no payment provider is set up.",
+        body: z.object({}).optional(),
+        response: { 200: setupIntent, ...errors },
+      },
+    },
+    async (request) => billing.createSetupIntent(deps.billing, authOf(request)),
+  );
+
+  app.post(
+    '/api/billing/change-plan',
+    {
+      schema: {
+        ...schema,
+        summary: 'Move to another plan; priceId null moves to Free (owners only)',
+        description:
+          'Without a payment provider the plan applies at once. With Stripe, upgrades are charged and apply now, downgrades keep the higher limits until the period ends, Free cancels at the period end, and a first paid plan goes through checkout.',
+        body: changePlanInput,
+        response: { 200: subscriptionChange, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      subscription: await billing.changePlan(deps.billing, authOf(request), request.body),
+    }),
+  );
+
+  app.post(
+    '/api/billing/checkout',
+    {
+      schema: {
+        ...schema,
+        summary: 'The hosted checkout page for a paid plan (owners only)',
+        description:
+          'Returns the address to send the browser to; it comes back to successUrl or cancelUrl. Without a payment provider the plan applies at once and the answer is successUrl.',
+        body: checkoutInput,
+        response: { 200: checkoutSession, ...errors },
+      },
+    },
+    async (request) => billing.startCheckout(deps.billing, authOf(request), request.body),
+  );
+
+  app.post(
+    '/api/billing/cancel-subscription',
+    {
+      schema: {
+        ...schema,
+        summary: 'Cancel at the end of the period, or now with immediate (owners only)',
+        body: cancelSubscriptionInput.optional(),
+        response: { 200: subscriptionChange, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      subscription: await billing.cancelSubscription(deps.billing, authOf(request), {
+        immediate: request.body?.immediate ?? false,
+      }),
+    }),
+  );
+
+  app.post(
+    '/api/billing/reactivate-subscription',
+    {
+      schema: {
+        ...schema,
+        summary: 'Keep a subscription that was set to cancel (owners only)',
+        body: z.object({}).optional(),
+        response: { 200: subscriptionChange, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      subscription: await billing.reactivateSubscription(deps.billing, authOf(request)),
+    }),
+  );
+};
+
+/**
+ * The provider's webhook. Its signature covers the exact bytes sent, so this
+ * one route takes its JSON body raw (a parser scoped to this plugin only);
+ * every other route keeps the app's JSON parser.
+ */
+const webhookRoute: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.post(
+    '/api/billing/webhook',
+    {
+      schema: {
+        tags: ['billing'],
+        summary: "The payment provider's events, verified by their signature over the raw body",
+        response: {
+          200: z.object({ received: z.literal(true), duplicate: z.literal(true).optional() }),
+          400: errorResponse,
+          409: errorResponse,
+        },
+      },
+    },
+    async (request) => {
+      const signature = request.headers['stripe-signature'];
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return billing.handleWebhook(
+        deps.billing,
+        body,
+        typeof signature === 'string' ? signature : undefined,
+      );
+    },
+  );
+};

@@ -1,0 +1,36 @@
+import { PAYMENTS_NOT_CONFIGURED, planById } from '@engram/shared';
+import { AppError } from '../../lib/errors.js';
+import type { BillingProvider } from './provider.js';
+
+export const paymentsNotConfigured = () => new AppError(409, 'CONFLICT', PAYMENTS_NOT_CONFIGURED);
+
+/**
+ * The self-hosted default: no payment provider. Plans are moved by the
+ * billing service directly (at once, both ways); there are no cards,
+ * invoices or webhooks, and anything that would need a provider answers
+ * 'Payments are not configured on this server'. Paid plans are named by the
+ * catalog's own price ids (the pricing and sign-up pages use them too).
+ */
+export function createNoneProvider(): BillingProvider {
+  const refuse = async (): Promise<never> => {
+    throw paymentsNotConfigured();
+  };
+  return {
+    kind: 'none',
+    billsPeriods: false,
+    priceIdOf: (planId) => planById(planId).priceId,
+    createCustomer: refuse,
+    createSetupIntent: refuse,
+    createCheckout: refuse,
+    getSubscription: refuse,
+    changePrice: refuse,
+    setCancelAtPeriodEnd: refuse,
+    cancelNow: refuse,
+    listPaymentMethods: async () => ({ methods: [], defaultId: null }),
+    setDefaultPaymentMethod: refuse,
+    detachPaymentMethod: refuse,
+    verifyWebhook: () => {
+      throw paymentsNotConfigured();
+    },
+  };
+}

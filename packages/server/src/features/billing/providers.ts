@@ -1,0 +1,24 @@
+import type { Config } from '../../config.js';
+import { createNoneProvider } from './none-provider.js';
+import type { BillingProvider } from './provider.js';
+import { createStripeProvider, stripeSettingsOf } from './stripe-provider.js';
+
+/** Stripe when STRIPE_SECRET_KEY is set (with the rest of its settings), else `none`. */
+export function billingProviderFor(config: Config): BillingProvider {
+  const stripe = stripeSettingsOf(config);
+  return stripe ? createStripeProvider(stripe) : createNoneProvider();
+}
+
+/** Sources the browser needs for Stripe's card form (Stripe.js and its frames), when Stripe is on. */
+export function billingContentSources(config: Config): {
+  scripts: string[];
+  frames: string[];
+  connect: string[];
+} {
+  if (!config.STRIPE_SECRET_KEY) return { scripts: [], frames: [], connect: [] };
+  return {
+    scripts: ['https://js.stripe.com'],
+    frames: ['https://js.stripe.com', 'https://hooks.stripe.com'],
+    connect: ['https://api.stripe.com'],
+  };
+}

@@ -1,0 +1,680 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import { PrivateServer } from './private-server';
+import { createAccount, openSignedIn, saveScreenshot, type Account } from './support';
+
+interface ApiEntity {
+  id: string;
+  name: string;
+  type: string;
+  metadata: Record<string, unknown>;
+  observations: { id: string; content: string; createdAt: string }[];
+  createdAt: string;
+}
+
+/** Calls the REST API as `account` (its session token), failing the test on an error. */
+function api(request: APIRequestContext, account: Account, origin = '') {
+  return async <T = ApiEntity>(method: string, path: string, data?: unknown): Promise<T> => {
+    const response = await request.fetch(`${origin}${path}`, {
+      method,
+      data,
+      headers: { Authorization: `Bearer ${account.token}` },
+    });
+    expect(response.ok(), `${method} ${path}: ${response.status()}`).toBe(true);
+    return (await response.json()) as T;
+  };
+}
+
+/** Picks `option` in the Radix select labelled `name`. */
+async function choose(page: Page, scope: Page | Locator, name: string, option: string | RegExp) {
+  await scope.getByRole('combobox', { name, exact: true }).click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+function card(page: Page, name: string) {
+  return page.getByRole('article', { name, exact: true });
+}
+
+async function cardAction(page: Page, name: string, action: string) {
+  await card(page, name)
+    .getByRole('button', { name: `Actions for ${name}` })
+    .click();
+  await page.getByRole('menuitem', { name: action }).click();
+}
+
+test.describe('Entity Management (/entities)', () => {
+  test('create with a custom type, metadata and two observations; view; edit; search; filter; delete', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const account = await createAccount(request, 'entities-crud');
+    const call = api(request, account);
+    await openSignedIn(page, account, '/entities');
+    await expect(page.getByRole('heading', { level: 1, name: 'Entity Management' })).toBeVisible();
+    await expect(page.getByText('No entities found')).toBeVisible();
+    await expect(page.getByText('Create your first entity to get started')).toBeVisible();
+
+    // ── create ──────────────────────────────────────────────────────────────
+    await page.getByRole('button', { name: 'Create Entity' }).first().click();
+    const create = page.getByRole('dialog', { name: 'Create Entity' });
+    await expect(create.getByRole('textbox', { name: 'Observation 1' })).toHaveValue('');
+    // One box: no remove button yet.
+    await expect(create.getByRole('button', { name: /Remove observation/ })).toHaveCount(0);
+
+    const submit = create.getByRole('button', { name: 'Create Entity' });
+    await submit.click();
+    await expect(create.getByText('Name is required')).toBeVisible();
+    await create.getByLabel('Name').fill('   ');
+    await submit.click();
+    await expect(create.getByText('Name is required')).toBeVisible();
+    await create.getByLabel('Name').fill('  Ada Lovelace  ');
+    await submit.click();
+    await expect(create.getByText('Type is required')).toBeVisible();
+
+    await choose(page, create, 'Type', 'Custom Type...');
+    await expect(create.getByRole('textbox', { name: 'Custom type' })).toBeFocused();
+    await create.getByRole('textbox', { name: 'Custom type' }).fill('mathematician');
+    await create.getByLabel('Metadata (JSON)').fill('{"born": 1815, "field": "mathematics"');
+    await submit.click();
+    await expect(create.getByText('Invalid JSON format')).toBeVisible();
+    await create.getByLabel('Metadata (JSON)').fill('{"born": 1815, "field": "mathematics"}');
+
+    await create.getByRole('textbox', { name: 'Observation 1' }).fill('Wrote the first program');
+    await create.getByRole('button', { name: 'Add Observation' }).click();
+    await expect(create.getByRole('textbox', { name: 'Observation 2' })).toBeFocused();
+    await create
+      .getByRole('textbox', { name: 'Observation 2' })
+      .fill('Worked with Charles Babbage');
+    await create.getByRole('button', { name: 'Add Observation' }).click();
+    // A blank third box is dropped on save.
+    await expect(create.getByRole('button', { name: /Remove observation/ })).toHaveCount(3);
+    await submit.click();
+    await expect(page.getByText('Entity created successfully')).toBeVisible();
+    await expect(create).toBeHidden();
+
+    const ada = card(page, 'Ada Lovelace');
+    await expect(ada).toBeVisible();
+    await expect(ada.getByText('mathematician')).toBeVisible();
+    await expect(ada.getByText('2 observations')).toBeVisible();
+    await expect(ada.getByText('born:')).toBeVisible();
+    await expect(ada.getByText('1815')).toBeVisible();
+    await expect(ada.getByText('mathematics', { exact: true })).toBeVisible();
+    await expect(page.getByText('1 entity', { exact: true })).toBeVisible();
+
+    const list = await call<{ entities: ApiEntity[] }>('GET', '/api/entities');
+    const created = list.entities[0]!;
+    expect(created.name).toBe('Ada Lovelace');
+    expect(created.type).toBe('mathematician');
+    expect(created.metadata).toEqual({ born: 1815, field: 'mathematics' });
+    expect(created.observations.map((o) => o.content)).toEqual([
+      'Wrote the first program',
+      'Worked with Charles Babbage',
+    ]);
+
+    // ── view ────────────────────────────────────────────────────────────────
+    await cardAction(page, 'Ada Lovelace', 'View Details');
+    const view = page.getByRole('dialog', { name: 'Ada Lovelace' });
+    await expect(view.getByText(created.id)).toBeVisible();
+    await expect(view.getByText('mathematician')).toBeVisible();
+    await expect(view.locator('pre')).toHaveText(
+      JSON.stringify({ born: 1815, field: 'mathematics' }, null, 2),
+    );
+    const observations = view.getByRole('region', { name: 'Observations' }).getByRole('listitem');
+    await expect(observations).toHaveCount(2);
+    await expect(observations.first()).toContainText('Wrote the first program');
+    // Escape closes; the dialog gave focus back.
+    await page.keyboard.press('Escape');
+    await expect(view).toBeHidden();
+
+    // ── edit (from the View dialog) ─────────────────────────────────────────
+    await cardAction(page, 'Ada Lovelace', 'View Details');
+    await view.getByRole('button', { name: 'Edit Entity' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Entity' });
+    await expect(edit.getByLabel('Name')).toHaveValue('Ada Lovelace');
+    await expect(edit.getByRole('combobox', { name: 'Type', exact: true })).toHaveText(
+      /mathematician/,
+    );
+    await expect(edit.getByRole('textbox', { name: 'Observation 2' })).toHaveValue(
+      'Worked with Charles Babbage',
+    );
+
+    const writes: string[] = [];
+    page.on('request', (sent) => {
+      if (['PUT', 'POST', 'DELETE'].includes(sent.method())) writes.push(sent.url());
+    });
+    await edit.getByLabel('Metadata (JSON)').fill('{"born": 1815,');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(edit.getByText('Invalid JSON format')).toBeVisible();
+    await expect(edit.getByLabel('Metadata (JSON)')).toBeFocused();
+    expect(writes).toEqual([]);
+
+    await edit.getByLabel('Metadata (JSON)').fill('{"born": 1815, "field": "computing"}');
+    await edit.getByRole('button', { name: 'Remove observation 2' }).click();
+    await edit.getByRole('button', { name: 'Add Observation' }).click();
+    await edit
+      .getByRole('textbox', { name: 'Observation 2' })
+      .fill('Notes on the Analytical Engine');
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByText('Entity updated successfully')).toBeVisible();
+    await expect(edit).toBeHidden();
+    await expect(ada.getByText('computing')).toBeVisible();
+
+    const edited = await call('GET', `/api/entities/${created.id}`);
+    expect(edited.metadata).toEqual({ born: 1815, field: 'computing' });
+    expect(edited.observations.map((o) => o.content)).toEqual([
+      'Wrote the first program',
+      'Notes on the Analytical Engine',
+    ]);
+    // The observation left alone kept its id and date: it was not deleted and re-created.
+    expect(edited.observations[0]).toEqual(created.observations[0]);
+
+    // ── search and filter ───────────────────────────────────────────────────
+    await call('POST', '/api/entities', { name: 'Charles Babbage', type: 'person' });
+    await call('POST', '/api/entities', { name: 'Analytical Engine', type: 'product' });
+    await expect(card(page, 'Charles Babbage')).toBeVisible();
+    await expect(page.getByText('3 entities', { exact: true })).toBeVisible();
+
+    const search = page.getByRole('searchbox', { name: 'Search entities' });
+    await search.fill('engine');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    // A name match, then an observation match (Ada's notes), ranked in that order.
+    await expect(page.getByRole('article')).toHaveCount(2);
+    await expect(page.getByRole('article').nth(0)).toHaveAccessibleName('Analytical Engine');
+    await expect(page.getByRole('article').nth(1)).toHaveAccessibleName('Ada Lovelace');
+    await expect(page).toHaveURL(/q=engine/);
+    await search.fill('CHARLES');
+    await search.press('Enter');
+    await expect(page.getByRole('article')).toHaveCount(1);
+    await expect(card(page, 'Charles Babbage')).toBeVisible();
+    await expect(page.getByText('1 entity found')).toBeVisible();
+    await search.fill('no such thing');
+    await search.press('Enter');
+    await expect(page.getByText('No entities found')).toBeVisible();
+    await search.fill('');
+    await search.press('Enter');
+    await expect(page.getByRole('article')).toHaveCount(3);
+
+    await page.getByRole('combobox', { name: 'Entity type' }).click();
+    const typeOptions = page.getByRole('option');
+    await expect(typeOptions.first()).toHaveText('All Types');
+    await expect(page.getByRole('option', { name: 'Person (1)' })).toBeVisible();
+    await expect(page.getByRole('option', { name: 'Mathematician (1)' })).toBeVisible();
+    await page.getByRole('option', { name: 'Person (1)' }).click();
+    await expect(page.getByRole('article')).toHaveCount(1);
+    await expect(card(page, 'Charles Babbage')).toBeVisible();
+    await expect(page).toHaveURL(/type=person/);
+    await choose(page, page, 'Entity type', 'All Types');
+    await expect(page.getByRole('article')).toHaveCount(3);
+
+    // ── delete ──────────────────────────────────────────────────────────────
+    await cardAction(page, 'Ada Lovelace', 'Delete Entity');
+    const confirm = page.getByRole('dialog', { name: 'Delete Entity' });
+    await expect(
+      confirm.getByText('Are you sure you want to delete "Ada Lovelace"?'),
+    ).toBeVisible();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(ada).toBeVisible();
+
+    await cardAction(page, 'Ada Lovelace', 'Delete Entity');
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(page.getByText('Entity deleted successfully')).toBeVisible();
+    await expect(ada).toBeHidden();
+    await expect(page.getByRole('article')).toHaveCount(2);
+    const gone = await request.get(`/api/entities/${created.id}`, {
+      headers: { Authorization: `Bearer ${account.token}` },
+    });
+    expect(gone.status()).toBe(404);
+  });
+
+  test('a name another entity has is refused at the field, and the form stays open', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request, 'entities-conflict');
+    await api(request, account)('POST', '/api/entities', { name: 'Ada', type: 'person' });
+    await openSignedIn(page, account, '/entities');
+    await page.getByRole('button', { name: 'Create Entity' }).click();
+    const create = page.getByRole('dialog', { name: 'Create Entity' });
+    await create.getByLabel('Name').fill('Ada');
+    await choose(page, create, 'Type', 'person');
+    await create.getByRole('button', { name: 'Create Entity' }).click();
+    await expect(page.getByText('Failed to save entity')).toBeVisible();
+    await expect(create.getByText('An entity named "Ada" already exists')).toBeVisible();
+    await expect(create).toBeVisible();
+  });
+
+  test('a card opens the entity page; the menu works with the keyboard', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request, 'entities-nav');
+    const ada = await api(request, account)('POST', '/api/entities', {
+      name: 'Ada',
+      type: 'person',
+    });
+    await openSignedIn(page, account, '/entities');
+    const adaCard = card(page, 'Ada');
+    await adaCard.getByRole('button', { name: 'Actions for Ada' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menuitem', { name: 'View Details' })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Edit Entity' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    const edit = page.getByRole('dialog', { name: 'Edit Entity' });
+    await expect(edit.getByLabel('Name')).toHaveValue('Ada');
+    // Focus stays inside the dialog, and Escape closes it.
+    for (let i = 0; i < 12; i++) await page.keyboard.press('Tab');
+    expect(await edit.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(edit).toBeHidden();
+
+    await adaCard.click({ position: { x: 20, y: 70 } });
+    await expect(page).toHaveURL(`/entities/${ada.id}`);
+  });
+
+  test('?create=1 opens Create Entity and ?focus=search focuses the search, then both leave the address', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request, 'entities-arrival');
+    await openSignedIn(page, account, '/entities?create=1');
+    await expect(page.getByRole('dialog', { name: 'Create Entity' })).toBeVisible();
+    await expect(page).toHaveURL('/entities');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/entities?focus=search');
+    await expect(page.getByRole('searchbox', { name: 'Search entities' })).toBeFocused();
+    await expect(page).toHaveURL('/entities');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('an entity created over the REST API elsewhere appears live, without closing an open dialog', async ({
+    browser,
+    request,
+  }) => {
+    const account = await createAccount(request, 'entities-live');
+    const page = await (await browser.newContext()).newPage();
+    await openSignedIn(page, account, '/entities');
+    await expect(page.getByText('No entities found')).toBeVisible();
+    await expect(
+      page.getByRole('status', { name: 'Realtime connection: Connected', exact: true }),
+    ).toBeVisible();
+
+    // Another context (an agent with the account's credentials) writes over REST.
+    const other = await browser.newContext();
+    const call = api(other.request, account, process.env.E2E_BASE_URL);
+    const grace = await call('POST', '/api/entities', {
+      name: 'Grace Hopper',
+      type: 'person',
+      observations: ['Wrote the first compiler'],
+    });
+    await expect(card(page, 'Grace Hopper')).toBeVisible();
+    await expect(card(page, 'Grace Hopper').getByText('1 observation')).toBeVisible();
+
+    // An open dialog survives the refresh and shows the change.
+    await cardAction(page, 'Grace Hopper', 'View Details');
+    const view = page.getByRole('dialog', { name: 'Grace Hopper' });
+    await call('POST', `/api/entities/${grace.id}/observations`, {
+      observations: ['Popularised the term debugging'],
+    });
+    await call('POST', '/api/entities', { name: 'Alan Turing', type: 'person' });
+    await expect(view.getByText('Popularised the term debugging')).toBeVisible();
+    await expect(view).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(card(page, 'Alan Turing')).toBeVisible();
+    await other.close();
+  });
+});
+
+// ── a big account ───────────────────────────────────────────────────────────
+
+const SERVER_DIST = new URL('../../server/dist/', import.meta.url);
+const BIG = 5_000;
+const BIG_RELATIONS = 150;
+
+interface OpenedDatabase {
+  withSession<T>(
+    fn: (session: { query<R>(text: string, params?: unknown[]): Promise<R[]> }) => Promise<T>,
+  ): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * A private server whose account is on the Pro plan (100,000 entities) and
+ * holds 5,000 entities and 150 relations. Sign-up gives the Free plan and the
+ * app has no plan change without a payment provider, so the plan is set in
+ * the server's own data folder while it is stopped, with the server's own
+ * database module (as the benchmarks do). The graph goes in through the
+ * product's bulk import (`engram import`), the path an operator would use.
+ */
+async function bigAccount(): Promise<{ server: PrivateServer; account: Account }> {
+  const server = await PrivateServer.create();
+  await server.start();
+  const email = `e2e-big-${Date.now()}@example.com`;
+  const register = await fetch(`${server.baseUrl}/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: 'Engines1843', firstName: 'Ada', lastName: 'Big' }),
+  });
+  expect(register.status).toBe(201);
+  const { token, user } = (await register.json()) as {
+    token: string;
+    user: { id: string; apiKey: string };
+  };
+  await server.stop();
+
+  const { openDatabase } = (await import(new URL('db/connection.js', SERVER_DIST).href)) as {
+    openDatabase: (options: { dataDir: string }) => Promise<OpenedDatabase>;
+  };
+  const database = await openDatabase({ dataDir: server.dataDir });
+  try {
+    const moved = await database.withSession((session) =>
+      session.query(
+        `update subscriptions set plan_id = 'pro'
+          where account_id in (select account_id from account_members where user_id = $1)
+          returning account_id`,
+        [user.id],
+      ),
+    );
+    expect(moved).toHaveLength(1);
+  } finally {
+    await database.close();
+  }
+
+  const folder = await mkdtemp(join(tmpdir(), 'engram-e2e-import-'));
+  const file = join(folder, 'graph.jsonl');
+  const lines: string[] = [];
+  for (let i = 1; i <= BIG; i++) {
+    lines.push(
+      JSON.stringify({
+        type: 'entity',
+        name: `Entity ${String(i).padStart(5, '0')}`,
+        entityType: ['person', 'concept', 'technology'][i % 3],
+        observations: [`Observation of entity ${i}`],
+      }),
+    );
+  }
+  for (let i = 1; i <= BIG_RELATIONS; i++) {
+    lines.push(
+      JSON.stringify({
+        type: 'relation',
+        from: `Entity ${String(i).padStart(5, '0')}`,
+        to: `Entity ${String(i + 1).padStart(5, '0')}`,
+        relationType: 'relates_to',
+      }),
+    );
+  }
+  await writeFile(file, lines.join('\n'));
+  const importer = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('main.js', SERVER_DIST)), 'import', file],
+    {
+      env: {
+        ...process.env,
+        DATA_DIR: server.dataDir,
+        ENGRAM_API_KEY: user.apiKey,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const [code] = (await once(importer, 'exit')) as [number | null];
+  await rm(folder, { recursive: true, force: true });
+  expect(code).toBe(0);
+
+  await server.start();
+  return {
+    server,
+    account: { email, password: 'Engines1843', firstName: 'Ada', lastName: 'Big', token },
+  };
+}
+
+async function signedInOn(browser: Browser, server: PrivateServer, account: Account, path: string) {
+  const context = await browser.newContext({ baseURL: server.baseUrl });
+  const page = await context.newPage();
+  await openSignedIn(page, account, path);
+  return page;
+}
+
+test.describe('A 5,000-entity account', () => {
+  test.describe.configure({ timeout: 240_000 });
+  let big: Awaited<ReturnType<typeof bigAccount>>;
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    big = await bigAccount();
+  });
+  test.afterAll(async () => {
+    await big?.server.dispose();
+  });
+
+  test('the grid shows the first 100 fast and Load more fetches the next 100 from the server', async ({
+    browser,
+  }) => {
+    const pages: string[] = [];
+    const page = await signedInOn(browser, big.server, big.account, '/dashboard');
+    page.on('request', (sent) => {
+      const url = new URL(sent.url());
+      if (url.pathname === '/api/entities') pages.push(url.search);
+    });
+    const started = Date.now();
+    await page.goto('/entities');
+    await expect(page.getByRole('article')).toHaveCount(100);
+    const firstPageMs = Date.now() - started;
+    expect(firstPageMs).toBeLessThan(5_000);
+    await expect(page.getByText('5,000 entities', { exact: true })).toBeVisible();
+    await expect(page.getByText('Showing 100 of 5,000')).toBeVisible();
+    // Newest first: the import's last entity leads.
+    await expect(page.getByRole('article').first()).toHaveAccessibleName('Entity 05000');
+
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect(page.getByRole('article')).toHaveCount(200);
+    await expect(page.getByText('Showing 200 of 5,000')).toBeVisible();
+    await expect(card(page, 'Entity 04801')).toBeVisible();
+    expect(pages).toEqual(['?limit=100', '?limit=100&offset=100']);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await saveScreenshot(page, 'entities-big-account-desktop');
+
+    // The type filter counts come from the server, for all 5,000.
+    await page.getByRole('combobox', { name: 'Entity type' }).click();
+    await expect(page.getByRole('option', { name: 'Person (1,666)' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // Search reaches entities far past the pages on screen.
+    await page.getByRole('searchbox', { name: 'Search entities' }).fill('Entity 00042');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('article').first()).toHaveAccessibleName('Entity 00042');
+  });
+
+  test('the relation pickers find an entity that is not among the first 100, and relations page too', async ({
+    browser,
+  }) => {
+    const page = await signedInOn(browser, big.server, big.account, '/relations');
+    await expect(page.getByText('150 relations', { exact: true })).toBeVisible();
+    await expect(page.getByRole('row')).toHaveCount(101); // header + the first page
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect(page.getByRole('row')).toHaveCount(151);
+
+    await page.getByRole('button', { name: 'Create Relation' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Relation' });
+    await dialog.getByRole('button', { name: 'Source Entity' }).click();
+    const sourceSearch = page.getByRole('combobox', { name: 'Search source entities' });
+    await expect(sourceSearch).toBeFocused();
+    await expect(page.getByRole('option')).toHaveCount(20);
+    await sourceSearch.fill('Entity 00007');
+    await expect(page.getByRole('option').first()).toHaveAccessibleName(/^Entity 00007/);
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByRole('button', { name: 'Source Entity' })).toContainText(
+      'Entity 00007',
+    );
+
+    await dialog.getByRole('button', { name: 'Target Entity' }).click();
+    await page.getByRole('combobox', { name: 'Search target entities' }).fill('Entity 00013');
+    await page.getByRole('option', { name: /^Entity 00013/ }).click();
+    await choose(page, dialog, 'Relation Type', /^Influences/);
+    await dialog.getByRole('button', { name: 'Create Relation' }).click();
+    await expect(page.getByText('Relation created successfully')).toBeVisible();
+    await expect(page.getByText('151 relations', { exact: true })).toBeVisible();
+  });
+});
+
+// ── pictures ────────────────────────────────────────────────────────────────
+
+const WIDTHS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 375, height: 812 },
+] as const;
+
+for (const viewport of WIDTHS) {
+  test.describe(`Entity Management screenshots at ${viewport.width}px`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    test.setTimeout(120_000);
+
+    test('every state of the screen', async ({ page, request }) => {
+      // Animations are run to their end, so menus and dialogs show as they settle.
+      const shot = async (name: string) => {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({
+          path: `test-results/screenshots/entities-${name}-${viewport.name}.png`,
+          fullPage: true,
+          animations: 'disabled',
+        });
+      };
+      const viewportShot = (name: string) =>
+        page.screenshot({
+          path: `test-results/screenshots/entities-${name}-${viewport.name}.png`,
+          animations: 'disabled',
+        });
+
+      const account = await createAccount(request, `entities-shots-${viewport.name}`);
+      const call = api(request, account);
+
+      // Loading: the first answer is held back a moment.
+      await page.route('**/api/entities?*', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.fallback();
+      });
+      await openSignedIn(page, account, '/entities');
+      await expect(page.getByText('Loading entities...')).toBeVisible();
+      await viewportShot('loading');
+      await page.unrouteAll({ behavior: 'wait' });
+      await expect(page.getByText('No entities found')).toBeVisible();
+      await shot('empty');
+
+      await page.getByRole('button', { name: 'Create Entity' }).first().click();
+      const create = page.getByRole('dialog', { name: 'Create Entity' });
+      await create.getByLabel('Name').fill('Ada Lovelace');
+      await create.getByRole('button', { name: 'Create Entity' }).click();
+      await expect(create.getByText('Type is required')).toBeVisible();
+      await viewportShot('create-error');
+      await choose(page, create, 'Type', 'Custom Type...');
+      await create.getByRole('textbox', { name: 'Custom type' }).fill('mathematician');
+      await create.getByLabel('Metadata (JSON)').fill('{"born": 1815, "field": "mathematics"}');
+      await create.getByRole('textbox', { name: 'Observation 1' }).fill('Wrote the first program');
+      await create.getByRole('button', { name: 'Add Observation' }).click();
+      await create
+        .getByRole('textbox', { name: 'Observation 2' })
+        .fill('Worked with Charles Babbage on the Analytical Engine');
+      await viewportShot('create-filled');
+      await create.getByRole('button', { name: 'Create Entity' }).click();
+      await expect(create).toBeHidden();
+
+      const samples: [string, string, Record<string, unknown>, string[]][] = [
+        [
+          'Charles Babbage',
+          'person',
+          { born: 1791, nationality: 'British' },
+          ['Designed the Difference Engine'],
+        ],
+        [
+          'Analytical Engine',
+          'product',
+          { year: 1837, status: 'designed', builder: 'Babbage', extra: 1 },
+          [],
+        ],
+        [
+          'Engram',
+          'technology',
+          {},
+          ['Persistent memory for agents', 'Built on PostgreSQL', 'Speaks MCP'],
+        ],
+        ['Knowledge graph', 'concept', { domain: 'AI' }, ['Entities linked by typed relations']],
+        [
+          'Acme Corp',
+          'company',
+          { employees: 1200, hq: 'Springfield, a rather long city name' },
+          [],
+        ],
+        ['Launch day', 'event', { date: '2027-03-01' }, ['Public release']],
+      ];
+      for (const [name, type, metadata, observations] of samples) {
+        await call('POST', '/api/entities', { name, type, metadata, observations });
+      }
+      await expect(page.getByText('7 entities', { exact: true })).toBeVisible();
+      // A fresh load: no toasts or live notices over the cards.
+      await page.reload();
+      await expect(page.getByRole('article')).toHaveCount(7);
+      await page.mouse.move(0, 0);
+      await shot('grid');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await shot('grid-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+
+      await card(page, 'Ada Lovelace')
+        .getByRole('button', { name: 'Actions for Ada Lovelace' })
+        .click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await viewportShot('card-menu');
+      await page.getByRole('menuitem', { name: 'View Details' }).click();
+      await expect(page.getByRole('dialog', { name: 'Ada Lovelace' })).toBeVisible();
+      await viewportShot('view-dialog');
+      await page.getByRole('button', { name: 'Edit Entity' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit Entity' });
+      await expect(edit.getByLabel('Name')).toHaveValue('Ada Lovelace');
+      await edit.getByLabel('Metadata (JSON)').fill('{"born": 1815,');
+      await edit.getByRole('button', { name: 'Save Changes' }).click();
+      await expect(edit.getByText('Invalid JSON format')).toBeVisible();
+      await viewportShot('edit-dialog');
+      await page.keyboard.press('Escape');
+
+      await cardAction(page, 'Engram', 'View Details');
+      await viewportShot('view-dialog-no-metadata');
+      await page.keyboard.press('Escape');
+
+      await cardAction(page, 'Ada Lovelace', 'Delete Entity');
+      await expect(page.getByRole('dialog', { name: 'Delete Entity' })).toBeVisible();
+      await viewportShot('delete-dialog');
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('combobox', { name: 'Entity type' }).click();
+      await expect(page.getByRole('option', { name: 'Person (1)' })).toBeVisible();
+      await viewportShot('type-filter');
+      await page.getByRole('option', { name: 'Person (1)' }).click();
+      await expect(page.getByRole('article')).toHaveCount(1);
+      await shot('filtered');
+
+      await page.route('**/api/entities?*', (route) =>
+        route.fulfill({ status: 500, json: { error: 'Internal error', code: 'INTERNAL_ERROR' } }),
+      );
+      await page.reload();
+      await expect(page.getByText('Failed to load entities').first()).toBeVisible({
+        timeout: 15_000,
+      });
+      await shot('load-error');
+      await page.unrouteAll();
+    });
+  });
+}

@@ -1,0 +1,58 @@
+import { waitFor } from '@testing-library/react';
+import { toast } from 'sonner';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeServer, TEST_USER } from '@/test/fake-server';
+import { renderApp } from '@/test/render-app';
+import { checkoutReturnOf } from './checkout-return-notice';
+
+const of = (path: string) => {
+  const url = new URL(path, 'http://localhost');
+  return checkoutReturnOf(url.pathname, url.searchParams);
+};
+
+describe('returns from checkout (spec §7, both readings)', () => {
+  it('reads each return address', () => {
+    expect(of('/dashboard?payment=success')).toMatchObject({
+      tone: 'success',
+      message: 'Payment successful! Your subscription is now active.',
+    });
+    expect(of('/dashboard?success=true&plan=pro-annual')).toMatchObject({
+      tone: 'success',
+      message: 'Plan changed successfully',
+      description: 'You are now on the Pro plan.',
+    });
+    expect(of('/billing?canceled=true&plan=team')).toMatchObject({
+      tone: 'info',
+      message: 'Checkout cancelled',
+      description: 'You were not charged and your plan has not changed to Power User.',
+    });
+    expect(of('/signup?plan=pro&billing=annual&payment=cancelled')).toMatchObject({
+      tone: 'info',
+      message: 'Payment cancelled',
+    });
+    expect(of('/dashboard')).toBeNull();
+    expect(of('/billing?success=true')).toBeNull();
+  });
+
+  it('toasts once and takes the values out of the address', async () => {
+    localStorage.setItem('auth_token', 'valid-token');
+    fakeServer({ 'GET /auth/me': () => ({ status: 200, body: TEST_USER }) });
+    const success = vi.spyOn(toast, 'success');
+    const { router } = renderApp('/dashboard?success=true&plan=starter&tab=x');
+    await waitFor(() =>
+      expect(success).toHaveBeenCalledWith('Plan changed successfully', expect.anything()),
+    );
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=x'));
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(success).toHaveBeenCalledTimes(1);
+  });
+
+  it('toasts a cancelled sign-up payment before the signed-in visitor moves on', async () => {
+    localStorage.setItem('auth_token', 'valid-token');
+    fakeServer({ 'GET /auth/me': () => ({ status: 200, body: TEST_USER }) });
+    const info = vi.spyOn(toast, 'info');
+    const { router } = renderApp('/signup?plan=pro&billing=annual&payment=cancelled');
+    await waitFor(() => expect(info).toHaveBeenCalledWith('Payment cancelled', expect.anything()));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+});

@@ -1,0 +1,56 @@
+import type { ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Spinner } from '@/components/ui/spinner';
+
+interface ConfirmDeleteDialogProps {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  /** The question the spec asks before a deletion. */
+  question: ReactNode;
+  /** What else the person should know (consequences, the item itself). */
+  children?: ReactNode;
+  pending: boolean;
+  onConfirm: () => void;
+}
+
+/** Spec §4: a deletion asks first; Cancel or Escape keeps everything. */
+export function ConfirmDeleteDialog({
+  open,
+  onClose,
+  title,
+  question,
+  children,
+  pending,
+  onConfirm,
+}: ConfirmDeleteDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription className="break-words">{question}</DialogDescription>
+        </DialogHeader>
+        {children}
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline">Cancel</Button>
+          </DialogClose>
+          <Button variant="destructive" disabled={pending} onClick={onConfirm}>
+            {pending ? <Spinner /> : null}
+            Delete
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,24 @@
+import { checkoutSession } from '@engram/shared';
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+
+export interface CheckoutInput {
+  priceId: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** POST /api/billing/checkout {priceId, successUrl, cancelUrl} → the hosted checkout page's url. */
+export async function startCheckout(input: CheckoutInput): Promise<string> {
+  return (
+    await apiRequest('/api/billing/checkout', {
+      method: 'POST',
+      body: input,
+      schema: checkoutSession,
+    })
+  ).url;
+}
+
+export function useStartCheckout() {
+  return useMutation({ mutationFn: startCheckout });
+}

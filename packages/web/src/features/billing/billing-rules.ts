@@ -1,0 +1,214 @@
+import {
+  BILLING_NOT_FOUND,
+  BILLING_OWNER_ONLY,
+  tierOf,
+  UNLIMITED,
+  type BillingPlan,
+  type MonthlySummary,
+  type Subscription,
+} from '@engram/shared';
+import { ApiError } from '@/lib/api-client';
+import type { BillingCycle } from '@/lib/plans';
+
+/**
+ * The billing screen's rules (spec §2 "Billing & Subscription", §4, §8),
+ * kept apart from the components so each can be tested on its own.
+ */
+
+export const FREE_PLAN = 'free';
+
+/** Spec §4: the Free plan shows only on the monthly tab; the yearly tab shows year plans. */
+export function plansForCycle(plans: BillingPlan[], cycle: BillingCycle): BillingPlan[] {
+  return plans.filter((plan) =>
+    cycle === 'annual'
+      ? plan.interval === 'year'
+      : plan.interval === 'month' || plan.interval === null,
+  );
+}
+
+/** The plan dialog opens on the current plan, on the annual tab when that plan is annual. */
+export function initialPlanChoice(subscription: Subscription | undefined): {
+  cycle: BillingCycle;
+  planId: string | null;
+} {
+  if (!subscription) return { cycle: 'monthly', planId: null };
+  return {
+    cycle: subscription.plan.endsWith('-annual') ? 'annual' : 'monthly',
+    planId: subscription.plan,
+  };
+}
+
+/** The chosen plan if it is shown on the tab in view; nothing is chosen otherwise. */
+export function chosenPlan(
+  plans: BillingPlan[],
+  cycle: BillingCycle,
+  planId: string | null,
+): BillingPlan | undefined {
+  return plansForCycle(plans, cycle).find((plan) => plan.id === planId);
+}
+
+/** Spec §4: 'Downgrade' when the chosen plan has no price id, else 'Change Plan'. */
+export function confirmLabel(plan: BillingPlan | undefined): 'Downgrade' | 'Change Plan' {
+  return plan && plan.priceId === null ? 'Downgrade' : 'Change Plan';
+}
+
+/**
+ * How a chosen plan is reached (spec §4): no price → change-plan to free;
+ * from free to a paid plan → hosted checkout; between paid plans → change-plan.
+ */
+export function planChangeRoute(
+  subscription: Subscription,
+  plan: BillingPlan,
+): 'downgrade-to-free' | 'checkout' | 'change-plan' {
+  if (plan.priceId === null) return 'downgrade-to-free';
+  if (subscription.plan === FREE_PLAN) return 'checkout';
+  return 'change-plan';
+}
+
+/** Spec §7: the plan dialog's checkout returns to the dashboard, or to billing when cancelled. */
+export function checkoutReturnUrls(origin: string, planId: string) {
+  const plan = encodeURIComponent(planId);
+  return {
+    successUrl: `${origin}/dashboard?success=true&plan=${plan}`,
+    cancelUrl: `${origin}/billing?canceled=true&plan=${plan}`,
+  };
+}
+
+/**
+ * Spec §8 "Plan change" failure: the server's error text if present, else
+ * the thrown message, else 'Failed to change plan'; a status without a text
+ * gets its intended fallback (403, 404, 5xx).
+ */
+export function planChangeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.body?.error) return error.body.error;
+    if (error.status === 403) return BILLING_OWNER_ONLY;
+    if (error.status === 404) return BILLING_NOT_FOUND;
+    if (error.status >= 500) return 'Server error. Please try again later.';
+  }
+  if (error instanceof Error && error.message) return error.message;
+  return 'Failed to change plan';
+}
+
+/** An error's text for a toast: the server's if it gave one, else `fallback`. */
+export function serverMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.body?.error ? error.body.error : fallback;
+}
+
+/** -1 is Unlimited (spec §2, §9). */
+export function formatLimit(value: number): string {
+  return value === UNLIMITED ? 'Unlimited' : value.toLocaleString('en-US');
+}
+
+/** The pro tier carries the 'Most Popular' badge on the current plan card (spec §2). */
+export function isMostPopular(planId: string): boolean {
+  return tierOf(planId) === 'pro';
+}
+
+/** 'active' is green; every other status orange (spec §2). */
+export function statusTone(status: string): 'active' | 'other' {
+  return status === 'active' ? 'active' : 'other';
+}
+
+/** 'past_due' → 'Past due'. */
+export function statusLabel(status: string): string {
+  const words = status.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+});
+const shortDateFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+});
+
+/** Epoch seconds → 'March 3, 2027' (spec §9: billing dates are epoch seconds). */
+export function formatBillingDate(epochSeconds: number): string {
+  return dateFormat.format(new Date(epochSeconds * 1000));
+}
+
+export function formatShortDate(epochSeconds: number): string {
+  return shortDateFormat.format(new Date(epochSeconds * 1000));
+}
+
+/** 'Next billing date' or, when set to cancel, 'Subscription ends on' (spec §2); nothing on free. */
+export function billingDateLine(
+  subscription: Subscription,
+): { label: 'Next billing date' | 'Subscription ends on'; date: string } | null {
+  if (subscription.currentPeriodEnd === null) return null;
+  return {
+    label: subscription.cancelAtPeriodEnd ? 'Subscription ends on' : 'Next billing date',
+    date: formatBillingDate(subscription.currentPeriodEnd),
+  };
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** Cents → '$20.00' (spec §9: amounts are cents, shown as USD). */
+export function formatUsd(cents: number): string {
+  return usd.format(cents / 100);
+}
+
+/** 'visa' → 'Visa', 'amex' → 'American Express'. */
+export function brandLabel(brand: string): string {
+  const known: Record<string, string> = {
+    visa: 'Visa',
+    mastercard: 'Mastercard',
+    amex: 'American Express',
+    discover: 'Discover',
+    diners: 'Diners Club',
+    jcb: 'JCB',
+    unionpay: 'UnionPay',
+  };
+  return known[brand.toLowerCase()] ?? statusLabel(brand);
+}
+
+/** '3/2030' → '03/2030'. */
+export function formatExpiry(month: number, year: number): string {
+  return `${String(month).padStart(2, '0')}/${year}`;
+}
+
+export interface UsageRow {
+  key: 'queries' | 'creates' | 'updates' | 'deletes' | 'total';
+  label: string;
+  count: number;
+  /** Of the month's total, 0–100 (0 when there were none). */
+  percent: number;
+}
+
+/**
+ * Spec §2 usage card: queries, creates, updates, deletes and total
+ * operations, each with its percent of the total.
+ */
+export function usageBreakdown(summary: MonthlySummary): UsageRow[] {
+  const total = summary.totalRequests;
+  const of = (count: number) => (total > 0 ? (count / total) * 100 : 0);
+  const count = (kind: string) => summary.breakdown[kind] ?? 0;
+  const rows: UsageRow[] = [
+    { key: 'queries', label: 'Queries', count: count('query'), percent: 0 },
+    { key: 'creates', label: 'Creates', count: count('create'), percent: 0 },
+    { key: 'updates', label: 'Updates', count: count('update'), percent: 0 },
+    { key: 'deletes', label: 'Deletes', count: count('delete'), percent: 0 },
+    { key: 'total', label: 'Total Operations', count: total, percent: 0 },
+  ];
+  return rows.map((row) => ({ ...row, percent: of(row.count) }));
+}
+
+/** '33.3%'; whole numbers without decimals. */
+export function formatPercent(percent: number): string {
+  return `${Number.isInteger(percent) ? percent : percent.toFixed(1)}%`;
+}
+
+/** Spec §9: the usage detail list shows at most 5 items. */
+export const USAGE_DETAILS_MAX = 5;
+
+export const EMPTY_MONTHLY_SUMMARY: MonthlySummary = {
+  totalRequests: 0,
+  breakdown: {},
+  details: [],
+};

@@ -1,0 +1,125 @@
+import type { PaymentMethod } from '@engram/shared';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { PageHeader } from '@/components/page-header';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { useSubscription } from '../api/get-subscription';
+import { usePlans } from '../api/list-plans';
+import { useReactivateSubscription } from '../api/reactivate-subscription';
+import { AddPaymentMethodDialog } from './add-payment-method-dialog';
+import { BillingHistoryCard } from './billing-history-card';
+import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
+import { ChangePlanDialog } from './change-plan-dialog';
+import { CurrentPlanCard } from './current-plan-card';
+import { PaymentMethodsCard } from './payment-methods-card';
+import { PlanFeaturesCard } from './plan-features-card';
+import { RemovePaymentMethodDialog } from './remove-payment-method-dialog';
+import { RetryAlert } from './retry-alert';
+import { UsageCards } from './usage-cards';
+
+/**
+ * Billing & Subscription (/billing, spec §2): the current plan and its
+ * limits, cards on file, this month's usage, invoices, and the dialogs that
+ * change them. Only the account's owner may change billing (the server
+ * answers 403 with the spec's message, shown as a toast).
+ */
+export function BillingPage() {
+  const subscription = useSubscription();
+  const plans = usePlans();
+  const reactivate = useReactivateSubscription();
+  const [changing, setChanging] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<PaymentMethod | null>(null);
+
+  const current = subscription.data;
+  const currentPlan = plans.data?.find((plan) => plan.id === current?.plan);
+
+  function onReactivate() {
+    reactivate.mutate(undefined, {
+      onSuccess: () => toast.success('Subscription reactivated'),
+      onError: () => toast.error('Failed to reactivate subscription'),
+    });
+  }
+
+  function openChangePlan() {
+    if (plans.isError) {
+      toast.error('Failed to load plans');
+      void plans.refetch();
+      return;
+    }
+    setChanging(true);
+  }
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <title>Billing & Subscription · Engram</title>
+      <PageHeader
+        title="Billing & Subscription"
+        description="Manage your plan, payment methods and invoices"
+      />
+
+      {subscription.isError ? (
+        <RetryAlert
+          message="Failed to load subscription information"
+          onRetry={() => void subscription.refetch()}
+        />
+      ) : null}
+      {plans.isError ? (
+        <RetryAlert message="Failed to load plans" onRetry={() => void plans.refetch()} />
+      ) : null}
+
+      {current ? (
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-5">
+          <div className="grid min-w-0 grid-cols-1 gap-6 lg:col-span-3">
+            <CurrentPlanCard
+              subscription={current}
+              plan={currentPlan}
+              onChangePlan={openChangePlan}
+              onCancel={() => setCancelling(true)}
+              onReactivate={onReactivate}
+              reactivating={reactivate.isPending}
+            />
+            <PaymentMethodsCard onAdd={() => setAdding(true)} onRemove={setRemoving} />
+          </div>
+          <div className="min-w-0 lg:col-span-2">
+            <PlanFeaturesCard subscription={current} />
+          </div>
+        </div>
+      ) : subscription.isPending ? (
+        <Card
+          role="status"
+          className="flex items-center justify-center gap-2 p-10 text-sm text-muted-foreground"
+        >
+          <Spinner />
+          Loading subscription...
+        </Card>
+      ) : null}
+
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <UsageCards subscription={current} />
+      </div>
+
+      <BillingHistoryCard />
+
+      {current ? (
+        <>
+          <ChangePlanDialog
+            open={changing && plans.data !== undefined}
+            onOpenChange={setChanging}
+            subscription={current}
+            plans={plans.data ?? []}
+          />
+          <CancelSubscriptionDialog
+            open={cancelling}
+            onOpenChange={setCancelling}
+            subscription={current}
+          />
+        </>
+      ) : null}
+      <AddPaymentMethodDialog open={adding} onOpenChange={setAdding} provider={current?.provider} />
+      <RemovePaymentMethodDialog method={removing} onClose={() => setRemoving(null)} />
+    </div>
+  );
+}

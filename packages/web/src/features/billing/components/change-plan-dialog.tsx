@@ -1,0 +1,250 @@
+import type { BillingPlan, Subscription } from '@engram/shared';
+import { Check } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { SegmentedControl } from '@/components/ui/segmented-control';
+import { Spinner } from '@/components/ui/spinner';
+import { cn } from '@/lib/cn';
+import { formatCents } from '@/lib/format';
+import type { BillingCycle } from '@/lib/plans';
+import { useChangePlan } from '../api/change-plan';
+import { useStartCheckout } from '../api/start-checkout';
+import { browser } from '../browser';
+import {
+  checkoutReturnUrls,
+  chosenPlan,
+  confirmLabel,
+  formatLimit,
+  initialPlanChoice,
+  planChangeError,
+  planChangeRoute,
+  plansForCycle,
+} from '../billing-rules';
+
+interface ChangePlanDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  subscription: Subscription;
+  plans: BillingPlan[];
+}
+
+/** Spec §2 / §4: a monthly/annual toggle ('Save 17%') and a radio card per plan. */
+export function ChangePlanDialog({
+  open,
+  onOpenChange,
+  subscription,
+  plans,
+}: ChangePlanDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-2xl gap-5">
+        {/* Mounted only while open, so each opening starts on the current plan. */}
+        {open ? (
+          <ChangePlanForm
+            subscription={subscription}
+            plans={plans}
+            onDone={() => onOpenChange(false)}
+          />
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ChangePlanForm({
+  subscription,
+  plans,
+  onDone,
+}: {
+  subscription: Subscription;
+  plans: BillingPlan[];
+  onDone: () => void;
+}) {
+  const initial = initialPlanChoice(subscription);
+  const [cycle, setCycle] = useState<BillingCycle>(initial.cycle);
+  const [planId, setPlanId] = useState<string | null>(initial.planId);
+  const [redirecting, setRedirecting] = useState(false);
+  const changePlan = useChangePlan();
+  const checkout = useStartCheckout();
+  const shown = plansForCycle(plans, cycle);
+  const chosen = chosenPlan(plans, cycle, planId);
+  const pending = changePlan.isPending || checkout.isPending || redirecting;
+
+  function confirm() {
+    if (!chosen) return;
+    const route = planChangeRoute(subscription, chosen);
+    if (route === 'checkout') {
+      const urls = checkoutReturnUrls(window.location.origin, chosen.id);
+      checkout.mutate(
+        { priceId: chosen.priceId!, ...urls },
+        {
+          onSuccess: (url) => {
+            setRedirecting(true);
+            browser.assign(url);
+          },
+          onError: (error) => toast.error(planChangeError(error)),
+        },
+      );
+      return;
+    }
+    changePlan.mutate(
+      { planId: chosen.id, priceId: chosen.priceId },
+      {
+        onSuccess: () => {
+          toast.success(
+            route === 'downgrade-to-free' ? 'Plan changed to Free' : 'Plan changed successfully',
+          );
+          onDone();
+        },
+        onError: (error) => toast.error(planChangeError(error)),
+      },
+    );
+  }
+
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>Change Plan</DialogTitle>
+        <DialogDescription>
+          Upgrades apply at once; downgrades keep what you paid for until the period ends.
+        </DialogDescription>
+      </DialogHeader>
+
+      <SegmentedControl
+        aria-label="Billing period"
+        value={cycle}
+        onValueChange={setCycle}
+        className="w-fit"
+        options={[
+          { value: 'monthly', label: 'Monthly' },
+          {
+            value: 'annual',
+            label: (
+              <>
+                Annual
+                <Badge variant="success" className="px-1.5 py-0">
+                  Save 17%
+                </Badge>
+              </>
+            ),
+          },
+        ]}
+      />
+
+      <div
+        role="radiogroup"
+        aria-label="Plans"
+        className="grid max-h-[55dvh] gap-2 overflow-y-auto sm:grid-cols-2"
+      >
+        {shown.map((plan) => (
+          <PlanOption
+            key={plan.id}
+            plan={plan}
+            checked={plan.id === planId}
+            current={plan.id === subscription.plan}
+            onSelect={() => setPlanId(plan.id)}
+          />
+        ))}
+      </div>
+
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline" disabled={pending}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button
+          variant={chosen?.priceId === null ? 'destructive' : 'primary'}
+          disabled={!chosen || pending}
+          onClick={confirm}
+        >
+          {pending ? <Spinner /> : null}
+          {confirmLabel(chosen)}
+        </Button>
+      </DialogFooter>
+    </>
+  );
+}
+
+const compactNumber = new Intl.NumberFormat('en-US', { notation: 'compact' });
+/** 100000 → '100K', -1 → 'Unlimited'. */
+const compact = (value: number) =>
+  value === -1 ? formatLimit(value) : compactNumber.format(value);
+
+function PlanOption({
+  plan,
+  checked,
+  current,
+  onSelect,
+}: {
+  plan: BillingPlan;
+  checked: boolean;
+  current: boolean;
+  onSelect: () => void;
+}) {
+  const annual = plan.interval === 'year';
+  const { features } = plan;
+  return (
+    <label
+      className={cn(
+        'relative flex cursor-pointer flex-col gap-2 rounded-lg border p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
+        checked ? 'border-primary bg-primary-soft/60' : 'border-border hover:bg-muted/60',
+      )}
+    >
+      <input
+        type="radio"
+        name="plan"
+        value={plan.id}
+        checked={checked}
+        onChange={onSelect}
+        // Invisible over the whole card: a click anywhere on it chooses the plan.
+        className="absolute inset-0 z-10 size-full cursor-pointer appearance-none rounded-lg opacity-0"
+        aria-label={plan.name}
+      />
+      <div className="flex items-start justify-between gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-semibold">{plan.name}</span>
+          {current ? <Badge variant="outline">Current</Badge> : null}
+        </div>
+        <span
+          className={cn(
+            'flex size-5 shrink-0 items-center justify-center rounded-full border',
+            checked ? 'border-primary bg-primary text-primary-foreground' : 'border-border',
+          )}
+          aria-hidden
+        >
+          {checked ? <Check className="size-3" /> : null}
+        </span>
+      </div>
+      <p className="tabular-nums">
+        <span className="text-lg font-semibold">
+          {plan.price === 0 ? '$0' : formatCents(plan.price)}
+        </span>
+        <span className="text-sm text-muted-foreground">
+          {plan.interval === null ? ' forever' : annual ? ' / year' : ' / month'}
+        </span>
+        {annual ? (
+          <span className="block text-xs text-muted-foreground">
+            {formatCents(plan.price / 12)}
+            /month billed annually
+          </span>
+        ) : null}
+      </p>
+      <p className="text-xs text-muted-foreground">
+        {compact(features.maxEntities)} entities · {compact(features.maxQueries)} operations/month ·{' '}
+        {compact(features.maxApiKeys)} API {features.maxApiKeys === 1 ? 'key' : 'keys'}
+      </p>
+    </label>
+  );
+}

@@ -1,0 +1,156 @@
+import type { BillingPlan, Subscription } from '@engram/shared';
+import { CalendarClock, CircleAlert, Info, RotateCcw } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { cn } from '@/lib/cn';
+import { formatCents } from '@/lib/format';
+import {
+  billingDateLine,
+  FREE_PLAN,
+  formatBillingDate,
+  isMostPopular,
+  statusLabel,
+  statusTone,
+} from '../billing-rules';
+
+interface CurrentPlanCardProps {
+  subscription: Subscription;
+  /** The plan's catalog entry (price and interval), once plans are loaded. */
+  plan: BillingPlan | undefined;
+  onChangePlan: () => void;
+  onCancel: () => void;
+  onReactivate: () => void;
+  reactivating: boolean;
+}
+
+/** 'active' green, anything else orange (spec §2). */
+export function StatusBadge({ status }: { status: string }) {
+  const active = statusTone(status) === 'active';
+  return (
+    <Badge
+      data-tone={active ? 'green' : 'orange'}
+      className={cn(
+        'border-transparent',
+        active
+          ? 'bg-success-soft text-success-soft-foreground'
+          : 'bg-orange-100 text-orange-700 dark:bg-orange-950 dark:text-orange-300',
+      )}
+    >
+      <span
+        className={cn('size-1.5 rounded-full', active ? 'bg-success' : 'bg-orange-500')}
+        aria-hidden
+      />
+      {statusLabel(status)}
+    </Badge>
+  );
+}
+
+function priceLine(plan: BillingPlan | undefined): string | null {
+  if (!plan || plan.price === 0) return null;
+  return `${formatCents(plan.price)} / ${plan.interval === 'year' ? 'year' : 'month'}`;
+}
+
+/** Spec §2: the current plan, its status, its date, and what can be done with it. */
+export function CurrentPlanCard({
+  subscription,
+  plan,
+  onChangePlan,
+  onCancel,
+  onReactivate,
+  reactivating,
+}: CurrentPlanCardProps) {
+  const dateLine = billingDateLine(subscription);
+  const paid = subscription.plan !== FREE_PLAN;
+  const price = priceLine(plan);
+  return (
+    <Card className="flex flex-col" role="region" aria-label="Current plan">
+      <div className="flex flex-col gap-4 p-6">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="min-w-0">
+            <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
+              Current plan
+            </p>
+            <div className="mt-1 flex flex-wrap items-center gap-2">
+              <h2 className="text-xl font-semibold tracking-tight" data-testid="current-plan-name">
+                {subscription.name}
+              </h2>
+              {isMostPopular(subscription.plan) ? (
+                <Badge variant="accent">Most Popular</Badge>
+              ) : null}
+              <StatusBadge status={subscription.status} />
+            </div>
+            {price ? (
+              <p className="mt-1 text-sm text-muted-foreground tabular-nums">{price}</p>
+            ) : null}
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button onClick={onChangePlan}>Change Plan</Button>
+            {paid && !subscription.cancelAtPeriodEnd ? (
+              <Button variant="outline" onClick={onCancel}>
+                Cancel Subscription
+              </Button>
+            ) : null}
+            {subscription.cancelAtPeriodEnd ? (
+              <Button variant="outline" onClick={onReactivate} disabled={reactivating}>
+                {reactivating ? <Spinner /> : <RotateCcw aria-hidden />}
+                Reactivate
+              </Button>
+            ) : null}
+          </div>
+        </div>
+
+        <div className="flex items-center gap-2 text-sm">
+          <CalendarClock className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+          {dateLine ? (
+            <p data-testid="billing-date">
+              <span className="text-muted-foreground">{dateLine.label}</span>{' '}
+              <span className="font-medium">{dateLine.date}</span>
+            </p>
+          ) : (
+            <p className="text-muted-foreground">No upcoming payments on the Free plan</p>
+          )}
+        </div>
+
+        <LimitsNotice subscription={subscription} />
+      </div>
+      {subscription.provider === 'none' ? (
+        <p className="mt-auto flex items-start gap-2 border-t border-border px-6 py-3 text-xs text-muted-foreground">
+          <Info className="mt-px size-3.5 shrink-0" aria-hidden />
+          This server runs without a payment provider: plan changes apply at once and no card is
+          needed.
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+/** When the limits in force are not the subscribed plan's: a lapse, or a downgrade not yet due. */
+function LimitsNotice({ subscription }: { subscription: Subscription }) {
+  const { limitsPlan } = subscription;
+  if (limitsPlan.id === subscription.plan) return null;
+  const lapsed = limitsPlan.id === FREE_PLAN;
+  return (
+    <div
+      role="note"
+      className={cn(
+        'flex items-start gap-2 rounded-lg border px-3 py-2.5 text-sm',
+        lapsed
+          ? 'border-orange-300/60 bg-orange-50 text-orange-800 dark:border-orange-900 dark:bg-orange-950/60 dark:text-orange-200'
+          : 'border-primary/25 bg-primary-soft text-primary-soft-foreground',
+      )}
+    >
+      <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+      <p>
+        {lapsed
+          ? `The ${subscription.name} plan is not paid up (${statusLabel(subscription.status).toLowerCase()}): the Free plan's limits apply until it is. Nothing is deleted.`
+          : `Your ${limitsPlan.name} limits stay in force until the period you paid for ends${
+              subscription.currentPeriodEnd
+                ? ` on ${formatBillingDate(subscription.currentPeriodEnd)}`
+                : ''
+            }; ${subscription.name} applies from then.`}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+import type { Subscription } from '@engram/shared';
+import { Activity, Gauge } from 'lucide-react';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { cn } from '@/lib/cn';
+import { useMonthlyUsage } from '../api/get-monthly-usage';
+import { useTodayUsage } from '../api/get-today-usage';
+import {
+  EMPTY_MONTHLY_SUMMARY,
+  formatLimit,
+  formatPercent,
+  USAGE_DETAILS_MAX,
+  usageBreakdown,
+} from '../billing-rules';
+
+const OPERATION_LABELS: Record<string, string> = {
+  query: 'Query',
+  create: 'Create',
+  update: 'Update',
+  delete: 'Delete',
+};
+
+/** 'api_key' → 'Api key' → shown as 'API key'. */
+function resourceLabel(resource: string): string {
+  const words = resource.replace(/[_-]+/g, ' ');
+  return (words.charAt(0).toUpperCase() + words.slice(1)).replace(/^Api\b/, 'API');
+}
+
+/**
+ * Spec §2 usage cards: this month's breakdown with each kind's share, and the
+ * first 5 operation details. When the calls fail the cards show empty data
+ * (spec §7) and say so (spec §8 'Failed to load usage data').
+ */
+export function UsageCards({ subscription }: { subscription: Subscription | undefined }) {
+  const monthly = useMonthlyUsage();
+  const today = useTodayUsage();
+  const summary = monthly.data ?? EMPTY_MONTHLY_SUMMARY;
+  const rows = usageBreakdown(summary);
+  const failed = monthly.isError || today.isError;
+  const limit = subscription?.features.maxQueries;
+  const allowance = limit !== undefined && limit > 0 ? (summary.totalRequests / limit) * 100 : null;
+
+  return (
+    <>
+      <Card role="region" aria-label="Monthly usage">
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Gauge className="size-4 text-muted-foreground" aria-hidden />
+            Monthly Usage
+          </CardTitle>
+          <CardDescription>Operations this month, by kind</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          {failed ? (
+            <p className="text-sm text-destructive" role="alert">
+              Failed to load usage data
+            </p>
+          ) : null}
+          <ul className="grid gap-3" aria-label="Usage breakdown">
+            {rows.map((row) => (
+              <li
+                key={row.key}
+                className={cn('grid gap-1.5', row.key === 'total' && 'border-t border-border pt-3')}
+                aria-label={row.label}
+              >
+                <div className="flex items-baseline justify-between gap-3 text-sm">
+                  <span className={cn(row.key === 'total' ? 'font-semibold' : 'font-medium')}>
+                    {row.label}
+                  </span>
+                  <span className="tabular-nums text-muted-foreground">
+                    <span className="font-medium text-foreground" data-testid="usage-count">
+                      {row.count.toLocaleString('en-US')}
+                    </span>{' '}
+                    ·{' '}
+                    <span data-testid="usage-percent">
+                      {formatPercent(Math.round(row.percent * 10) / 10)}
+                    </span>
+                  </span>
+                </div>
+                {row.key === 'total' ? null : (
+                  <div className="h-1.5 overflow-hidden rounded-full bg-muted" aria-hidden>
+                    <div
+                      className="h-full rounded-full bg-primary"
+                      style={{ width: `${row.percent}%` }}
+                    />
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+          {limit !== undefined ? (
+            <p className="text-xs text-muted-foreground tabular-nums" data-testid="usage-allowance">
+              {summary.totalRequests.toLocaleString('en-US')} of {formatLimit(limit)} operations
+              this month
+              {allowance !== null ? ` (${formatPercent(Math.round(allowance * 10) / 10)})` : ''}
+            </p>
+          ) : null}
+          <p className="text-xs text-muted-foreground tabular-nums" data-testid="usage-today">
+            Today: {(today.data?.total ?? 0).toLocaleString('en-US')} operations (
+            {(today.data?.queries ?? 0).toLocaleString('en-US')} queries,{' '}
+            {(today.data?.creates ?? 0).toLocaleString('en-US')} creates,{' '}
+            {(today.data?.updates ?? 0).toLocaleString('en-US')} updates,{' '}
+            {(today.data?.deletes ?? 0).toLocaleString('en-US')} deletes)
+          </p>
+        </CardContent>
+      </Card>
+
+      <Card role="region" aria-label="Operation details">
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Activity className="size-4 text-muted-foreground" aria-hidden />
+            Operation Details
+          </CardTitle>
+          <CardDescription>The most requested operations this month</CardDescription>
+        </CardHeader>
+        <CardContent className="px-0 pb-2">
+          {summary.details.length === 0 ? (
+            <div className="mx-6 mb-4 flex flex-col items-center rounded-lg border border-dashed border-border px-4 py-8 text-center">
+              <Activity className="size-5 text-muted-foreground" aria-hidden />
+              <p className="mt-2 text-sm font-medium">No operations this month</p>
+              <p className="mt-1 max-w-xs text-xs text-muted-foreground">
+                Reads and changes made through the REST API, MCP or this app show here, with their
+                average response time.
+              </p>
+            </div>
+          ) : (
+            <Table>
+              <TableHeader>
+                <TableRow className="hover:bg-transparent">
+                  <TableHead className="pl-6">Operation</TableHead>
+                  <TableHead>Resource</TableHead>
+                  <TableHead className="text-right">Avg Response</TableHead>
+                  <TableHead className="pr-6 text-right">Requests</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {summary.details.slice(0, USAGE_DETAILS_MAX).map((detail) => (
+                  <TableRow
+                    key={`${detail.operation_type}:${detail.resource_type}`}
+                    data-testid="usage-detail"
+                  >
+                    <TableCell className="pl-6 font-medium">
+                      {OPERATION_LABELS[detail.operation_type] ?? detail.operation_type}
+                    </TableCell>
+                    <TableCell>{resourceLabel(detail.resource_type)}</TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {detail.avg_response_time.toFixed(1)} ms
+                    </TableCell>
+                    <TableCell className="pr-6 text-right tabular-nums">
+                      {detail.request_count.toLocaleString('en-US')}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+    </>
+  );
+}

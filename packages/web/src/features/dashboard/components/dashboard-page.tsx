@@ -1,0 +1,82 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { RefreshButton } from '@/components/refresh-button';
+import { PageHeader } from '@/components/page-header';
+import { Alert } from '@/components/ui/alert';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { liveQueryKeys } from '@/lib/realtime';
+import { useAnalytics } from '../api/get-analytics';
+import { emptySummary } from '../usage-rules';
+import { CurrentUsage } from './current-usage';
+import { QuickActions } from './quick-actions';
+import { RecentActivity } from './recent-activity';
+import { RecentEntities } from './recent-entities';
+import { StatCards } from './stat-cards';
+import { UsageOverview } from './usage-overview';
+
+/**
+ * Knowledge Graph Dashboard (/dashboard, spec §2, §4, §5): totals, recent
+ * activity and entities, quick actions, usage against the plan. Loading,
+ * loaded, or failed (a red alert over zeroed numbers on the free plan). Live:
+ * its query sits under the `['analytics']` prefix that every graph event refreshes.
+ */
+export function DashboardPage() {
+  const analytics = useAnalytics();
+  const queryClient = useQueryClient();
+  const [refreshing, setRefreshing] = useState(false);
+
+  async function refresh() {
+    setRefreshing(true);
+    try {
+      await Promise.all([
+        queryClient.refetchQueries({ queryKey: liveQueryKeys.analytics }),
+        queryClient.refetchQueries({ queryKey: liveQueryKeys.dashboard }),
+      ]);
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  const failed = analytics.isError && !analytics.data;
+  const summary = analytics.data ?? (failed ? emptySummary() : undefined);
+  const busy = refreshing || analytics.isFetching;
+
+  return (
+    <div className="grid gap-6">
+      <title>Knowledge Graph Dashboard · Engram</title>
+      <PageHeader
+        title="Knowledge Graph Dashboard"
+        description="Monitor your AI memory platform activity and insights"
+        actions={
+          <RefreshButton onClick={() => void refresh()} disabled={refreshing} spinning={busy} />
+        }
+      />
+
+      {failed ? <Alert variant="error">Failed to load dashboard data</Alert> : null}
+
+      {summary === undefined ? (
+        <Card
+          role="status"
+          className="flex items-center justify-center gap-2 p-10 text-sm text-muted-foreground"
+        >
+          <Spinner />
+          Loading dashboard...
+        </Card>
+      ) : (
+        <>
+          <StatCards summary={summary} />
+          <div className="grid gap-4 lg:grid-cols-3">
+            <RecentActivity activity={summary.activityStats} />
+            <RecentEntities entities={summary.recentEntities} />
+            <QuickActions />
+          </div>
+          <div className="grid gap-4 lg:grid-cols-2">
+            <CurrentUsage summary={summary} />
+            <UsageOverview summary={summary} />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

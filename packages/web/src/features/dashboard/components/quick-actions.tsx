@@ -1,0 +1,88 @@
+import { Download, Network, Plus, Search } from 'lucide-react';
+import type { ComponentType, ReactNode } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { useExportGraph } from '../api/export-graph';
+
+const ACTION =
+  'flex w-full cursor-pointer items-center gap-3 rounded-lg border border-border bg-card px-3 py-2.5 text-left text-sm font-medium shadow-xs transition-colors hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:cursor-wait disabled:opacity-70';
+
+function ActionContent({
+  icon: Icon,
+  label,
+  hint,
+}: {
+  icon: ComponentType<{ className?: string }>;
+  label: string;
+  hint: string;
+}) {
+  return (
+    <>
+      <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-primary-soft text-primary-soft-foreground">
+        <Icon className="size-4" aria-hidden />
+      </span>
+      <span className="min-w-0">
+        <span className="block">{label}</span>
+        <span className="block truncate text-xs font-normal text-muted-foreground">{hint}</span>
+      </span>
+    </>
+  );
+}
+
+function ActionLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link to={to} className={ACTION}>
+      {children}
+    </Link>
+  );
+}
+
+/**
+ * Spec §2's Quick Actions. Export Data downloads the account's graph as
+ * lossless JSON (it replaces the spec's 'coming soon' alert).
+ */
+export function QuickActions() {
+  const exporting = useExportGraph();
+  return (
+    <Card className="flex flex-col">
+      <CardHeader className="pb-3">
+        <CardTitle>Quick Actions</CardTitle>
+        <CardDescription>Jump to common tasks</CardDescription>
+      </CardHeader>
+      <div className="grid gap-2 px-6 pb-5">
+        <ActionLink to="/entities?create=1">
+          <ActionContent icon={Plus} label="Create Entity" hint="Add a person, concept or thing" />
+        </ActionLink>
+        <ActionLink to="/graph">
+          <ActionContent icon={Network} label="View Graph" hint="See how everything connects" />
+        </ActionLink>
+        <ActionLink to="/entities?focus=search">
+          <ActionContent icon={Search} label="Search Knowledge" hint="Find entities and facts" />
+        </ActionLink>
+        <button
+          type="button"
+          className={ACTION}
+          disabled={exporting.isPending}
+          aria-busy={exporting.isPending}
+          onClick={() =>
+            exporting.mutate(undefined, {
+              onError: (error) => toast.error(error.message || 'Failed to export data'),
+            })
+          }
+        >
+          <ActionContent
+            icon={exporting.isPending ? LoadingIcon : Download}
+            label="Export Data"
+            hint={exporting.isPending ? 'Preparing your download…' : 'Download your graph as JSON'}
+          />
+        </button>
+      </div>
+    </Card>
+  );
+}
+
+function LoadingIcon({ className }: { className?: string }) {
+  return <Spinner className={className} />;
+}

@@ -1,0 +1,46 @@
+import { entityList, type EntityList } from '@engram/shared';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { liveQueryKeys } from '@/lib/realtime';
+
+/** Spec §7, §9: entity lists are read 100 at a time. */
+export const ENTITY_PAGE_SIZE = 100;
+
+export interface EntityFilter {
+  /** Text search; '' lists every entity, newest first. */
+  query: string;
+  /** One entity type, or null for all types. */
+  type: string | null;
+}
+
+/** Under the live prefix ['entities']: any entity event refreshes the grid. */
+export const entityPagesKey = (filter: EntityFilter) =>
+  [...liveQueryKeys.entities, 'list', filter] as const;
+
+/**
+ * GET /api/entities?query=&types=&limit=100&offset= → one page of entities
+ * with their observations, the total, and where the next page starts.
+ */
+export function listEntities(
+  filter: EntityFilter,
+  offset = 0,
+  limit = ENTITY_PAGE_SIZE,
+): Promise<EntityList> {
+  const params = new URLSearchParams({ limit: String(limit) });
+  if (filter.query.trim()) params.set('query', filter.query.trim());
+  if (filter.type) params.set('types', filter.type);
+  if (offset > 0) params.set('offset', String(offset));
+  return apiRequest(`/api/entities?${params.toString()}`, { schema: entityList });
+}
+
+/** The grid's pages: the first 100, then 'Load more' fetches the next 100 from the server. */
+export function useEntityPages(filter: EntityFilter) {
+  return useInfiniteQuery({
+    queryKey: entityPagesKey(filter),
+    queryFn: ({ pageParam }) => listEntities(filter, pageParam),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.nextOffset ?? undefined,
+    // A new search keeps the old cards on screen until its answer arrives.
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,30 @@
+import { entity, type Entity, type EntityUpdateInput } from '@engram/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { liveQueryKeys } from '@/lib/realtime';
+
+/**
+ * PUT /api/entities/{id}: name and type replaced; metadata and observations
+ * only when given. A given observation list becomes the entity's list, and
+ * every text sent again keeps its id and date on the server.
+ */
+export function updateEntity(id: string, input: EntityUpdateInput): Promise<Entity> {
+  return apiRequest(`/api/entities/${encodeURIComponent(id)}`, {
+    method: 'PUT',
+    body: input,
+    schema: entity,
+  });
+}
+
+export function useUpdateEntity() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: EntityUpdateInput }) =>
+      updateEntity(id, input),
+    onSuccess: (_updated, { id }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: liveQueryKeys.entities }),
+        queryClient.invalidateQueries({ queryKey: liveQueryKeys.entity(id) }),
+      ]),
+  });
+}

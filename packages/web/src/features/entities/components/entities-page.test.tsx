@@ -1,0 +1,233 @@
+import type { Entity } from '@engram/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { renderApp } from '@/test/render-app';
+
+beforeAll(() => {
+  // jsdom lacks what Radix's select and popper measure with.
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.releasePointerCapture ??= () => undefined;
+  Element.prototype.scrollIntoView ??= () => undefined;
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+});
+
+beforeEach(() => {
+  vi.spyOn(toast, 'success');
+  vi.spyOn(toast, 'error');
+});
+
+function entity(overrides: Partial<Entity> = {}): Entity {
+  return {
+    id: 'e1',
+    name: 'Ada Lovelace',
+    type: 'person',
+    metadata: { born: 1815, field: 'mathematics', country: 'UK', language: 'English' },
+    observations: [
+      { id: 'o1', content: 'Wrote the first program', createdAt: '2027-01-05T10:00:00.000Z' },
+      { id: 'o2', content: 'Worked with Babbage', createdAt: '2027-01-05T10:01:00.000Z' },
+    ],
+    observationsCount: 2,
+    createdAt: '2027-01-05T10:00:00.000Z',
+    updatedAt: '2027-01-05T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A signed-in session against a fake graph API holding `entities`. */
+function entitiesServer(entities: Entity[]) {
+  localStorage.setItem('auth_token', 'valid-token');
+  const list = () => ({
+    status: 200,
+    body: { entities, total: entities.length, nextOffset: null, truncated: false },
+  });
+  return fakeServer({
+    'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+    'GET /api/entities': list,
+    'GET /api/entities/types': () => ({
+      status: 200,
+      body: [{ type: 'person', label: 'Person', count: entities.length }],
+    }),
+    'GET /api/entities/e1': () => ({ status: 200, body: entities[0] }),
+    'POST /api/entities': (request) => ({
+      status: 201,
+      body: entity({ ...(request.body as Partial<Entity>), id: 'e2', observations: [] }),
+    }),
+    'PUT /api/entities/e1': () => ({ status: 200, body: entities[0] }),
+  });
+}
+
+const writes = (requests: FakeRequest[]) => requests.filter((request) => request.method !== 'GET');
+
+async function openScreen(path = '/entities') {
+  const user = userEvent.setup({ delay: null });
+  const app = renderApp(path);
+  // Hidden too: an open dialog hides the page from assistive technology.
+  await screen.findByRole(
+    'heading',
+    { level: 1, name: 'Entity Management', hidden: true },
+    { timeout: 5000 },
+  );
+  return { user, ...app };
+}
+
+describe('Entity Management screen', { timeout: 20_000 }, () => {
+  it('shows a card with name, type, observations, date and at most 3 metadata pairs', async () => {
+    entitiesServer([entity()]);
+    await openScreen();
+    const card = await screen.findByRole('article', { name: 'Ada Lovelace' });
+    expect(within(card).getByText('person')).toBeInTheDocument();
+    expect(within(card).getByText('2 observations')).toBeInTheDocument();
+    expect(within(card).getByText('Jan 5, 2027')).toBeInTheDocument();
+    expect(
+      within(card)
+        .getAllByRole('term')
+        .map((term) => term.textContent),
+    ).toEqual(['born:', 'field:', 'country:']);
+    expect(screen.getByText('1 entity')).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'Ada Lovelace' })).toHaveAttribute(
+      'href',
+      '/entities/e1',
+    );
+  });
+
+  it('Refresh reads the list and the type counts again', async () => {
+    const { requests } = entitiesServer([entity()]);
+    const { user } = await openScreen();
+    await screen.findByRole('article', { name: 'Ada Lovelace' });
+    const reads = () => requests.filter((request) => request.path.startsWith('/api/entities'));
+    const before = reads().length;
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(reads().length).toBe(before + 2));
+  });
+
+  it('shows the empty state of spec §2', async () => {
+    entitiesServer([]);
+    await openScreen();
+    expect(await screen.findByText('No entities found')).toBeInTheDocument();
+    expect(screen.getByText('Create your first entity to get started')).toBeInTheDocument();
+  });
+
+  it('opens Create Entity on ?create=1 and sends nothing while a rule is broken', async () => {
+    const { requests } = entitiesServer([]);
+    const { user, router } = await openScreen('/entities?create=1');
+    const dialog = await screen.findByRole('dialog', { name: 'Create Entity' });
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    const submit = within(dialog).getByRole('button', { name: 'Create Entity' });
+
+    // One observation box to start, and no remove button until there are two.
+    expect(within(dialog).getAllByRole('textbox', { name: /^Observation/ })).toHaveLength(1);
+    expect(within(dialog).queryByRole('button', { name: /Remove observation/ })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Add Observation' }));
+    expect(within(dialog).getAllByRole('button', { name: /Remove observation/ })).toHaveLength(2);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove observation 2' }));
+    expect(within(dialog).queryByRole('button', { name: /Remove observation/ })).toBeNull();
+
+    await user.click(submit);
+    expect(within(dialog).getByText('Name is required')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Name'), '  Grace  ');
+    expect(within(dialog).queryByText('Name is required')).toBeNull();
+    await user.click(submit);
+    expect(within(dialog).getByText('Type is required')).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Type' }));
+    await user.click(await screen.findByRole('option', { name: 'person' }));
+    await user.type(within(dialog).getByLabelText('Metadata (JSON)'), '{{"born": 1906');
+    await user.click(submit);
+    expect(within(dialog).getByText('Invalid JSON format')).toBeInTheDocument();
+    expect(writes(requests)).toEqual([]);
+
+    await user.clear(within(dialog).getByLabelText('Metadata (JSON)'));
+    await user.type(within(dialog).getByLabelText('Metadata (JSON)'), '{{"born": 1906}');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Observation 1' }), 'COBOL');
+    await user.click(within(dialog).getByRole('button', { name: 'Add Observation' }));
+    await user.click(submit);
+    await waitFor(() => expect(writes(requests)).toHaveLength(1));
+    expect(writes(requests)[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/entities',
+      body: { name: 'Grace', type: 'person', metadata: { born: 1906 }, observations: ['COBOL'] },
+    });
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Entity created successfully'));
+  });
+
+  it('Custom Type... reveals a text input whose value is the type', async () => {
+    const { requests } = entitiesServer([]);
+    const { user } = await openScreen('/entities?create=1');
+    const dialog = await screen.findByRole('dialog', { name: 'Create Entity' });
+    await user.type(within(dialog).getByLabelText('Name'), 'HAL');
+    expect(within(dialog).queryByRole('textbox', { name: 'Custom type' })).toBeNull();
+    await user.click(within(dialog).getByRole('combobox', { name: 'Type' }));
+    await user.click(await screen.findByRole('option', { name: 'Custom Type...' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Custom type' }), ' robot ');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Entity' }));
+    await waitFor(() => expect(writes(requests)).toHaveLength(1));
+    expect(writes(requests)[0]?.body).toMatchObject({ name: 'HAL', type: 'robot' });
+  });
+
+  it('an edit that leaves the observations alone does not send them; one that changes them sends the list', async () => {
+    const { requests } = entitiesServer([entity()]);
+    const { user } = await openScreen();
+    const card = await screen.findByRole('article', { name: 'Ada Lovelace' });
+
+    await user.click(within(card).getByRole('button', { name: 'Actions for Ada Lovelace' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit Entity' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Edit Entity' });
+    const name = await within(dialog).findByLabelText('Name');
+    expect(name).toHaveValue('Ada Lovelace');
+    await user.clear(name);
+    await user.type(name, 'Ada King');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(writes(requests)).toHaveLength(1));
+    expect(writes(requests)[0]?.body).toEqual({
+      name: 'Ada King',
+      type: 'person',
+      metadata: { born: 1815, field: 'mathematics', country: 'UK', language: 'English' },
+    });
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Entity updated successfully'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(within(card).getByRole('button', { name: 'Actions for Ada Lovelace' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit Entity' }));
+    dialog = await screen.findByRole('dialog', { name: 'Edit Entity' });
+    await within(dialog).findByLabelText('Name');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove observation 1' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(writes(requests)).toHaveLength(2));
+    expect(writes(requests)[1]?.body).toMatchObject({ observations: ['Worked with Babbage'] });
+  });
+
+  it('asks before deleting, naming the entity', async () => {
+    entitiesServer([entity()]);
+    const { user } = await openScreen();
+    const card = await screen.findByRole('article', { name: 'Ada Lovelace' });
+    await user.click(within(card).getByRole('button', { name: 'Actions for Ada Lovelace' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete Entity' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Entity' });
+    expect(
+      within(dialog).getByText('Are you sure you want to delete "Ada Lovelace"?'),
+    ).toBeInTheDocument();
+  });
+
+  it('toasts Failed to load entities when the list cannot be read', async () => {
+    localStorage.setItem('auth_token', 'valid-token');
+    fakeServer({
+      'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+      'GET /api/entities': () => ({
+        status: 400,
+        body: { error: 'Bad', code: 'VALIDATION_ERROR' },
+      }),
+      'GET /api/entities/types': () => ({ status: 200, body: [] }),
+    });
+    await openScreen();
+    expect(await screen.findByText('Failed to load entities')).toBeInTheDocument();
+    expect(toast.error).toHaveBeenCalledWith('Failed to load entities');
+    expect(screen.queryByText('No entities found')).toBeNull();
+  });
+});

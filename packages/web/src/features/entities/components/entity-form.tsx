@@ -1,0 +1,311 @@
+import { entityTypeColor } from '@engram/shared';
+import { Plus, X } from 'lucide-react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+import { DialogClose, DialogFooter } from '@/components/ui/dialog';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectSeparator,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { Spinner } from '@/components/ui/spinner';
+import { Textarea } from '@/components/ui/textarea';
+import { cn } from '@/lib/cn';
+import {
+  checkEntityForm,
+  type EntityFormField,
+  type EntityFormValues,
+  type EntityPayload,
+} from '../entity-form-rules';
+
+/** Select values: types are prefixed so no type name can pose as 'Custom Type...'. */
+const CUSTOM_CHOICE = 'custom-type';
+const typeChoice = (type: string) => `type:${type}`;
+
+export interface FieldError {
+  field: EntityFormField;
+  message: string;
+}
+
+interface EntityFormProps {
+  initial: EntityFormValues;
+  /** The types offered in the list, before 'Custom Type...'. */
+  typeOptions: string[];
+  submitLabel: string;
+  pending: boolean;
+  /** A field the server refused (e.g. a name another entity has). */
+  serverError?: FieldError | null;
+  /** Said above the observations (e.g. why only new ones can be added). */
+  observationsNote?: ReactNode;
+  onSubmit: (input: EntityPayload) => void;
+}
+
+interface ObservationBox {
+  key: number;
+  text: string;
+}
+
+/**
+ * The entity form of spec §3 and §5: name, type from the list or 'Custom
+ * Type...', metadata as JSON text, and observation boxes (one to start, a
+ * remove button only when there is more than one). Nothing is submitted
+ * while a rule is broken; the first broken rule is shown at its field.
+ */
+export function EntityForm({
+  initial,
+  typeOptions,
+  submitLabel,
+  pending,
+  serverError,
+  observationsNote,
+  onSubmit,
+}: EntityFormProps) {
+  const [name, setName] = useState(initial.name);
+  const [type, setType] = useState(initial.type);
+  const [customType, setCustomType] = useState<string | null>(initial.customType);
+  const [metadata, setMetadata] = useState(initial.metadata);
+  const nextKey = useRef(initial.observations.length);
+  const [observations, setObservations] = useState<ObservationBox[]>(() =>
+    initial.observations.map((text, key) => ({ key, text })),
+  );
+  const [error, setError] = useState<FieldError | null>(null);
+  const [dismissedServerError, setDismissedServerError] = useState<FieldError | null>(null);
+  const shownError = error ?? (serverError !== dismissedServerError ? serverError : null) ?? null;
+
+  const ids = { type: useId(), custom: useId(), metadata: useId(), observations: useId() };
+  const nameRef = useRef<HTMLInputElement>(null);
+  const typeRef = useRef<HTMLButtonElement>(null);
+  const customRef = useRef<HTMLInputElement>(null);
+  const focusCustomOnClose = useRef(false);
+  const metadataRef = useRef<HTMLTextAreaElement>(null);
+  const boxRefs = useRef(new Map<number, HTMLTextAreaElement>());
+
+  const options = type && !typeOptions.includes(type) ? [...typeOptions, type] : typeOptions;
+  const errorFor = (field: EntityFormField) =>
+    shownError?.field === field ? shownError.message : undefined;
+
+  /** The error goes away as soon as the field it names is edited. */
+  function edited(field: EntityFormField) {
+    if (error?.field === field) setError(null);
+    if (serverError?.field === field) setDismissedServerError(serverError);
+  }
+
+  function focusField(field: EntityFormField) {
+    if (field === 'name') nameRef.current?.focus();
+    else if (field === 'type') (customType !== null ? customRef : typeRef).current?.focus();
+    else metadataRef.current?.focus();
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    const check = checkEntityForm({
+      name,
+      type,
+      customType,
+      metadata,
+      observations: observations.map((box) => box.text),
+    });
+    if (!check.ok) {
+      setError({ field: check.field, message: check.message });
+      focusField(check.field);
+      return;
+    }
+    setError(null);
+    onSubmit(check.input);
+  }
+
+  function addObservation() {
+    const key = nextKey.current++;
+    setObservations((boxes) => [...boxes, { key, text: '' }]);
+    // Focus the new box once it is on screen.
+    requestAnimationFrame(() => boxRefs.current.get(key)?.focus());
+  }
+
+  function removeObservation(key: number) {
+    setObservations((boxes) => boxes.filter((box) => box.key !== key));
+  }
+
+  const typeError = errorFor('type');
+  const metadataError = errorFor('metadata');
+
+  return (
+    <form noValidate onSubmit={submit} className="grid gap-4">
+      <FormField
+        ref={nameRef}
+        label="Name"
+        placeholder="e.g. Ada Lovelace"
+        autoComplete="off"
+        maxLength={500}
+        autoFocus
+        value={name}
+        error={errorFor('name')}
+        onChange={(event) => {
+          setName(event.target.value);
+          edited('name');
+        }}
+      />
+
+      <div className="grid gap-2">
+        <Label htmlFor={ids.type}>Type</Label>
+        <Select
+          value={customType !== null ? CUSTOM_CHOICE : type ? typeChoice(type) : ''}
+          onValueChange={(choice) => {
+            edited('type');
+            if (choice === CUSTOM_CHOICE) {
+              setCustomType((current) => current ?? '');
+              focusCustomOnClose.current = true;
+            } else {
+              setCustomType(null);
+              setType(choice.slice('type:'.length));
+            }
+          }}
+        >
+          <SelectTrigger
+            ref={typeRef}
+            id={ids.type}
+            aria-invalid={typeError && customType === null ? true : undefined}
+            aria-describedby={typeError && customType === null ? `${ids.type}-message` : undefined}
+          >
+            <SelectValue placeholder="Select a type" />
+          </SelectTrigger>
+          <SelectContent
+            onCloseAutoFocus={(event) => {
+              // Choosing 'Custom Type...' moves on to the text box it reveals.
+              if (!focusCustomOnClose.current) return;
+              focusCustomOnClose.current = false;
+              event.preventDefault();
+              customRef.current?.focus();
+            }}
+          >
+            {options.map((option) => (
+              <SelectItem key={option} value={typeChoice(option)}>
+                <span
+                  aria-hidden
+                  className="mr-2 inline-block size-2 rounded-full align-middle"
+                  style={{ backgroundColor: entityTypeColor(option) }}
+                />
+                {option}
+              </SelectItem>
+            ))}
+            {options.length ? <SelectSeparator /> : null}
+            <SelectItem value={CUSTOM_CHOICE}>Custom Type...</SelectItem>
+          </SelectContent>
+        </Select>
+        {customType !== null ? (
+          <Input
+            ref={customRef}
+            id={ids.custom}
+            aria-label="Custom type"
+            placeholder="Enter a custom type"
+            autoComplete="off"
+            maxLength={100}
+            value={customType}
+            aria-invalid={typeError ? true : undefined}
+            aria-describedby={typeError ? `${ids.type}-message` : undefined}
+            onChange={(event) => {
+              setCustomType(event.target.value);
+              edited('type');
+            }}
+          />
+        ) : null}
+        {typeError ? (
+          <p id={`${ids.type}-message`} className="text-xs text-destructive">
+            {typeError}
+          </p>
+        ) : null}
+      </div>
+
+      <div className="grid gap-2">
+        <Label htmlFor={ids.metadata}>Metadata (JSON)</Label>
+        <Textarea
+          ref={metadataRef}
+          id={ids.metadata}
+          rows={4}
+          spellCheck={false}
+          placeholder={'{\n  "role": "mathematician"\n}'}
+          className="font-mono text-[13px]"
+          value={metadata}
+          aria-invalid={metadataError ? true : undefined}
+          aria-describedby={`${ids.metadata}-message`}
+          onChange={(event) => {
+            setMetadata(event.target.value);
+            edited('metadata');
+          }}
+        />
+        <p
+          id={`${ids.metadata}-message`}
+          className={cn('text-xs', metadataError ? 'text-destructive' : 'text-muted-foreground')}
+        >
+          {metadataError ?? 'Optional. A JSON object of key-value pairs.'}
+        </p>
+      </div>
+
+      <fieldset
+        className="grid gap-2"
+        aria-describedby={observationsNote ? ids.observations : undefined}
+      >
+        <legend className="mb-2 text-sm leading-none font-medium">Observations</legend>
+        {observationsNote ? (
+          <p id={ids.observations} className="text-xs text-muted-foreground">
+            {observationsNote}
+          </p>
+        ) : null}
+        {observations.map((box, index) => (
+          <div key={box.key} className="flex items-start gap-2">
+            <Textarea
+              ref={(element) => {
+                if (element) boxRefs.current.set(box.key, element);
+                else boxRefs.current.delete(box.key);
+              }}
+              aria-label={`Observation ${index + 1}`}
+              rows={2}
+              maxLength={10_000}
+              placeholder="Something your agents should remember"
+              value={box.text}
+              onChange={(event) => {
+                const text = event.target.value;
+                setObservations((boxes) =>
+                  boxes.map((candidate) =>
+                    candidate.key === box.key ? { ...candidate, text } : candidate,
+                  ),
+                );
+              }}
+            />
+            {observations.length > 1 ? (
+              <Button
+                variant="ghost"
+                size="icon"
+                className="text-muted-foreground hover:text-destructive"
+                aria-label={`Remove observation ${index + 1}`}
+                onClick={() => removeObservation(box.key)}
+              >
+                <X aria-hidden />
+              </Button>
+            ) : null}
+          </div>
+        ))}
+        <Button variant="outline" size="sm" className="justify-self-start" onClick={addObservation}>
+          <Plus aria-hidden />
+          Add Observation
+        </Button>
+      </fieldset>
+
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" disabled={pending}>
+          {pending ? <Spinner /> : null}
+          {submitLabel}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

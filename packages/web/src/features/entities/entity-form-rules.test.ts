@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkEntityForm,
+  cleanObservationTexts,
+  emptyEntityForm,
+  entityFormOf,
+  observationsToSend,
+  typeChoices,
+  type EntityFormValues,
+} from './entity-form-rules';
+
+const VALID: EntityFormValues = {
+  name: 'Ada Lovelace',
+  type: 'person',
+  customType: null,
+  metadata: '',
+  observations: [''],
+};
+
+describe('checkEntityForm', () => {
+  it('reports each rule in the order of spec §5', () => {
+    // Each step fixes the previous problem, so the next rule is the first one broken.
+    const steps: [Partial<EntityFormValues>, string, string][] = [
+      [{ name: '', type: '', metadata: '{bad' }, 'Name is required', 'name'],
+      [{ name: '   ', type: '', metadata: '{bad' }, 'Name is required', 'name'],
+      [{ type: '', metadata: '{bad' }, 'Type is required', 'type'],
+      [{ type: 'person', customType: '  ', metadata: '{bad' }, 'Type is required', 'type'],
+      [{ metadata: '{bad' }, 'Invalid JSON format', 'metadata'],
+      [{ metadata: "{'single': 'quotes'}" }, 'Invalid JSON format', 'metadata'],
+      [{ metadata: '[1, 2]' }, 'Metadata must be a JSON object', 'metadata'],
+      [{ metadata: '"text"' }, 'Metadata must be a JSON object', 'metadata'],
+    ];
+    for (const [overrides, message, field] of steps) {
+      expect(checkEntityForm({ ...VALID, ...overrides })).toEqual({ ok: false, field, message });
+    }
+  });
+
+  it('trims the name and type, parses metadata and drops blank observations', () => {
+    expect(
+      checkEntityForm({
+        name: '  Ada Lovelace ',
+        type: 'person',
+        customType: '  mathematician ',
+        metadata: ' {"born": 1815, "tags": ["math"]} ',
+        observations: ['  Wrote the first program ', '', '   ', 'Worked with Babbage'],
+      }),
+    ).toEqual({
+      ok: true,
+      input: {
+        name: 'Ada Lovelace',
+        type: 'mathematician',
+        metadata: { born: 1815, tags: ['math'] },
+        observations: ['Wrote the first program', 'Worked with Babbage'],
+      },
+    });
+  });
+
+  it('takes the listed type until Custom Type... is chosen, and blank metadata as none', () => {
+    expect(checkEntityForm({ ...VALID, metadata: '   ' })).toEqual({
+      ok: true,
+      input: { name: 'Ada Lovelace', type: 'person', metadata: {}, observations: [] },
+    });
+  });
+});
+
+describe('the form values', () => {
+  it('a new entity starts with one empty observation box', () => {
+    expect(emptyEntityForm()).toEqual({
+      name: '',
+      type: '',
+      customType: null,
+      metadata: '',
+      observations: [''],
+    });
+  });
+
+  it('an entity being edited shows its metadata pretty-printed and its observations', () => {
+    const values = entityFormOf({
+      name: 'Ada',
+      type: 'person',
+      metadata: { born: 1815 },
+      observations: [{ content: 'First' }, { content: 'Second' }],
+    });
+    expect(values.metadata).toBe('{\n  "born": 1815\n}');
+    expect(values.observations).toEqual(['First', 'Second']);
+    expect(
+      entityFormOf({ name: 'Ada', type: 'person', metadata: {}, observations: [] }),
+    ).toMatchObject({ metadata: '', observations: [''] });
+  });
+
+  it('cleanObservationTexts trims, drops blanks and repeats', () => {
+    expect(cleanObservationTexts([' a ', '', 'b', 'a', '\n'])).toEqual(['a', 'b']);
+  });
+
+  it('offers the account’s types first, then the known ones, then the current type', () => {
+    expect(typeChoices(['person', 'mathematician'])).toEqual([
+      'person',
+      'mathematician',
+      'concept',
+      'company',
+      'technology',
+      'product',
+      'event',
+    ]);
+    expect(typeChoices([], 'robot').at(-1)).toBe('robot');
+    expect(typeChoices([])).not.toContain('observation');
+  });
+});
+
+describe('observationsToSend (an edit keeps what was not touched)', () => {
+  const shown = [
+    { id: 'o1', content: 'First' },
+    { id: 'o2', content: 'Second' },
+  ];
+
+  it('sends nothing when the list is unchanged, so the server leaves it alone', () => {
+    expect(observationsToSend(shown, ['First', 'Second', '  '])).toBeUndefined();
+    expect(observationsToSend(shown, [' First ', 'Second'])).toBeUndefined();
+  });
+
+  it('sends the edited list: kept texts (the server keeps their ids), minus removed, plus new', () => {
+    expect(observationsToSend(shown, ['First', 'Third'])).toEqual(['First', 'Third']);
+    expect(observationsToSend(shown, ['Second', 'First'])).toEqual(['Second', 'First']);
+  });
+
+  it('keeps observations that arrived while the form was open', () => {
+    const latest = [...shown, { id: 'o3', content: 'Added by an agent' }];
+    expect(observationsToSend(shown, ['First'], latest)).toEqual(['First', 'Added by an agent']);
+    // A removal the person made is not undone by the newer read.
+    expect(observationsToSend(shown, ['Second'], latest)).not.toContain('First');
+  });
+});

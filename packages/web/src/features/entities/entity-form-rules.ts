@@ -1,0 +1,129 @@
+import { KNOWN_ENTITY_TYPES, type Observation } from '@engram/shared';
+
+export interface EntityFormValues {
+  name: string;
+  /** The type chosen from the list; '' while nothing is chosen. */
+  type: string;
+  /** The free-text type once 'Custom Type...' is chosen (spec §5); null while the list is used. */
+  customType: string | null;
+  /** Metadata as JSON text; blank means none. */
+  metadata: string;
+  observations: string[];
+}
+
+export type EntityFormField = 'name' | 'type' | 'metadata';
+
+export interface EntityPayload {
+  name: string;
+  type: string;
+  metadata: Record<string, unknown>;
+  observations: string[];
+}
+
+export type EntityFormCheck =
+  { ok: true; input: EntityPayload } | { ok: false; field: EntityFormField; message: string };
+
+/** The form of a new entity: one empty observation box (spec §3, §5). */
+export function emptyEntityForm(): EntityFormValues {
+  return { name: '', type: '', customType: null, metadata: '', observations: [''] };
+}
+
+/** The form holding an entity being edited; metadata pretty-printed, one empty box when none. */
+export function entityFormOf(entity: {
+  name: string;
+  type: string;
+  metadata: Record<string, unknown>;
+  observations: { content: string }[];
+}): EntityFormValues {
+  return {
+    name: entity.name,
+    type: entity.type,
+    customType: null,
+    metadata: Object.keys(entity.metadata).length ? JSON.stringify(entity.metadata, null, 2) : '',
+    observations: entity.observations.length
+      ? entity.observations.map((observation) => observation.content)
+      : [''],
+  };
+}
+
+/** Blank observations dropped, the rest trimmed, repeats once (spec §5). */
+export function cleanObservationTexts(texts: string[]): string[] {
+  const kept: string[] = [];
+  for (const text of texts) {
+    const content = text.trim();
+    if (content && !kept.includes(content)) kept.push(content);
+  }
+  return kept;
+}
+
+/**
+ * Spec §5, in order: a non-blank name ('Name is required'), a type ('Type is
+ * required'), metadata that is valid JSON when given ('Invalid JSON format').
+ * The first broken rule, or the payload to send: name and type trimmed,
+ * blank observations dropped.
+ */
+export function checkEntityForm(values: EntityFormValues): EntityFormCheck {
+  const name = values.name.trim();
+  if (!name) return { ok: false, field: 'name', message: 'Name is required' };
+
+  const type = (values.customType ?? values.type).trim();
+  if (!type) return { ok: false, field: 'type', message: 'Type is required' };
+
+  let metadata: Record<string, unknown> = {};
+  if (values.metadata.trim()) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(values.metadata);
+    } catch {
+      return { ok: false, field: 'metadata', message: 'Invalid JSON format' };
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      return { ok: false, field: 'metadata', message: 'Metadata must be a JSON object' };
+    }
+    metadata = parsed as Record<string, unknown>;
+  }
+
+  return {
+    ok: true,
+    input: { name, type, metadata, observations: cleanObservationTexts(values.observations) },
+  };
+}
+
+/** The known types of the shared catalog a person would give an entity (not 'observation'). */
+const KNOWN_TYPES = Object.keys(KNOWN_ENTITY_TYPES).filter((type) => type !== 'observation');
+
+/**
+ * The types the form offers: the account's own (most used first), then the
+ * known types it does not use yet, and the entity's current type if missing.
+ */
+export function typeChoices(accountTypes: string[], current?: string): string[] {
+  const choices: string[] = [];
+  for (const type of [...accountTypes, ...KNOWN_TYPES, ...(current ? [current] : [])]) {
+    if (type && !choices.includes(type)) choices.push(type);
+  }
+  return choices;
+}
+
+/**
+ * What an edit sends as the entity's observation list, or undefined to leave
+ * the list alone. The server keeps every text it is sent again with its id
+ * and date, so only what the person changed is removed or added. Texts that
+ * appeared meanwhile (an agent added one while the dialog was open) are in
+ * `latest` but were never shown: they are kept, after the person's list.
+ */
+export function observationsToSend(
+  shown: Pick<Observation, 'id' | 'content'>[],
+  edited: string[],
+  latest: Pick<Observation, 'id' | 'content'>[] = shown,
+): string[] | undefined {
+  const wanted = cleanObservationTexts(edited);
+  const before = shown.map((observation) => observation.content);
+  const unchanged =
+    wanted.length === before.length && wanted.every((text, index) => text === before[index]);
+  if (unchanged) return undefined;
+  const shownIds = new Set(shown.map((observation) => observation.id));
+  const arrived = latest
+    .filter((observation) => !shownIds.has(observation.id) && !wanted.includes(observation.content))
+    .map((observation) => observation.content);
+  return [...wanted, ...arrived];
+}

@@ -1,0 +1,28 @@
+import { relationList, type Relation } from '@engram/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { liveQueryKeys } from '@/lib/realtime';
+
+/** Spec §9: relation lists load at most 100. */
+export const ENTITY_RELATIONS_LIMIT = 100;
+
+export const entityRelationsKey = (id: string) =>
+  [...liveQueryKeys.entity(id), 'relations'] as const;
+
+/** GET /api/relations?entityId= → the relations touching the entity, newest first. */
+export async function listEntityRelations(id: string): Promise<Relation[]> {
+  const query = new URLSearchParams({ entityId: id, limit: String(ENTITY_RELATIONS_LIMIT) });
+  const { relations } = await apiRequest(`/api/relations?${query}`, { schema: relationList });
+  return relations;
+}
+
+export function entityRelationsQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: entityRelationsKey(id),
+    queryFn: () => listEntityRelations(id),
+  });
+}
+
+export function useEntityRelations(id: string) {
+  return useQuery(entityRelationsQueryOptions(id));
+}

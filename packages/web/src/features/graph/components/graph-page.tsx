@@ -1,0 +1,274 @@
+import { ArrowRight, Info, Network } from 'lucide-react';
+import { useMemo, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { RefreshButton } from '@/components/refresh-button';
+import { EntityTypeBadge } from '@/components/entity-type-badge';
+import { PageHeader } from '@/components/page-header';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { useGraphData } from '../api/get-graph-data';
+import { formatCount } from '../format';
+import {
+  DEPTH_OPTIONS,
+  graphSearch,
+  LIMIT_OPTIONS,
+  parseGraphParams,
+  toGraphView,
+  typeCounts,
+  type GraphDepth,
+  type GraphLimit,
+  type GraphNodeView,
+  type GraphParams,
+  type GraphView,
+} from '../graph-model';
+import { GraphCanvas } from './graph-canvas';
+import { DetailRow, NodeTypesLegend, Panel } from './graph-panels';
+import { SelectField } from './select-field';
+
+const CANVAS_HEIGHT = 600;
+const EMPTY_GRAPH: GraphView = { nodes: [], edges: [] };
+
+/** Graph (/graph, spec §2): the whole graph, best-connected first, up to Limit entities. */
+export function GraphPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const params = parseGraphParams(searchParams);
+  const graph = useGraphData(params);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+
+  const view = useMemo(() => (graph.data ? toGraphView(graph.data) : EMPTY_GRAPH), [graph.data]);
+  const types = useMemo(() => typeCounts(view.nodes), [view.nodes]);
+  const selected = view.nodes.find((node) => node.id === selectedId) ?? null;
+
+  function apply(next: GraphParams) {
+    // A new history entry: Back returns to the previous limit and depth.
+    setSearchParams(graphSearch(next, searchParams));
+  }
+
+  return (
+    <div className="grid gap-6">
+      <title>Knowledge Graph Visualization · Engram</title>
+      <PageHeader
+        title="Knowledge Graph Visualization"
+        description="Explore your entities and the relations between them"
+        actions={
+          <RefreshButton
+            onClick={() => void graph.refetch()}
+            disabled={graph.isFetching}
+            spinning={graph.isFetching}
+          />
+        }
+      />
+
+      {graph.isError ? (
+        <Alert variant="error">
+          <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
+            <span>Failed to load graph data</span>
+            <button
+              type="button"
+              className="cursor-pointer font-medium underline underline-offset-4"
+              onClick={() => void graph.refetch()}
+            >
+              Try again
+            </button>
+          </div>
+        </Alert>
+      ) : null}
+
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <Card className="min-w-0 overflow-hidden">
+          <GraphControls
+            // Re-mounted when the address changes (Back, Forward), so the selectors show it.
+            key={`${params.limit}-${params.depth}`}
+            params={params}
+            onApply={apply}
+          />
+          <div className="relative border-t border-border">
+            {graph.data ? (
+              view.nodes.length === 0 ? (
+                <EmptyGraph />
+              ) : (
+                <GraphCanvas
+                  graph={view}
+                  height={CANVAS_HEIGHT}
+                  label="Knowledge graph"
+                  selectedId={selected?.id ?? null}
+                  onNodeActivate={(node) => setSelectedId(node.id)}
+                  onBackgroundClick={() => setSelectedId(null)}
+                />
+              )
+            ) : graph.isError ? (
+              <div
+                className="flex items-center justify-center p-6 text-sm text-muted-foreground"
+                style={{ height: CANVAS_HEIGHT }}
+              >
+                Nothing to show until the graph loads.
+              </div>
+            ) : (
+              <div
+                role="status"
+                className="flex items-center justify-center gap-2 text-sm text-muted-foreground"
+                style={{ height: CANVAS_HEIGHT }}
+              >
+                <Spinner />
+                Loading graph data...
+              </div>
+            )}
+            {graph.data && graph.isPlaceholderData ? (
+              <div
+                role="status"
+                className="absolute top-2 left-2 flex items-center gap-1.5 rounded-md border border-border bg-card/90 px-2 py-1 text-xs text-muted-foreground shadow-xs"
+              >
+                <Spinner className="size-3" />
+                Loading graph data...
+              </div>
+            ) : null}
+          </div>
+        </Card>
+
+        <div className="grid min-w-0 gap-6">
+          <SelectedNodePanel node={selected} />
+          <GraphStatistics view={view} typeCount={types.length} limit={params.limit} />
+          <NodeTypesLegend types={types} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function GraphControls({
+  params,
+  onApply,
+}: {
+  params: GraphParams;
+  onApply: (params: GraphParams) => void;
+}) {
+  const [limit, setLimit] = useState<GraphLimit>(params.limit);
+  const [depth, setDepth] = useState<GraphDepth>(params.depth);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onApply({ limit, depth });
+  }
+
+  return (
+    <form
+      onSubmit={submit}
+      className="flex flex-wrap items-end gap-3 p-4"
+      aria-label="Graph options"
+    >
+      <SelectField
+        label="Limit"
+        className="w-28"
+        value={String(limit)}
+        onChange={(event) => setLimit(Number(event.target.value) as GraphLimit)}
+        options={LIMIT_OPTIONS.map((value) => ({ value: String(value), label: String(value) }))}
+      />
+      <SelectField
+        label="Depth"
+        className="w-24"
+        value={String(depth)}
+        onChange={(event) => setDepth(Number(event.target.value) as GraphDepth)}
+        options={DEPTH_OPTIONS.map((value) => ({ value: String(value), label: String(value) }))}
+      />
+      <Button type="submit">Apply</Button>
+      <p className="flex basis-full items-center gap-1.5 text-xs text-muted-foreground sm:ml-auto sm:basis-auto">
+        <Info className="size-3.5 shrink-0" aria-hidden />
+        <span className="pointer-coarse:hidden">Scroll to zoom, drag to pan or move a node</span>
+        <span className="hidden pointer-coarse:inline">
+          Pinch to zoom, drag to pan or move a node
+        </span>
+      </p>
+    </form>
+  );
+}
+
+function EmptyGraph() {
+  return (
+    <div
+      className="flex flex-col items-center justify-center px-6 text-center"
+      style={{ height: CANVAS_HEIGHT }}
+    >
+      <div className="flex size-12 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
+        <Network className="size-5" aria-hidden />
+      </div>
+      <h2 className="mt-4 text-base font-semibold">No graph data to display</h2>
+      <p className="mt-1 max-w-sm text-sm text-muted-foreground">
+        Entities and the relations between them appear here as soon as you or your agents create
+        them.
+      </p>
+      <Button asChild variant="outline" className="mt-6">
+        <Link to="/entities">
+          Go to Entities
+          <ArrowRight aria-hidden />
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+function SelectedNodePanel({ node }: { node: GraphNodeView | null }) {
+  return (
+    <Panel title="Selected Node">
+      {node ? (
+        <dl className="grid gap-3">
+          <DetailRow label="Name">
+            <Link
+              to={`/entities/${encodeURIComponent(node.id)}`}
+              className="font-medium break-words text-primary underline-offset-4 hover:underline"
+            >
+              {node.name}
+            </Link>
+          </DetailRow>
+          <DetailRow label="Type">
+            <EntityTypeBadge type={node.type} />
+          </DetailRow>
+          <DetailRow label="Observations">
+            <span className="tabular-nums">{formatCount(node.observationsCount)}</span>
+          </DetailRow>
+          <DetailRow label="ID">
+            <code className="font-mono text-xs break-all text-muted-foreground">{node.id}</code>
+          </DetailRow>
+        </dl>
+      ) : (
+        <p className="text-sm text-muted-foreground">Click a node to see its details.</p>
+      )}
+    </Panel>
+  );
+}
+
+function GraphStatistics({
+  view,
+  typeCount,
+  limit,
+}: {
+  view: GraphView;
+  typeCount: number;
+  limit: number;
+}) {
+  const stats = [
+    { label: 'Nodes', value: view.nodes.length, testId: 'graph-stat-nodes' },
+    { label: 'Edges', value: view.edges.length, testId: 'graph-stat-edges' },
+    { label: 'Node Types', value: typeCount, testId: 'graph-stat-types' },
+  ];
+  return (
+    <Panel title="Graph Statistics">
+      <dl className="grid grid-cols-3 gap-2">
+        {stats.map((stat) => (
+          <div key={stat.label} className="rounded-md bg-muted px-2.5 py-2">
+            <dt className="text-xs text-muted-foreground">{stat.label}</dt>
+            <dd className="mt-0.5 text-lg font-semibold tabular-nums" data-testid={stat.testId}>
+              {formatCount(stat.value)}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {view.nodes.length >= limit ? (
+        <p className="mt-3 text-xs text-muted-foreground">
+          Limit reached: showing {formatCount(limit)} entities, best-connected first.
+        </p>
+      ) : null}
+    </Panel>
+  );
+}

@@ -1,0 +1,26 @@
+import { relation, type Relation } from '@engram/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { liveQueryKeys } from '@/lib/realtime';
+
+/** PUT /api/relations/{id} {type}: only the type changes; the ends cannot. */
+export function updateRelation(id: string, type: string): Promise<Relation> {
+  return apiRequest(`/api/relations/${encodeURIComponent(id)}`, {
+    method: 'PUT',
+    body: { type },
+    schema: relation,
+  });
+}
+
+export function useUpdateRelation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, type }: { id: string; type: string }) => updateRelation(id, type),
+    onSuccess: (updated) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: liveQueryKeys.relations }),
+        queryClient.invalidateQueries({ queryKey: liveQueryKeys.entity(updated.fromEntityId) }),
+        queryClient.invalidateQueries({ queryKey: liveQueryKeys.entity(updated.toEntityId) }),
+      ]),
+  });
+}

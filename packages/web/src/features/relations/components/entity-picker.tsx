@@ -1,0 +1,227 @@
+import { Check, ChevronsUpDown, Search } from 'lucide-react';
+import { useId, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { EntityTypeBadge } from '@/components/entity-type-badge';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { Spinner } from '@/components/ui/spinner';
+import { cn } from '@/lib/cn';
+import { useEntitySearch, type PickedEntity } from '../api/search-entities';
+import { useDebouncedValue } from '../use-debounced-value';
+
+/** Typing pauses this long before the server is asked. */
+export const PICKER_DEBOUNCE_MS = 250;
+
+interface EntityPickerProps {
+  id?: string;
+  ref?: Ref<HTMLButtonElement>;
+  value: PickedEntity | null;
+  onChange: (entity: PickedEntity) => void;
+  /** The entity picked on the other side: shown, but cannot be picked (spec §5). */
+  disabledEntityId?: string | null | undefined;
+  disabled?: boolean;
+  invalid?: boolean;
+  describedBy?: string | undefined;
+  /** The accessible name of the search box inside the list, e.g. 'Search source entities'. */
+  searchLabel: string;
+}
+
+/**
+ * Picks one entity of the account by searching the server as the person
+ * types (debounced), so any entity can be found whatever the account's size.
+ * Arrow keys move through the results, Enter picks, Escape closes.
+ */
+export function EntityPicker({
+  id,
+  ref,
+  value,
+  onChange,
+  disabledEntityId,
+  disabled = false,
+  invalid = false,
+  describedBy,
+  searchLabel,
+}: EntityPickerProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Popover open={open} onOpenChange={setOpen} modal>
+      <PopoverTrigger asChild disabled={disabled}>
+        <button
+          ref={ref}
+          id={id}
+          type="button"
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          className={cn(
+            'flex h-9 w-full min-w-0 cursor-pointer items-center justify-between gap-2 rounded-lg border border-input bg-card px-3 text-left text-sm shadow-xs transition-colors outline-none',
+            'focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30',
+            'disabled:cursor-not-allowed disabled:opacity-60',
+            'aria-invalid:border-destructive aria-invalid:ring-destructive/20',
+          )}
+        >
+          {value ? (
+            <span className="flex min-w-0 items-center gap-2">
+              <span className="truncate">{value.name}</span>
+              <EntityTypeBadge type={value.type} className="hidden sm:inline-flex" />
+            </span>
+          ) : (
+            <span className="truncate text-muted-foreground">Select an entity</span>
+          )}
+          <ChevronsUpDown className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+        </button>
+      </PopoverTrigger>
+      <PopoverContent className="w-[var(--radix-popover-trigger-width)] min-w-64 p-0">
+        {/* Mounted while open only: every opening starts with an empty search. */}
+        <EntitySearch
+          searchLabel={searchLabel}
+          selectedId={value?.id}
+          disabledEntityId={disabledEntityId}
+          onPick={(entity) => {
+            onChange(entity);
+            setOpen(false);
+          }}
+        />
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+function EntitySearch({
+  searchLabel,
+  selectedId,
+  disabledEntityId,
+  onPick,
+}: {
+  searchLabel: string;
+  selectedId: string | undefined;
+  disabledEntityId: string | null | undefined;
+  onPick: (entity: PickedEntity) => void;
+}) {
+  const [query, setQuery] = useState('');
+  const settled = useDebouncedValue(query, PICKER_DEBOUNCE_MS);
+  const results = useEntitySearch(settled, true);
+  const [active, setActive] = useState(0);
+  const listId = useId();
+  const listRef = useRef<HTMLUListElement>(null);
+
+  const options = results.data ?? [];
+  const selectable = (index: number) => options[index] && options[index].id !== disabledEntityId;
+  const stale = settled !== query || results.isPlaceholderData;
+  const searching = results.isFetching || stale;
+
+  // The highlighted result: the one moved to, else the first that can be picked.
+  const current = selectable(active) ? active : options.findIndex((_, index) => selectable(index));
+
+  function pick(entity: PickedEntity) {
+    if (entity.id !== disabledEntityId) onPick(entity);
+  }
+
+  function move(step: 1 | -1) {
+    if (!options.length) return;
+    let next = current < 0 ? active : current;
+    for (let tries = 0; tries < options.length; tries++) {
+      next = (next + step + options.length) % options.length;
+      if (selectable(next)) break;
+    }
+    setActive(next);
+    listRef.current
+      ?.querySelector(`[data-index="${next}"]`)
+      ?.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  function keyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      move(1);
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      move(-1);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      // Results still answering an earlier text would pick the wrong entity.
+      if (stale) return;
+      const chosen = options[current];
+      if (chosen) pick(chosen);
+    }
+  }
+
+  const activeOption = options[current];
+  return (
+    <>
+      <div className="flex items-center gap-2 border-b border-border px-3">
+        {searching ? (
+          <Spinner className="text-muted-foreground" />
+        ) : (
+          <Search className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+        )}
+        {/* The first thing in the list that takes focus: Radix focuses it on opening. */}
+        <input
+          role="combobox"
+          aria-label={searchLabel}
+          aria-expanded
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={activeOption ? `${listId}-${activeOption.id}` : undefined}
+          placeholder="Search entities..."
+          className="h-10 w-full min-w-0 bg-transparent text-sm outline-none placeholder:text-muted-foreground"
+          value={query}
+          onChange={(event) => {
+            setQuery(event.target.value);
+            setActive(0);
+          }}
+          onKeyDown={keyDown}
+        />
+      </div>
+      <ul
+        ref={listRef}
+        id={listId}
+        role="listbox"
+        aria-label="Entities"
+        className="max-h-64 overflow-y-auto p-1 empty:hidden"
+      >
+        {options.map((entity, index) => {
+          const blocked = entity.id === disabledEntityId;
+          const selected = entity.id === selectedId;
+          return (
+            <li
+              key={entity.id}
+              id={`${listId}-${entity.id}`}
+              data-index={index}
+              role="option"
+              aria-selected={selected}
+              aria-disabled={blocked || undefined}
+              className={cn(
+                'flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm select-none',
+                index === current && 'bg-muted',
+                blocked && 'cursor-not-allowed opacity-50',
+              )}
+              onMouseMove={() => (blocked ? undefined : setActive(index))}
+              onClick={() => pick(entity)}
+            >
+              <Check
+                className={cn('size-4 shrink-0 text-primary', !selected && 'invisible')}
+                aria-hidden
+              />
+              <span className="min-w-0 flex-1 truncate">{entity.name}</span>
+              <EntityTypeBadge type={entity.type} />
+            </li>
+          );
+        })}
+      </ul>
+      {results.data && options.length === 0 && !searching ? (
+        <p className="px-2 pb-6 pt-5 text-center text-sm text-muted-foreground">
+          No entities found
+        </p>
+      ) : null}
+      {!results.data && results.isError ? (
+        <p className="px-2 pb-6 pt-5 text-center text-sm text-destructive">
+          Failed to load entities
+        </p>
+      ) : null}
+      {!results.data && !results.isError ? (
+        <p role="status" className="flex justify-center px-2 pb-6 pt-5 text-muted-foreground">
+          <Spinner />
+          <span className="sr-only">Loading entities</span>
+        </p>
+      ) : null}
+    </>
+  );
+}

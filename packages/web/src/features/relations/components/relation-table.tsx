@@ -1,0 +1,114 @@
+import { typeLabel, type Relation } from '@engram/shared';
+import { MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
+import { EntityTypeBadge } from '@/components/entity-type-badge';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { formatDate } from '../display';
+
+interface RelationTableProps {
+  relations: Relation[];
+  onEdit: (relation: Relation) => void;
+  onDelete: (relation: Relation) => void;
+}
+
+/**
+ * The relations (spec §2): From Entity, Relation, To Entity, Created,
+ * Actions. On a phone each row stacks into a small card of its own.
+ */
+export function RelationTable({ relations, onEdit, onDelete }: RelationTableProps) {
+  return (
+    <Table className="block sm:table">
+      <TableHeader className="hidden sm:table-header-group">
+        <TableRow className="hover:bg-transparent">
+          <TableHead>From Entity</TableHead>
+          <TableHead>Relation</TableHead>
+          <TableHead>To Entity</TableHead>
+          <TableHead>Created</TableHead>
+          <TableHead className="w-16 text-right">Actions</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody className="block sm:table-row-group">
+        {relations.map((relation) => (
+          <TableRow
+            key={relation.id}
+            className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-2 gap-y-1.5 px-4 py-3 sm:table-row sm:p-0"
+          >
+            <TableCell className="col-start-1 row-start-1 block p-0 sm:table-cell sm:px-4 sm:py-3">
+              <EntityEnd label="From" entity={relation.fromEntity} />
+            </TableCell>
+            <TableCell className="col-start-1 row-start-2 block p-0 pl-11 sm:table-cell sm:px-4 sm:py-3">
+              <Badge variant="accent" title={relation.type}>
+                {typeLabel(relation.type)}
+              </Badge>
+            </TableCell>
+            <TableCell className="col-start-1 row-start-3 block p-0 sm:table-cell sm:px-4 sm:py-3">
+              <EntityEnd label="To" entity={relation.toEntity} />
+            </TableCell>
+            <TableCell className="col-start-1 row-start-4 block p-0 pl-11 text-xs whitespace-nowrap text-muted-foreground sm:table-cell sm:px-4 sm:py-3 sm:text-sm">
+              <time dateTime={relation.createdAt}>{formatDate(relation.createdAt)}</time>
+            </TableCell>
+            <TableCell className="col-start-2 row-span-4 row-start-1 block p-0 text-right sm:table-cell sm:px-4 sm:py-3">
+              <DropdownMenu>
+                <DropdownMenuTrigger asChild>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className="size-8 text-muted-foreground"
+                    aria-label={`Actions for ${relation.fromEntity.name} ${relation.type} ${relation.toEntity.name}`}
+                  >
+                    <MoreHorizontal aria-hidden />
+                  </Button>
+                </DropdownMenuTrigger>
+                <DropdownMenuContent className="min-w-44">
+                  <DropdownMenuItem onSelect={() => onEdit(relation)}>
+                    <Pencil aria-hidden />
+                    Edit Relation
+                  </DropdownMenuItem>
+                  <DropdownMenuSeparator />
+                  <DropdownMenuItem
+                    className="text-destructive data-[highlighted]:bg-destructive-soft [&_svg]:text-destructive"
+                    onSelect={() => onDelete(relation)}
+                  >
+                    <Trash2 aria-hidden />
+                    Delete Relation
+                  </DropdownMenuItem>
+                </DropdownMenuContent>
+              </DropdownMenu>
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function EntityEnd({ label, entity }: { label: string; entity: Relation['fromEntity'] }) {
+  return (
+    <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+      <span className="w-9 shrink-0 text-xs text-muted-foreground sm:hidden">{label}</span>
+      <Link
+        to={`/entities/${encodeURIComponent(entity.id)}`}
+        className="min-w-0 font-medium break-words hover:underline hover:underline-offset-4"
+      >
+        {entity.name}
+      </Link>
+      <EntityTypeBadge type={entity.type} className="hidden md:inline-flex" />
+    </div>
+  );
+}

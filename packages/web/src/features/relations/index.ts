@@ -1,0 +1,1 @@
+export { RelationsPage } from './components/relations-page';

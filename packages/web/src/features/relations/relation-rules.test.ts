@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkRelationForm,
+  filterRelations,
+  matchesRelationSearch,
+  matchesRelationType,
+  RELATION_TYPE_OPTIONS,
+  relationTypeOptions,
+  type RelationFormValues,
+} from './relation-rules';
+
+describe('checkRelationForm', () => {
+  it('reports each rule in the order of spec §5', () => {
+    const steps: [RelationFormValues, string, string][] = [
+      [
+        { fromEntityId: null, toEntityId: null, type: '' },
+        'Source entity is required',
+        'fromEntityId',
+      ],
+      [
+        { fromEntityId: 'a', toEntityId: null, type: '' },
+        'Target entity is required',
+        'toEntityId',
+      ],
+      [{ fromEntityId: 'a', toEntityId: 'a', type: '' }, 'Relation type is required', 'type'],
+      [{ fromEntityId: 'a', toEntityId: 'a', type: '   ' }, 'Relation type is required', 'type'],
+      [
+        { fromEntityId: 'a', toEntityId: 'a', type: 'uses' },
+        'Source and target entities cannot be the same',
+        'toEntityId',
+      ],
+    ];
+    for (const [values, message, field] of steps) {
+      expect(checkRelationForm(values)).toEqual({ ok: false, field, message });
+    }
+  });
+
+  it('sends the type trimmed', () => {
+    expect(checkRelationForm({ fromEntityId: 'a', toEntityId: 'b', type: ' part_of ' })).toEqual({
+      ok: true,
+      input: { fromEntityId: 'a', toEntityId: 'b', type: 'part_of' },
+    });
+  });
+
+  it('offers the ten types of spec §5', () => {
+    expect(RELATION_TYPE_OPTIONS).toEqual([
+      'relates_to',
+      'depends_on',
+      'part_of',
+      'uses',
+      'enables',
+      'based_on',
+      'implements',
+      'extends',
+      'contains',
+      'influences',
+    ]);
+  });
+});
+
+const relation = (from: string, type: string, to: string) => ({
+  fromEntity: { name: from },
+  toEntity: { name: to },
+  type,
+});
+
+describe('relation search and type filter (spec §5)', () => {
+  const adaUsesEngram = relation('Ada Lovelace', 'uses', 'Engram');
+
+  it('search matches either end’s name or the type, case-insensitively', () => {
+    expect(matchesRelationSearch(adaUsesEngram, 'ADA')).toBe(true);
+    expect(matchesRelationSearch(adaUsesEngram, 'gram')).toBe(true);
+    expect(matchesRelationSearch(adaUsesEngram, 'Use')).toBe(true);
+    expect(matchesRelationSearch(adaUsesEngram, '  ')).toBe(true);
+    expect(matchesRelationSearch(adaUsesEngram, 'babbage')).toBe(false);
+  });
+
+  it('the type filter matches exactly', () => {
+    expect(matchesRelationType(adaUsesEngram, 'uses')).toBe(true);
+    expect(matchesRelationType(adaUsesEngram, 'Uses')).toBe(false);
+    expect(matchesRelationType(adaUsesEngram, 'use')).toBe(false);
+    expect(matchesRelationType(adaUsesEngram, null)).toBe(true);
+  });
+
+  it('filterRelations applies both', () => {
+    const all = [
+      adaUsesEngram,
+      relation('Babbage', 'uses', 'Engine'),
+      relation('Ada Lovelace', 'collaborated_with', 'Babbage'),
+    ];
+    expect(filterRelations(all, { query: 'babbage', type: null })).toHaveLength(2);
+    expect(filterRelations(all, { query: 'babbage', type: 'uses' })).toEqual([all[1]]);
+    expect(filterRelations(all, { query: '', type: null })).toEqual(all);
+  });
+});
+
+describe('relationTypeOptions (the type filter)', () => {
+  it('sorts by count descending and labels with the first letter capitalised, - and _ as spaces', () => {
+    expect(
+      relationTypeOptions([
+        { type: 'part-of', count: 1 },
+        { type: 'depends_on', count: 5 },
+        { type: 'uses', count: 3 },
+        { type: 'based_on', count: 3 },
+      ]),
+    ).toEqual([
+      { type: 'depends_on', count: 5, label: 'Depends on (5)' },
+      { type: 'based_on', count: 3, label: 'Based on (3)' },
+      { type: 'uses', count: 3, label: 'Uses (3)' },
+      { type: 'part-of', count: 1, label: 'Part of (1)' },
+    ]);
+  });
+});

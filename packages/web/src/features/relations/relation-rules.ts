@@ -1,0 +1,93 @@
+import { SUGGESTED_RELATION_TYPES, typeLabel, type TypeSummary } from '@engram/shared';
+
+/** Spec §5: the relation types the form offers; any other text is allowed too. */
+export const RELATION_TYPE_OPTIONS: readonly string[] = SUGGESTED_RELATION_TYPES;
+
+export interface RelationFormValues {
+  fromEntityId: string | null;
+  toEntityId: string | null;
+  /** The relation type as typed or chosen; trimmed before it is checked and sent. */
+  type: string;
+}
+
+export type RelationFormField = 'fromEntityId' | 'toEntityId' | 'type';
+
+export type RelationFormCheck =
+  | { ok: true; input: { fromEntityId: string; toEntityId: string; type: string } }
+  | { ok: false; field: RelationFormField; message: string };
+
+/**
+ * Spec §5, in order: 'Source entity is required', 'Target entity is
+ * required', 'Relation type is required' (after trimming), then 'Source and
+ * target entities cannot be the same'. The first broken rule, or the payload.
+ */
+export function checkRelationForm(values: RelationFormValues): RelationFormCheck {
+  if (!values.fromEntityId) {
+    return { ok: false, field: 'fromEntityId', message: 'Source entity is required' };
+  }
+  if (!values.toEntityId) {
+    return { ok: false, field: 'toEntityId', message: 'Target entity is required' };
+  }
+  const type = values.type.trim();
+  if (!type) return { ok: false, field: 'type', message: 'Relation type is required' };
+  if (values.fromEntityId === values.toEntityId) {
+    return {
+      ok: false,
+      field: 'toEntityId',
+      message: 'Source and target entities cannot be the same',
+    };
+  }
+  return {
+    ok: true,
+    input: { fromEntityId: values.fromEntityId, toEntityId: values.toEntityId, type },
+  };
+}
+
+/** What the search and the filter read of a relation. */
+export interface SearchableRelation {
+  type: string;
+  fromEntity: { name: string };
+  toEntity: { name: string };
+}
+
+/** Spec §5: the search matches either end's name or the relation type, case-insensitively. */
+export function matchesRelationSearch(relation: SearchableRelation, query: string): boolean {
+  const term = query.trim().toLowerCase();
+  if (!term) return true;
+  return [relation.fromEntity.name, relation.toEntity.name, relation.type].some((text) =>
+    text.toLowerCase().includes(term),
+  );
+}
+
+/** Spec §5: the type filter matches exactly; null is All Types. */
+export function matchesRelationType(relation: SearchableRelation, type: string | null): boolean {
+  return type === null || relation.type === type;
+}
+
+export function filterRelations<T extends SearchableRelation>(
+  relations: T[],
+  { query, type }: { query: string; type: string | null },
+): T[] {
+  return relations.filter(
+    (relation) => matchesRelationType(relation, type) && matchesRelationSearch(relation, query),
+  );
+}
+
+export interface TypeFilterOption {
+  type: string;
+  label: string;
+  count: number;
+}
+
+/**
+ * The type filter's options (spec §2): each type with its count, most used
+ * first (ties by name), labelled with the first letter capitalised and - or
+ * _ turned into spaces ('depends_on' → 'Depends on (3)').
+ */
+export function relationTypeOptions(
+  summaries: Pick<TypeSummary, 'type' | 'count'>[],
+): TypeFilterOption[] {
+  return [...summaries]
+    .sort((a, b) => b.count - a.count || a.type.localeCompare(b.type))
+    .map(({ type, count }) => ({ type, count, label: `${typeLabel(type)} (${count})` }));
+}
