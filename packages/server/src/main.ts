@@ -28,6 +28,9 @@ Commands:
 
 The database is DATABASE_URL, else the embedded one in DATA_DIR (default ./data).`;
 
+/** How long a graceful stop may take before the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
 /** Fails the command with this message and exit code 1. */
 class UsageError extends Error {}
 
@@ -40,6 +43,11 @@ async function serve(config: Config): Promise<void> {
   }
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    // A connection or statement that never ends must not keep a stopped node alive.
+    setTimeout(() => {
+      app.log.error(`shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     await app.close();
     process.exit(0);
   };

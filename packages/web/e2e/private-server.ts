@@ -22,6 +22,11 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** Neither exited nor killed by a signal (a killed process keeps `exitCode` null). */
+function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
 /**
  * A server of its own for a spec that must stop and restart it (the shared
  * one from global-setup serves every other spec). It keeps its port and data
@@ -51,7 +56,7 @@ export class PrivateServer {
 
   /** Starts (again) on the same port and data directory; resolves once healthy. */
   async start(): Promise<void> {
-    if (this.process && this.process.exitCode === null) return;
+    if (this.process && isRunning(this.process)) return;
     const child = spawn(process.execPath, [SERVER_MAIN, 'serve'], {
       env: {
         ...process.env,
@@ -70,8 +75,10 @@ export class PrivateServer {
     child.once('exit', () => process.removeListener('exit', killChild));
     const deadline = Date.now() + STARTUP_TIMEOUT_MS;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) {
-        throw new Error(`Private server exited early with code ${child.exitCode}`);
+      if (!isRunning(child)) {
+        throw new Error(
+          `Private server exited early (code ${child.exitCode}, signal ${child.signalCode})`,
+        );
       }
       try {
         if ((await fetch(`${this.baseUrl}/healthz`)).ok) return;
@@ -87,12 +94,19 @@ export class PrivateServer {
   /** Stops gracefully (SIGTERM: connections closed, database flushed). */
   async stop(): Promise<void> {
     const child = this.process;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || !isRunning(child)) return;
     const exited = once(child, 'exit');
+    const started = Date.now();
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const timer = setTimeout(() => {
+      console.warn('Private server ignored SIGTERM for 15 s: killing it');
+      child.kill('SIGKILL');
+    }, 15_000);
     await exited;
     clearTimeout(timer);
+    if (Date.now() - started > 5_000) {
+      console.warn(`Private server took ${Date.now() - started} ms to stop`);
+    }
   }
 
   /** Stops and deletes the data directory. */
