@@ -20,21 +20,23 @@ export async function lockAccount(db: Db, accountId: string): Promise<{ storedBy
  * Appends a write's change-log events in one statement: reserves one range of
  * seqs on the account's row (locked by lockAccount, so an account's events
  * commit in sequence order and a reader resuming from a seq never misses one)
- * and inserts every event. Returns the first seq and the bytes the account
- * stores after the write (for the storage limit).
+ * and inserts every event. Returns the first seq, and the bytes and entities
+ * the account holds after the write (the counters the statements before kept):
+ * what the plan limits are checked against.
  */
 export async function appendEvents(
   db: Db,
   accountId: string,
   events: { type: string; payload: Record<string, unknown> }[],
   common: { actor: Record<string, unknown>; at: Date },
-): Promise<{ firstSeq: number; storedBytes: number }> {
+): Promise<{ firstSeq: number; storedBytes: number; entities: number }> {
   const batch = JSON.stringify(events);
-  const result = await sql<{ first: string; bytes: number }>`
+  const result = await sql<{ first: string; bytes: number; entities: number }>`
     with reserved as (
       update accounts set event_seq = event_seq + ${events.length}
        where id = ${accountId}
-      returning event_seq - ${events.length} as base, stored_bytes::float8 as bytes
+      returning event_seq - ${events.length} as base, stored_bytes::float8 as bytes,
+                entity_count::float8 as entities
     ),
     appended as (
       insert into graph_events (account_id, seq, type, payload, actor, at)
@@ -43,10 +45,10 @@ export async function appendEvents(
              rows from (json_to_recordset(${batch}::json) as (type text, payload jsonb))
                with ordinality as e(type, payload, ord)
     )
-    select (base + 1)::text as first, bytes from reserved
+    select (base + 1)::text as first, bytes, entities from reserved
   `.execute(db);
   const row = result.rows[0]!;
-  return { firstSeq: Number(row.first), storedBytes: row.bytes };
+  return { firstSeq: Number(row.first), storedBytes: row.bytes, entities: row.entities };
 }
 
 export interface EventRow {

@@ -55,15 +55,6 @@ export async function findEntitiesByName(
     .execute();
 }
 
-export async function countEntities(db: Db, accountId: string): Promise<number> {
-  const row = await db
-    .selectFrom('entity_type_counts')
-    .select(sql<number>`coalesce(sum(count), 0)::int`.as('total'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return row.total;
-}
-
 /** Newest first; the total comes from the per-type counts, not a count over every row. */
 export async function listEntities(
   db: Db,
@@ -298,22 +289,4 @@ export async function storedBytes(db: Db, accountId: string): Promise<number> {
     .where('id', '=', accountId)
     .executeTakeFirst();
   return row?.bytes ?? 0;
-}
-
-/** The first of these entities holding more than `max` observations, if any. */
-export async function entityOverObservations(
-  db: Db,
-  accountId: string,
-  ids: string[],
-  max: number,
-): Promise<{ name: string; observations_count: number } | undefined> {
-  if (ids.length === 0) return undefined;
-  return db
-    .selectFrom('entities')
-    .select(['name', 'observations_count'])
-    .where('account_id', '=', accountId)
-    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
-    .where('observations_count', '>', max)
-    .limit(1)
-    .executeTakeFirst();
 }

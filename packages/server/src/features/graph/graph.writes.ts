@@ -41,6 +41,8 @@ export interface WriteScope {
   trx: Db;
   accountId: string;
   emit<T extends GraphEventType>(type: T, payload: GraphChangePayload<T>): void;
+  /** Entities whose observations grew, with their counts now (the per-entity limit). */
+  grew(counts: observationRepo.ObservationCount[]): void;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function write<T>(
   fn: (scope: WriteScope) => Promise<T>,
 ): Promise<T> {
   const pending: GraphChange[] = [];
+  let largest: observationRepo.ObservationCount | undefined;
   const at = deps.now();
   try {
     const { result, firstSeq } = await deps.db.transaction().execute(async (trx) => {
@@ -64,6 +67,11 @@ export async function write<T>(
         trx,
         accountId: auth.accountId,
         emit: (type, payload) => void pending.push({ type, payload } as GraphChange),
+        grew: (counts) => {
+          for (const count of counts) {
+            if (!largest || count.observations_count > largest.observations_count) largest = count;
+          }
+        },
       });
       if (pending.length === 0) return { result: outcome, firstSeq: 0 };
       const appended = await changeRepo.appendEvents(trx, auth.accountId, pending, {
@@ -73,7 +81,9 @@ export async function write<T>(
       await assertPlanLimits(trx, auth.accountId, {
         bytesBefore,
         bytesAfter: appended.storedBytes,
-        events: pending,
+        entities: appended.entities,
+        created: pending.some((event) => event.type === 'entity_created'),
+        largest,
       });
       return { result: outcome, firstSeq: appended.firstSeq };
     });
@@ -105,30 +115,20 @@ async function assertPlanLimits(
   change: {
     bytesBefore: number;
     bytesAfter: number;
-    events: GraphChange[];
+    entities: number;
+    created: boolean;
+    /** The entity with the most observations among those that gained some. */
+    largest: observationRepo.ObservationCount | undefined;
   },
 ): Promise<void> {
-  const created = change.events.some((event) => event.type === 'entity_created');
-  const grown = [
-    ...new Set(
-      change.events.flatMap((event) =>
-        event.type === 'entity_created' ||
-        event.type === 'entity_updated' ||
-        event.type === 'observation_added'
-          ? [event.payload.entityId]
-          : [],
-      ),
-    ),
-  ];
-  if (change.bytesAfter <= change.bytesBefore && grown.length === 0) return;
+  const { created, largest } = change;
+  if (change.bytesAfter <= change.bytesBefore && !largest) return;
   const plan = await currentPlan(trx, accountId);
   const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
-  if (created && maxEntities !== UNLIMITED) {
-    if ((await entityRepo.countEntities(trx, accountId)) > maxEntities) {
-      throw planLimit(
-        `Entity limit reached: the ${plan.name} plan allows ${maxEntities.toLocaleString('en-US')} entities. Upgrade your plan to add more.`,
-      );
-    }
+  if (created && maxEntities !== UNLIMITED && change.entities > maxEntities) {
+    throw planLimit(
+      `Entity limit reached: the ${plan.name} plan allows ${maxEntities.toLocaleString('en-US')} entities. Upgrade your plan to add more.`,
+    );
   }
   if (
     maxStorageBytes !== UNLIMITED &&
@@ -139,18 +139,14 @@ async function assertPlanLimits(
       `Storage limit reached: the ${plan.name} plan allows ${formatBytes(maxStorageBytes)} of stored memory. Delete something or upgrade your plan.`,
     );
   }
-  if (maxObservationsPerEntity !== UNLIMITED && grown.length > 0) {
-    const over = await entityRepo.entityOverObservations(
-      trx,
-      accountId,
-      grown,
-      maxObservationsPerEntity,
+  if (
+    maxObservationsPerEntity !== UNLIMITED &&
+    largest &&
+    largest.observations_count > maxObservationsPerEntity
+  ) {
+    throw planLimit(
+      `Observation limit reached: the ${plan.name} plan allows ${maxObservationsPerEntity.toLocaleString('en-US')} observations per entity ("${largest.name}" would have ${largest.observations_count.toLocaleString('en-US')}). Upgrade your plan to add more.`,
     );
-    if (over) {
-      throw planLimit(
-        `Observation limit reached: the ${plan.name} plan allows ${maxObservationsPerEntity.toLocaleString('en-US')} observations per entity ("${over.name}" would have ${over.observations_count.toLocaleString('en-US')}). Upgrade your plan to add more.`,
-      );
-    }
   }
 }
 
@@ -250,6 +246,7 @@ export async function createEntities(
       })),
     ),
   );
+  scope.grew(rows.filter((row) => row.observations_count > 0));
   const observationsOf = groupBy(inserted, (observation) => observation.entity_id);
   for (const row of rows) {
     scope.emit('entity_created', { entityId: row.id, id: row.id, name: row.name, type: row.type });
@@ -314,13 +311,14 @@ async function replaceObservations(
       .filter((row) => !wantedContents.has(row.content))
       .map((row) => ({ entityId, id: row.id })),
   );
-  await observationRepo.appendObservations(
+  const { counts } = await observationRepo.appendObservations(
     trx,
     accountId,
     wanted
       .filter((item) => !existingByContent.has(item.content))
       .map((item) => ({ entityId, content: item.content, metadata: item.metadata })),
   );
+  scope.grew(counts);
   // Order follows the given list; new ones were appended, so renumber what moved.
   const all = await observationRepo.listObservations(trx, accountId, [entityId]);
   const rowByContent = new Map(all.map((row) => [row.content, row]));
@@ -369,13 +367,14 @@ export async function addObservations(
     const earlier = perEntity.get(addition.entityId) ?? [];
     perEntity.set(addition.entityId, cleanObservations([...earlier, ...cleaned]));
   }
-  const added = await observationRepo.appendObservations(
+  const { added, counts } = await observationRepo.appendObservations(
     scope.trx,
     scope.accountId,
     [...perEntity].flatMap(([entityId, items]) =>
       items.map((item) => ({ entityId, content: item.content, metadata: item.metadata })),
     ),
   );
+  scope.grew(counts);
   const byEntity = groupBy(added, (row) => row.entity_id);
   for (const [entityId, rows] of byEntity) {
     scope.emit('observation_added', {

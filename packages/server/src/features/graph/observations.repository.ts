@@ -108,17 +108,24 @@ export async function insertFirstObservations(
   return result.rows;
 }
 
+/** An entity's name and observation count after a write (for the per-entity limit). */
+export interface ObservationCount {
+  name: string;
+  observations_count: number;
+}
+
 /**
  * Appends observations to existing entities in one statement: each after its
  * entity's last one, skipping texts the entity already has, raising the
- * entities' counts and marking them changed. Returns what was added.
+ * entities' counts and marking them changed. Returns what was added and the
+ * counts of the entities that grew.
  */
 export async function appendObservations(
   db: Db,
   accountId: string,
   items: ObservationInsert[],
-): Promise<ObservationRow[]> {
-  if (items.length === 0) return [];
+): Promise<{ added: ObservationRow[]; counts: ObservationCount[] }> {
+  if (items.length === 0) return { added: [], counts: [] };
   const batch = JSON.stringify(
     items.map((item) => ({
       entity_id: item.entityId,
@@ -126,7 +133,8 @@ export async function appendObservations(
       metadata: item.metadata,
     })),
   );
-  const result = await sql<ObservationRow>`
+  // One row per observation added, each carrying its entity's new count.
+  const result = await sql<ObservationRow & { entity_name: string; entity_count: number }>`
     with given as (
       select * from rows from (
         json_to_recordset(${batch}::json) as (entity_id uuid, content text, metadata jsonb)
@@ -153,10 +161,18 @@ export async function appendObservations(
                             updated_at = clock_timestamp()
         from (select entity_id, count(*)::int as count from inserted group by entity_id) c
        where e.account_id = ${accountId} and e.id = c.entity_id
+      returning e.id, e.name, e.observations_count
     )
-    select * from inserted order by entity_id, position
+    select i.*, c.name as entity_name, c.observations_count as entity_count
+      from inserted i join counted c on c.id = i.entity_id
+     order by i.entity_id, i.position
   `.execute(db);
-  return result.rows;
+  const counts = new Map<string, ObservationCount>();
+  const added = result.rows.map(({ entity_name, entity_count, ...row }) => {
+    counts.set(row.entity_id, { name: entity_name, observations_count: entity_count });
+    return row;
+  });
+  return { added, counts: [...counts.values()] };
 }
 
 /**
