@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PrivateServer } from './private-server';
 import { createAccount, openSignedIn, PASSWORD, saveScreenshot, uniqueEmail } from './support';
+import { StripeFake } from '../../server/src/features/billing/stripe-fake.test-support';
 
 /**
  * Billing (spec §2, §4, §7, §8) against the real server. The shared server
@@ -176,24 +177,13 @@ const STRIPE_ENV = {
   STRIPE_PRICE_TEAM_ANNUAL: 'price_e2e_team_y',
 };
 
-interface Fake {
-  baseUrl: string;
-  calls: string[];
-  stop(): Promise<void>;
-}
-
-/** The server's own Stripe stand-in, from its build (`npm run test:e2e` builds it). */
-async function startFakeStripe(webhookUrl: string): Promise<Fake> {
-  const module = (await import(
-    new URL('../../server/dist/features/billing/stripe-fake.test-support.js', import.meta.url).href
-  )) as {
-    StripeFake: { start(options: { webhookSecret: string; webhookUrl: string }): Promise<Fake> };
-  };
-  return module.StripeFake.start({ webhookSecret: WEBHOOK_SECRET, webhookUrl });
+/** The server's own Stripe stand-in (its test support, not part of the server's build). */
+async function startFakeStripe(webhookUrl: string): Promise<StripeFake> {
+  return StripeFake.start({ webhookSecret: WEBHOOK_SECRET, webhookUrl });
 }
 
 /** A private server billing through the fake; its env is set only while it starts. */
-async function stripeServer(): Promise<{ server: PrivateServer; fake: Fake }> {
+async function stripeServer(): Promise<{ server: PrivateServer; fake: StripeFake }> {
   const server = await PrivateServer.create();
   const fake = await startFakeStripe(`${server.baseUrl}/api/billing/webhook`);
   const saved = { ...process.env };
@@ -223,7 +213,7 @@ async function signUpWithPlan(page: Page, baseUrl: string, label: string) {
 test.describe('Billing through Stripe (local fake)', () => {
   test.describe.configure({ mode: 'serial' });
   let server: PrivateServer;
-  let fake: Fake;
+  let fake: StripeFake;
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
