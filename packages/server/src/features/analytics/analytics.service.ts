@@ -11,8 +11,9 @@ import {
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { currentPlan } from '../billing/billing.service.js';
+import { overview } from '../graph/graph.service.js';
+import { liveKeyCount } from '../keys/keys.service.js';
 import type { UsageMeter, UsageReport } from '../usage/usage.service.js';
-import * as repo from './analytics.repository.js';
 
 export interface AnalyticsDeps {
   db: Db;
@@ -42,10 +43,10 @@ function monthlyOf(report: UsageReport): MonthlySummary {
 }
 
 /**
- * The dashboard's summary (spec §3): graph totals from the account's
- * counters, recent activity from the daily counters, the newest entities by
- * the creation-order index, usage from the daily usage rows, the plan's
- * limits from the shared catalog. A few short reads, whatever the account's size.
+ * The dashboard's summary (spec §3), composed from the features that own
+ * each part: the graph's counters (totals, daily creations, newest entities,
+ * types), the live API keys, the usage rows and the plan in force. A few
+ * short reads, whatever the account's size.
  */
 export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<AnalyticsSummary> {
   const now = deps.now();
@@ -53,13 +54,9 @@ export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<A
     .toISOString()
     .slice(0, 10);
   const { accountId } = auth;
-  const [rows, plan, usage] = await Promise.all([
-    repo.dashboardRows(deps.db, accountId, {
-      since,
-      recent: RECENT_ENTITIES_MAX,
-      types: ENTITY_TYPES_MAX,
-      now,
-    }),
+  const [rows, apiKeys, plan, usage] = await Promise.all([
+    overview(deps.db, accountId, { since, recent: RECENT_ENTITIES_MAX, types: ENTITY_TYPES_MAX }),
+    liveKeyCount(deps.db, accountId, now),
     currentPlan(deps.db, accountId),
     deps.usage.report(accountId),
   ]);
@@ -72,7 +69,7 @@ export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<A
     entityTypeStats: rows.types.map(({ type, count }) => ({ type, label: typeLabel(type), count })),
     activityStats: rows.activity,
     userPlan: tierOf(plan.id),
-    apiKeyCount: rows.apiKeys,
+    apiKeyCount: apiKeys,
     // Webhook endpoints are not offered yet: none can exist.
     webhookCount: 0,
     todayApiCalls: usage.today.total,

@@ -19,6 +19,7 @@ import { isUuid } from '../../lib/ids.js';
 import * as changeRepo from './changes.repository.js';
 import * as entityRepo from './entities.repository.js';
 import * as observationRepo from './observations.repository.js';
+import * as overviewRepo from './overview.repository.js';
 import * as relationRepo from './relations.repository.js';
 import * as searchRepo from './search.repository.js';
 import * as writes from './graph.writes.js';
@@ -505,4 +506,15 @@ export async function eventsSince(
 /** The seq of the account's latest committed change (0 when none). */
 export async function latestSeq(deps: GraphDeps, auth: AuthContext): Promise<number> {
   return changeRepo.latestSeq(deps.db, auth.accountId);
+}
+
+export type GraphOverview = overviewRepo.OverviewRows;
+
+/** The dashboard's view of the account's graph (totals, daily creations, newest entities, types). */
+export async function overview(
+  db: Db,
+  accountId: string,
+  options: { since: string; recent: number; types: number },
+): Promise<GraphOverview> {
+  return overviewRepo.overview(db, accountId, options);
 }

@@ -164,6 +164,11 @@ export async function deleteKey(deps: KeysDeps, auth: AuthContext, id: string): 
 }
 
 /** The key's expiry, or undefined once it is deleted (for holders of the key). */
+/** API keys that count against the plan: account keys neither rolled over nor expired. */
+export async function liveKeyCount(db: Db, accountId: string, now: Date): Promise<number> {
+  return repo.countLiveAccountKeys(db, accountId, now);
+}
+
 export async function keyStatus(
   deps: KeysDeps,
   keyId: string,

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
-export interface DashboardRows {
+/** The account's graph at a glance, for the dashboard. */
+export interface OverviewRows {
   entities: number;
   relations: number;
   observations: number;
@@ -11,33 +12,21 @@ export interface DashboardRows {
   recent: { id: string; name: string; type: string; created_at: string }[];
   /** The most common entity types. */
   types: { type: string; count: number }[];
-  /** API keys that count against the plan. */
-  apiKeys: number;
 }
 
 /**
- * Everything the dashboard reads about an account's graph, in one statement
- * (one round trip): the totals migration 008 keeps on the account row, the
- * daily creation counters, the newest entities by the creation-order index,
- * the per-type counts the graph's writes keep, and the live API keys (as the
- * keys feature counts them: account keys neither rolled over nor expired — a
- * plan allows at most 50). Nothing here counts an account's graph rows, so it
- * takes the same few index reads at any account size.
+ * One statement (one round trip) over the counters the writes keep: the
+ * totals on the account row (migration 008), the daily creation counters,
+ * the newest entities by the creation-order index and the per-type counts.
+ * Nothing here counts an account's rows, so it takes the same few index
+ * reads at any account size.
  */
-export async function dashboardRows(
+export async function overview(
   db: Db,
   accountId: string,
-  options: { since: string; recent: number; types: number; now: Date },
-): Promise<DashboardRows> {
-  const result = await sql<{
-    entities: number;
-    relations: number;
-    observations: number;
-    activity: DashboardRows['activity'];
-    recent: { id: string; name: string; type: string; created_at: string }[];
-    types: DashboardRows['types'];
-    api_keys: number;
-  }>`
+  options: { since: string; recent: number; types: number },
+): Promise<OverviewRows> {
+  const result = await sql<Omit<OverviewRows, 'recent'> & { recent: OverviewRows['recent'] }>`
     select
       a.entity_count::float8 as entities,
       a.relation_count::float8 as relations,
@@ -59,37 +48,19 @@ export async function dashboardRows(
          from (select type, count from entity_type_counts
                 where account_id = a.id and count > 0
                 order by count desc, type limit ${options.types}) t
-      ) as types,
-      (select count(*)::int from api_keys k
-        where k.account_id = a.id and k.kind = 'account' and k.replaced_by is null
-          and (k.expires_at is null or k.expires_at > ${options.now})
-      ) as api_keys
+      ) as types
     from accounts a
     where a.id = ${accountId}
   `.execute(db);
   const row = result.rows[0];
-  if (!row) {
-    return {
-      entities: 0,
-      relations: 0,
-      observations: 0,
-      activity: [],
-      recent: [],
-      types: [],
-      apiKeys: 0,
-    };
-  }
+  if (!row)
+    return { entities: 0, relations: 0, observations: 0, activity: [], recent: [], types: [] };
   return {
-    entities: row.entities,
-    relations: row.relations,
-    observations: row.observations,
-    activity: row.activity,
+    ...row,
     // JSON carries the time as PostgreSQL prints it; answer ISO like every other date.
     recent: row.recent.map((entity) => ({
       ...entity,
       created_at: new Date(entity.created_at).toISOString(),
     })),
-    types: row.types,
-    apiKeys: row.api_keys,
   };
 }
