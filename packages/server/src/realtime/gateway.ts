@@ -16,7 +16,9 @@ import type { RouteDeps } from '../route-deps.js';
 import type { UsageMeter } from '../features/usage/usage.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { AppError } from '../lib/errors.js';
-import type { EventBus } from './event-bus.js';
+import { AccountFeeds, type FeedListener } from './account-feed.js';
+import { eventFrame, textFrame } from './frames.js';
+import { FlushScheduler, SocketWriter } from './socket-writer.js';
 
 /** A client this far behind on reading is dropped rather than slowing the others. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -35,30 +37,11 @@ function message(type: string, payload: Record<string, unknown>): ServerMessage 
   return { id: randomUUID(), type, payload, timestamp: new Date().toISOString() };
 }
 
-/** Every subscriber gets the same text for an event: serialise it once, not once per socket. */
-const serialized = new WeakMap<ChangeEvent, string>();
-
-function eventText(event: ChangeEvent): string {
-  let text = serialized.get(event);
-  if (!text) {
-    const body: ServerMessage = {
-      id: `event-${event.seq}`,
-      type: event.type,
-      payload: { ...event.payload, seq: event.seq },
-      timestamp: event.at,
-      seq: event.seq,
-    };
-    text = JSON.stringify(body);
-    serialized.set(event, text);
-  }
-  return text;
-}
-
 /**
  * One client's socket: what it subscribed to, and the seq of the last event
  * sent, so a replay on resume and the live stream never repeat or skip one.
  */
-class RealtimeConnection {
+class RealtimeConnection implements FeedListener {
   private graphSubscribed = false;
   private readonly entityIds = new Set<string>();
   private lastSentSeq = 0;
@@ -67,24 +50,33 @@ class RealtimeConnection {
   private replayChain: Promise<void> = Promise.resolve();
   private pendingReplays = 0;
   private stopListening: (() => void) | undefined;
+  private readonly writer: SocketWriter;
   alive = true;
 
   constructor(
     readonly socket: WebSocket,
+    /** The upgraded request's TCP socket, which frames are written to. */
+    rawSocket: unknown,
     private readonly auth: AuthContext,
     private readonly graph: GraphDeps,
     private readonly usage: UsageMeter,
     private readonly limits: ConnectionLimits,
-    bus: EventBus,
+    feeds: AccountFeeds,
+    scheduler: FlushScheduler,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.stopListening = bus.subscribe(auth.accountId, (event) => this.onEvent(event));
+    this.writer = new SocketWriter(socket, rawSocket, scheduler, MAX_BUFFERED_BYTES, () => {
+      this.socket.close(CLOSE_TOO_SLOW, 'Client too slow; reconnect and resume from your last seq');
+      this.close();
+    });
+    this.stopListening = feeds.subscribe(auth.accountId, this);
     this.send(message('connection_established', { accountId: auth.accountId }));
   }
 
   close(): void {
     this.stopListening?.();
     this.stopListening = undefined;
+    this.writer.discard();
   }
 
   async receive(raw: string): Promise<void> {
@@ -191,16 +183,24 @@ class RealtimeConnection {
     }
   }
 
-  private onEvent(event: ChangeEvent): void {
+  /** The account's next event, from its feed (in seq order, each once). */
+  event(event: ChangeEvent): void {
     if (this.held) {
       this.held.push(event);
     } else if (this.graphSubscribed && this.lastSentSeq > 0 && event.seq > this.lastSentSeq + 1) {
-      // An earlier event is still on its way: take the order from the log.
+      // The feed is ordered, so this is rare: the feed started after this
+      // socket's last seq, or skipped events it could not read. The log has them.
       this.held = [event];
       void this.replayFromLog();
     } else {
       this.deliver(event);
     }
+  }
+
+  /** The account's feed could not read missed events from the log. */
+  skipped(): void {
+    if (this.graphSubscribed)
+      this.sendError('Could not replay missed events; reload to resynchronise');
   }
 
   private interested(event: ChangeEvent): boolean {
@@ -211,21 +211,17 @@ class RealtimeConnection {
   private deliver(event: ChangeEvent): void {
     if (event.seq <= this.lastSentSeq || !this.interested(event)) return;
     this.lastSentSeq = event.seq;
-    this.send(eventText(event));
+    this.writer.write(eventFrame(event));
   }
 
   private sendError(text: string): void {
     this.send(message('error', { message: text }));
   }
 
-  private send(payload: ServerMessage | string): void {
+  /** Queued behind the events before it: a reply never overtakes a replayed event. */
+  private send(payload: ServerMessage): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.socket.close(CLOSE_TOO_SLOW, 'Client too slow; reconnect and resume from your last seq');
-      this.close();
-      return;
-    }
-    this.socket.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
+    this.writer.write(textFrame(JSON.stringify(payload)));
   }
 }
 
@@ -252,8 +248,18 @@ class ConnectionCounts {
  * account, subscriptions and unprocessed messages per socket are capped.
  */
 export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // No compression: frames are encoded once per event and written to every socket as they are.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024, perMessageDeflate: false } });
   const connections = new Set<RealtimeConnection>();
+  const scheduler = new FlushScheduler();
+  const feeds = new AccountFeeds(
+    deps.bus,
+    // The change log is read for the account alone: eventsSince uses no more of the credential.
+    (accountId, afterSeq, limit) =>
+      eventsSince(deps.graph, { accountId } as AuthContext, afterSeq, limit),
+    (error) => app.log.error({ err: error }, 'realtime feed failed'),
+  );
+  app.addHook('onClose', async () => feeds.close());
   const perKey = new ConnectionCounts();
   const perAccount = new ConnectionCounts();
   const { config } = deps;
@@ -345,11 +351,13 @@ export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
           }
           const opened = new RealtimeConnection(
             socket,
+            request.raw.socket,
             auth,
             deps.graph,
             deps.usage,
             limits,
-            deps.bus,
+            feeds,
+            scheduler,
             request.log,
           );
           connection = opened;

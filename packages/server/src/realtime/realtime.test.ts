@@ -1,3 +1,4 @@
+import { graphChange } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity } from '../features/graph/graph.service.js';
 import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
@@ -103,6 +104,31 @@ describe('realtime gateway', () => {
     });
     await client.close();
     expect((await socket.next((m) => m.type === 'entity_created')).payload.name).toBe('FromAgent');
+  });
+
+  it('sends the events of one write as separate messages, each in the shared shape', async () => {
+    const { apiKey } = await account();
+    const socket = await subscribed(apiKey);
+    const other = await subscribed(apiKey);
+    const client = await connectMcp(baseUrl, apiKey);
+    await callTool(client, 'create_entities', {
+      entities: ['One', 'Two', 'Three'].map((name) => ({
+        name,
+        entityType: 't',
+        observations: [],
+      })),
+    });
+    await client.close();
+    for (const watcher of [socket, other]) {
+      await watcher.next((m) => m.payload.name === 'Three');
+      const events = watcher.messages.filter((m) => m.seq !== undefined);
+      expect(events.map((m) => m.payload.name)).toEqual(['One', 'Two', 'Three']);
+      expect(events.map((m) => m.seq! - events[0]!.seq!)).toEqual([0, 1, 2]);
+      for (const event of events) {
+        expect(graphChange.safeParse(event).success).toBe(true);
+        expect(event.id).toBe(`event-${event.seq}`);
+      }
+    }
   });
 
   it("never shows one account's events to another", async () => {

@@ -87,12 +87,22 @@ describe('realtime in the shell (RealtimeProvider, badge, notifications)', () =>
     const socket = await connectedSocket();
     await waitFor(() => expect(entitiesQuery).toHaveBeenCalledTimes(1));
 
-    act(() => socket.event('entity_created', 1, { entityId: 'a', name: 'Alice', type: 'person' }));
+    act(() =>
+      socket.event('entity_created', 1, { entityId: 'a', id: 'a', name: 'Alice', type: 'person' }),
+    );
     const log = screen.getByRole('log');
     expect(log).toHaveTextContent('Entity "Alice" created');
     await waitFor(() => expect(entitiesQuery).toHaveBeenCalledTimes(2));
 
-    act(() => socket.event('relation_created', 2, { relationType: 'uses' }));
+    act(() =>
+      socket.event('relation_created', 2, {
+        relationId: 'r',
+        id: 'r',
+        fromEntityId: 'a',
+        toEntityId: 'b',
+        relationType: 'uses',
+      }),
+    );
     expect(log).toHaveTextContent('Relation "uses" created');
     // A relation does not change the entity list.
     await new Promise((resolve) => setTimeout(resolve, 100));

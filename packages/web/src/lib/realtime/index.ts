@@ -11,7 +11,7 @@ export {
   NotificationQueue,
   type LiveNotification,
 } from './notifications';
-export { isGraphEvent, parseServerMessage, type GraphEvent } from './messages';
+export { parseServerMessage, readGraphEvent, type GraphEvent } from './messages';
 export { ALL_LIVE_QUERY_KEYS, liveQueryKeys, queryKeysForEvent } from './query-keys';
 export {
   RealtimeClient,

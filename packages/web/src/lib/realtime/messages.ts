@@ -1,9 +1,16 @@
-import { GRAPH_EVENT_TYPES, type GraphEventType, type ServerMessage } from '@engram/shared';
+import {
+  GRAPH_EVENT_TYPES,
+  graphChange,
+  type GraphChange,
+  type ServerMessage,
+} from '@engram/shared';
 
-/** A change to the account's graph, as the gateway sends it (spec §4, §7). */
-export interface GraphEvent extends ServerMessage {
-  type: GraphEventType;
-}
+/**
+ * A change to the account's graph as the gateway sends it (spec §4, §7): the
+ * shared `graphChange` union — the payloads the server's change log records —
+ * inside the message envelope.
+ */
+export type GraphEvent = GraphChange & Omit<ServerMessage, 'type' | 'payload'>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,12 +42,22 @@ export function parseServerMessage(data: unknown): ServerMessage | null {
 
 const GRAPH_EVENT_TYPE_SET: ReadonlySet<string> = new Set(GRAPH_EVENT_TYPES);
 
-export function isGraphEvent(message: ServerMessage): message is GraphEvent {
+/** Whether the message claims to be a graph change (whether or not its payload is valid). */
+export function hasGraphEventType(message: ServerMessage): boolean {
   return GRAPH_EVENT_TYPE_SET.has(message.type);
 }
 
-/** A payload field as a non-empty string, or undefined. */
-export function stringField(payload: Record<string, unknown>, key: string): string | undefined {
-  const value = payload[key];
-  return typeof value === 'string' && value !== '' ? value : undefined;
+/**
+ * The message as a graph event, read with the shared union; null when it is
+ * not one, or when its payload is not the shape the server emits.
+ */
+export function readGraphEvent(message: ServerMessage): GraphEvent | null {
+  const change = graphChange.safeParse({ type: message.type, payload: message.payload });
+  if (!change.success) return null;
+  return {
+    ...change.data,
+    id: message.id,
+    timestamp: message.timestamp,
+    ...(message.seq === undefined ? {} : { seq: message.seq }),
+  };
 }

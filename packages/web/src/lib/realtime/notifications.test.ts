@@ -1,33 +1,39 @@
-import type { GraphEventType } from '@engram/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GraphEvent } from './messages';
 import { describeEvent, NotificationQueue } from './notifications';
 
 let seq = 0;
-function event(type: GraphEventType, payload: Record<string, unknown> = {}): GraphEvent {
+/** A graph event in the shared `graphChange` shape, as the gateway sends it. */
+function event<T extends GraphEvent['type']>(
+  type: T,
+  payload: Extract<GraphEvent, { type: T }>['payload'],
+): GraphEvent {
   seq += 1;
-  return { id: `event-${seq}`, type, seq, payload, timestamp: '2026-11-02T10:00:00.000Z' };
+  return {
+    id: `event-${seq}`,
+    type,
+    seq,
+    payload,
+    timestamp: '2026-11-02T10:00:00.000Z',
+  } as GraphEvent;
 }
+
+const entity = (name: string, type = 'person') => ({ entityId: 'e1', id: 'e1', name, type });
+const relation = (relationType: string) => ({
+  relationId: 'r1',
+  id: 'r1',
+  fromEntityId: 'e1',
+  toEntityId: 'e2',
+  relationType,
+});
 
 describe('describeEvent', () => {
   it('words every event type, with names where the event has them', () => {
     const cases: [GraphEvent, string, string | undefined][] = [
-      [
-        event('entity_created', { name: 'Alice', type: 'person' }),
-        'Entity "Alice" created',
-        'person',
-      ],
-      [
-        event('entity_updated', { name: 'Alice', type: 'person' }),
-        'Entity "Alice" updated',
-        'person',
-      ],
-      [
-        event('entity_deleted', { entityId: 'e1', name: 'Alice' }),
-        'Entity "Alice" deleted',
-        undefined,
-      ],
-      [event('entity_deleted', { entityId: 'e1' }), 'Entity deleted', undefined],
+      [event('entity_created', entity('Alice')), 'Entity "Alice" created', 'person'],
+      [event('entity_updated', entity('Alice')), 'Entity "Alice" updated', 'person'],
+      [event('entity_deleted', entity('Alice')), 'Entity "Alice" deleted', 'person'],
+      [event('entity_deleted', entity('', '')), 'Entity deleted', undefined],
       [
         event('observation_added', {
           entityId: 'e1',
@@ -36,11 +42,26 @@ describe('describeEvent', () => {
         'Observation added',
         '"Likes tea"',
       ],
-      [event('observation_added', { observations: ['a', 'b'] }), '2 observations added', '"a"'],
-      [event('relation_created', { relationType: 'uses' }), 'Relation "uses" created', undefined],
-      [event('relation_updated', { relationType: 'needs' }), 'Relation "needs" updated', undefined],
-      [event('relation_updated', {}), 'Relation updated', undefined],
-      [event('relation_deleted', { relationId: 'r1' }), 'Relation deleted', undefined],
+      [
+        event('observation_added', {
+          entityId: 'e1',
+          observations: [
+            { id: 'o1', content: 'a' },
+            { id: 'o2', content: 'b' },
+          ],
+        }),
+        '2 observations added',
+        '"a"',
+      ],
+      [
+        event('observation_added', { entityId: 'e1', observations: [] }),
+        'Observation added',
+        undefined,
+      ],
+      [event('relation_created', relation('uses')), 'Relation "uses" created', undefined],
+      [event('relation_updated', relation('needs')), 'Relation "needs" updated', undefined],
+      [event('relation_updated', relation('')), 'Relation updated', undefined],
+      [event('relation_deleted', relation('uses')), 'Relation "uses" deleted', undefined],
     ];
     for (const [input, title, detail] of cases) {
       expect(describeEvent(input)).toEqual({ title, detail });
@@ -48,7 +69,7 @@ describe('describeEvent', () => {
   });
 
   it('shortens long names', () => {
-    const { title } = describeEvent(event('entity_created', { name: 'x'.repeat(200) }));
+    const { title } = describeEvent(event('entity_created', entity('x'.repeat(200))));
     expect(title.length).toBeLessThan(80);
     expect(title).toMatch(/…" created$/);
   });
@@ -60,7 +81,7 @@ describe('NotificationQueue', () => {
 
   it('keeps the last 5, newest first', () => {
     const queue = new NotificationQueue();
-    for (let n = 1; n <= 7; n++) queue.addEvent(event('entity_created', { name: `E${n}` }));
+    for (let n = 1; n <= 7; n++) queue.addEvent(event('entity_created', entity(`E${n}`)));
     expect(queue.getSnapshot().map((item) => item.title)).toEqual([
       'Entity "E7" created',
       'Entity "E6" created',
@@ -72,9 +93,9 @@ describe('NotificationQueue', () => {
 
   it('drops each notification 10 s after it arrived', () => {
     const queue = new NotificationQueue();
-    queue.addEvent(event('entity_created', { name: 'First' }));
+    queue.addEvent(event('entity_created', entity('First')));
     vi.advanceTimersByTime(4_000);
-    queue.addEvent(event('entity_created', { name: 'Second' }));
+    queue.addEvent(event('entity_created', entity('Second')));
     vi.advanceTimersByTime(5_999);
     expect(queue.getSnapshot()).toHaveLength(2);
     vi.advanceTimersByTime(1);
@@ -88,14 +109,14 @@ describe('NotificationQueue', () => {
     const queue = new NotificationQueue();
     const listener = vi.fn();
     queue.subscribe(listener);
-    const first = queue.addEvent(event('relation_created', { relationType: 'uses' }));
-    queue.addEvent(event('relation_deleted'));
+    const first = queue.addEvent(event('relation_created', relation('uses')));
+    queue.addEvent(event('relation_deleted', relation('')));
     queue.dismiss(first.id);
     expect(queue.getSnapshot().map((item) => item.title)).toEqual(['Relation deleted']);
     expect(listener).toHaveBeenCalledTimes(3);
     expect(vi.getTimerCount()).toBe(1);
 
-    for (let n = 0; n < 10; n++) queue.addEvent(event('entity_updated'));
+    for (let n = 0; n < 10; n++) queue.addEvent(event('entity_updated', entity('A')));
     expect(vi.getTimerCount()).toBe(5);
     queue.clear();
     expect(queue.getSnapshot()).toEqual([]);
@@ -104,7 +125,7 @@ describe('NotificationQueue', () => {
 
   it('gives repeated events distinct ids', () => {
     const queue = new NotificationQueue();
-    const same = event('entity_deleted');
+    const same = event('entity_deleted', entity('A'));
     const a = queue.addEvent(same);
     const b = queue.addEvent(same);
     expect(a.id).not.toBe(b.id);

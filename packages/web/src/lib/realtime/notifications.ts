@@ -1,5 +1,5 @@
 import type { GraphEventType } from '@engram/shared';
-import { stringField, type GraphEvent } from './messages';
+import type { GraphEvent } from './messages';
 import type { Timers } from './realtime-client';
 
 /** Spec §9: at most the last 5 live notifications, each gone after 10 s. */
@@ -25,37 +25,25 @@ function quoted(text: string): string {
   return `"${short}"`;
 }
 
-function named(noun: string, name: string | undefined, verb: string): string {
+/** 'Entity "Alice" created', or 'Entity created' when the name is empty. */
+function named(noun: string, name: string, verb: string): string {
   return name ? `${noun} ${quoted(name)} ${verb}` : `${noun} ${verb}`;
-}
-
-function observationTexts(payload: Record<string, unknown>): string[] {
-  const list = Array.isArray(payload.observations) ? (payload.observations as unknown[]) : [];
-  return list.flatMap((item) => {
-    if (typeof item === 'string') return [item];
-    if (typeof item === 'object' && item !== null) {
-      const content = (item as Record<string, unknown>).content;
-      if (typeof content === 'string') return [content];
-    }
-    return [];
-  });
 }
 
 /** The words shown for an event (spec §4 lists what each type carries). */
 export function describeEvent(event: GraphEvent): { title: string; detail?: string } {
-  const { payload } = event;
-  const name = stringField(payload, 'name');
-  const entityType = stringField(payload, 'type');
-  const relationType = stringField(payload, 'relationType') ?? stringField(payload, 'type');
   switch (event.type) {
     case 'entity_created':
-      return { title: named('Entity', name, 'created'), detail: entityType };
     case 'entity_updated':
-      return { title: named('Entity', name, 'updated'), detail: entityType };
-    case 'entity_deleted':
-      return { title: named('Entity', name, 'deleted'), detail: entityType };
+    case 'entity_deleted': {
+      const verb = event.type.slice('entity_'.length);
+      return {
+        title: named('Entity', event.payload.name, verb),
+        detail: event.payload.type || undefined,
+      };
+    }
     case 'observation_added': {
-      const texts = observationTexts(payload);
+      const texts = event.payload.observations.map((observation) => observation.content);
       const count = Math.max(texts.length, 1);
       return {
         title: count === 1 ? 'Observation added' : `${count} observations added`,
@@ -63,11 +51,11 @@ export function describeEvent(event: GraphEvent): { title: string; detail?: stri
       };
     }
     case 'relation_created':
-      return { title: named('Relation', relationType, 'created') };
     case 'relation_updated':
-      return { title: named('Relation', relationType, 'updated') };
-    case 'relation_deleted':
-      return { title: named('Relation', relationType, 'deleted') };
+    case 'relation_deleted': {
+      const verb = event.type.slice('relation_'.length);
+      return { title: named('Relation', event.payload.relationType, verb) };
+    }
   }
 }
 

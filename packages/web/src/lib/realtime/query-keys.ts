@@ -1,5 +1,5 @@
 import type { QueryKey } from '@tanstack/react-query';
-import { stringField, type GraphEvent } from './messages';
+import type { GraphEvent } from './messages';
 
 /**
  * Query-key prefixes that live updates refresh. Every screen that shows graph
@@ -43,9 +43,9 @@ export const ALL_LIVE_QUERY_KEYS: readonly QueryKey[] = [
 
 /**
  * The prefixes one event makes stale. Totals, activity and the graph change
- * with every event. Where an event names the entities it touches only their
- * detail is refreshed; where it does not (a rename shows on its neighbours'
- * pages, a deletion removes their relations) every entity detail is.
+ * with every event. An observation or a relation refreshes the detail of the
+ * entities it names; a rename shows on its neighbours' pages and a deletion
+ * removes their relations, so those refresh every entity detail.
  */
 export function queryKeysForEvent(event: GraphEvent): QueryKey[] {
   const always: QueryKey[] = [
@@ -53,18 +53,11 @@ export function queryKeysForEvent(event: GraphEvent): QueryKey[] {
     liveQueryKeys.dashboard,
     liveQueryKeys.analytics,
   ];
-  const entityId = stringField(event.payload, 'entityId');
-  const from = stringField(event.payload, 'fromEntityId');
-  const to = stringField(event.payload, 'toEntityId');
   switch (event.type) {
     case 'entity_created':
       return [liveQueryKeys.entities, ...always];
     case 'observation_added':
-      return [
-        liveQueryKeys.entities,
-        entityId === undefined ? liveQueryKeys.entity() : liveQueryKeys.entity(entityId),
-        ...always,
-      ];
+      return [liveQueryKeys.entities, liveQueryKeys.entity(event.payload.entityId), ...always];
     case 'entity_updated':
     case 'entity_deleted':
       return [liveQueryKeys.entities, liveQueryKeys.entity(), liveQueryKeys.relations, ...always];
@@ -73,9 +66,8 @@ export function queryKeysForEvent(event: GraphEvent): QueryKey[] {
     case 'relation_deleted':
       return [
         liveQueryKeys.relations,
-        ...(from !== undefined && to !== undefined
-          ? [liveQueryKeys.entity(from), liveQueryKeys.entity(to)]
-          : [liveQueryKeys.entity()]),
+        liveQueryKeys.entity(event.payload.fromEntityId),
+        liveQueryKeys.entity(event.payload.toEntityId),
         ...always,
       ];
   }

@@ -5,6 +5,14 @@ import { RealtimeClient, realtimeUrl, type RealtimeClientOptions } from './realt
 
 const logger = { warn: vi.fn(), error: vi.fn() };
 
+/** An entity change's payload in the shared `graphChange` shape. */
+const entity = (entityId: string, name = entityId.toUpperCase()) => ({
+  entityId,
+  id: entityId,
+  name,
+  type: 'person',
+});
+
 function createClient(options: Partial<RealtimeClientOptions> = {}) {
   return new RealtimeClient({
     url: (key) => `ws://engram.test/ws/connect?api_key=${key}`,
@@ -176,8 +184,8 @@ describe('RealtimeClient: resuming without gaps', () => {
   it('resubscribes after a reconnect with the last seq seen, and to followed entities', () => {
     const client = connected();
     const unfollow = client.subscribeToEntity('entity-9');
-    FakeWebSocket.latest.event('entity_created', 3, { entityId: 'a', name: 'A' });
-    FakeWebSocket.latest.event('entity_created', 4, { entityId: 'b', name: 'B' });
+    FakeWebSocket.latest.event('entity_created', 3, entity('a', 'A'));
+    FakeWebSocket.latest.event('entity_created', 4, entity('b', 'B'));
     FakeWebSocket.latest.serverClose(1006);
     vi.advanceTimersByTime(5_000);
 
@@ -209,7 +217,7 @@ describe('RealtimeClient: resuming without gaps', () => {
     const seen: number[] = [];
     client.onGraphEvent((event: GraphEvent) => seen.push(event.seq!));
     for (const seq of [1, 2, 2, 1, 3, 3, 5]) {
-      FakeWebSocket.latest.event('entity_updated', seq, { entityId: 'a' });
+      FakeWebSocket.latest.event('entity_updated', seq, entity('a'));
     }
     expect(seen).toEqual([1, 2, 3, 5]);
   });
@@ -221,9 +229,9 @@ describe('RealtimeClient: resuming without gaps', () => {
     client.on('pong', pong);
     const off = client.on('entity_created', created);
     FakeWebSocket.latest.receive({ type: 'pong' });
-    FakeWebSocket.latest.event('entity_created', 1, { name: 'A' });
+    FakeWebSocket.latest.event('entity_created', 1, entity('a', 'A'));
     off();
-    FakeWebSocket.latest.event('entity_created', 2, { name: 'B' });
+    FakeWebSocket.latest.event('entity_created', 2, entity('b', 'B'));
     expect(pong).toHaveBeenCalledOnce();
     expect(created).toHaveBeenCalledOnce();
     expect(created.mock.calls[0]![0]).toMatchObject({ type: 'entity_created', seq: 1 });
@@ -258,7 +266,7 @@ describe('RealtimeClient: resuming without gaps', () => {
       throw new Error('boom');
     });
     client.onGraphEvent(after);
-    FakeWebSocket.latest.event('entity_deleted', 1, { entityId: 'a' });
+    FakeWebSocket.latest.event('entity_deleted', 1, entity('a'));
     expect(after).toHaveBeenCalledOnce();
     expect(logger.error).toHaveBeenCalled();
     expect(client.getSnapshot().status).toBe('connected');
@@ -269,7 +277,7 @@ describe('RealtimeClient: changing or dropping the key', () => {
   it('replaces the connection when the key changes', () => {
     const client = connected('key-1');
     const first = FakeWebSocket.latest;
-    FakeWebSocket.latest.event('entity_created', 7, { name: 'A' });
+    FakeWebSocket.latest.event('entity_created', 7, entity('a', 'A'));
 
     client.setApiKey('key-2');
     expect(first.closedWith).toEqual({ code: 1000, reason: 'API key changed' });
@@ -294,7 +302,7 @@ describe('RealtimeClient: changing or dropping the key', () => {
 
   it('does not resume with another account’s seq', () => {
     const client = connected('key-1');
-    FakeWebSocket.latest.event('entity_created', 50, { name: 'A' });
+    FakeWebSocket.latest.event('entity_created', 50, entity('a', 'A'));
     client.setApiKey('key-of-someone-else');
     FakeWebSocket.latest.accept('account-2');
     expect(FakeWebSocket.latest.sent[0]).toMatchObject({
@@ -303,7 +311,7 @@ describe('RealtimeClient: changing or dropping the key', () => {
     });
     const seen = vi.fn();
     client.onGraphEvent(seen);
-    FakeWebSocket.latest.event('entity_created', 1, { name: 'B' });
+    FakeWebSocket.latest.event('entity_created', 1, entity('b', 'B'));
     expect(seen).toHaveBeenCalledOnce();
   });
 
@@ -371,6 +379,51 @@ describe('RealtimeClient: sending and receiving', () => {
       'not json {',
     );
     expect(handler).not.toHaveBeenCalled();
+    expect(client.getSnapshot().status).toBe('connected');
+  });
+
+  it('reads graph events with the shared union: typed payloads, envelope kept', () => {
+    const client = connected();
+    const seen: GraphEvent[] = [];
+    client.onGraphEvent((event) => seen.push(event));
+    FakeWebSocket.latest.event('relation_created', 3, {
+      relationId: 'r1',
+      id: 'r1',
+      fromEntityId: 'a',
+      toEntityId: 'b',
+      relationType: 'uses',
+    });
+    expect(seen).toEqual([
+      {
+        id: 'event-3',
+        type: 'relation_created',
+        seq: 3,
+        timestamp: new Date(0).toISOString(),
+        payload: {
+          relationId: 'r1',
+          id: 'r1',
+          fromEntityId: 'a',
+          toEntityId: 'b',
+          relationType: 'uses',
+        },
+      },
+    ]);
+  });
+
+  it('only logs a graph event whose payload is not the shared shape, and still counts its seq', () => {
+    const client = connected();
+    const graph = vi.fn();
+    const byType = vi.fn();
+    client.onGraphEvent(graph);
+    client.on('entity_created', byType);
+    FakeWebSocket.latest.event('entity_created', 5, { name: 'no id' });
+    expect(graph).not.toHaveBeenCalled();
+    expect(byType).toHaveBeenCalledOnce();
+    expect(logger.error).toHaveBeenCalledWith(
+      'Realtime: ignored a malformed graph event',
+      expect.stringContaining('"no id"'),
+    );
+    expect(client.lastEventSeq).toBe(5);
     expect(client.getSnapshot().status).toBe('connected');
   });
 

@@ -7,7 +7,7 @@ import {
   UNAUTHORIZED_CLOSE_CODE,
   type ServerMessage,
 } from '@engram/shared';
-import { isGraphEvent, parseServerMessage, stringField, type GraphEvent } from './messages';
+import { hasGraphEventType, parseServerMessage, readGraphEvent, type GraphEvent } from './messages';
 
 /** What the client is doing (spec §4); the badge adds 'unknown' for "no client at all". */
 export type RealtimeStatus = 'connecting' | 'connected' | 'disconnecting' | 'disconnected';
@@ -65,6 +65,13 @@ export interface RealtimeClientOptions {
 }
 
 type MessageHandler = (message: ServerMessage) => void;
+type GraphEventHandler = (event: GraphEvent) => void;
+
+/** A control message's text field (an account id, an error's words), or undefined. */
+function textOf(payload: Record<string, unknown>, key: string): string | undefined {
+  const value = payload[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
 
 /** WebSocket.readyState values (the fake and the browser agree on these). */
 const OPEN = 1;
@@ -97,7 +104,8 @@ export function realtimeUrl(apiKey: string, location: Pick<Location, 'protocol' 
  * - Events whose `seq` is not newer than the last one seen are dropped (replay
  *   and live stream may overlap across a reconnect).
  * - `send` while not connected drops the message with a console warning.
- * - Unparseable frames are only logged.
+ * - Unparseable frames are only logged; so are graph events whose payload is
+ *   not the shared `graphChange` shape (they reach no graph-event handler).
  */
 export class RealtimeClient {
   private readonly options: Required<Omit<RealtimeClientOptions, 'createSocket'>> & {
@@ -119,6 +127,7 @@ export class RealtimeClient {
   private accountId: string | undefined;
   private readonly entityRefs = new Map<string, number>();
   private readonly handlers = new Map<string, Set<MessageHandler>>();
+  private readonly graphHandlers = new Set<GraphEventHandler>();
   private readonly resyncHandlers = new Set<() => void>();
   private readonly listeners = new Set<() => void>();
   private snapshot: RealtimeSnapshot;
@@ -187,6 +196,7 @@ export class RealtimeClient {
   dispose(): void {
     this.setApiKey(null);
     this.handlers.clear();
+    this.graphHandlers.clear();
     this.resyncHandlers.clear();
     this.listeners.clear();
   }
@@ -226,11 +236,13 @@ export class RealtimeClient {
     return () => set.delete(handler);
   }
 
-  /** Every graph event (entity_created … relation_deleted), once each, in seq order. */
-  onGraphEvent(handler: (event: GraphEvent) => void): () => void {
-    return this.on('*', (message) => {
-      if (isGraphEvent(message)) handler(message);
-    });
+  /**
+   * Every graph event (entity_created … relation_deleted), once each, in seq
+   * order, read with the shared `graphChange` union.
+   */
+  onGraphEvent(handler: GraphEventHandler): () => void {
+    this.graphHandlers.add(handler);
+    return () => this.graphHandlers.delete(handler);
   }
 
   /**
@@ -344,7 +356,7 @@ export class RealtimeClient {
     }
     switch (message.type) {
       case 'connection_established':
-        this.establish(stringField(message.payload, 'accountId'));
+        this.establish(textOf(message.payload, 'accountId'));
         break;
       case 'subscribed': {
         const resumedTo = message.payload.lastSeq;
@@ -359,12 +371,22 @@ export class RealtimeClient {
       case 'error':
         this.options.logger.warn(
           'Realtime: server error:',
-          stringField(message.payload, 'message') ?? message.payload,
+          textOf(message.payload, 'message') ?? message.payload,
         );
         break;
     }
     this.dispatch(message.type, message);
     this.dispatch('*', message);
+    if (hasGraphEventType(message)) this.dispatchGraphEvent(message, data);
+  }
+
+  private dispatchGraphEvent(message: ServerMessage, data: unknown): void {
+    const event = readGraphEvent(message);
+    if (event === null) {
+      this.options.logger.error('Realtime: ignored a malformed graph event', data);
+      return;
+    }
+    for (const handler of [...this.graphHandlers]) this.safely(() => handler(event));
   }
 
   /** The gateway accepted the key: connected; (re)subscribe, resuming after lastSeq. */

@@ -243,7 +243,9 @@ describe('Dashboard (/dashboard)', () => {
       expect(screen.getByText('Live').closest('[data-live]')).toHaveAttribute('data-live', 'true'),
     );
     entities = 2;
-    act(() => socket.event('entity_created', 1, { entityId: 'b', name: 'B', type: 'person' }));
+    act(() =>
+      socket.event('entity_created', 1, { entityId: 'b', id: 'b', name: 'B', type: 'person' }),
+    );
     await waitFor(() => expect(statValue('Total Entities')).toHaveTextContent('2'));
   });
 
