@@ -59,10 +59,11 @@ export async function write<T>(
 ): Promise<T> {
   const pending: GraphChange[] = [];
   let largest: observationRepo.ObservationCount | undefined;
-  const at = deps.now();
   try {
-    const { result, firstSeq } = await deps.db.transaction().execute(async (trx) => {
+    const { result, firstSeq, at } = await deps.db.transaction().execute(async (trx) => {
       const { storedBytes: bytesBefore } = await changeRepo.lockAccount(trx, auth.accountId);
+      // Stamped once the account is ours: an account's events are in time order as in seq order.
+      const at = deps.now();
       const outcome = await fn({
         trx,
         accountId: auth.accountId,
@@ -73,7 +74,7 @@ export async function write<T>(
           }
         },
       });
-      if (pending.length === 0) return { result: outcome, firstSeq: 0 };
+      if (pending.length === 0) return { result: outcome, firstSeq: 0, at };
       const appended = await changeRepo.appendEvents(trx, auth.accountId, pending, {
         actor: { ...auth.actor },
         at,
@@ -85,7 +86,7 @@ export async function write<T>(
         created: pending.some((event) => event.type === 'entity_created'),
         largest,
       });
-      return { result: outcome, firstSeq: appended.firstSeq };
+      return { result: outcome, firstSeq: appended.firstSeq, at };
     });
     if (pending.length > 0) {
       deps.publish?.(
