@@ -254,9 +254,7 @@ export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
   const scheduler = new FlushScheduler();
   const feeds = new AccountFeeds(
     deps.bus,
-    // The change log is read for the account alone: eventsSince uses no more of the credential.
-    (accountId, afterSeq, limit) =>
-      eventsSince(deps.graph, { accountId } as AuthContext, afterSeq, limit),
+    (accountId, afterSeq, limit) => eventsSince(deps.graph, { accountId }, afterSeq, limit),
     (error) => app.log.error({ err: error }, 'realtime feed failed'),
   );
   app.addHook('onClose', async () => feeds.close());

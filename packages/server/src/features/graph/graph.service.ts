@@ -489,7 +489,7 @@ export async function graphOverview(
  */
 export async function eventsSince(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: Pick<AuthContext, 'accountId'>,
   seq: number,
   limit: number,
 ): Promise<ChangeEvent[]> {
