@@ -134,6 +134,7 @@ export async function buildApp({
     credentials: runtime.credentials,
     now: runtime.now,
     authenticate: authenticateWith(runtime.authenticate),
+    resolveCredential: runtime.authenticate,
     authenticateSession: sessionOnlyWith(runtime.authenticate),
     checkOrigin: checkOriginWith(originPolicy(config)),
   };

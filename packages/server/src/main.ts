@@ -6,12 +6,13 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { DataFolderBusyError } from './db/data-lock.js';
+import { announceServer, DataFolderBusyError, runningServer } from './db/data-lock.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import * as transfer from './features/graph/transfer.service.js';
 import type { AuthContext } from './lib/auth-context.js';
 import { AppError } from './lib/errors.js';
+import { bridgeStdio } from './mcp/bridge.js';
 import { serveStdio } from './mcp/stdio.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 
@@ -20,7 +21,8 @@ const USAGE = `Usage: engram <command>
 Commands:
   serve                     Run the API, MCP endpoint and web app
   migrate                   Apply pending database migrations and exit
-  mcp                       Serve the MCP memory tools over stdio (needs ENGRAM_API_KEY)
+  mcp                       Serve the MCP memory tools over stdio (needs ENGRAM_API_KEY);
+                            while engram serve owns the data folder, relays to its /mcp
   import <file>             Import a memory file: the reference server's JSONL,
                             or an Engram export (.json) (needs ENGRAM_API_KEY)
   export [--format jsonl|json] [--output <file>]
@@ -41,8 +43,10 @@ async function serve(config: Config): Promise<void> {
       'PUBLIC_URL is not set: browsers reach /ws/connect and /mcp only from loopback origins. Set PUBLIC_URL to the address people open.',
     );
   }
+  let withdraw = () => {};
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    withdraw();
     // A connection or statement that never ends must not keep a stopped node alive.
     setTimeout(() => {
       app.log.error(`shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting`);
@@ -54,6 +58,20 @@ async function serve(config: Config): Promise<void> {
   process.once('SIGINT', () => void close('SIGINT'));
   process.once('SIGTERM', () => void close('SIGTERM'));
   await app.listen({ port: config.PORT, host: config.HOST });
+  // The embedded data folder is this process's: `engram mcp` relays to us instead.
+  if (!config.DATABASE_URL) withdraw = announceServer(config.DATA_DIR, localUrl(app, config.PORT));
+}
+
+/** Where this machine reaches the server (a wildcard bind is reached on loopback). */
+function localUrl(app: Awaited<ReturnType<typeof buildApp>>, port: number): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') return `http://127.0.0.1:${port}`;
+  const host = ['0.0.0.0', '::'].includes(address.address)
+    ? '127.0.0.1'
+    : address.family === 'IPv6'
+      ? `[${address.address}]`
+      : address.address;
+  return `http://${host}:${address.port}`;
 }
 
 async function runMigrations(config: Config): Promise<void> {
@@ -88,6 +106,24 @@ async function withAccount(
     await fn(runtime, auth);
   } finally {
     await runtime.close();
+  }
+}
+
+/**
+ * `engram mcp`: opens the database itself, or — when a running server owns
+ * the embedded data folder — relays stdio to that server's /mcp with the
+ * same key.
+ */
+async function serveMcp(config: Config): Promise<void> {
+  try {
+    await withAccount(config, serveStdio);
+  } catch (error) {
+    const server =
+      error instanceof DataFolderBusyError && !config.DATABASE_URL
+        ? runningServer(config.DATA_DIR)
+        : undefined;
+    if (!server || !config.ENGRAM_API_KEY) throw error;
+    await bridgeStdio({ url: new URL('/mcp', server.url).href, credential: config.ENGRAM_API_KEY });
   }
 }
 
@@ -152,7 +188,7 @@ async function main(argv: string[]): Promise<void> {
     case 'migrate':
       return runMigrations(config);
     case 'mcp':
-      return withAccount(config, serveStdio);
+      return serveMcp(config);
     case 'import':
       return importFile(config, rest[0]);
     case 'export':

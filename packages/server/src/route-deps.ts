@@ -7,6 +7,7 @@ import type { BillingDeps } from './features/billing/billing.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
 import type { KeysDeps } from './features/keys/keys.service.js';
 import type { UsageMeter } from './features/usage/usage.service.js';
+import type { CredentialResolver } from './http/authenticate.js';
 import type { CredentialWatch } from './realtime/credential-watch.js';
 import type { EventBus } from './realtime/event-bus.js';
 
@@ -30,8 +31,10 @@ export interface RouteDeps {
   credentials: CredentialWatch;
   /** The clock every service reads; tests move it. */
   now: () => Date;
-  /** Session token or API key (graph routes, MCP). */
+  /** Session token or API key (graph routes). */
   authenticate: Hook;
+  /** Who a bearer credential acts as (MCP verifies it through the SDK's resource-server helper). */
+  resolveCredential: CredentialResolver;
   /** Session token only: a person's own acts (see docs/architecture.md "Credentials"). */
   authenticateSession: Hook;
   /** Refuses browser origins and Host names that are not ours (/mcp, /ws/connect). */

@@ -1,16 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  type NodeMcpRequestHandler,
+} from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type McpHttpHandler,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../http/authenticate.js';
-import type { RouteDeps } from '../route-deps.js';
 import type { AuthContext } from '../lib/auth-context.js';
+import type { RouteDeps } from '../route-deps.js';
+import {
+  engramAuthOf,
+  MCP_PATH,
+  mcpAuthenticateWith,
+  mcpResourceUrl,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  protectedResourceMetadata,
+} from './auth.js';
+import { AccountEventBus } from './account-event-bus.js';
 import { createMemoryServer } from './memory-server.js';
 
 interface Session {
   id: string;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   server: McpServer;
   accountId: string;
   /** The session token or API key that opened it: the only one that may use it. */
@@ -22,7 +40,18 @@ interface Session {
   stopWatching: () => void;
 }
 
-/** How often idle sessions are looked for (also at every new session). */
+/** One account's 2026-era handler: its listens hear that account's changes only. */
+interface AccountLane {
+  handler: McpHttpHandler;
+  node: NodeMcpRequestHandler;
+  bus: AccountEventBus;
+  /** Requests (listens included) being served now. */
+  inFlight: number;
+  /** Runtime clock (ms) of the last request. */
+  lastSeen: number;
+}
+
+/** How often idle sessions and account lanes are looked for (also at every new session). */
 const SWEEP_MS = 15_000;
 /** A tool call may carry a whole batch (up to 100,000 items, memory-server.ts). */
 const MCP_BODY_LIMIT = 32 * 1024 * 1024;
@@ -33,19 +62,54 @@ function jsonRpcError(reply: FastifyReply, status: number, message: string) {
   return reply.status(status).send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 }
 
+function isListenRequest(body: unknown): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { method?: unknown }).method === 'subscriptions/listen'
+  );
+}
+
+/** The request as the SDK's classifier sees it: the headers; the body is given parsed. */
+function headersOf(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  headers.delete('content-length');
+  return new Request(`http://${request.host}${request.url}`, { method: request.method, headers });
+}
+
 /**
- * The MCP Streamable HTTP endpoint. Every request is authenticated (API key or
- * session token); a session belongs to the credential that opened it, is
- * invisible to any other, and ends when that credential is revoked or expires,
- * when it idles past MCP_SESSION_IDLE_MINUTES, or when its account opens more
- * than MCP_MAX_SESSIONS_PER_ACCOUNT (the least recently used goes). Sessions
- * live in this node's memory.
+ * The MCP Streamable HTTP endpoint, serving both protocol eras:
+ *
+ * - **2026-07-28** (stateless): any node answers any request. One
+ *   `createMcpHandler` per account whose `ServerEventBus` is that account's
+ *   slice of Engram's event bus (Redis across nodes), so a
+ *   `subscriptions/listen` stream hears every change to its own account's
+ *   graph, written on any node, and nothing of other accounts'.
+ * - **2025 era** (initialize + `Mcp-Session-Id`, picked with the SDK's
+ *   `isLegacyRequest`): sessions in this node's memory (sticky routing). A
+ *   session belongs to the credential that opened it, is invisible to any
+ *   other, and ends when that credential is revoked or expires, when it idles
+ *   past MCP_SESSION_IDLE_MINUTES, or when its account opens more than
+ *   MCP_MAX_SESSIONS_PER_ACCOUNT (the least recently used goes).
+ *
+ * Every request is authenticated (API key or session token); a refusal
+ * points at the Protected Resource Metadata (RFC 9728).
  */
 export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   const sessions = new Map<string, Session>();
+  const lanes = new Map<string, AccountLane>();
   let uses = 0;
+  /** 2026-era listen streams open on this node (they count against MCP_MAX_SESSIONS). */
+  let listens = 0;
   const idleMs = deps.config.MCP_SESSION_IDLE_MINUTES * 60_000;
   const clock = () => deps.now().getTime();
+
+  // ── 2025 era: sessions ────────────────────────────────────────────────────
 
   /** Forgets the session; the transport is closed by whoever is closing it. */
   function forget(session: Session): boolean {
@@ -62,6 +126,13 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   function sweepIdle(): void {
     const cutoff = clock() - idleMs;
     for (const session of sessions.values()) if (session.lastSeen < cutoff) end(session);
+    // A lane holds nothing between requests but its open listens: drop idle empty ones.
+    for (const [accountId, lane] of lanes) {
+      if (lane.inFlight === 0 && lane.bus.listenerCount === 0 && lane.lastSeen < cutoff) {
+        lanes.delete(accountId);
+        void lane.handler.close().catch(() => undefined);
+      }
+    }
   }
 
   const sweep = setInterval(sweepIdle, SWEEP_MS);
@@ -69,6 +140,9 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   app.addHook('onClose', async () => {
     clearInterval(sweep);
     for (const session of [...sessions.values()]) end(session);
+    const closing = [...lanes.values()].map((lane) => lane.handler.close());
+    lanes.clear();
+    await Promise.allSettled(closing);
   });
 
   function sessionOf(request: FastifyRequest): Session | undefined {
@@ -95,27 +169,30 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         end(session);
       }
     }
-    return sessions.size < deps.config.MCP_MAX_SESSIONS;
+    return sessions.size + listens < deps.config.MCP_MAX_SESSIONS;
+  }
+
+  function noRoom(reply: FastifyReply) {
+    void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return jsonRpcError(
+      reply,
+      503,
+      'This server has no room for another MCP session; try again shortly',
+    );
   }
 
   async function startSession(request: FastifyRequest, reply: FastifyReply) {
     const auth = authOf(request);
-    if (!makeRoom(auth)) {
-      void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      return jsonRpcError(
-        reply,
-        503,
-        'This server has no room for another MCP session; try again shortly',
-      );
-    }
+    if (!makeRoom(auth)) return noRoom(reply);
     const server = createMemoryServer({
       graph: deps.graph,
       usage: deps.usage,
       bus: deps.bus,
       auth,
       log: request.log,
+      updates: 'subscribe',
     });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         const session: Session = {
@@ -142,11 +219,7 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     await transport.handleRequest(request.raw, reply.raw, request.body);
   }
 
-  // Origin and Host first (DNS rebinding, other sites' pages), then the credential.
-  const onRequest = [deps.checkOrigin, deps.authenticate];
-  const schema = { hide: true };
-
-  app.post('/mcp', { onRequest, schema, bodyLimit: MCP_BODY_LIMIT }, async (request, reply) => {
+  async function legacyPost(request: FastifyRequest, reply: FastifyReply) {
     const session = sessionOf(request);
     if (session) {
       reply.hijack();
@@ -159,18 +232,99 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       return jsonRpcError(reply, 400, 'No session: the first request must be initialize');
     }
     return startSession(request, reply);
+  }
+
+  // ── 2026-07-28: stateless, one handler per account ─────────────────────────
+
+  function laneOf(accountId: string): AccountLane {
+    let lane = lanes.get(accountId);
+    if (!lane) {
+      const bus = new AccountEventBus(deps.bus, accountId);
+      const handler = createMcpHandler(
+        (ctx) =>
+          createMemoryServer({
+            graph: deps.graph,
+            usage: deps.usage,
+            bus: deps.bus,
+            auth: engramAuthOf(ctx.authInfo),
+            log: app.log,
+            updates: 'none',
+          }),
+        {
+          legacy: 'reject',
+          bus,
+          maxSubscriptions: deps.config.MCP_MAX_SESSIONS_PER_ACCOUNT,
+          onerror: (error) => app.log.debug({ err: error }, 'MCP request refused'),
+        },
+      );
+      lane = { handler, node: toNodeHandler(handler), bus, inFlight: 0, lastSeen: clock() };
+      lanes.set(accountId, lane);
+    }
+    lane.lastSeen = clock();
+    return lane;
+  }
+
+  async function modernPost(request: FastifyRequest, reply: FastifyReply) {
+    const auth = authOf(request);
+    const lane = laneOf(auth.accountId);
+    const raw = reply.raw;
+    if (isListenRequest(request.body)) {
+      // A listen is held open like a session: it counts against the node's room,
+      // and ends the moment its credential is revoked or expires.
+      if (sessions.size + listens >= deps.config.MCP_MAX_SESSIONS) return noRoom(reply);
+      listens++;
+      const stopWatching = deps.credentials.watch(auth, () => raw.destroy());
+      raw.once('close', () => {
+        listens--;
+        stopWatching();
+      });
+    }
+    lane.inFlight++;
+    raw.once('close', () => {
+      lane.inFlight--;
+      lane.lastSeen = clock();
+    });
+    reply.hijack();
+    await lane.node(request.raw, raw, request.body);
+  }
+
+  // ── routes ────────────────────────────────────────────────────────────────
+
+  // Origin and Host first (DNS rebinding, other sites' pages), then the credential.
+  const onRequest = [
+    deps.checkOrigin,
+    mcpAuthenticateWith(deps.resolveCredential, deps.config.PUBLIC_URL),
+  ];
+  const schema = { hide: true };
+
+  app.get(PROTECTED_RESOURCE_METADATA_PATH, { schema }, async (request, reply) => {
+    void reply.header('access-control-allow-origin', '*');
+    return protectedResourceMetadata(mcpResourceUrl(deps.config.PUBLIC_URL, request));
   });
 
-  // GET opens the server-to-client stream; DELETE ends the session.
+  app.post(MCP_PATH, { onRequest, schema, bodyLimit: MCP_BODY_LIMIT }, async (request, reply) => {
+    // An empty body has no era claim; the 2025 lane answers it.
+    const legacy =
+      request.body === undefined ||
+      (await isLegacyRequest(headersOf(request), request.body, {
+        maxRequestBodySize: MCP_BODY_LIMIT,
+      }));
+    return legacy ? legacyPost(request, reply) : modernPost(request, reply);
+  });
+
+  // GET opens a 2025 session's server-to-client stream; DELETE ends the session.
+  // The 2026 revision has neither: without a session they are 405 (not 400:
+  // clients probing for the old SSE transport give up cleanly on 405).
   const streamOrEnd = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.headers['mcp-session-id'] === undefined) {
-      return jsonRpcError(reply, 400, 'Missing Mcp-Session-Id header');
+      void reply.header('allow', 'POST');
+      return jsonRpcError(reply, 405, 'Method not allowed without an Mcp-Session-Id');
     }
     const session = sessionOf(request);
     if (!session) return jsonRpcError(reply, 404, 'Session not found');
     reply.hijack();
     return session.transport.handleRequest(request.raw, reply.raw);
   };
-  app.get('/mcp', { onRequest, schema }, streamOrEnd);
-  app.delete('/mcp', { onRequest, schema }, streamOrEnd);
+  app.get(MCP_PATH, { onRequest, schema }, streamOrEnd);
+  app.delete(MCP_PATH, { onRequest, schema }, streamOrEnd);
 };

@@ -1,12 +1,20 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, callToolError, connectMcp } from '../test/mcp-client.js';
+import {
+  callTool,
+  callToolError,
+  connectEra,
+  eventually,
+  type EraClient,
+} from '../test/mcp-client.js';
 import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
+
+// Every case runs on both protocol eras: the 2026-07-28 stateless revision
+// (SDK v2 client, pinned) and the 2025 era (the 1.x SDK client, a session).
+// Both clients validate each tool's structuredContent against its outputSchema.
 
 let t: TestApp;
 let baseUrl: string;
-const clients: Client[] = [];
+const clients: { close(): Promise<unknown> }[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -17,13 +25,13 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A fresh account and an MCP client acting for it through an API key. */
-async function agent() {
+/** A fresh account and an MCP client of the era acting for it through an API key. */
+async function agentOf(era: 'modern' | 'legacy') {
   const { token } = await signUp(t.app);
   const key = (
     await as(t.app, token)({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })
   ).json<{ apiKey: string }>().apiKey;
-  const client = await connectMcp(baseUrl, key);
+  const client: EraClient = await connectEra(era, baseUrl, key);
   clients.push(client);
   return { client, token, key };
 }
@@ -33,9 +41,11 @@ type Graph = {
   relations: { from: string; to: string; relationType: string }[];
 };
 
-describe('MCP endpoint', () => {
+describe.each(['modern', 'legacy'] as const)('MCP endpoint (%s era)', (era) => {
+  const agent = () => agentOf(era);
+
   it('refuses a missing or bad credential before any tool runs', async () => {
-    await expect(connectMcp(baseUrl, 'eng_key_not-a-real-key')).rejects.toThrow();
+    await expect(connectEra(era, baseUrl, 'eng_key_not-a-real-key')).rejects.toThrow();
     const response = await fetch(new URL('/mcp', baseUrl), {
       method: 'POST',
       headers: {
@@ -77,6 +87,12 @@ describe('MCP endpoint', () => {
     expect(Object.keys(byName.get('create_entities')!.inputSchema.properties!)).toEqual([
       'entities',
     ]);
+    // Every tool declares the shape of its structured result.
+    for (const tool of tools)
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+    expect(byName.get('read_graph')!.outputSchema).toMatchObject({
+      properties: { entities: { type: 'array' }, relations: { type: 'array' } },
+    });
   });
 
   it('creates entities, skipping existing names and merging duplicates in a batch', async () => {
@@ -308,17 +324,13 @@ describe('MCP endpoint', () => {
     const { client, token } = await agent();
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri)).toContain('memory://knowledge-graph');
-    const updated = new Promise<string>((resolve) => {
-      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
-        resolve(notification.params.uri),
-      );
-    });
-    await client.subscribeResource({ uri: 'memory://knowledge-graph' });
+    const watch = await client.watch('memory://knowledge-graph');
     await as(
       t.app,
       token,
     )({ method: 'POST', url: '/api/entities', payload: { name: 'FromRest', type: 't' } });
-    expect(await updated).toBe('memory://knowledge-graph');
+    await eventually(() => watch.updates.length > 0, 5_000, 'a resource update');
+    expect(watch.updates[0]).toBe('memory://knowledge-graph');
     const read = await client.readResource({ uri: 'memory://knowledge-graph' });
     const content = read.contents[0] as { text: string };
     expect(JSON.parse(content.text).entities[0].name).toBe('FromRest');
@@ -326,7 +338,10 @@ describe('MCP endpoint', () => {
 
   it('loses nothing under 20 parallel writers from several clients', async () => {
     const { key, client } = await agent();
-    const others = await Promise.all([connectMcp(baseUrl, key), connectMcp(baseUrl, key)]);
+    const others = await Promise.all([
+      connectEra(era, baseUrl, key),
+      connectEra(era, baseUrl, key),
+    ]);
     clients.push(...others);
     const all = [client, ...others];
     await Promise.all(
@@ -342,5 +357,94 @@ describe('MCP endpoint', () => {
     const graph = await callTool<Graph>(client, 'read_graph');
     expect(graph.entities).toHaveLength(21);
     expect(graph.entities.filter((entity) => entity.name === 'shared')).toHaveLength(1);
+  });
+});
+
+describe('MCP endpoint, both eras at once', () => {
+  it('tells each account of its own changes only, on both eras', async () => {
+    const one = await signUp(t.app);
+    const two = await signUp(t.app);
+    const watchers = await Promise.all(
+      [one, two].flatMap((account) =>
+        (['modern', 'legacy'] as const).map(async (era) => {
+          const client = await connectEra(era, baseUrl, account.user.apiKey);
+          clients.push(client);
+          return { account, era, watch: await client.watch('memory://knowledge-graph') };
+        }),
+      ),
+    );
+    const writer = await connectEra('modern', baseUrl, one.user.apiKey);
+    clients.push(writer);
+    await callTool(writer, 'create_entities', {
+      entities: [{ name: 'Mine', entityType: 't', observations: [] }],
+    });
+    await as(
+      t.app,
+      one.token,
+    )({ method: 'POST', url: '/api/entities', payload: { name: 'Rest', type: 't' } });
+    const ones = watchers.filter((watcher) => watcher.account === one);
+    await eventually(() => ones.every((watcher) => watcher.watch.updates.length > 0));
+    // Give a wrong delivery every chance to arrive before saying none did.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const watcher of watchers.filter((w) => w.account === two)) {
+      expect(watcher.watch.updates, `${watcher.era} listener of another account`).toEqual([]);
+    }
+    await Promise.all(watchers.map((watcher) => watcher.watch.stop()));
+  });
+
+  it('shares one graph between a 2025 session and a 2026 client of the same key', async () => {
+    const { user } = await signUp(t.app);
+    const legacy = await connectEra('legacy', baseUrl, user.apiKey);
+    const modern = await connectEra('modern', baseUrl, user.apiKey);
+    clients.push(legacy, modern);
+    await callTool(legacy, 'create_entities', {
+      entities: [{ name: 'Old', entityType: 'era', observations: ['2025'] }],
+    });
+    const graph = await callTool<Graph>(modern, 'open_nodes', { names: ['Old'] });
+    expect(graph.entities).toEqual([{ name: 'Old', entityType: 'era', observations: ['2025'] }]);
+  });
+
+  it('answers 401 with a WWW-Authenticate that points at the protected resource metadata', async () => {
+    const response = await fetch(new URL('/mcp', baseUrl), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+    const challenge = response.headers.get('www-authenticate')!;
+    expect(challenge).toMatch(/^Bearer /);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1]!;
+    expect(new URL(metadataUrl).pathname).toBe('/.well-known/oauth-protected-resource/mcp');
+    expect(await response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+
+    const metadata = await fetch(metadataUrl);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.json()).toMatchObject({
+      resource: new URL('/mcp', baseUrl).href,
+      bearer_methods_supported: ['header'],
+    });
+    // A bad key gets the same challenge.
+    const bad = await fetch(new URL('/mcp', baseUrl), {
+      method: 'POST',
+      headers: { authorization: 'Bearer eng_key_nope', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('answers GET and DELETE without a session with 405', async () => {
+    const { user } = await signUp(t.app);
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(new URL('/mcp', baseUrl), {
+        method,
+        headers: { authorization: `Bearer ${user.apiKey}`, accept: 'text/event-stream' },
+      });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    }
   });
 });

@@ -1,9 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import {
   ENTITY_NAME_MAX,
   GRAPH_DEPTH_MAX,
@@ -31,6 +26,16 @@ export interface MemoryServerDeps {
   bus: EventBus;
   auth: AuthContext;
   log?: FastifyBaseLogger | undefined;
+  /**
+   * How graph changes reach this instance's client:
+   * - `subscribe` (2025 era): `resources/subscribe` starts notifications on
+   *   this connection, `resources/unsubscribe` stops them;
+   * - `push` (2026 era on stdio): every change is sent, and the stdio entry's
+   *   `subscriptions/listen` router passes it on to the listens that asked;
+   * - `none` (2026 era over HTTP): a per-request instance; listens are served
+   *   by the HTTP entry from the account's event bus (see http.ts).
+   */
+  updates: 'subscribe' | 'push' | 'none';
 }
 
 // Argument shapes are those of @modelcontextprotocol/server-memory, so an agent
@@ -48,8 +53,11 @@ const relationSchema = z.object({
   to: name('The name of the entity where the relation ends'),
   relationType: text().max(TYPE_MAX).describe('The type of the relation'),
 });
-const graphOutput = { entities: z.array(entitySchema), relations: z.array(relationSchema) };
-const successOutput = { success: z.boolean(), message: z.string() };
+const graphOutput = z.object({
+  entities: z.array(entitySchema),
+  relations: z.array(relationSchema),
+});
+const successOutput = z.object({ success: z.boolean(), message: z.string() });
 const paging = {
   limit: z
     .number()
@@ -107,6 +115,9 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
   const server = new McpServer(
     { name: 'engram', version: '0.1.0' },
     {
+      // Subscribable on both eras: `resources/subscribe` (2025) and
+      // `subscriptions/listen` with `resourceSubscriptions` (2026-07-28).
+      capabilities: { resources: { subscribe: true } },
       instructions:
         'Engram is a persistent knowledge graph. Entities have a unique name, a type and observations; relations connect two entities by name in active voice.',
     },
@@ -144,8 +155,8 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Create Entities',
       description:
         'Create multiple new entities in the knowledge graph. Names that already exist are skipped; the same name twice in one call becomes one entity. Returns the entities created.',
-      inputSchema: { entities: z.array(entitySchema).max(BATCH_MAX) },
-      outputSchema: { entities: z.array(entitySchema) },
+      inputSchema: z.object({ entities: z.array(entitySchema).max(BATCH_MAX) }),
+      outputSchema: z.object({ entities: z.array(entitySchema) }),
       annotations: writes,
     },
     ({ entities }) =>
@@ -160,8 +171,8 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Create Relations',
       description:
         'Create multiple new relations between entities in the knowledge graph. Relations should be in active voice. Both ends must exist; relations that already exist are skipped. Returns the relations created.',
-      inputSchema: { relations: z.array(relationSchema).max(BATCH_MAX) },
-      outputSchema: { relations: z.array(relationSchema) },
+      inputSchema: z.object({ relations: z.array(relationSchema).max(BATCH_MAX) }),
+      outputSchema: z.object({ relations: z.array(relationSchema) }),
       annotations: writes,
     },
     ({ relations }) =>
@@ -176,7 +187,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Add Observations',
       description:
         'Add new observations to existing entities in the knowledge graph. Observations the entity already has are skipped.',
-      inputSchema: {
+      inputSchema: z.object({
         observations: z
           .array(
             z.object({
@@ -187,12 +198,12 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
             }),
           )
           .max(BATCH_MAX),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         results: z.array(
           z.object({ entityName: z.string(), addedObservations: z.array(z.string()) }),
         ),
-      },
+      }),
       annotations: writes,
     },
     ({ observations }) =>
@@ -207,12 +218,12 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Delete Entities',
       description:
         'Delete multiple entities and their associated relations from the knowledge graph',
-      inputSchema: {
+      inputSchema: z.object({
         entityNames: z
           .array(text().max(ENTITY_NAME_MAX))
           .max(BATCH_MAX)
           .describe('An array of entity names to delete'),
-      },
+      }),
       outputSchema: successOutput,
       annotations: deletes,
     },
@@ -229,7 +240,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     {
       title: 'Delete Observations',
       description: 'Delete specific observations from entities in the knowledge graph',
-      inputSchema: {
+      inputSchema: z.object({
         deletions: z
           .array(
             z.object({
@@ -240,7 +251,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
             }),
           )
           .max(BATCH_MAX),
-      },
+      }),
       outputSchema: successOutput,
       annotations: deletes,
     },
@@ -257,12 +268,12 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     {
       title: 'Delete Relations',
       description: 'Delete multiple relations from the knowledge graph',
-      inputSchema: {
+      inputSchema: z.object({
         relations: z
           .array(relationSchema)
           .max(BATCH_MAX)
           .describe('An array of relations to delete'),
-      },
+      }),
       outputSchema: successOutput,
       annotations: deletes,
     },
@@ -280,7 +291,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Read Graph',
       description:
         'Read the entire knowledge graph. With limit/offset, reads one page of entities (oldest first) with the relations that start at them.',
-      inputSchema: paging,
+      inputSchema: z.object(paging),
       outputSchema: graphOutput,
       annotations: reads,
     },
@@ -296,7 +307,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Search Nodes',
       description:
         'Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation content, case-insensitively; best matches first (exact name, name prefix, name, type, observation). Returns the relations touching the matches.',
-      inputSchema: {
+      inputSchema: z.object({
         query: z
           .string()
           .max(500)
@@ -304,7 +315,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
             'The search query to match against entity names, types, and observation content',
           ),
         ...paging,
-      },
+      }),
       outputSchema: graphOutput,
       annotations: reads,
     },
@@ -320,12 +331,12 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Open Nodes',
       description:
         'Open specific nodes in the knowledge graph by their names, with every relation touching them',
-      inputSchema: {
+      inputSchema: z.object({
         names: z
           .array(text().max(ENTITY_NAME_MAX))
           .max(BATCH_MAX)
           .describe('An array of entity names to retrieve'),
-      },
+      }),
       outputSchema: graphOutput,
       annotations: reads,
     },
@@ -343,15 +354,15 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Update Entity',
       description:
         'Rename an entity, change its type, or replace its metadata (a JSON object). Its observations and relations stay attached.',
-      inputSchema: {
+      inputSchema: z.object({
         name: name('The current name of the entity'),
         newName: text().max(ENTITY_NAME_MAX).optional().describe('The new name'),
         entityType: text().max(TYPE_MAX).optional().describe('The new type'),
         metadata: metadataObject.optional().describe('Replaces the metadata object'),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         entity: entitySchema.extend({ metadata: z.record(z.string(), z.unknown()) }),
-      },
+      }),
       annotations: { ...writes, idempotentHint: true },
     },
     (change) =>
@@ -366,7 +377,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Get Neighbors',
       description:
         'The entity and every entity within `depth` relations of it (either direction), nearest first, with the relations among them.',
-      inputSchema: {
+      inputSchema: z.object({
         name: name('The entity to start from'),
         depth: z
           .number()
@@ -376,7 +387,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
           .optional()
           .describe('Hops (1–5, default 1)'),
         limit: z.number().int().min(1).max(1000).optional().describe('Most entities (default 100)'),
-      },
+      }),
       outputSchema: graphOutput,
       annotations: reads,
     },
@@ -398,16 +409,16 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'Find Path',
       description:
         'A shortest chain of relations between two entities, following relations in either direction. Returns found=false when none exists within maxDepth hops.',
-      inputSchema: {
+      inputSchema: z.object({
         from: name('The entity to start from'),
         to: name('The entity to reach'),
         maxDepth: z.number().int().min(1).max(10).optional().describe('Most hops (default 6)'),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         found: z.boolean(),
         path: z.array(z.string()),
         relations: z.array(relationSchema),
-      },
+      }),
       annotations: reads,
     },
     ({ from, to, maxDepth }) =>
@@ -431,11 +442,11 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       title: 'List Types',
       description:
         'Every entity type and relation type in use, with how many of each, most common first.',
-      inputSchema: {},
-      outputSchema: {
+      inputSchema: z.object({}),
+      outputSchema: z.object({
         entityTypes: z.array(z.object({ type: z.string(), count: z.number() })),
         relationTypes: z.array(z.object({ type: z.string(), count: z.number() })),
-      },
+      }),
       annotations: reads,
     },
     () =>
@@ -466,33 +477,41 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     },
   );
 
-  // Subscribers hear of every committed change to the account's graph,
-  // whoever made it (REST, another agent, the web app).
-  let unsubscribe: (() => void) | undefined;
-  server.server.registerCapabilities({ resources: { subscribe: true } });
-  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-    if (request.params.uri === GRAPH_RESOURCE_URI && !unsubscribe) {
-      // A batch commits many events at once: tell the subscriber once per batch.
-      let queued = false;
-      unsubscribe = deps.bus.subscribe(auth.accountId, () => {
-        if (queued) return;
-        queued = true;
-        setImmediate(() => {
-          queued = false;
-          server.server.sendResourceUpdated({ uri: GRAPH_RESOURCE_URI }).catch(() => undefined);
-        });
+  // Clients hear of every committed change to the account's graph, whoever
+  // made it (REST, another agent, the web app, another node), and of no other
+  // account's: the bus is subscribed by account.
+  let stopListening: (() => void) | undefined;
+  const listen = () => {
+    if (stopListening) return;
+    // A batch commits many events at once: tell the client once per batch.
+    let queued = false;
+    stopListening = deps.bus.subscribe(auth.accountId, () => {
+      if (queued) return;
+      queued = true;
+      setImmediate(() => {
+        queued = false;
+        if (!stopListening) return;
+        server.server.sendResourceUpdated({ uri: GRAPH_RESOURCE_URI }).catch(() => undefined);
       });
-    }
-    return {};
-  });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-    if (request.params.uri === GRAPH_RESOURCE_URI) {
-      unsubscribe?.();
-      unsubscribe = undefined;
-    }
-    return {};
-  });
-  server.server.onclose = () => unsubscribe?.();
+    });
+  };
+  const stop = () => {
+    stopListening?.();
+    stopListening = undefined;
+  };
+  if (deps.updates === 'subscribe') {
+    server.server.setRequestHandler('resources/subscribe', async (request) => {
+      if (request.params.uri === GRAPH_RESOURCE_URI) listen();
+      return {};
+    });
+    server.server.setRequestHandler('resources/unsubscribe', async (request) => {
+      if (request.params.uri === GRAPH_RESOURCE_URI) stop();
+      return {};
+    });
+  } else if (deps.updates === 'push') {
+    listen();
+  }
+  server.server.onclose = stop;
 
   return server;
 }

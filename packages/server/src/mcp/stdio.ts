@@ -1,23 +1,79 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import {
+  serveStdio as serveBothEras,
+  StdioServerTransport,
+} from '@modelcontextprotocol/server/stdio';
 import type { Runtime } from '../runtime.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { createMemoryServer } from './memory-server.js';
 
 /**
- * Serves the memory tools over stdin/stdout for a desktop agent, acting for
- * the account of `auth`. Resolves when the client disconnects.
+ * The stdio transport, telling us when the connection ends. The SDK's
+ * `serveStdio` owns the transport it is given (it sets the callbacks), so
+ * this wrapper forwards them and calls `ended` after the SDK's own.
  */
-export async function serveStdio(runtime: Runtime, auth: AuthContext): Promise<void> {
-  const server = createMemoryServer({
-    graph: runtime.graph,
-    usage: runtime.usage,
-    bus: runtime.bus,
-    auth,
-  });
-  const transport = new StdioServerTransport();
+export class ObservedTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined;
+
+  constructor(
+    private readonly inner: Transport,
+    ended: () => void,
+  ) {
+    inner.onmessage = (message) => this.onmessage?.(message);
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onclose = () => {
+      this.onclose?.();
+      ended();
+    };
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/**
+ * Serves the memory tools over stdin/stdout for a desktop agent, acting for
+ * the account of `auth`, in whichever protocol era the client opens with:
+ * a 2025-era `initialize` pins a connection that answers
+ * `resources/subscribe`; a 2026-07-28 opening pins one whose
+ * `subscriptions/listen` streams hear every change to the account's graph.
+ * Resolves when the client disconnects.
+ */
+export async function serveStdio(
+  runtime: Runtime,
+  auth: AuthContext,
+  streams: { stdin?: Readable; stdout?: Writable } = {},
+): Promise<void> {
+  let ended!: () => void;
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
+    ended = resolve;
   });
-  await server.connect(transport);
+  const transport = new ObservedTransport(
+    new StdioServerTransport(streams.stdin, streams.stdout),
+    () => ended(),
+  );
+  serveBothEras(
+    ({ era }) =>
+      createMemoryServer({
+        graph: runtime.graph,
+        usage: runtime.usage,
+        bus: runtime.bus,
+        auth,
+        updates: era === 'modern' ? 'push' : 'subscribe',
+      }),
+    { transport },
+  );
   await closed;
 }

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp } from '../test/harness.js';
 import { seededRandom } from '../test/http-assertions.js';
-import { callTool, connectMcp } from '../test/mcp-client.js';
+import { callTool, connectMcp, connectMcpModern } from '../test/mcp-client.js';
 
 /**
  * Deterministic fuzzing of /mcp: tool calls whose arguments are broken in
@@ -15,6 +15,8 @@ const SEED = 0x3c9f2026;
 let t: TestApp;
 let base: string;
 let client: Client;
+/** The same account over the 2026-07-28 stateless lane (SDK v2 client). */
+let modernClient: Awaited<ReturnType<typeof connectMcpModern>>;
 let apiKey: string;
 let sessionId: string;
 
@@ -35,8 +37,10 @@ beforeAll(async () => {
     relations: [{ from: 'Ada', to: 'Engine', relationType: 'programmed' }],
   });
   sessionId = (client.transport as unknown as { sessionId: string }).sessionId;
+  modernClient = await connectMcpModern(base, apiKey);
 });
 afterAll(async () => {
+  await modernClient.close();
   await client.close();
   await t.close();
 });
@@ -138,45 +142,52 @@ async function rawPost(body: string, headers: Record<string, string> = {}) {
 }
 
 describe('fuzz /mcp', () => {
-  it('answers every broken tool call with an error and changes nothing', async () => {
-    const random = seededRandom(SEED);
-    const before = await graphNow();
-    const seqBefore = await latestSeq();
-    const unexpected: string[] = [];
-    let sent = 0;
-    for (let i = 0; i < 300; i++) {
-      const tool = random.chance(0.85) ? random.pick(Object.keys(TEMPLATES)) : random.pick(READS);
-      const template = TEMPLATES[tool]?.() ?? {
-        query: 'Ada',
-        name: 'Ada',
-        from: 'Ada',
-        to: 'Engine',
-      };
-      const args = broken(random, template);
-      if (TEMPLATES[tool] && mayBeValid(args)) continue;
-      sent += 1;
-      try {
-        const result = await client.callTool({
-          name: random.chance(0.05) ? 'no_such_tool' : tool,
-          arguments: args as Record<string, unknown>,
-        });
-        if (TEMPLATES[tool] && !result.isError) {
-          unexpected.push(`${tool} ${JSON.stringify(args).slice(0, 200)} succeeded`);
+  it.each(['legacy', 'modern'] as const)(
+    'answers every broken tool call with an error and changes nothing (%s era)',
+    async (era) => {
+      const caller = era === 'legacy' ? client : modernClient;
+      const random = seededRandom(SEED);
+      const before = await graphNow();
+      const seqBefore = await latestSeq();
+      const unexpected: string[] = [];
+      let sent = 0;
+      for (let i = 0; i < 300; i++) {
+        const tool = random.chance(0.85) ? random.pick(Object.keys(TEMPLATES)) : random.pick(READS);
+        const template = TEMPLATES[tool]?.() ?? {
+          query: 'Ada',
+          name: 'Ada',
+          from: 'Ada',
+          to: 'Engine',
+        };
+        const args = broken(random, template);
+        if (TEMPLATES[tool] && mayBeValid(args)) continue;
+        sent += 1;
+        try {
+          const result = await caller.callTool({
+            name: random.chance(0.05) ? 'no_such_tool' : tool,
+            arguments: args as Record<string, unknown>,
+          });
+          if (TEMPLATES[tool] && !result.isError) {
+            unexpected.push(`${tool} ${JSON.stringify(args).slice(0, 200)} succeeded`);
+          }
+        } catch (error) {
+          // A protocol error (invalid params, unknown tool) is a fine answer, and so is the 400
+          // for a body carrying a __proto__ key; a broken transport or a 5xx is not.
+          const message = String((error as Error).message);
+          const code = (error as { code?: unknown }).code;
+          const fine =
+            /MCP error -32\d{3}/.test(message) ||
+            /"code":"VALIDATION_ERROR"/.test(message) ||
+            (typeof code === 'number' && code <= -32000 && code >= -32999);
+          if (!fine) unexpected.push(`${tool}: ${message.slice(0, 200)}`);
         }
-      } catch (error) {
-        // A protocol error (invalid params, unknown tool) is a fine answer, and so is the 400
-        // for a body carrying a __proto__ key; a broken transport or a 5xx is not.
-        const message = String((error as Error).message);
-        const fine =
-          /MCP error -32\d{3}/.test(message) || /"code":"VALIDATION_ERROR"/.test(message);
-        if (!fine) unexpected.push(`${tool}: ${message.slice(0, 200)}`);
       }
-    }
-    expect(unexpected).toEqual([]);
-    expect(sent).toBeGreaterThan(200);
-    expect(await graphNow()).toEqual(before);
-    expect(await latestSeq()).toBe(seqBefore);
-  });
+      expect(unexpected).toEqual([]);
+      expect(sent).toBeGreaterThan(200);
+      expect(await graphNow()).toEqual(before);
+      expect(await latestSeq()).toBe(seqBefore);
+    },
+  );
 
   it('answers malformed JSON-RPC below 500 and keeps serving', async () => {
     const random = seededRandom(SEED + 1);

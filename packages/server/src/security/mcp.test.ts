@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { as, createTestApp, manualClock, setPlan, signUp, type TestApp } from '../test/harness.js';
+import { connectMcpModern, MODERN_REVISION } from '../test/mcp-client.js';
 
 // Attacks on /mcp sessions: using another credential's session, keeping a
-// session alive after the credential is gone, opening sessions without end,
-// and driving the endpoint from a foreign web page.
+// session (or a 2026-era listen stream) alive after the credential is gone,
+// opening sessions or listens without end, and driving the endpoint from a
+// foreign web page.
 
 const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
 const open: TestApp[] = [];
@@ -245,5 +247,107 @@ describe('/mcp from a browser', () => {
     expect(
       (await post(base, user.apiKey, tools, { origin: `http://localhost:${port}` })).status,
     ).toBe(403);
+  });
+});
+
+/** A 2026-07-28 request body: the per-request envelope in `_meta`. */
+function modern(method: string, params: Record<string, unknown> = {}, id: number | null = 1) {
+  return {
+    jsonrpc: '2.0',
+    ...(id === null ? {} : { id }),
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
+        'io.modelcontextprotocol/clientInfo': { name: 'attack-test', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  };
+}
+/** A 2026-07-28 request as a client sends it: the revision and the method in headers too. */
+function postModern(
+  base: string,
+  credential: string,
+  body: { method: string },
+  headers: Record<string, string> = {},
+) {
+  return post(base, credential, body, {
+    'mcp-protocol-version': MODERN_REVISION,
+    'mcp-method': body.method,
+    ...headers,
+  });
+}
+
+describe('2026-era listen streams', () => {
+  it('end when the credential that opened them is revoked', async () => {
+    const { t, base } = await server();
+    const { token, user } = await signUp(t.app);
+    await setPlan(t, user.id, 'pro');
+    const key = await keyFor(t, token);
+    const client = await connectMcpModern(base, key.apiKey);
+    try {
+      const subscription = await client.listen({
+        resourceSubscriptions: ['memory://knowledge-graph'],
+      });
+      expect(await within(subscription.closed, 500)).toBe('timeout');
+      await as(t.app, token)({ method: 'DELETE', url: `/api/keys/${key.id}` });
+      expect(await within(subscription.closed, 5_000)).toBe('remote');
+      // And the key opens nothing new.
+      const refused = await postModern(base, key.apiKey, modern('tools/list'));
+      expect(refused.status).toBe(401);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('count against MCP_MAX_SESSIONS: past it a listen is refused with 503', async () => {
+    const { t, base } = await server({ MCP_MAX_SESSIONS: '1' });
+    const { user } = await signUp(t.app);
+    const client = await connectMcpModern(base, user.apiKey);
+    try {
+      await client.listen({ resourceSubscriptions: ['memory://knowledge-graph'] });
+      const refused = await postModern(
+        base,
+        user.apiKey,
+        modern('subscriptions/listen', {
+          notifications: { resourceSubscriptions: ['memory://knowledge-graph'] },
+        }),
+      );
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      // Stateless calls need no room: they still work.
+      const tools = await postModern(base, user.apiKey, modern('tools/list'));
+      expect(tools.status).toBe(200);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers malformed 2026-era requests below 500, from a foreign origin with 403', async () => {
+    const { t, base } = await server();
+    const { user } = await signUp(t.app);
+    const broken: { method: string; params?: unknown }[] = [
+      modern('tools/call', { name: 'read_graph', arguments: 'not an object' }),
+      modern('tools/call', { name: 'no_such_tool' }),
+      modern('subscriptions/listen', { notifications: 'everything' }),
+      modern('resources/read', { uri: 'memory://someone-else' }),
+      {
+        ...modern('tools/list'),
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 7 } },
+      },
+      modern('initialize'),
+      modern('notifications/initialized', {}, null),
+    ];
+    for (const body of broken) {
+      const response = await postModern(base, user.apiKey, body);
+      expect(response.status, JSON.stringify(body)).toBeLessThan(500);
+      await response.text();
+    }
+    const evil = await postModern(base, user.apiKey, modern('tools/list'), {
+      origin: 'http://evil.example.com',
+    });
+    expect(evil.status).toBe(403);
   });
 });

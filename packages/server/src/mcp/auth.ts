@@ -1,0 +1,109 @@
+import type { IncomingMessage } from 'node:http';
+import {
+  bearerAuthChallengeResponse,
+  getOAuthProtectedResourceMetadataUrl,
+  OAuthError,
+  OAuthErrorCode,
+  verifyBearerToken,
+  type AuthInfo,
+  type OAuthProtectedResourceMetadata,
+  type OAuthTokenVerifier,
+} from '@modelcontextprotocol/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CredentialResolver } from '../http/authenticate.js';
+import type { AuthContext } from '../lib/auth-context.js';
+
+export const MCP_PATH = '/mcp';
+
+/** Where the Protected Resource Metadata of `/mcp` is served (RFC 9728 path insertion). */
+export const PROTECTED_RESOURCE_METADATA_PATH = new URL(
+  getOAuthProtectedResourceMetadataUrl(new URL(MCP_PATH, 'http://engram.invalid')),
+).pathname;
+
+/** A credential's longest accepted length; anything longer is no credential of ours. */
+const CREDENTIAL_MAX = 512;
+/** `AuthInfo.expiresAt` (seconds) for a credential without an expiry: it lives until revoked. */
+const NEVER = Number.MAX_SAFE_INTEGER;
+
+/** The account and credential an MCP request acts for, carried in the SDK's `AuthInfo`. */
+export function engramAuthOf(info: AuthInfo | undefined): AuthContext {
+  const auth = info?.extra?.['engram'] as AuthContext | undefined;
+  // The routes set it before any SDK code runs; a request without it never reaches a handler.
+  if (!auth) throw new Error('MCP request without Engram credentials');
+  return auth;
+}
+
+/**
+ * The resource `/mcp` is, as a client reaches it: under PUBLIC_URL when set,
+ * else at the address the request was made to (its Host was checked first).
+ */
+export function mcpResourceUrl(publicUrl: string | undefined, request: FastifyRequest): URL {
+  if (publicUrl) return new URL(MCP_PATH, publicUrl);
+  return new URL(MCP_PATH, `${request.protocol}://${request.host}`);
+}
+
+/**
+ * RFC 9728 Protected Resource Metadata for `/mcp`. Engram has no OAuth
+ * authorization server yet, so `authorization_servers` is absent: bearer
+ * credentials are API keys and session tokens issued by Engram itself.
+ */
+export function protectedResourceMetadata(resource: URL): OAuthProtectedResourceMetadata {
+  return {
+    resource: resource.href,
+    bearer_methods_supported: ['header'],
+    resource_name: 'Engram MCP',
+    resource_documentation: new URL('/docs', resource).href,
+  };
+}
+
+/**
+ * The onRequest hook of `/mcp`: the bearer credential (an API key or a
+ * session token; `X-API-Key` is read as one too) is verified through the
+ * SDK's resource-server helper, and a refusal is the SDK's 401 challenge
+ * whose `WWW-Authenticate` names the Protected Resource Metadata, with
+ * Engram's usual error body. The verified `AuthInfo` is left on the Node
+ * request (`req.auth`), where the SDK's Node transports read it.
+ */
+export function mcpAuthenticateWith(resolve: CredentialResolver, publicUrl: string | undefined) {
+  const verifier: OAuthTokenVerifier = {
+    async verifyAccessToken(token) {
+      const auth = token.length <= CREDENTIAL_MAX ? await resolve(token) : undefined;
+      if (!auth)
+        throw new OAuthError(OAuthErrorCode.InvalidToken, 'Invalid or expired credentials');
+      return {
+        token,
+        clientId: auth.credential.id,
+        scopes: [],
+        expiresAt: auth.credential.expiresAt
+          ? Math.floor(auth.credential.expiresAt.getTime() / 1000)
+          : NEVER,
+        extra: { engram: auth },
+      };
+    },
+  };
+
+  return async function authenticateMcp(request: FastifyRequest, reply: FastifyReply) {
+    const apiKey = request.headers['x-api-key'];
+    const header =
+      request.headers.authorization ??
+      (typeof apiKey === 'string' && apiKey.length > 0 ? `Bearer ${apiKey}` : undefined);
+    const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(
+      mcpResourceUrl(publicUrl, request),
+    );
+    try {
+      const info = await verifyBearerToken(header, { verifier, resourceMetadataUrl });
+      request.auth = engramAuthOf(info);
+      (request.raw as IncomingMessage & { auth?: AuthInfo }).auth = info;
+    } catch (error) {
+      // The database being down is not the client's fault: the error handler answers it.
+      if (!(error instanceof OAuthError)) throw error;
+      const challenge = bearerAuthChallengeResponse(error, { resourceMetadataUrl });
+      const wwwAuthenticate = challenge.headers.get('www-authenticate');
+      if (wwwAuthenticate) void reply.header('www-authenticate', wwwAuthenticate);
+      return reply.status(challenge.status).send({
+        error: error.message,
+        code: challenge.status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN',
+      });
+    }
+  };
+}
