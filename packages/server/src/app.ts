@@ -122,7 +122,6 @@ export async function buildApp({
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   const deps: RouteDeps = {
-    db: handle.db,
     config,
     auth: runtime.auth,
     keys: runtime.keys,

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.js';
-import type { Db } from './db/connection.js';
 import type { AnalyticsDeps } from './features/analytics/analytics.service.js';
 import type { AuthDeps } from './features/auth/auth.service.js';
 import type { BillingDeps } from './features/billing/billing.service.js';
@@ -19,7 +18,6 @@ type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
  * knows no feature.
  */
 export interface RouteDeps {
-  db: Db;
   config: Config;
   auth: AuthDeps;
   keys: KeysDeps;
