@@ -1,22 +1,32 @@
 /**
  * MCP benchmark: the same seeded workload through a real MCP client against
- * Engram's /mcp (the whole app in this process, PGlite by default) and against
- * the reference @modelcontextprotocol/server-memory (stdio, JSONL file), at
- * 1,000, 10,000 and 100,000 entities.
+ * Engram's /mcp (`engram serve` in its own process, PGlite by default) and
+ * against the reference @modelcontextprotocol/server-memory (stdio, JSONL
+ * file), at 1,000, 10,000 and 100,000 entities.
  *
  *   npm run bench:mcp
  *   BENCH_SIZES=1000,10000 npx tsx bench/mcp/run.ts
  *
  * Options (environment): BENCH_SIZES, BENCH_DB (pglite | postgres | both),
  * BENCH_DATABASE_URL, BENCH_ITERATIONS, BENCH_REF_BUDGET_S, BENCH_ANALYZE (0 to
- * skip the after-ANALYZE pass), BENCH_TRACE (print Engram's SQL per call and
- * EXPLAIN ANALYZE reads slower than that many ms), BENCH_JSON (write results).
+ * skip the after-ANALYZE pass), BENCH_SERVER (process | inprocess: the app in
+ * this process, where the bench can count its SQL statements), BENCH_TRACE
+ * (print Engram's SQL per call and EXPLAIN ANALYZE reads slower than that many
+ * ms; implies inprocess), BENCH_SERVER_REF (run the server sources of a git
+ * ref, for an A/B in one session), BENCH_JSON (write results).
  * See bench/README.md ("bench/mcp") for what is measured and the last results.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { startEngram, startReference, type DbKind, type Side } from './servers.js';
+import {
+  startEngram,
+  startEngramProcess,
+  startReference,
+  type DbKind,
+  type ProbeReport,
+  type Side,
+} from './servers.js';
 import { BATCH, batches, buildWorkload, pick, rng, type Workload } from './workload.js';
 
 // ── options ─────────────────────────────────────────────────────────────────
@@ -27,6 +37,9 @@ function readOptions() {
     .map((item) => Number(item.trim().replaceAll('_', '')));
   if (sizes.some((size) => !Number.isInteger(size) || size < 10)) {
     throw new Error('BENCH_SIZES must be a comma-separated list of integers of at least 10');
+  }
+  if (!['process', 'inprocess', undefined].includes(process.env.BENCH_SERVER)) {
+    throw new Error('BENCH_SERVER must be process or inprocess');
   }
   const which = process.env.BENCH_DB ?? 'pglite';
   if (!['pglite', 'postgres', 'both'].includes(which)) {
@@ -55,6 +68,12 @@ function readOptions() {
     analyze: process.env.BENCH_ANALYZE !== '0',
     /** Print Engram's SQL per operation (and EXPLAIN ANALYZE of reads slower than this many ms). */
     trace: process.env.BENCH_TRACE === undefined ? undefined : Number(process.env.BENCH_TRACE || 1),
+    /** Run the server sources of this git ref (process mode only): the "before" of an A/B. */
+    serverRef: process.env.BENCH_SERVER_REF ?? '',
+    /** Engram in its own process (default), or in this one (what SQL counting and BENCH_TRACE need). */
+    inProcess:
+      process.env.BENCH_SERVER === 'inprocess' ||
+      (process.env.BENCH_SERVER === undefined && process.env.BENCH_TRACE !== undefined),
   };
 }
 
@@ -181,7 +200,7 @@ interface Measured {
   relations: number;
   /** Bytes of the first answer's structured content. */
   bytes: number;
-  /** Longest event-loop stall while measuring, ms (Engram: the server's loop). */
+  /** Longest stall of the server's event loop while measuring, ms. */
   loopMax: number;
   /** SQL statements and SQL ms per call (Engram only). */
   statements?: number;
@@ -204,7 +223,7 @@ interface SideRun {
   bulkStatements?: number;
   /** Longest event-loop stall during the bulk load, ms. */
   bulkLoopMax: number;
-  /** Peak resident memory of this process during the bulk load, MB (Engram: server, client and workload). */
+  /** Peak resident memory of the server's process during the bulk load, MB (in process: with the client and workload). */
   bulkPeakRssMb: number;
   results: Measured[];
 }
@@ -224,8 +243,7 @@ const percentile = (sorted: number[], p: number) =>
 const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${line}`);
 
 async function bulkLoad(side: Side, workload: Workload, say: (line: string) => void) {
-  const loop = watchLoop();
-  const memory = watchMemory();
+  const watch = await watchServer(side);
   const started = performance.now();
   const entityBatches = batches(workload.entities);
   let created = 0;
@@ -262,32 +280,41 @@ async function bulkLoad(side: Side, workload: Workload, say: (line: string) => v
       `${side.label}: bulk load created ${created} entities and ${related} relations, expected ${workload.entities.length} and ${workload.relations.length}`,
     );
   }
+  const watched = await watch();
   return {
-    bulkLoopMax: loop(),
-    bulkPeakRssMb: memory(),
+    bulkLoopMax: watched.loopMaxMs,
+    bulkPeakRssMb: watched.peakRssMb,
     bulkSeconds: (done - started) / 1000,
     bulkEntitiesSeconds: (entitiesDone - started) / 1000,
     bulkRelationsSeconds: (done - entitiesDone) / 1000,
   };
 }
 
-/** Watches the event loop (1 ms resolution); `stop` gives the longest stall in ms. */
-function watchLoop() {
+/**
+ * Watches the server's event loop (1 ms resolution) and resident memory from
+ * now on: in its own process through its probe, else in this process (which
+ * then also holds the client and the workload). `stop` gives the longest
+ * stall (ms) and the peak memory (MB).
+ */
+async function watchServer(side: Side): Promise<() => Promise<ProbeReport>> {
+  if (side.probe) {
+    const probe = side.probe;
+    await probe();
+    return probe;
+  }
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
-  return () => {
-    histogram.disable();
-    return histogram.max / 1e6;
-  };
-}
-
-/** Samples this process's resident memory; `stop` gives the peak in MB. */
-function watchMemory() {
   let peak = process.memoryUsage.rss();
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
-  return () => {
+  return async () => {
+    histogram.disable();
     clearInterval(timer);
-    return Math.max(peak, process.memoryUsage.rss()) / 2 ** 20;
+    const rss = process.memoryUsage.rss();
+    return {
+      loopMaxMs: histogram.max / 1e6,
+      peakRssMb: Math.max(peak, rss) / 2 ** 20,
+      rssMb: rss / 2 ** 20,
+    };
   };
 }
 
@@ -328,7 +355,7 @@ async function measure(
   }
 
   const before = side.sql?.();
-  const loop = watchLoop();
+  const watch = await watchServer(side);
   const times: number[] = [];
   let entities = 0;
   let relations = 0;
@@ -341,7 +368,7 @@ async function measure(
     if (i === 0) bytes = Buffer.byteLength(JSON.stringify(answer.structured));
   }
   const after = side.sql?.();
-  const loopMax = loop();
+  const loopMax = (await watch()).loopMaxMs;
   const sorted = [...times].sort((a, b) => a - b);
   return {
     key: operation.key,
@@ -534,6 +561,7 @@ function report(
         'ratio',
         'Engram loop max',
         'Engram peak RSS*',
+        'reference peak RSS',
       ],
       runs.map((run) => {
         const engram = engramOf(run);
@@ -547,13 +575,16 @@ function report(
           fmtRatio(run.reference.bulkSeconds / engram.bulkSeconds),
           fmtMs(engram.bulkLoopMax),
           `${engram.bulkPeakRssMb.toFixed(0)} MB`,
+          `${run.reference.bulkPeakRssMb.toFixed(0)} MB`,
         ];
       }),
-      [false, true, true, true, true, true, true, true, true],
+      [false, true, true, true, true, true, true, true, true, true],
     ),
   );
   out.push(
-    '* resident memory of the bench process: the Engram server, the MCP client and the workload arrays together.',
+    options.inProcess
+      ? '* resident memory of the bench process: the Engram server, the MCP client and the workload arrays together.'
+      : "* resident memory of the server's own process during the load (the reference's likewise).",
   );
 
   const rows: string[][] = [];
@@ -671,7 +702,13 @@ async function main() {
     const engram: SideRun[] = [];
     for (const db of options.databases) {
       engram.push(
-        ...(await runSide(() => startEngram(db, options.postgresUrl, log), 'engram', workload, db)),
+        ...(await runSide(
+          () =>
+            (options.inProcess ? startEngram : startEngramProcess)(db, options.postgresUrl, log),
+          'engram',
+          workload,
+          db,
+        )),
       );
     }
     const [reference] = await runSide(() => startReference(log), 'reference', workload);
@@ -686,7 +723,7 @@ async function main() {
 
   console.log('');
   console.log(
-    'MCP benchmark: Engram /mcp (Streamable HTTP, in-process app) vs @modelcontextprotocol/server-memory (stdio)',
+    `MCP benchmark: Engram /mcp (Streamable HTTP, ${options.inProcess ? 'in-process app' : 'engram serve in its own process'}) vs @modelcontextprotocol/server-memory (stdio)`,
   );
   console.log(
     'Client-observed latency of one tools/call through @modelcontextprotocol/sdk Client, sequential calls. Ratio = reference p50 / Engram p50.',

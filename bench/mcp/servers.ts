@@ -1,14 +1,18 @@
 /**
  * The two servers under test, each behind a real MCP client:
- * - Engram: the whole app in this process (Fastify, auth, MCP over Streamable
- *   HTTP at /mcp, the graph services, PGlite in a fresh folder or a fresh
- *   PostgreSQL database), reached over a localhost socket with an API key.
+ * - Engram: `engram serve` in its own process (the default), or the whole app
+ *   in this process (BENCH_SERVER=inprocess: what lets the bench count and
+ *   trace its SQL), on PGlite in a fresh folder or a fresh PostgreSQL
+ *   database, reached over a localhost socket with an API key.
  * - the reference @modelcontextprotocol/server-memory, spawned over stdio with
  *   a fresh JSONL file.
+ * Both server processes carry probe.mjs, which reports their own event-loop
+ * stalls and peak memory.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -36,6 +40,7 @@ import { buildApp } from '../../packages/server/src/app.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { openDatabase, type DatabaseHandle } from '../../packages/server/src/db/connection.js';
 import { createRuntime, type Runtime } from '../../packages/server/src/runtime.js';
+import { createDatabase, exportServer, freePort, prepareAccount } from '../realtime/server.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -48,6 +53,12 @@ export interface ToolAnswer {
 
 export interface Side {
   label: string;
+  /**
+   * The server's own process (bench/mcp/probe.mjs): its longest event-loop
+   * stall and peak resident memory since the previous call. Absent when the
+   * server runs inside the bench process.
+   */
+  probe?: () => Promise<ProbeReport>;
   call(tool: string, args: Record<string, unknown>): Promise<ToolAnswer>;
   /** SQL statements run and their summed time so far (Engram only). */
   sql?: () => { statements: number; ms: number };
@@ -63,6 +74,37 @@ export interface Side {
     explainOverMs: number,
   ) => Promise<{ statement: CapturedStatement; plan?: string }[]>;
   close(): Promise<void>;
+}
+
+export interface ProbeReport {
+  loopMaxMs: number;
+  peakRssMb: number;
+  rssMb: number;
+}
+
+const PROBE = fileURLToPath(new URL('./probe.mjs', import.meta.url));
+
+/** Asks the probe in process `pid` for its report (SIGUSR2) and waits for it in `file`. */
+function probeOf(pid: () => number | null | undefined, file: string): () => Promise<ProbeReport> {
+  let last = 0;
+  return async () => {
+    const id = pid();
+    if (!id) throw new Error('the server process is gone');
+    process.kill(id, 'SIGUSR2');
+    for (let attempt = 0; attempt < 1000; attempt++) {
+      try {
+        const report = JSON.parse(await readFile(file, 'utf8')) as ProbeReport & { report: number };
+        if (report.report > last) {
+          last = report.report;
+          return report;
+        }
+      } catch {
+        /* not written yet, or half written */
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    throw new Error('the probe of the server process did not answer');
+  };
 }
 
 /** Long enough for a 1,000-item batch against a 100k-entity reference file. */
@@ -285,6 +327,102 @@ export async function startEngram(
   };
 }
 
+/**
+ * Engram as a person runs it: `engram serve` in its own process (`node
+ * --import tsx main.ts serve`, with the probe preloaded), on a fresh PGlite
+ * folder or PostgreSQL database, one account on the Team plan signed up
+ * before it starts, reached over Streamable HTTP with that account's key.
+ * Its event loop and memory are the server's alone.
+ */
+export async function startEngramProcess(
+  kind: DbKind,
+  postgresUrl: string,
+  log: (line: string) => void,
+  /** A git ref whose server sources to run instead of the working tree's (an A/B in one run). */
+  serverRef = '',
+): Promise<Side> {
+  const exported = serverRef ? exportServer(serverRef) : undefined;
+  if (exported) log(`server sources of ${serverRef}`);
+  const dataDir = await mkdtemp(join(tmpdir(), 'engram-bench-mcp-'));
+  const database = kind === 'postgres' ? await createDatabase(postgresUrl) : undefined;
+  log(`database: ${database ? database.url : `PGlite in ${dataDir}`}; server in its own process`);
+  const account = await prepareAccount(dataDir, database?.url ?? '');
+  const probeFile = join(dataDir, 'probe.json');
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      import.meta.resolve('tsx'),
+      '--import',
+      PROBE,
+      exported?.main ?? SERVER_MAIN,
+      'serve',
+    ],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: database?.url ?? '',
+        REDIS_URL: '',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        BENCH_PROBE_FILE: probeFile,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+    await exported?.cleanup();
+  };
+  let client: Client | undefined;
+  try {
+    await waitForHealth(baseUrl, () => child.exitCode !== null);
+    client = new Client({ name: 'engram-bench-mcp', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
+        requestInit: { headers: { authorization: `Bearer ${account.apiKey}` } },
+      }),
+    );
+  } catch (error) {
+    await client?.close().catch(() => undefined);
+    await stop();
+    throw error;
+  }
+  const connected = client;
+  return {
+    label: kind === 'pglite' ? 'Engram (PGlite)' : 'Engram (PostgreSQL)',
+    probe: probeOf(() => child.pid, probeFile),
+    call: (tool, args) => callTool(connected, tool, args),
+    async close() {
+      await connected.close().catch(() => undefined);
+      await stop();
+    },
+  };
+}
+
+const SERVER_MAIN = fileURLToPath(new URL('../../packages/server/src/main.ts', import.meta.url));
+
+async function waitForHealth(baseUrl: string, gone: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 600 && !gone(); attempt++) {
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the Engram server did not start');
+}
+
 // ── the reference server ────────────────────────────────────────────────────
 
 const REFERENCE_CANDIDATES = [
@@ -333,10 +471,11 @@ export async function startReference(log: (line: string) => void): Promise<Side>
   const dir = await mkdtemp(join(tmpdir(), 'engram-bench-mcp-ref-'));
   const file = join(dir, 'memory.jsonl');
   log(`reference: node ${script} with MEMORY_FILE_PATH=${file}`);
+  const probeFile = join(dir, 'probe.json');
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [script],
-    env: { ...getDefaultEnvironment(), MEMORY_FILE_PATH: file },
+    args: ['--import', PROBE, script],
+    env: { ...getDefaultEnvironment(), MEMORY_FILE_PATH: file, BENCH_PROBE_FILE: probeFile },
     stderr: 'pipe',
   });
   (transport as unknown as { _readBuffer: LinearReadBuffer })._readBuffer = new LinearReadBuffer();
@@ -353,6 +492,7 @@ export async function startReference(log: (line: string) => void): Promise<Side>
   }
   return {
     label: 'reference (server-memory)',
+    probe: probeOf(() => transport.pid, probeFile),
     async call(tool, args) {
       try {
         return await callTool(client, tool, args);

@@ -17,6 +17,7 @@ import {
 } from './features/keys/keys.service.js';
 import { UsageMeter } from './features/usage/usage.service.js';
 import type { AuthContext } from './lib/auth-context.js';
+import { CredentialCache } from './lib/credential-cache.js';
 import { CredentialWatch } from './realtime/credential-watch.js';
 import { LocalEventBus, type EventBus } from './realtime/event-bus.js';
 import { RedisEventBus } from './realtime/redis-bus.js';
@@ -76,8 +77,13 @@ export async function createRuntime(
         options.onError?.(error, 'Redis event bus error'),
       )
     : new LocalEventBus();
-  const credentialsChanged: KeysDeps['credentialsChanged'] = (changes) =>
+  const verified = new CredentialCache();
+  // Forgotten here at once, and on every node (this one too) when the bus delivers it.
+  bus.onCredentialsChanged((changes) => verified.forget(changes));
+  const credentialsChanged: KeysDeps['credentialsChanged'] = (changes) => {
+    verified.forget(changes);
     bus.credentialsChanged(changes);
+  };
   const usage = new KeyUsageTracker(database.db, options.onError);
   usage.start(5_000);
   const keys: KeysDeps = {
@@ -86,6 +92,7 @@ export async function createRuntime(
     usage,
     secret: await instanceSecret(database.db, config.SECRET_KEY),
     credentialsChanged,
+    verified,
   };
   const upkeep = new EmbeddedUpkeep(database, {}, (error) =>
     options.onError?.(error, 'embedded database upkeep failed'),
@@ -109,6 +116,7 @@ export async function createRuntime(
     provider: billingProviderFor(config),
     publicOrigin: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : undefined,
     onError: options.onError,
+    planChanged: (accountId) => meter.forgetPlan(accountId),
   };
   const auth: AuthDeps = {
     db: database.db,

@@ -24,6 +24,16 @@ describe('plan catalog', () => {
     expect(PLANS.filter((plan) => plan.id.endsWith('-annual'))).toHaveLength(3);
   });
 
+  it('allows no plan less storage than the free plan (the server skips the plan read below it)', () => {
+    const free = planById('free').features;
+    for (const plan of PLANS) {
+      for (const limit of ['maxEntities', 'maxObservationsPerEntity', 'maxStorageBytes'] as const) {
+        const value = plan.features[limit];
+        expect(value === -1 || value >= free[limit], `${plan.id} ${limit}`).toBe(true);
+      }
+    }
+  });
+
   it('gives unknown plans the free limits', () => {
     expect(planById('platinum').id).toBe('free');
     expect(planById(undefined).id).toBe('free');

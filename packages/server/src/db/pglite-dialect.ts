@@ -49,6 +49,11 @@ class PGliteConnection implements DatabaseConnection {
     };
   }
 
+  /** A statement without parameters or rows, over the simple protocol (cheaper than `query`). */
+  async run(statement: string): Promise<void> {
+    await this.pglite.exec(statement);
+  }
+
   // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on the embedded database');
@@ -82,17 +87,18 @@ class PGliteDriver implements Driver {
     release?.();
   }
 
+  // Transaction control has no parameters: the simple protocol saves PGlite a parse/describe/bind.
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
-    await conn.executeQuery(CompiledQuery.raw(`begin${isolation}`));
+    await (conn as PGliteConnection).run(`begin${isolation}`);
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw('commit'));
+    await (conn as PGliteConnection).run('commit');
   }
 
   async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw('rollback'));
+    await (conn as PGliteConnection).run('rollback');
   }
 
   async destroy(): Promise<void> {

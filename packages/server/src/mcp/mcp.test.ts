@@ -26,6 +26,18 @@ afterAll(async () => {
 });
 
 /** A fresh account and an MCP client of the era acting for it through an API key. */
+/** A tools/list POST to /mcp that carries no credential. */
+function listToolsWithoutCredential(): Promise<Response> {
+  return fetch(new URL('/mcp', baseUrl), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+}
+
 async function agentOf(era: 'modern' | 'legacy') {
   const { token } = await signUp(t.app);
   const key = (
@@ -46,14 +58,7 @@ describe.each(['modern', 'legacy'] as const)('MCP endpoint (%s era)', (era) => {
 
   it('refuses a missing or bad credential before any tool runs', async () => {
     await expect(connectEra(era, baseUrl, 'eng_key_not-a-real-key')).rejects.toThrow();
-    const response = await fetch(new URL('/mcp', baseUrl), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const response = await listToolsWithoutCredential();
     expect(response.status).toBe(401);
   });
 
@@ -405,14 +410,7 @@ describe('MCP endpoint, both eras at once', () => {
   });
 
   it('answers 401 with a WWW-Authenticate that points at the protected resource metadata', async () => {
-    const response = await fetch(new URL('/mcp', baseUrl), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const response = await listToolsWithoutCredential();
     expect(response.status).toBe(401);
     const challenge = response.headers.get('www-authenticate')!;
     expect(challenge).toMatch(/^Bearer /);

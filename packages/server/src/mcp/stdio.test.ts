@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,24 +10,15 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, eventually, MODERN_REVISION } from '../test/mcp-client.js';
+import { engramCommand, startServerProcess, type ServerProcess } from '../test/server-process.js';
 
 // `engram mcp` as a real child process on a real data folder (embedded
 // PGlite): both protocol eras on its own database, and both eras relayed to
 // a running `engram serve` that owns the folder. The PostgreSQL run skips it
 // (there is no folder to own there).
-const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-const main = fileURLToPath(new URL('../main.ts', import.meta.url));
 const GRAPH = 'memory://knowledge-graph';
 
 let dataDir: string;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -44,7 +32,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 function stdioParams(apiKey: string) {
   return {
     command: process.execPath,
-    args: [tsx, main, 'mcp'],
+    args: [...engramCommand, 'mcp'],
     env: env({ ENGRAM_API_KEY: apiKey }),
     stderr: 'ignore' as const,
   };
@@ -73,23 +61,8 @@ async function legacyStdio(apiKey: string) {
   return { client, updates };
 }
 
-async function startServer(): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [tsx, main, 'serve'], {
-    env: env({ PORT: String(port), LOG_LEVEL: 'warn' }),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, process: child };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error('server did not start');
+function startServer(): Promise<ServerProcess> {
+  return startServerProcess(env({ LOG_LEVEL: 'warn' }));
 }
 
 async function stop(child: ChildProcess) {
@@ -99,7 +72,7 @@ async function stop(child: ChildProcess) {
 }
 
 describe.skipIf(process.env.TEST_DATABASE_URL)('engram mcp (stdio)', { timeout: 300_000 }, () => {
-  let server: { url: string; process: ChildProcess } | undefined;
+  let server: ServerProcess | undefined;
   let apiKey: string;
   let token: string;
 

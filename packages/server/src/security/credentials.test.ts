@@ -78,6 +78,19 @@ describe('an API key is an agent, never the person', () => {
   });
 });
 
+/** A person on the Pro plan with two account keys: one to delete, one to roll. */
+async function personWithTwoKeys() {
+  const { token, user } = await signUp(t.app);
+  await setPlan(t, user.id, 'pro');
+  const call = as(t.app, token);
+  const create = async (name: string) =>
+    (await call({ method: 'POST', url: '/api/keys', payload: { name } })).json<{
+      id: string;
+      apiKey: string;
+    }>();
+  return { user, call, deleted: await create('d'), rolled: await create('r') };
+}
+
 describe('ending a credential ends it everywhere', () => {
   it('a password change ends every other session of the user at once', async () => {
     const first = await signUp(t.app);
@@ -105,15 +118,7 @@ describe('ending a credential ends it everywhere', () => {
   });
 
   it('a deleted key, a rolled key past its grace and a replaced personal key are refused on every route', async () => {
-    const { token, user } = await signUp(t.app);
-    await setPlan(t, user.id, 'pro');
-    const call = as(t.app, token);
-    const deleted = (
-      await call({ method: 'POST', url: '/api/keys', payload: { name: 'd' } })
-    ).json();
-    const rolled = (
-      await call({ method: 'POST', url: '/api/keys', payload: { name: 'r' } })
-    ).json();
+    const { user, call, deleted, rolled } = await personWithTwoKeys();
     await call({ method: 'DELETE', url: `/api/keys/${deleted.id}` });
     await call({ method: 'POST', url: `/api/keys/${rolled.id}/roll` });
     await call({ method: 'POST', url: '/auth/me/api-key' });
@@ -125,6 +130,56 @@ describe('ending a credential ends it everywhere', () => {
           expect(response.statusCode, url).toBe(401);
         }
       }
+    } finally {
+      clock.advanceDays(-15);
+    }
+  });
+
+  it('a credential in use is refused as soon as it is revoked (verified credentials are not kept past a change)', async () => {
+    const { user, call, deleted, rolled } = await personWithTwoKeys();
+    const second = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: user.email, password: 'Password123' },
+      })
+    ).json<{ token: string }>().token;
+    const keys = [deleted.apiKey, rolled.apiKey, user.apiKey, second];
+    for (const key of keys) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/entities',
+        headers: bearer(key),
+      });
+      expect(response.statusCode).toBe(200);
+    }
+    await call({ method: 'DELETE', url: `/api/keys/${deleted.id}` });
+    await call({ method: 'POST', url: `/api/keys/${rolled.id}/roll` });
+    await call({ method: 'POST', url: '/auth/me/api-key' });
+    await as(t.app, second)({ method: 'POST', url: '/auth/logout' });
+    // The rolled key works through its grace, with its new expiry.
+    const inGrace = await t.app.inject({
+      method: 'GET',
+      url: '/api/entities',
+      headers: bearer(rolled.apiKey),
+    });
+    expect(inGrace.statusCode).toBe(200);
+    for (const key of [deleted.apiKey, user.apiKey, second]) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/api/entities',
+        headers: bearer(key),
+      });
+      expect(response.statusCode).toBe(401);
+    }
+    clock.advanceDays(15);
+    try {
+      const pastGrace = await t.app.inject({
+        method: 'GET',
+        url: '/api/entities',
+        headers: bearer(rolled.apiKey),
+      });
+      expect(pastGrace.statusCode).toBe(401);
     } finally {
       clock.advanceDays(-15);
     }

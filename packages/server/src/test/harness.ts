@@ -129,9 +129,12 @@ export async function accountIdOf(t: TestApp, userId: string): Promise<string> {
 
 /** Moves the user's account to another plan of the shared catalog (its limits apply at once). */
 export async function setPlan(t: TestApp, userId: string, planId: string): Promise<void> {
+  const accountId = await accountIdOf(t, userId);
   await t.database.db
     .updateTable('subscriptions')
     .set({ plan_id: planId })
-    .where('account_id', '=', await accountIdOf(t, userId))
+    .where('account_id', '=', accountId)
     .execute();
+  // Written past the billing service: tell the runtime, as billing would.
+  t.runtime.billing.planChanged?.(accountId);
 }

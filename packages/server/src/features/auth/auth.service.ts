@@ -118,7 +118,12 @@ export async function authenticateSession(
   token: string,
 ): Promise<AuthContext | undefined> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return undefined;
-  const session = await repo.findSessionByTokenHash(deps.db, hashSecret(token));
+  const session = await deps.keys.verified.lookup(
+    'session',
+    hashSecret(token),
+    (hash) => repo.findSessionByTokenHash(deps.db, hash),
+    (row) => row.session_id,
+  );
   const now = deps.now();
   if (!session || session.expires_at.getTime() <= now.getTime()) return undefined;
   return {

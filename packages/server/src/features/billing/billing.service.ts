@@ -30,6 +30,8 @@ export interface BillingDeps {
   /** Origin of PUBLIC_URL: checkout's return addresses must be on it when set. */
   publicOrigin?: string | undefined;
   onError?: ((error: unknown, message: string) => void) | undefined;
+  /** Called once an account's subscription changed (what this node keeps of its plan is read again). */
+  planChanged?: ((accountId: string) => void) | undefined;
 }
 
 /** Provider states in which a paid plan is in force. */
@@ -45,7 +47,8 @@ const notFound = () => new AppError(404, 'NOT_FOUND', BILLING_NOT_FOUND);
 
 // ── entitlements ────────────────────────────────────────────────────────────
 
-type EntitlementRow = Pick<
+/** What decides an account's plan at any moment (its subscription); `effectivePlan` judges it. */
+export type EntitlementRow = Pick<
   repo.SubscriptionRow,
   | 'plan_id'
   | 'status'
@@ -80,7 +83,15 @@ export function effectivePlan(row: EntitlementRow | undefined, now: Date): Plan 
 
 /** The plan whose limits apply to the account now (spec §9); other features call this. */
 export async function currentPlan(db: Db, accountId: string, now = new Date()): Promise<Plan> {
-  return effectivePlan(await repo.findSubscription(db, accountId), now);
+  return effectivePlan(await entitlementOf(db, accountId), now);
+}
+
+/** The account's subscription as `effectivePlan` reads it (undefined: none, so free). */
+export async function entitlementOf(
+  db: Db,
+  accountId: string,
+): Promise<EntitlementRow | undefined> {
+  return repo.findSubscription(db, accountId);
 }
 
 // ── how a subscription reads ────────────────────────────────────────────────
@@ -382,6 +393,7 @@ async function applyReported(
     const change = changeFrom(row, reported, deps);
     if (change) await repo.updateSubscription(trx, accountId, change, deps.now());
   });
+  deps.planChanged?.(accountId);
   return subscriptionRow(deps, accountId);
 }
 
@@ -391,6 +403,7 @@ async function applyDirect(
   change: repo.SubscriptionChange,
 ): Promise<repo.SubscriptionRow> {
   await repo.updateSubscription(deps.db, accountId, change, deps.now());
+  deps.planChanged?.(accountId);
   return subscriptionRow(deps, accountId);
 }
 
@@ -738,6 +751,7 @@ export async function handleWebhook(
     await apply(trx, deps, work, verified.created);
     return true;
   });
+  if (applied && accountId) deps.planChanged?.(accountId);
   await repo.pruneEvents(deps.db, new Date(deps.now().getTime() - EVENT_MEMORY_DAYS * 86_400_000));
   return applied ? { received: true } : { received: true, duplicate: true };
 }

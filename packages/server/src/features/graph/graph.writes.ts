@@ -1,5 +1,7 @@
 import {
   formatBytes,
+  FREE_PLAN_ID,
+  planById,
   UNLIMITED,
   type GraphChange,
   type GraphChangePayload,
@@ -124,6 +126,7 @@ async function assertPlanLimits(
 ): Promise<void> {
   const { created, largest } = change;
   if (change.bytesAfter <= change.bytesBefore && !largest) return;
+  if (withinFreePlan(change)) return;
   const plan = await currentPlan(trx, accountId);
   const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
   if (created && maxEntities !== UNLIMITED && change.entities > maxEntities) {
@@ -149,6 +152,25 @@ async function assertPlanLimits(
       `Observation limit reached: the ${plan.name} plan allows ${maxObservationsPerEntity.toLocaleString('en-US')} observations per entity ("${largest.name}" would have ${largest.observations_count.toLocaleString('en-US')}). Upgrade your plan to add more.`,
     );
   }
+}
+
+const FREE_LIMITS = planById(FREE_PLAN_ID).features;
+
+/**
+ * Within the free plan's storage limits, which every plan allows at least (the
+ * plan catalog's test holds it to that): no plan can refuse it, so which plan
+ * applies need not be read. Most accounts' writes end here.
+ */
+function withinFreePlan(change: {
+  bytesAfter: number;
+  entities: number;
+  largest: observationRepo.ObservationCount | undefined;
+}): boolean {
+  return (
+    change.entities <= FREE_LIMITS.maxEntities &&
+    change.bytesAfter <= FREE_LIMITS.maxStorageBytes &&
+    (change.largest?.observations_count ?? 0) <= FREE_LIMITS.maxObservationsPerEntity
+  );
 }
 
 // ── input rules, the same for every caller ──────────────────────────────────

@@ -97,8 +97,15 @@ export async function searchEntities(
     offset ${filter.offset}
   `.execute(db);
 
+  const { rows } = await page;
+  // A page the matches did not fill holds all of them from the offset on
+  // (each arm stops at k only when k rows fill the page anyway): the total
+  // needs no second pass. Only a full page, or one past the end, counts.
+  if (rows.length > 0 ? rows.length < filter.limit : filter.offset === 0) {
+    return { rows, total: filter.offset + rows.length };
+  }
   // The exact total counts ids only: no join back, no window over every match.
-  const total = sql<{ total: number }>`
+  const counted = await sql<{ total: number }>`
     select count(*)::int as total from (
       select e.id from entities e
        where e.account_id = ${accountId} and lower(e.name) like ${contains} ${typeFilter}
@@ -113,7 +120,5 @@ export async function searchEntities(
        where o.account_id = ${accountId} ${typeFilter}
     ) matches
   `.execute(db);
-
-  const [rows, counted] = await Promise.all([page, total]);
-  return { rows: rows.rows, total: counted.rows[0]?.total ?? 0 };
+  return { rows, total: counted.rows[0]?.total ?? 0 };
 }

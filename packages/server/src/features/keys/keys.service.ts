@@ -14,6 +14,7 @@ import { conflict, notFound, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import { currentPlan } from '../billing/billing.service.js';
+import type { CredentialCache } from '../../lib/credential-cache.js';
 import type { KeyUsageTracker } from './key-usage.js';
 import * as repo from './keys.repository.js';
 
@@ -28,6 +29,8 @@ export interface KeysDeps {
   secret: string;
   /** Tells every node that these credentials were revoked or their expiry moved. */
   credentialsChanged: (changes: { kind: 'session' | 'api_key'; id: string }[]) => void;
+  /** Key rows verified recently (forgotten when a key changes). */
+  verified: CredentialCache;
 }
 
 /** The configured secret, or one generated on first start and kept in the database. */
@@ -184,7 +187,12 @@ export async function authenticateApiKey(
   credential: string,
 ): Promise<AuthContext | undefined> {
   if (!credential.startsWith(API_KEY_PREFIX)) return undefined;
-  const key = await repo.findKeyByHash(deps.db, hashSecret(credential));
+  const key = await deps.verified.lookup(
+    'api_key',
+    hashSecret(credential),
+    (hash) => repo.findKeyByHash(deps.db, hash),
+    (row) => row.id,
+  );
   const now = deps.now();
   if (!key || (key.expires_at && key.expires_at.getTime() <= now.getTime())) return undefined;
   deps.usage.record(key.account_id, key.id, now);

@@ -28,23 +28,25 @@ export interface StoredRow {
 }
 
 /**
- * Admits one operation when the account's operations for the month (written
- * plus admitted) are below `max`: one conditional increment on the month's
- * row, which concurrent callers on any node queue on, so the allowance is
- * never overshot. Returns false when the allowance is used up.
+ * Admits `count` operations at once when the account's operations for the
+ * month (written plus admitted) stay within `max` with them: one conditional
+ * increment on the month's row, which concurrent callers on any node queue
+ * on, so the allowance is never overshot. All or none: returns false when
+ * fewer than `count` are left.
  */
 export async function admit(
   db: Db,
   accountId: string,
   month: string,
   max: number,
+  count = 1,
 ): Promise<boolean> {
-  if (max <= 0) return false;
+  if (count > max) return false;
   const result = await sql<{ admitted: number }>`
     insert into usage_monthly as m (account_id, month, count, reserved)
-    values (${accountId}, ${month}::date, 0, 1)
-    on conflict (account_id, month) do update set reserved = m.reserved + 1
-      where m.count + m.reserved < ${max}
+    values (${accountId}, ${month}::date, 0, ${count})
+    on conflict (account_id, month) do update set reserved = m.reserved + ${count}
+      where m.count + m.reserved + ${count} <= ${max}
     returning 1 as admitted
   `.execute(db);
   return result.rows.length > 0;

@@ -1,7 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import { UNLIMITED, type Plan } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/errors.js';
-import { currentPlan } from '../billing/billing.service.js';
+import { effectivePlan, entitlementOf, type EntitlementRow } from '../billing/billing.service.js';
 import * as repo from './usage.repository.js';
 
 export type OperationType = repo.UsageRow['operationType'];
@@ -83,14 +84,24 @@ function monthlyLimitReached(plan: Plan, max: number, now: Date): AppError {
   return error;
 }
 
+/** How long an admission trusts a subscription it read (changes on other nodes show within it). */
+const PLAN_READ_TTL_MS = 5_000;
+/** Admissions one reservation takes at most for an account's next requests on this node. */
+const LEASE_MAX = 64;
+/** Accounts whose subscription is kept for admission, at most. */
+const PLANS_KEPT = 10_000;
+
 /**
  * Meters operations per account, day, operation and resource, and holds each
  * account to its plan's monthly allowance exactly.
  *
- * - Admission (`assertWithinPlan`) is one conditional increment in the
- *   database (`usage_monthly`): concurrent requests on any number of nodes
- *   queue on the account's row, so an allowance of N admits exactly N. Past
- *   it: 429 with Retry-After until the month resets.
+ * - Admission (`assertWithinPlan`) reserves operations by a conditional
+ *   increment in the database (`usage_monthly`): concurrent requests on any
+ *   number of nodes queue on the account's row, so an allowance of N admits
+ *   exactly N. A busy account's node reserves a lease of several at once and
+ *   hands them out without a statement; what is left of it is given back
+ *   with the next flush (a crash keeps at most LEASE_MAX counted per account
+ *   and node). Past the allowance: 429 with Retry-After until the month resets.
  * - An admitted operation that succeeds is `record`ed: its kind and time are
  *   aggregated in memory and flushed in batches (a request never waits on
  *   that write); one that fails is `release`d and does not count.
@@ -105,6 +116,18 @@ export class UsageMeter {
   private settled = new Map<string, repo.Settled>();
   /** Admitted on this node and neither recorded nor released yet: account → month → count. */
   private readonly inFlight = new Map<string, Map<string, number>>();
+  /** Admissions this node reserved in the database and has not handed out yet, by account. */
+  private readonly leases = new Map<string, { month: string; left: number }>();
+  /** A reservation in flight, by account: other requests of the account wait for it. */
+  private readonly reserving = new Map<string, Promise<AppError | undefined>>();
+  /** Admissions handed out by account in this flush interval, and in the one before. */
+  private demand = new Map<string, number>();
+  private previousDemand = new Map<string, number>();
+  /** Subscriptions read for admission, by account (see `planOf`). */
+  private readonly entitlements = new Map<
+    string,
+    { row: EntitlementRow | undefined; readAt: number }
+  >();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -119,18 +142,107 @@ export class UsageMeter {
    * `record` when the operation succeeds, `release` when it fails.
    */
   async assertWithinPlan(accountId: string): Promise<void> {
-    // The plan in force (billing decides: status, grace after a downgrade…).
-    const plan = await currentPlan(this.db, accountId);
-    const max = plan.features.maxQueries;
+    const month = monthOf(this.now());
+    for (;;) {
+      if (this.takeLeased(accountId, month)) return;
+      const pending = this.reserving.get(accountId);
+      if (!pending) break;
+      await pending.catch(() => undefined);
+    }
+    const reservation = this.reserve(accountId);
+    this.reserving.set(accountId, reservation);
+    try {
+      const refused = await reservation;
+      if (refused) throw refused;
+    } finally {
+      this.reserving.delete(accountId);
+    }
+  }
+
+  /**
+   * Reserves admissions in the database: one for the caller and, for an
+   * account that has been busy, a lease of more that the account's next
+   * requests on this node take without a statement (at most LEASE_MAX; what is
+   * left of it is given back with the next flush). The lease is all or none:
+   * near the end of the allowance, one at a time, so no node holds what
+   * another could use. Resolves to the 429 when nothing is left.
+   */
+  private async reserve(accountId: string): Promise<AppError | undefined> {
     const now = this.now();
     const month = monthOf(now);
+    const plan = await this.planOf(accountId, now);
+    const max = plan.features.maxQueries;
     const allowance = max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max;
-    if (!(await repo.admit(this.db, accountId, month, allowance))) {
-      throw monthlyLimitReached(plan, max, now);
+    const busy = Math.max(this.demand.get(accountId) ?? 0, this.previousDemand.get(accountId) ?? 0);
+    const lease = Math.min(LEASE_MAX, busy);
+    if (lease > 1 && (await repo.admit(this.db, accountId, month, allowance, lease))) {
+      this.giveBackLease(accountId);
+      this.leases.set(accountId, { month, left: lease - 1 });
+    } else if (!(await repo.admit(this.db, accountId, month, allowance))) {
+      return monthlyLimitReached(plan, max, now);
     }
+    this.handOut(accountId, month);
+    return undefined;
+  }
+
+  /** Hands out one admission of the account's lease for `month`, if it holds one. */
+  private takeLeased(accountId: string, month: string): boolean {
+    const lease = this.leases.get(accountId);
+    if (!lease) return false;
+    if (lease.month !== month) {
+      // The month turned: what was reserved for the last one goes back.
+      this.giveBackLease(accountId);
+      return false;
+    }
+    if (lease.left === 0) return false;
+    lease.left -= 1;
+    this.handOut(accountId, month);
+    return true;
+  }
+
+  private handOut(accountId: string, month: string): void {
     const months = this.inFlight.get(accountId) ?? new Map<string, number>();
     months.set(month, (months.get(month) ?? 0) + 1);
     this.inFlight.set(accountId, months);
+    this.demand.set(accountId, (this.demand.get(accountId) ?? 0) + 1);
+  }
+
+  /** What is left of the account's lease is taken off its reserved admissions with the next flush. */
+  private giveBackLease(accountId: string): void {
+    const lease = this.leases.get(accountId);
+    if (!lease) return;
+    this.leases.delete(accountId);
+    if (lease.left > 0) this.settle(accountId, lease.month, lease.left);
+  }
+
+  /**
+   * The plan in force (billing decides: status, grace after a downgrade…),
+   * judged now from the account's subscription as read at most
+   * PLAN_READ_TTL_MS ago: every request is admitted, and re-reading the row
+   * each time was one statement of each. A change made through this node's
+   * billing is seen at once (`forgetPlan`); one made on another node within
+   * that time. Limits on what a write stores are checked from the row read
+   * inside the write, not from here.
+   */
+  private async planOf(accountId: string, now: Date): Promise<Plan> {
+    const kept = this.entitlements.get(accountId);
+    if (kept && performance.now() - kept.readAt < PLAN_READ_TTL_MS) {
+      return effectivePlan(kept.row, now);
+    }
+    const readAt = performance.now();
+    const row = await entitlementOf(this.db, accountId);
+    this.entitlements.delete(accountId);
+    this.entitlements.set(accountId, { row, readAt });
+    // Maps keep insertion order: drop the oldest past the cap.
+    if (this.entitlements.size > PLANS_KEPT) {
+      this.entitlements.delete(this.entitlements.keys().next().value!);
+    }
+    return effectivePlan(row, now);
+  }
+
+  /** The account's subscription changed: its next admission reads it again. */
+  forgetPlan(accountId: string): void {
+    this.entitlements.delete(accountId);
   }
 
   /** Counts an admitted operation that succeeded. */
@@ -176,6 +288,9 @@ export class UsageMeter {
    * retried with the next flush, added to whatever was recorded meanwhile.
    */
   async flush(): Promise<void> {
+    for (const accountId of [...this.leases.keys()]) this.giveBackLease(accountId);
+    this.previousDemand = this.demand;
+    this.demand = new Map();
     if (this.pending.size === 0 && this.settled.size === 0) return;
     const batch = this.pending;
     const settled = this.settled;
@@ -277,10 +392,16 @@ export class UsageMeter {
             a.operation_type.localeCompare(b.operation_type) ||
             a.resource_type.localeCompare(b.resource_type),
         ),
-      // The counter includes every node's admitted operations; never show less than the rows.
-      admitted: Math.max(admitted, monthCounts.total),
+      // The counter includes every node's admitted operations (less this
+      // node's unused lease); never show less than the rows.
+      admitted: Math.max(admitted - this.leased(accountId, month), monthCounts.total),
       resetsAt: nextMonth(now).toISOString(),
     };
+  }
+
+  private leased(accountId: string, month: string): number {
+    const lease = this.leases.get(accountId);
+    return lease?.month === month ? lease.left : 0;
   }
 
   private takeInFlight(accountId: string): string | undefined {

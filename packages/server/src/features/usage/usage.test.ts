@@ -248,6 +248,52 @@ describe('usage metering', () => {
     expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
   });
 
+  it('admits by a plan changed through billing at once, though admission keeps the plan it read', async () => {
+    const { token, user } = await signUp(t.app);
+    const accountId = await accountIdOf(user.id);
+    await spend(accountId, 15_000);
+    const call = as(t.app, token);
+    expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(429);
+    const upgraded = await call({
+      method: 'POST',
+      url: '/api/billing/change-plan',
+      payload: { planId: 'starter', priceId: 'price_starter_monthly' },
+    });
+    expect(upgraded.statusCode, upgraded.body).toBe(200);
+    expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
+    // Past this node's billing (another node, or by hand): seen once the plan read is old.
+    await t.database.db
+      .updateTable('subscriptions')
+      .set({ plan_id: 'free' })
+      .where('account_id', '=', accountId)
+      .execute();
+    expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 5_100));
+    expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(429);
+  }, 15_000);
+
+  it('leases admissions to a busy account, shows only those used, and gives the rest back with the flush', async () => {
+    const { token, user } = await signUp(t.app);
+    const accountId = await accountIdOf(user.id);
+    const call = as(t.app, token);
+    await t.runtime.usage.stop(); // no timed flush in the middle
+    try {
+      for (let i = 0; i < 20; i++) {
+        expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
+      }
+      // Reserved ahead: more than the 20 used, so later requests need no statement.
+      const before = await monthly(accountId);
+      expect(before.count).toBe(0);
+      expect(before.reserved).toBeGreaterThan(20);
+      const summary = (await call({ method: 'GET', url: '/api/analytics' })).json();
+      expect(summary.operationsThisMonth).toBe(20);
+      await t.runtime.usage.flush();
+      expect(await monthly(accountId)).toEqual({ count: 20, reserved: 0 });
+    } finally {
+      t.runtime.usage.start(5_000);
+    }
+  });
+
   it('admits exactly the allowance left to 200 parallel requests (14,950 used → 50 succeed)', async () => {
     const { token, user } = await signUp(t.app);
     const accountId = await accountIdOf(user.id);

@@ -19,6 +19,7 @@ import {
   type SocketFactory,
   type Timers,
 } from './realtime-client';
+import { refreshQueries } from './refresh-queries';
 
 /** The badge's states (spec §4): the client's four, plus 'unknown' when there is no client. */
 export type ConnectionStatus = RealtimeSnapshot['status'] | 'unknown';
@@ -102,7 +103,7 @@ export function RealtimeProvider({ children, createSocket, timers }: RealtimePro
       flushTimer = undefined;
       const keys = [...pending.values()];
       pending.clear();
-      for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+      for (const queryKey of keys) void refreshQueries(queryClient, queryKey);
     };
     const refresh = (keys: readonly QueryKey[]) => {
       for (const key of keys) pending.set(JSON.stringify(key), key);
