@@ -356,6 +356,10 @@ export async function startEngramProcess(
       import.meta.resolve('tsx'),
       '--import',
       PROBE,
+      // Diagnostic: a V8 CPU profile of the server's main thread and its PGlite worker.
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+        : []),
       exported?.main ?? SERVER_MAIN,
       'serve',
     ],

@@ -98,17 +98,18 @@ export async function createRuntime(
     options.onError?.(error, 'embedded database upkeep failed'),
   );
   upkeep.start();
+  const meter = new UsageMeter(database.db, now, options.onError);
+  meter.start(5_000);
   const graph: GraphDeps = {
     db: database.db,
     now,
+    planOf: (db, accountId) => meter.planOf(accountId, now(), db),
     bounds: { maxRows: config.READ_MAX_ROWS, maxBytes: config.READ_MAX_BYTES },
     publish: (events) => {
       upkeep.noteChanges(events.length);
       bus.publish(events);
     },
   };
-  const meter = new UsageMeter(database.db, now, options.onError);
-  meter.start(5_000);
   const analytics: AnalyticsDeps = { db: database.db, now, usage: meter };
   const billing: BillingDeps = {
     db: database.db,

@@ -203,5 +203,19 @@ describe('observations per entity', () => {
     expect((await call({ method: 'GET', url: '/api/entities?query=crowded' })).json().total).toBe(
       0,
     );
+
+    // The plan was read (and is kept a few seconds); an upgrade through billing applies at once.
+    const upgraded = await call({
+      method: 'POST',
+      url: '/api/billing/change-plan',
+      payload: { planId: 'starter', priceId: 'price_starter_monthly' },
+    });
+    expect(upgraded.statusCode, upgraded.body).toBe(200);
+    const added = await callTool(client, 'add_observations', {
+      observations: [{ entityName: 'dense', contents: ['one too many', 'and another'] }],
+    });
+    expect(added).toEqual({
+      results: [{ entityName: 'dense', addedObservations: ['one too many', 'and another'] }],
+    });
   });
 });

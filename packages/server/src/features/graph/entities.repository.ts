@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import type { ObservationRow } from './observations.repository.js';
 
 /** Entities: rows, type counts, the stored-bytes counter. Every query is scoped by account. */
 
@@ -141,51 +142,81 @@ export async function listTypeCounts(
     .execute();
 }
 
-/** An entity to insert: its observation count is known (its observations follow). */
+/** An entity to insert with its first observations (in their order). */
 export interface EntityInsert {
+  /** A fresh uuid from the caller, or the one kept on a lossless import. */
+  id: string;
   name: string;
   type: string;
   metadata: Record<string, unknown>;
-  observationsCount: number;
-  /** Given on a lossless import; a fresh uuid otherwise. */
-  id?: string | undefined;
+  observations: FirstObservation[];
   createdAt?: string | undefined;
   updatedAt?: string | undefined;
 }
 
+/** An observation of a new entity; id and date only on a lossless import. */
+export interface FirstObservation {
+  content: string;
+  metadata?: Record<string, unknown> | undefined;
+  id?: string | undefined;
+  createdAt?: string | undefined;
+}
+
+/** A created entity with the observations stored with it. */
+export type CreatedEntityRow = EntityRow & { observations: ObservationRow[] };
+
 /**
- * Inserts entities in one statement, in the order given, with their
- * observation counts and the per-type counts; rows whose name (or given id)
- * exists already are skipped. The whole batch travels as one JSON parameter,
- * so its size is bounded by memory, not by the protocol's 65,535 parameters.
+ * Inserts entities with their observations (numbered from 0 per entity), the
+ * observation counts and the per-type counts, all in one statement, in the
+ * order given; an entity whose name (or id) exists already is skipped with its
+ * observations. The batch travels as two JSON parameters, so its size is
+ * bounded by memory, not by the protocol's 65,535 parameters.
  */
 export async function insertEntities(
   db: Db,
   accountId: string,
   entities: EntityInsert[],
-): Promise<EntityRow[]> {
+): Promise<CreatedEntityRow[]> {
   if (entities.length === 0) return [];
-  const batch = JSON.stringify(
+  const entityBatch = JSON.stringify(
     entities.map((entity) => ({
       id: entity.id,
       name: entity.name,
       type: entity.type,
       metadata: entity.metadata,
-      n: entity.observationsCount,
+      n: entity.observations.length,
       created_at: entity.createdAt,
       updated_at: entity.updatedAt,
     })),
   );
-  const result = await sql<EntityRow>`
+  const observationBatch = JSON.stringify(
+    entities.flatMap((entity) =>
+      entity.observations.map((observation) => ({
+        id: observation.id,
+        entity_id: entity.id,
+        content: observation.content,
+        metadata: observation.metadata,
+        created_at: observation.createdAt,
+      })),
+    ),
+  );
+  const columns = sql.join(entityColumns.map((column) => sql.ref(`i.${column}`)));
+  const result = await sql<EntityRow & { observations: StoredObservation[] | null }>`
     with given as (
       select * from rows from (
-        json_to_recordset(${batch}::json)
+        json_to_recordset(${entityBatch}::json)
           as (id uuid, name text, type text, metadata jsonb, n int, created_at timestamptz, updated_at timestamptz)
       ) with ordinality as g(id, name, type, metadata, n, created_at, updated_at, ord)
     ),
+    given_observations as (
+      select * from rows from (
+        json_to_recordset(${observationBatch}::json)
+          as (id uuid, entity_id uuid, content text, metadata jsonb, created_at timestamptz)
+      ) with ordinality as o(id, entity_id, content, metadata, created_at, ord)
+    ),
     inserted as (
       insert into entities (account_id, id, name, type, metadata, observations_count, created_at, updated_at)
-      select ${accountId}, coalesce(g.id, gen_random_uuid()), g.name, g.type, g.metadata, g.n,
+      select ${accountId}, g.id, g.name, g.type, g.metadata, g.n,
              coalesce(g.created_at, c.now), coalesce(g.updated_at, g.created_at, c.now)
         from given g cross join (select clock_timestamp() as now) c
        order by g.ord
@@ -196,11 +227,39 @@ export async function insertEntities(
       insert into entity_type_counts (account_id, type, count)
       select ${accountId}, type, count(*)::int from inserted group by type
       on conflict (account_id, type) do update set count = entity_type_counts.count + excluded.count
+    ),
+    observed as (
+      insert into observations (account_id, id, entity_id, content, metadata, position, created_at)
+      select ${accountId}, coalesce(o.id, gen_random_uuid()), o.entity_id, o.content, o.metadata,
+             (row_number() over (partition by o.entity_id order by o.ord) - 1)::int,
+             coalesce(o.created_at, clock_timestamp())
+        from given_observations o join inserted i on i.id = o.entity_id
+       order by o.ord
+      returning id, entity_id, content, metadata, position, created_at
     )
-    select ${sql.join(entityColumns.map((column) => sql.ref(column)))} from inserted order by ordinal
+    select ${columns}, b.observations
+      from inserted i
+      left join (
+        select entity_id,
+               json_agg(json_build_object('id', id, 'content', content, 'metadata', metadata,
+                                          'position', position, 'created_at', created_at)
+                        order by position) as observations
+          from observed group by entity_id
+      ) b on b.entity_id = i.id
+     order by i.ordinal
   `.execute(db);
-  return result.rows;
+  return result.rows.map(({ observations, ...row }) => ({
+    ...row,
+    observations: (observations ?? []).map((observation) => ({
+      ...observation,
+      entity_id: row.id,
+      created_at: new Date(observation.created_at),
+    })),
+  }));
 }
+
+/** An observation as the insert's JSON answer carries it. */
+type StoredObservation = Omit<ObservationRow, 'entity_id' | 'created_at'> & { created_at: string };
 
 /**
  * Deletes the entities (observations and relations go by cascade) with the

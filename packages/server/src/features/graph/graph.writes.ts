@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import {
   formatBytes,
   FREE_PLAN_ID,
   planById,
   UNLIMITED,
   type GraphChange,
+  type Plan,
   type GraphChangePayload,
   type GraphEventType,
   type ObservationInput,
@@ -36,6 +38,11 @@ export interface WriteDeps {
   now: () => Date;
   /** Receives each write's events after its transaction commits (realtime fan-out). */
   publish?: (events: ChangeEvent[]) => void;
+  /**
+   * The plan whose storage limits apply, read with the write's transaction;
+   * the runtime answers from the usage meter's short-lived copy (decision 009).
+   */
+  planOf?: (db: Db, accountId: string) => Promise<Plan>;
 }
 
 /** One write transaction: its connection, account, and the events it records. */
@@ -81,7 +88,7 @@ export async function write<T>(
         actor: { ...auth.actor },
         at,
       });
-      await assertPlanLimits(trx, auth.accountId, {
+      await assertPlanLimits(trx, auth.accountId, deps.planOf ?? currentPlan, {
         bytesBefore,
         bytesAfter: appended.storedBytes,
         entities: appended.entities,
@@ -115,6 +122,7 @@ export async function write<T>(
 async function assertPlanLimits(
   trx: Db,
   accountId: string,
+  planOf: (db: Db, accountId: string) => Promise<Plan>,
   change: {
     bytesBefore: number;
     bytesAfter: number;
@@ -127,7 +135,7 @@ async function assertPlanLimits(
   const { created, largest } = change;
   if (change.bytesAfter <= change.bytesBefore && !largest) return;
   if (withinFreePlan(change)) return;
-  const plan = await currentPlan(trx, accountId);
+  const plan = await planOf(trx, accountId);
   const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
   if (created && maxEntities !== UNLIMITED && change.entities > maxEntities) {
     throw planLimit(
@@ -226,8 +234,8 @@ export interface CreatedEntity {
  * Creates the entities whose names (and ids) are new, in the order given, with
  * their observations; a name given twice becomes one entity (the first one's
  * type and metadata, the observations of both). Existing names are skipped:
- * a caller that must refuse them compares what it gets back. Four statements
- * for any number of entities.
+ * a caller that must refuse them compares what it gets back. One statement
+ * for any number of entities (two on an import that keeps observation ids).
  */
 export async function createEntities(
   scope: WriteScope,
@@ -244,37 +252,29 @@ export async function createEntities(
     }
   }
   const wanted = [...merged.values()];
-  const rows = await entityRepo.insertEntities(
-    scope.trx,
-    scope.accountId,
-    wanted.map((entity) => ({ ...entity, observationsCount: entity.observations.length })),
-  );
-  if (rows.length === 0) return [];
-
-  const observationsOfRow = (row: entityRepo.EntityRow) => merged.get(row.name)!.observations;
+  // An imported observation id this account already uses gets a fresh one.
   const taken = await observationRepo.existingObservationIds(
     scope.trx,
     scope.accountId,
-    rows.flatMap((row) => observationsOfRow(row).flatMap((observation) => observation.id ?? [])),
+    wanted.flatMap((entity) => entity.observations.flatMap((observation) => observation.id ?? [])),
   );
-  const inserted = await observationRepo.insertFirstObservations(
+  const rows = await entityRepo.insertEntities(
     scope.trx,
     scope.accountId,
-    rows.flatMap((row) =>
-      observationsOfRow(row).map((observation) => ({
+    wanted.map((entity) => ({
+      ...entity,
+      id: entity.id ?? randomUUID(),
+      observations: entity.observations.map((observation) => ({
         ...observation,
-        entityId: row.id,
-        // An imported id this account already uses gets a fresh one.
         id: observation.id && !taken.has(observation.id) ? observation.id : undefined,
       })),
-    ),
+    })),
   );
   scope.grew(rows.filter((row) => row.observations_count > 0));
-  const observationsOf = groupBy(inserted, (observation) => observation.entity_id);
   for (const row of rows) {
     scope.emit('entity_created', { entityId: row.id, id: row.id, name: row.name, type: row.type });
   }
-  return rows.map((row) => ({ row, observations: observationsOf.get(row.id) ?? [] }));
+  return rows.map(({ observations, ...row }) => ({ row, observations }));
 }
 
 /**

@@ -61,51 +61,11 @@ const observationColumns = sql.join(
   ),
 );
 
-/** Observations of one entity to insert, in order; ids and dates only on a lossless import. */
+/** An observation to append to an existing entity. */
 export interface ObservationInsert {
   entityId: string;
   content: string;
   metadata?: Record<string, unknown> | undefined;
-  id?: string | undefined;
-  createdAt?: string | undefined;
-}
-
-/**
- * Inserts the observations of freshly created entities in one statement,
- * numbered from 0 per entity in the order given. Their counts were set when
- * the entities were inserted.
- */
-export async function insertFirstObservations(
-  db: Db,
-  accountId: string,
-  items: ObservationInsert[],
-): Promise<ObservationRow[]> {
-  if (items.length === 0) return [];
-  const batch = JSON.stringify(
-    items.map((item) => ({
-      id: item.id,
-      entity_id: item.entityId,
-      content: item.content,
-      metadata: item.metadata,
-      created_at: item.createdAt,
-    })),
-  );
-  const result = await sql<ObservationRow>`
-    with given as (
-      select * from rows from (
-        json_to_recordset(${batch}::json)
-          as (id uuid, entity_id uuid, content text, metadata jsonb, created_at timestamptz)
-      ) with ordinality as g(id, entity_id, content, metadata, created_at, ord)
-    )
-    insert into observations (account_id, id, entity_id, content, metadata, position, created_at)
-    select ${accountId}, coalesce(g.id, gen_random_uuid()), g.entity_id, g.content, g.metadata,
-           (row_number() over (partition by g.entity_id order by g.ord) - 1)::int,
-           coalesce(g.created_at, clock_timestamp())
-      from given g
-     order by g.ord
-    returning ${observationColumns}
-  `.execute(db);
-  return result.rows;
 }
 
 /** An entity's name and observation count after a write (for the per-entity limit). */

@@ -221,16 +221,17 @@ export class UsageMeter {
    * PLAN_READ_TTL_MS ago: every request is admitted, and re-reading the row
    * each time was one statement of each. A change made through this node's
    * billing is seen at once (`forgetPlan`); one made on another node within
-   * that time. Limits on what a write stores are checked from the row read
-   * inside the write, not from here.
+   * that time. Admission and the graph's storage limits both read it; a write
+   * passes its transaction as `db` (PGlite has one connection, which the
+   * write holds).
    */
-  private async planOf(accountId: string, now: Date): Promise<Plan> {
+  async planOf(accountId: string, now = this.now(), db: Db = this.db): Promise<Plan> {
     const kept = this.entitlements.get(accountId);
     if (kept && performance.now() - kept.readAt < PLAN_READ_TTL_MS) {
       return effectivePlan(kept.row, now);
     }
     const readAt = performance.now();
-    const row = await entitlementOf(this.db, accountId);
+    const row = await entitlementOf(db, accountId);
     this.entitlements.delete(accountId);
     this.entitlements.set(accountId, { row, readAt });
     // Maps keep insertion order: drop the oldest past the cap.
