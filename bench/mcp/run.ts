@@ -704,7 +704,9 @@ async function main() {
       engram.push(
         ...(await runSide(
           () =>
-            (options.inProcess ? startEngram : startEngramProcess)(db, options.postgresUrl, log),
+            options.inProcess
+              ? startEngram(db, options.postgresUrl, log)
+              : startEngramProcess(db, options.postgresUrl, log, options.serverRef),
           'engram',
           workload,
           db,
@@ -751,7 +753,7 @@ async function main() {
       console.log(
         variant === AS_SHIPPED
           ? `## Engram on ${db}, as shipped`
-          : `## Engram on ${db}, diagnostic: the same graphs re-measured after a manual ANALYZE (Engram never runs one; PGlite has no autovacuum)`,
+          : `## Engram on ${db}, diagnostic: the same graphs re-measured after a manual ANALYZE (beyond the server's own upkeep, db/upkeep.ts)`,
       );
       console.log('');
       const { text, verdicts } = report(runs, db, variant);

@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { migrate } from './db/migrate.js';
-import { EmbeddedUpkeep } from './db/upkeep.js';
+import { DatabaseUpkeep } from './db/upkeep.js';
 import type { AnalyticsDeps } from './features/analytics/analytics.service.js';
 import { authenticateSession, sessionStatus, type AuthDeps } from './features/auth/auth.service.js';
 import type { BillingDeps } from './features/billing/billing.service.js';
@@ -40,7 +40,7 @@ export interface Runtime {
   /** Ends sockets and MCP sessions when the credential they were opened with stops working. */
   credentials: CredentialWatch;
   /** Keeps the embedded database's statistics fresh (PGlite has no autovacuum). */
-  upkeep: EmbeddedUpkeep;
+  upkeep: DatabaseUpkeep;
   /** Who a bearer credential (session token or API key) acts as, if anyone. */
   authenticate(credential: string): Promise<AuthContext | undefined>;
   close(): Promise<void>;
@@ -94,8 +94,8 @@ export async function createRuntime(
     credentialsChanged,
     verified,
   };
-  const upkeep = new EmbeddedUpkeep(database, {}, (error) =>
-    options.onError?.(error, 'embedded database upkeep failed'),
+  const upkeep = new DatabaseUpkeep(database, {}, (error) =>
+    options.onError?.(error, 'database upkeep failed'),
   );
   upkeep.start();
   const meter = new UsageMeter(database.db, now, options.onError);
