@@ -13,7 +13,8 @@
  * this process, where the bench can count its SQL statements), BENCH_TRACE
  * (print Engram's SQL per call and EXPLAIN ANALYZE reads slower than that many
  * ms; implies inprocess), BENCH_SERVER_REF (run the server sources of a git
- * ref, for an A/B in one session), BENCH_JSON (write results).
+ * ref, for an A/B in one session), BENCH_CPU_PROF (a folder: V8 CPU profiles of
+ * the server process's threads), BENCH_JSON (write results).
  * See bench/README.md ("bench/mcp") for what is measured and the last results.
  */
 import { writeFile } from 'node:fs/promises';
