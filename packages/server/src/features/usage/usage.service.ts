@@ -112,6 +112,8 @@ const PLANS_KEPT = 10_000;
  */
 export class UsageMeter {
   private pending = new Map<string, repo.UsageRow>();
+  /** The flush or report read under way (see `inTurn`). */
+  private turn: Promise<unknown> = Promise.resolve();
   /** Recorded operations to take off the admitted ones with the next flush: account|month. */
   private settled = new Map<string, repo.Settled>();
   /** Admitted on this node and neither recorded nor released yet: account → month → count. */
@@ -288,7 +290,22 @@ export class UsageMeter {
    * Writes the recorded operations. When the write fails they are kept and
    * retried with the next flush, added to whatever was recorded meanwhile.
    */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    return this.inTurn(() => this.flushNow());
+  }
+
+  /**
+   * Flushes and reports' reads take turns: a report that read the rows
+   * before a flush committed them, and this node's unflushed counts after the
+   * flush had taken them, would count them nowhere.
+   */
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(fn, fn);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushNow(): Promise<void> {
     for (const accountId of [...this.leases.keys()]) this.giveBackLease(accountId);
     this.previousDemand = this.demand;
     this.demand = new Map();
@@ -333,19 +350,22 @@ export class UsageMeter {
     const now = this.now();
     const month = monthOf(now);
     const today = dayOf(now);
-    const [stored, admitted] = await Promise.all([
-      repo.rowsSince(this.db, accountId, month),
-      repo.monthTotal(this.db, accountId, month),
-    ]);
-    const unflushed: repo.StoredRow[] = [...this.pending.values()]
-      .filter((row) => row.accountId === accountId && row.day >= month)
-      .map((row) => ({
-        day: row.day,
-        operation_type: row.operationType,
-        resource_type: row.resourceType,
-        count: row.count,
-        total_ms: row.totalMs,
-      }));
+    const { stored, admitted, unflushed } = await this.inTurn(async () => {
+      const [rows, total] = await Promise.all([
+        repo.rowsSince(this.db, accountId, month),
+        repo.monthTotal(this.db, accountId, month),
+      ]);
+      const memory: repo.StoredRow[] = [...this.pending.values()]
+        .filter((row) => row.accountId === accountId && row.day >= month)
+        .map((row) => ({
+          day: row.day,
+          operation_type: row.operationType,
+          resource_type: row.resourceType,
+          count: row.count,
+          total_ms: row.totalMs,
+        }));
+      return { stored: rows, admitted: total - this.leased(accountId, month), unflushed: memory };
+    });
     const days = new Map<string, DailyOperations>();
     const details = new Map<
       string,
@@ -395,7 +415,7 @@ export class UsageMeter {
         ),
       // The counter includes every node's admitted operations (less this
       // node's unused lease); never show less than the rows.
-      admitted: Math.max(admitted - this.leased(accountId, month), monthCounts.total),
+      admitted: Math.max(admitted, monthCounts.total),
       resetsAt: nextMonth(now).toISOString(),
     };
   }

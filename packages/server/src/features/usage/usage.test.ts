@@ -382,6 +382,20 @@ describe('usage metering', () => {
     expect(await monthly(accountId)).toEqual({ count: 2, reserved: 0 });
   });
 
+  it('counts every operation once in a report read while a flush writes them', async () => {
+    const { token, user } = await signUp(t.app);
+    const accountId = await accountIdOf(user.id);
+    const call = as(t.app, token);
+    await t.runtime.usage.flush();
+    for (let i = 0; i < 3; i++) await call({ method: 'GET', url: '/api/entities' });
+    // The report's reads start first; the flush takes the unflushed counts meanwhile.
+    const during = t.runtime.usage.report(accountId);
+    const flushed = t.runtime.usage.flush();
+    const [report] = await Promise.all([during, flushed]);
+    expect(report.today.queries).toBe(3);
+    expect((await t.runtime.usage.report(accountId)).today.queries).toBe(3);
+  });
+
   it('keeps the counts across a flush and a restart', async () => {
     const config = testConfig();
     const first = await createRuntime(config, { database: t.database });
