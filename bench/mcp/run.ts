@@ -14,7 +14,8 @@
  * (print Engram's SQL per call and EXPLAIN ANALYZE reads slower than that many
  * ms; implies inprocess), BENCH_SERVER_REF (run the server sources of a git
  * ref, for an A/B in one session), BENCH_CPU_PROF (a folder: V8 CPU profiles of
- * the server process's threads), BENCH_JSON (write results).
+ * the server process's threads), BENCH_JSON (write results), BENCH_REFERENCE
+ * (0 skips the reference: an A/B of Engram alone, without ratios).
  * See bench/README.md ("bench/mcp") for what is measured and the last results.
  */
 import { writeFile } from 'node:fs/promises';
@@ -65,6 +66,8 @@ function readOptions() {
       process.env.TEST_DATABASE_URL ??
       'postgres://postgres@127.0.0.1:5432/test',
     json: process.env.BENCH_JSON,
+    /** 0 skips the reference (an A/B of Engram alone): no ratios, not a verdict. */
+    reference: process.env.BENCH_REFERENCE !== '0',
     /** Diagnostic: after measuring, run ANALYZE on Engram's database and measure again (0 to skip). */
     analyze: process.env.BENCH_ANALYZE !== '0',
     /** Print Engram's SQL per operation (and EXPLAIN ANALYZE of reads slower than this many ms). */
@@ -316,6 +319,22 @@ async function watchServer(side: Side): Promise<() => Promise<ProbeReport>> {
       peakRssMb: Math.max(peak, rss) / 2 ** 20,
       rssMb: rss / 2 ** 20,
     };
+  };
+}
+
+/** The reference's place in a run that skipped it (BENCH_REFERENCE=0): nothing measured. */
+function skippedReference(): SideRun {
+  log('reference skipped (BENCH_REFERENCE=0): no ratios in this run');
+  return {
+    label: 'reference (skipped)',
+    variant: AS_SHIPPED,
+    kind: 'reference',
+    bulkSeconds: NaN,
+    bulkEntitiesSeconds: NaN,
+    bulkRelationsSeconds: NaN,
+    bulkLoopMax: NaN,
+    bulkPeakRssMb: NaN,
+    results: [],
   };
 }
 
@@ -714,7 +733,9 @@ async function main() {
         )),
       );
     }
-    const [reference] = await runSide(() => startReference(log), 'reference', workload);
+    const [reference] = options.reference
+      ? await runSide(() => startReference(log), 'reference', workload)
+      : [skippedReference()];
     runs.push({
       size,
       relations: workload.relations.length,

@@ -1,7 +1,7 @@
 /**
- * Idle memory: a freshly started `engram serve` (compiled, embedded PGlite in a
- * fresh folder) against the reference memory server, and where Engram's goes
- * (bare Node, Node with PGlite open, the app on top).
+ * Idle memory: `engram serve` (compiled, embedded PGlite) on its first start in
+ * a fresh folder and restarted on it, against the reference memory server, and
+ * where Engram's goes (bare Node, Node with PGlite open, the app on top).
  *
  *   npm run bench:memory
  *
@@ -10,15 +10,17 @@
  * /proc/<pid>/status (VmRSS). Results: bench/README.md ("bench/memory").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const serverDir = join(root, 'packages/server');
 const settleMs = Number(process.env.BENCH_SETTLE_S ?? 5) * 1000;
+/** The server's default PGLITE_SHARED_BUFFERS_MB (config.ts), or the one this run is given. */
+const SHARED_BUFFERS_MB = Number(process.env.PGLITE_SHARED_BUFFERS_MB ?? 32);
 
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -38,8 +40,10 @@ async function idleMemory(
     await sleep(settleMs);
     return { label, mb: await rssMb(child.pid!) };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
   }
 }
 
@@ -87,45 +91,47 @@ async function main() {
       ),
     );
     const pgliteDir = await folder();
+    // A file, not `-e`: an eval'd module would make PGlite's eval'd worker a module too.
+    const opener = join(pgliteDir, 'open.mjs');
+    await writeFile(
+      opener,
+      `import { startPGliteWorker } from ${JSON.stringify(pathToFileURL(join(serverDir, 'dist/db/pglite-worker.js')).href)};
+       const db = await startPGliteWorker(${JSON.stringify(join(pgliteDir, 'data'))}, { sharedBuffersMb: ${SHARED_BUFFERS_MB} });
+       await db.query('select 1');
+       console.log('ready');
+       setInterval(() => {}, 1e6);`,
+    );
     results.push(
       await idleMemory(
-        'Node + PGlite open on a fresh folder (as the server opens it)',
-        () =>
-          spawn(
-            process.execPath,
-            [
-              '--input-type=module',
-              '-e',
-              `import { PGlite } from '@electric-sql/pglite';
-               import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-               import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-               const db = await PGlite.create(${JSON.stringify(pgliteDir)}, { extensions: { pg_trgm, btree_gin } });
-               await db.query('select 1');
-               console.log('ready');
-               setInterval(() => {}, 1e6);`,
-            ],
-            { cwd: serverDir, stdio: ['ignore', 'pipe', 'pipe'] },
-          ),
+        'Node + PGlite open on a fresh folder (as the server opens it: worker, settings)',
+        () => spawn(process.execPath, [opener], { stdio: ['ignore', 'pipe', 'pipe'] }),
         (child) => waitForOutput(child, 'ready'),
       ),
     );
     const dataDir = await folder();
+    const serve = () =>
+      spawn(process.execPath, [join(serverDir, 'dist/main.js'), 'serve'], {
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     const port = 38_000 + Math.floor(Math.random() * 2000);
+    // The first start also creates and migrates the folder; later starts only open it.
     results.push(
       await idleMemory(
-        'Engram: engram serve (migrated, idle)',
-        () =>
-          spawn(process.execPath, [join(serverDir, 'dist/main.js'), 'serve'], {
-            env: {
-              ...process.env,
-              DATA_DIR: dataDir,
-              PORT: String(port),
-              LOG_LEVEL: 'warn',
-              NODE_ENV: 'production',
-            },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          }),
+        'Engram: engram serve, first start (fresh folder, migrated, idle)',
+        serve,
         () => waitForHealth(port),
+      ),
+    );
+    results.push(
+      await idleMemory('Engram: engram serve, restarted on that folder (idle)', serve, () =>
+        waitForHealth(port),
       ),
     );
     const memoryFile = join(await folder(), 'memory.jsonl');

@@ -8,6 +8,12 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * PGlite's buffer cache (PostgreSQL's shared_buffers) in MB. It lives in the
+   * process's memory and fills as data is read, so it bounds much of what an
+   * embedded server holds; the OS's page cache still keeps the files warm.
+   */
+  PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(32),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')

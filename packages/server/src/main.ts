@@ -75,7 +75,11 @@ function localUrl(app: Awaited<ReturnType<typeof buildApp>>, port: number): stri
 }
 
 async function runMigrations(config: Config): Promise<void> {
-  const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const handle = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+  });
   try {
     const applied = await migrate(handle);
     console.error(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');

@@ -66,6 +66,7 @@ export async function createRuntime(
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
       statementTimeoutMs: options.unboundedStatements ? undefined : config.STATEMENT_TIMEOUT_MS,
+      sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
     }));
   await migrate(database);
   // PGlite never analyzes on its own: without statistics the planner reads a

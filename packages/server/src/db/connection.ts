@@ -30,6 +30,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Longest a statement or transaction may run (see deadline.ts); unbounded when absent. */
   statementTimeoutMs?: number | undefined;
+  /** PGlite's shared_buffers in MB (config PGLITE_SHARED_BUFFERS_MB); PGlite's own default when absent. */
+  sharedBuffersMb?: number | undefined;
 }
 
 /** Throws when the database does not answer (the health check). */
@@ -40,20 +42,24 @@ export async function ping(db: Db): Promise<void> {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.statementTimeoutMs)
-    : openPGlite(options.dataDir, options.statementTimeoutMs);
+    : openPGlite(options.dataDir, options.statementTimeoutMs, options.sharedBuffersMb);
 }
 
 function bounded(dialect: Dialect, timeoutMs: number | undefined): Dialect {
   return timeoutMs === undefined ? dialect : withDeadlines(dialect, timeoutMs);
 }
 
-async function openPGlite(dataDir: string, timeoutMs: number | undefined): Promise<DatabaseHandle> {
+async function openPGlite(
+  dataDir: string,
+  timeoutMs: number | undefined,
+  sharedBuffersMb: number | undefined,
+): Promise<DatabaseHandle> {
   let unlock = () => {};
   if (!dataDir.startsWith('memory://')) {
     await mkdir(dataDir, { recursive: true });
     unlock = lockDataFolder(dataDir);
   }
-  const pglite = await startPGliteWorker(dataDir).catch((error: unknown) => {
+  const pglite = await startPGliteWorker(dataDir, { sharedBuffersMb }).catch((error: unknown) => {
     unlock();
     throw error;
   });

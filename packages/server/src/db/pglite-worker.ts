@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /** The part of PGlite the server uses, answered by a worker thread that owns the database. */
@@ -21,7 +23,13 @@ const WORKER_SOURCE = /* js */ `
   const { pg_trgm } = require(workerData.modules.pgTrgm);
   const { btree_gin } = require(workerData.modules.btreeGin);
 
-  const opened = PGlite.create(workerData.dataDir, { extensions: { pg_trgm, btree_gin } });
+  const settings = workerData.sharedBuffersMb
+    ? ['-c', 'shared_buffers=' + workerData.sharedBuffersMb + 'MB']
+    : [];
+  const opened = PGlite.create(workerData.dataDir, {
+    extensions: { pg_trgm, btree_gin },
+    startParams: [...PGlite.defaultStartParams, ...settings],
+  });
   opened.catch(() => {});
 
   const fieldsOf = (error) => {
@@ -68,12 +76,31 @@ interface Reply {
  * event loop that serves HTTP, MCP and WebSocket traffic. Resolves once the
  * database is open (rejects with PGlite's error when it cannot be).
  */
-export async function startPGliteWorker(dataDir: string): Promise<EmbeddedPostgres> {
+export async function startPGliteWorker(
+  dataDir: string,
+  options: WorkerOptions = {},
+): Promise<EmbeddedPostgres> {
+  if (!dataDir.startsWith('memory://') && !existsSync(join(dataDir, 'PG_VERSION'))) {
+    // A new folder: PGlite runs initdb in a WebAssembly instance of its own,
+    // whose memory (hundreds of MB) the serving worker would hold for its whole
+    // life. Create the folder in a worker that then ends, taking that with it.
+    await (await startWorker(dataDir, options)).close();
+  }
+  return startWorker(dataDir, options);
+}
+
+interface WorkerOptions {
+  /** PostgreSQL's shared_buffers in MB; PGlite's default when absent. */
+  sharedBuffersMb?: number | undefined;
+}
+
+async function startWorker(dataDir: string, options: WorkerOptions): Promise<EmbeddedPostgres> {
   const require = createRequire(import.meta.url);
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
       dataDir,
+      sharedBuffersMb: options.sharedBuffersMb,
       modules: {
         pglite: require.resolve('@electric-sql/pglite'),
         pgTrgm: require.resolve('@electric-sql/pglite/contrib/pg_trgm'),

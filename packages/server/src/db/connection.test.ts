@@ -1,0 +1,41 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './connection.js';
+
+describe('PGlite in a data folder', { timeout: 120_000 }, () => {
+  const folders: string[] = [];
+  afterAll(async () => {
+    await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+  });
+
+  const sharedBuffers = async (db: Awaited<ReturnType<typeof openDatabase>>['db']) =>
+    (await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db)).rows[0]
+      ?.shared_buffers;
+
+  it('creates a new folder, applies its buffer size, and reopens it with what was written', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'engram-connection-'));
+    folders.push(parent);
+    const dataDir = join(parent, 'data');
+
+    const first = await openDatabase({ dataDir, sharedBuffersMb: 24 });
+    try {
+      expect(await sharedBuffers(first.db)).toBe('24MB');
+      await sql`create table kept (note text)`.execute(first.db);
+      await sql`insert into kept values ('written on the first start')`.execute(first.db);
+    } finally {
+      await first.close();
+    }
+
+    const again = await openDatabase({ dataDir, sharedBuffersMb: 16 });
+    try {
+      expect(await sharedBuffers(again.db)).toBe('16MB');
+      const rows = (await sql<{ note: string }>`select note from kept`.execute(again.db)).rows;
+      expect(rows).toEqual([{ note: 'written on the first start' }]);
+    } finally {
+      await again.close();
+    }
+  });
+});
