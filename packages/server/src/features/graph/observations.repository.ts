@@ -103,9 +103,14 @@ export async function appendObservations(
     fresh as (
       select g.*, row_number() over (partition by g.entity_id order by g.ord) as nth
         from given g
-       where not exists (select 1 from observations o
-                          where o.account_id = ${accountId} and o.entity_id = g.entity_id
-                            and o.content = g.content)
+        -- A probe of the entity's observations per given text. As NOT EXISTS
+        -- the planner, guessing 100 given rows, could hash the account's every
+        -- observation instead (14 ms at 10k entities); LIMIT keeps it a probe.
+        left join lateral (select true as seen from observations o
+                            where o.account_id = ${accountId} and o.entity_id = g.entity_id
+                              and o.content = g.content
+                            limit 1) known on true
+       where known.seen is null
     ),
     inserted as (
       insert into observations (account_id, entity_id, content, metadata, position)
