@@ -97,7 +97,9 @@ interface BenchDatabase {
 
 async function openPGlite(): Promise<BenchDatabase> {
   const dir = await mkdtemp(join(tmpdir(), 'engram-bench-'));
-  const handle = await openDatabase({ dataDir: dir });
+  // The buffer cache `engram serve` would give it (PGLITE_SHARED_BUFFERS_MB).
+  const { PGLITE_SHARED_BUFFERS_MB } = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+  const handle = await openDatabase({ dataDir: dir, sharedBuffersMb: PGLITE_SHARED_BUFFERS_MB });
   return {
     handle,
     where: dir,

@@ -222,7 +222,14 @@ export async function startEngram(
   const dataDir = await mkdtemp(join(tmpdir(), 'engram-bench-mcp-'));
   const opened =
     kind === 'pglite'
-      ? { handle: await openDatabase({ dataDir }), where: `PGlite in ${dataDir}` }
+      ? {
+          handle: await openDatabase({
+            dataDir,
+            sharedBuffersMb: loadConfig({ ...process.env, LOG_LEVEL: 'silent' })
+              .PGLITE_SHARED_BUFFERS_MB,
+          }),
+          where: `PGlite in ${dataDir}`,
+        }
       : await freshPostgres(postgresUrl);
   log(`database: ${opened.where}`);
   const counter = new StatementCounter();
