@@ -674,7 +674,7 @@ function report(
     const reference = resultOf(top.reference, operation.key);
     const ratio = reference ? reference.p50 / engram.p50 : Infinity;
     verdicts.push(
-      `  ${judge(engram.p50 <= 5 && ratio >= 100, Boolean(at100k)).padEnd(4)} ${operation.key.padEnd(16)} p50 ${fmtMs(engram.p50).padStart(8)}  ${reference ? `${fmtRatio(ratio)} the reference` : '(no reference tool)'}`,
+      `  ${judge(engram.p50 <= 5 && ratio >= 100, Boolean(at100k)).padEnd(4)} ${operation.key.padEnd(16)} p50 ${fmtMs(engram.p50).padStart(8)}  ${reference ? `${fmtRatio(ratio)} the reference` : options.reference ? '(no reference tool)' : '(reference skipped)'}`,
     );
   }
   verdicts.push(
