@@ -192,4 +192,25 @@ describe('REST lists are bounded and say so', () => {
     const small = (await call({ method: 'GET', url: '/api/entities?types=thing&limit=1' })).json();
     expect(small.entities[0].observationsTruncated).toBeUndefined();
   });
+
+  it('GET /api/entities/:id reads at most ten rows per READ_MAX_ROWS of observations, the first ones', async () => {
+    const many = (
+      await call({
+        method: 'POST',
+        url: '/api/entities',
+        payload: {
+          name: 'many',
+          type: 'long',
+          metadata: {},
+          observations: Array.from({ length: 620 }, (_, i) => `note ${i}`),
+        },
+      })
+    ).json();
+    const read = (await call({ method: 'GET', url: `/api/entities/${many.id}` })).json();
+    expect(read.observationsCount).toBe(620);
+    expect(read.observations).toHaveLength(500);
+    expect(read.observations[0].content).toBe('note 0');
+    expect(read.observations[499].content).toBe('note 499');
+    expect(read.observationsTruncated).toBe(true);
+  });
 });

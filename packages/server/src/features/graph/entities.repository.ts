@@ -42,6 +42,36 @@ export async function findEntity(
     .executeTakeFirst();
 }
 
+/**
+ * One entity with its first `maxObservations` observations (in their order),
+ * read by one statement: what a read of one entity needs.
+ */
+export async function findEntityWithObservations(
+  db: Db,
+  accountId: string,
+  id: string,
+  maxObservations: number,
+): Promise<{ row: EntityRow; observations: ObservationRow[] } | undefined> {
+  const columns = sql.join(entityColumns.map((column) => sql.ref(`e.${column}`)));
+  const result = await sql<EntityRow & { observations: StoredObservation[] | null }>`
+    select ${columns},
+           (select json_agg(json_build_object('id', o.id, 'content', o.content,
+                                              'metadata', o.metadata, 'position', o.position,
+                                              'created_at', o.created_at)
+                            order by o.position, o.created_at)
+              from (select * from observations
+                     where account_id = ${accountId} and entity_id = e.id
+                     order by position, created_at
+                     limit least(e.observations_count, ${maxObservations})) o) as observations
+      from entities e
+     where e.account_id = ${accountId} and e.id = ${id}
+  `.execute(db);
+  const found = result.rows[0];
+  if (!found) return undefined;
+  const { observations, ...row } = found;
+  return { row, observations: storedObservations(row.id, observations) };
+}
+
 export async function findEntitiesByName(
   db: Db,
   accountId: string,
@@ -250,16 +280,20 @@ export async function insertEntities(
   `.execute(db);
   return result.rows.map(({ observations, ...row }) => ({
     ...row,
-    observations: (observations ?? []).map((observation) => ({
-      ...observation,
-      entity_id: row.id,
-      created_at: new Date(observation.created_at),
-    })),
+    observations: storedObservations(row.id, observations),
   }));
 }
 
 /** An observation as the insert's JSON answer carries it. */
 type StoredObservation = Omit<ObservationRow, 'entity_id' | 'created_at'> & { created_at: string };
+
+/** Observation rows from an entity's JSON list of them. */
+const storedObservations = (entityId: string, stored: StoredObservation[] | null) =>
+  (stored ?? []).map((observation) => ({
+    ...observation,
+    entity_id: entityId,
+    created_at: new Date(observation.created_at),
+  }));
 
 /**
  * Deletes the entities (observations and relations go by cascade) with the

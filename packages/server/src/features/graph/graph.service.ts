@@ -73,7 +73,7 @@ export async function boundEntities(
   bounds: ReadBounds,
 ): Promise<BoundedEntities> {
   let rowsLeft = observationRowsOf(bounds);
-  const plan: { row: entityRepo.EntityRow; take: number }[] = [];
+  const plan: ObservationPlan = [];
   for (const row of given.slice(0, bounds.maxRows)) {
     if (row.observations_count > rowsLeft && plan.length > 0) break;
     const take = Math.min(row.observations_count, rowsLeft);
@@ -85,6 +85,23 @@ export async function boundEntities(
     accountId,
     plan.map(({ row, take }) => ({ id: row.id, take })),
   );
+  return fitBytes(plan, read, given.length, bounds);
+}
+
+/** Entities in answer order, each with the number of its observations read. */
+type ObservationPlan = { row: entityRepo.EntityRow; take: number }[];
+
+/**
+ * Keeps the planned entities, in order, while they and the observations read
+ * for them fit the answer's bytes; the first is always kept, its observations
+ * cut when it alone is too big.
+ */
+function fitBytes(
+  plan: ObservationPlan,
+  read: observationRepo.ObservationRow[],
+  givenCount: number,
+  bounds: ReadBounds,
+): BoundedEntities {
   const byEntity = new Map<string, observationRepo.ObservationRow[]>();
   for (const observation of read) {
     const list = byEntity.get(observation.entity_id);
@@ -114,7 +131,7 @@ export async function boundEntities(
     observations.set(row.id, list.slice(0, kept));
     bytesLeft -= total;
   }
-  return { rows, observations, cut: rows.length < given.length, observationsCutOf };
+  return { rows, observations, cut: rows.length < givenCount, observationsCutOf };
 }
 
 // ── shaping rows into wire objects ──────────────────────────────────────────
@@ -161,7 +178,10 @@ function toRelation(row: relationRepo.RelationWithEndsRow): Relation {
 
 /** The entities that fit one answer, with their observations; `cut` when some did not. */
 async function withObservations(deps: GraphDeps, accountId: string, given: entityRepo.EntityRow[]) {
-  const bounded = await boundEntities(deps.db, accountId, given, deps.bounds);
+  return toEntities(await boundEntities(deps.db, accountId, given, deps.bounds));
+}
+
+function toEntities(bounded: BoundedEntities) {
   const entities = bounded.rows.map((row) => {
     const entity = toEntity(row, bounded.observations.get(row.id) ?? []);
     return row === bounded.observationsCutOf ? { ...entity, observationsTruncated: true } : entity;
@@ -190,9 +210,14 @@ export async function createEntity(
 }
 
 export async function getEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<Entity> {
-  const row = await requireEntity(deps.db, auth.accountId, id);
-  const { entities } = await withObservations(deps, auth.accountId, [row]);
-  return entities[0]!;
+  const maxRows = observationRowsOf(deps.bounds);
+  const found = isUuid(id)
+    ? await entityRepo.findEntityWithObservations(deps.db, auth.accountId, id, maxRows)
+    : undefined;
+  if (!found) throw notFound('Entity');
+  const take = Math.min(found.row.observations_count, maxRows);
+  const bounded = fitBytes([{ row: found.row, take }], found.observations, 1, deps.bounds);
+  return toEntities(bounded).entities[0]!;
 }
 
 export async function listEntities(
