@@ -14,7 +14,8 @@
  * (print Engram's SQL per call and EXPLAIN ANALYZE reads slower than that many
  * ms; implies inprocess), BENCH_SERVER_REF (run the server sources of a git
  * ref, for an A/B in one session), BENCH_CPU_PROF (a folder: V8 CPU profiles of
- * the server process's threads), BENCH_JSON (write results), BENCH_REFERENCE
+ * the server process's threads), BENCH_NODE_ARGS (more Node flags for the server
+ * process, e.g. --trace-gc), BENCH_JSON (write results), BENCH_REFERENCE
  * (0 skips the reference: an A/B of Engram alone, without ratios).
  * See bench/README.md ("bench/mcp") for what is measured and the last results.
  */

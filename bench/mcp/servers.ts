@@ -367,6 +367,7 @@ export async function startEngramProcess(
       ...(process.env.BENCH_CPU_PROF
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
         : []),
+      ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []),
       exported?.main ?? SERVER_MAIN,
       'serve',
     ],

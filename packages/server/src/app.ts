@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -25,6 +24,7 @@ import { frameworkErrors, registerErrorHandling } from './http/error-handler.js'
 import { loggerOptions } from './http/logging.js';
 import { registerMetering } from './features/usage/usage.routes.js';
 import { apiRateLimit } from './http/rate-limits.js';
+import { securityHeaders } from './http/security-headers.js';
 import { checkOriginWith, originPolicy } from './http/origin.js';
 import type { RouteDeps } from './route-deps.js';
 import { registerWebApp } from './http/web-app.js';
@@ -86,19 +86,7 @@ export async function buildApp({
   });
 
   // Stripe's card form (only when Stripe is configured) loads its script and frames from Stripe.
-  const stripeSources = billingContentSources(config);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        // Swagger UI at /docs and the graph canvas need inline styles and data: images.
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:'],
-        'connect-src': ["'self'", 'ws:', 'wss:', ...stripeSources.connect],
-        'script-src': ["'self'", ...stripeSources.scripts],
-        'frame-src': ["'self'", ...stripeSources.frames],
-      },
-    },
-  });
+  app.addHook('onRequest', securityHeaders(billingContentSources(config)));
   await app.register(rateLimit, apiRateLimit(config.API_RATE_LIMIT_PER_MINUTE, rateLimitStore));
   await app.register(swagger, {
     openapi: {

@@ -5,9 +5,9 @@ import {
   type NodeMcpRequestHandler,
 } from '@modelcontextprotocol/node';
 import {
+  classifyInboundRequest,
   createMcpHandler,
   isInitializeRequest,
-  isLegacyRequest,
   type McpHttpHandler,
   type McpServer,
 } from '@modelcontextprotocol/server';
@@ -70,16 +70,28 @@ function isListenRequest(body: unknown): boolean {
   );
 }
 
-/** The request as the SDK's classifier sees it: the headers; the body is given parsed. */
-function headersOf(request: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
-  }
-  headers.delete('content-length');
-  return new Request(`http://${request.host}${request.url}`, { method: request.method, headers });
+/** A header as the Fetch API reads it: repeated values joined by ", ". */
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Whether the SDK would serve this POST as 2025-era traffic: its own
+ * classifier (what `isLegacyRequest` runs), fed the body Fastify has parsed
+ * and the headers as they are, without building a Fetch `Request` for it.
+ */
+function isLegacyPost(request: FastifyRequest): boolean {
+  // An empty body has no era claim; the 2025 lane answers it.
+  if (request.body === undefined) return true;
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: headerOf(request, 'mcp-protocol-version'),
+    mcpMethodHeader: headerOf(request, 'mcp-method'),
+    mcpNameHeader: headerOf(request, 'mcp-name'),
+    body: request.body,
+  });
+  return outcome.kind === 'legacy';
 }
 
 /**
@@ -302,15 +314,9 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     return protectedResourceMetadata(mcpResourceUrl(deps.config.PUBLIC_URL, request));
   });
 
-  app.post(MCP_PATH, { onRequest, schema, bodyLimit: MCP_BODY_LIMIT }, async (request, reply) => {
-    // An empty body has no era claim; the 2025 lane answers it.
-    const legacy =
-      request.body === undefined ||
-      (await isLegacyRequest(headersOf(request), request.body, {
-        maxRequestBodySize: MCP_BODY_LIMIT,
-      }));
-    return legacy ? legacyPost(request, reply) : modernPost(request, reply);
-  });
+  app.post(MCP_PATH, { onRequest, schema, bodyLimit: MCP_BODY_LIMIT }, async (request, reply) =>
+    isLegacyPost(request) ? legacyPost(request, reply) : modernPost(request, reply),
+  );
 
   // GET opens a 2025 session's server-to-client stream; DELETE ends the session.
   // The 2026 revision has neither: without a session they are 405 (not 400:

@@ -115,6 +115,14 @@ describe('billing on Stripe', () => {
     expect(loadConfig({}).STRIPE_SECRET_KEY).toBeUndefined();
   });
 
+  it('lets pages load Stripe’s card form: its script, frames and API are in the CSP', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self' https://js.stripe.com");
+    expect(csp).toContain("frame-src 'self' https://js.stripe.com https://hooks.stripe.com");
+    expect(csp).toContain("connect-src 'self' ws: wss: https://api.stripe.com");
+  });
+
   it('lists the configured price ids', async () => {
     const { token } = await signUp(t.app);
     const { plans } = planList.parse(

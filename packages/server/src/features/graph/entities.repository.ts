@@ -86,6 +86,28 @@ export async function findEntitiesByName(
     .execute();
 }
 
+/** What a write needs to know of an entity it names: no metadata, no timestamps to parse. */
+export interface EntityKey {
+  id: string;
+  name: string;
+  type: string;
+}
+
+/** The named entities' keys (a relation batch names up to 2 × 100,000 of them). */
+export async function findEntityKeysByName(
+  db: Db,
+  accountId: string,
+  names: string[],
+): Promise<EntityKey[]> {
+  if (names.length === 0) return [];
+  return db
+    .selectFrom('entities')
+    .select(['id', 'name', 'type'])
+    .where('account_id', '=', accountId)
+    .where('name', '=', sql<string>`any(${names}::text[])`)
+    .execute();
+}
+
 /** Newest first; the total comes from the per-type counts, not a count over every row. */
 export async function listEntities(
   db: Db,

@@ -411,7 +411,7 @@ export async function addObservations(
 /** Removes observations by text from entities; unknown texts are skipped. */
 export async function deleteObservations(
   scope: WriteScope,
-  removals: { entity: entityRepo.EntityRow; contents: string[] }[],
+  removals: { entity: entityRepo.EntityKey; contents: string[] }[],
 ): Promise<void> {
   const gone = await observationRepo.deleteObservations(
     scope.trx,

@@ -52,7 +52,7 @@ function missingEntities(names: string[]): AppError {
 /** Name → row for the given names; fails naming every missing one. */
 async function requireByName(db: Db, accountId: string, names: string[]) {
   const unique = [...new Set(names)];
-  const rows = await entityRepo.findEntitiesByName(db, accountId, unique);
+  const rows = await entityRepo.findEntityKeysByName(db, accountId, unique);
   const byName = new Map(rows.map((row) => [row.name, row]));
   const missing = unique.filter((name) => !byName.has(name));
   if (missing.length > 0) throw missingEntities(missing);
@@ -230,7 +230,7 @@ export async function deleteEntities(
   names: string[],
 ): Promise<void> {
   await writes.write(deps, auth, async (scope) => {
-    const rows = await entityRepo.findEntitiesByName(scope.trx, auth.accountId, [
+    const rows = await entityRepo.findEntityKeysByName(scope.trx, auth.accountId, [
       ...new Set(names),
     ]);
     await writes.deleteEntities(
@@ -247,7 +247,7 @@ export async function deleteObservations(
   deletions: { entityName: string; observations: string[] }[],
 ): Promise<void> {
   await writes.write(deps, auth, async (scope) => {
-    const rows = await entityRepo.findEntitiesByName(scope.trx, auth.accountId, [
+    const rows = await entityRepo.findEntityKeysByName(scope.trx, auth.accountId, [
       ...new Set(deletions.map((deletion) => deletion.entityName)),
     ]);
     const byName = new Map(rows.map((row) => [row.name, row]));
@@ -268,7 +268,7 @@ export async function deleteRelations(
   relations: MemoryRelation[],
 ): Promise<void> {
   await writes.write(deps, auth, async (scope) => {
-    const rows = await entityRepo.findEntitiesByName(scope.trx, auth.accountId, [
+    const rows = await entityRepo.findEntityKeysByName(scope.trx, auth.accountId, [
       ...new Set(relations.flatMap((relation) => [relation.from, relation.to])),
     ]);
     const byName = new Map(rows.map((row) => [row.name, row]));
