@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/harness.js';
 import { openDatabase } from './connection.js';
 
 describe('PGlite in a data folder', { timeout: 120_000 }, () => {
@@ -36,6 +37,25 @@ describe('PGlite in a data folder', { timeout: 120_000 }, () => {
       expect(rows).toEqual([{ note: 'written on the first start' }]);
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL connections', () => {
+  it('run without JIT or parallel workers, and with the statement timeout', async () => {
+    const database = await createTestDatabase(7_000);
+    try {
+      const setting = async (name: string) =>
+        (
+          await sql<{ value: string }>`select current_setting(${name}) as value`.execute(
+            database.db,
+          )
+        ).rows[0]?.value;
+      expect(await setting('jit')).toBe('off');
+      expect(await setting('max_parallel_workers_per_gather')).toBe('0');
+      expect(await setting('statement_timeout')).toBe('7s');
+    } finally {
+      await database.close();
     }
   });
 });

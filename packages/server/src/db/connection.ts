@@ -84,6 +84,9 @@ async function openPGlite(
   };
 }
 
+/** PostgreSQL settings for the server's own connections (decision 013). */
+const OLTP_SETTINGS = '-c jit=off -c max_parallel_workers_per_gather=0';
+
 async function openPostgres(
   connectionString: string,
   timeoutMs: number | undefined,
@@ -93,6 +96,9 @@ async function openPostgres(
     max: 10,
     // The server cancels any statement running longer (error 57014 → 503).
     ...(timeoutMs === undefined ? {} : { statement_timeout: timeoutMs }),
+    // Every statement is a short, bounded read or write: JIT compilation and
+    // parallel workers only add their start-up time to it (decision 013).
+    options: OLTP_SETTINGS,
   });
   // An idle connection the server drops (restart, failover) must not crash the
   // process: the pool discards it and the next query opens a new one.
