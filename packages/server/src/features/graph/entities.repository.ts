@@ -72,18 +72,21 @@ export async function findEntityWithObservations(
   return { row, observations: storedObservations(row.id, observations) };
 }
 
+/** The account's entities with the given names (one array parameter, however many). */
+function entitiesNamed(db: Db, accountId: string, names: string[]) {
+  return db
+    .selectFrom('entities')
+    .where('account_id', '=', accountId)
+    .where('name', '=', sql<string>`any(${names}::text[])`);
+}
+
 export async function findEntitiesByName(
   db: Db,
   accountId: string,
   names: string[],
 ): Promise<EntityRow[]> {
   if (names.length === 0) return [];
-  return db
-    .selectFrom('entities')
-    .select(entityColumns)
-    .where('account_id', '=', accountId)
-    .where('name', '=', sql<string>`any(${names}::text[])`)
-    .execute();
+  return entitiesNamed(db, accountId, names).select(entityColumns).execute();
 }
 
 /** What a write needs to know of an entity it names: no metadata, no timestamps to parse. */
@@ -100,12 +103,7 @@ export async function findEntityKeysByName(
   names: string[],
 ): Promise<EntityKey[]> {
   if (names.length === 0) return [];
-  return db
-    .selectFrom('entities')
-    .select(['id', 'name', 'type'])
-    .where('account_id', '=', accountId)
-    .where('name', '=', sql<string>`any(${names}::text[])`)
-    .execute();
+  return entitiesNamed(db, accountId, names).select(['id', 'name', 'type']).execute();
 }
 
 /** Newest first; the total comes from the per-type counts, not a count over every row. */
