@@ -15,8 +15,10 @@
  * ms; implies inprocess), BENCH_SERVER_REF (run the server sources of a git
  * ref, for an A/B in one session), BENCH_CPU_PROF (a folder: V8 CPU profiles of
  * the server process's threads), BENCH_NODE_ARGS (more Node flags for the server
- * process, e.g. --trace-gc), BENCH_JSON (write results), BENCH_REFERENCE
- * (0 skips the reference: an A/B of Engram alone, without ratios).
+ * process, e.g. --trace-gc), BENCH_ERA (legacy: the 1.x SDK client, a 2025-era
+ * session, the default; modern: the v2 SDK client on the stateless 2026-07-28
+ * revision), BENCH_JSON (write results), BENCH_REFERENCE (0 skips the
+ * reference: an A/B of Engram alone, without ratios).
  * See bench/README.md ("bench/mcp") for what is measured and the last results.
  */
 import { writeFile } from 'node:fs/promises';

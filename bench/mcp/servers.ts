@@ -17,6 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   getDefaultEnvironment,
@@ -111,14 +115,14 @@ function probeOf(pid: () => number | null | undefined, file: string): () => Prom
 const CALL_TIMEOUT_MS = 30 * 60 * 1000;
 
 async function callTool(
-  client: Client,
+  client: ToolClient,
   tool: string,
   args: Record<string, unknown>,
 ): Promise<ToolAnswer> {
-  const result = (await client.callTool({ name: tool, arguments: args }, undefined, {
-    timeout: CALL_TIMEOUT_MS,
-    maxTotalTimeout: CALL_TIMEOUT_MS,
-  })) as CallToolResult;
+  const result = (await client.callTool(
+    { name: tool, arguments: args },
+    { timeout: CALL_TIMEOUT_MS, maxTotalTimeout: CALL_TIMEOUT_MS },
+  )) as CallToolResult;
   if (result.isError) {
     const first = result.content[0];
     throw new Error(`${tool} failed: ${first && first.type === 'text' ? first.text : '?'}`);
@@ -132,6 +136,46 @@ async function callTool(
     entities: count('entities') || count('results'),
     relations: count('relations'),
     structured,
+  };
+}
+
+/** What the bench needs of an MCP client of either era. */
+interface ToolClient {
+  callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    options: { timeout: number; maxTotalTimeout: number },
+  ): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real client of Engram's /mcp acting with `apiKey`: by default the 1.x
+ * SDK's (the 2025 era, a session, as most agents today); with
+ * BENCH_ERA=modern the v2 SDK's, pinned to the stateless 2026-07-28 revision.
+ */
+async function connectEngram(baseUrl: string, apiKey: string): Promise<ToolClient> {
+  const url = new URL('/mcp', baseUrl);
+  const requestInit = { headers: { authorization: `Bearer ${apiKey}` } };
+  if (process.env.BENCH_ERA === 'modern') {
+    const client = new ModernClient(
+      { name: 'engram-bench-mcp', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new ModernHttpTransport(url, { requestInit }));
+    return {
+      callTool: (params, options) => client.callTool(params, options),
+      close: () => client.close(),
+    };
+  }
+  const client = new Client({ name: 'engram-bench-mcp', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+  return legacyClient(client);
+}
+
+function legacyClient(client: Client): ToolClient {
+  return {
+    callTool: (params, options) => client.callTool(params, undefined, options),
+    close: () => client.close(),
   };
 }
 
@@ -236,7 +280,7 @@ export async function startEngram(
   const handle: DatabaseHandle = { ...opened.handle, db: opened.handle.db.withPlugin(counter) };
   let runtime: Runtime | undefined;
   let app: FastifyInstance | undefined;
-  let client: Client | undefined;
+  let client: ToolClient | undefined;
   try {
     const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', DATA_DIR: dataDir });
     runtime = await createRuntime(config, { database: handle });
@@ -274,12 +318,7 @@ export async function startEngram(
         throw new Error('could not move the bench account to the team plan');
     });
 
-    client = new Client({ name: 'engram-bench-mcp', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
-        requestInit: { headers: { authorization: `Bearer ${user.apiKey}` } },
-      }),
-    );
+    client = await connectEngram(baseUrl, user.apiKey);
   } catch (error) {
     await client?.close().catch(() => undefined);
     await app?.close().catch(() => undefined);
@@ -395,15 +434,10 @@ export async function startEngramProcess(
     await rm(dataDir, { recursive: true, force: true });
     await exported?.cleanup();
   };
-  let client: Client | undefined;
+  let client: ToolClient | undefined;
   try {
     await waitForHealth(baseUrl, () => child.exitCode !== null);
-    client = new Client({ name: 'engram-bench-mcp', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
-        requestInit: { headers: { authorization: `Bearer ${account.apiKey}` } },
-      }),
-    );
+    client = await connectEngram(baseUrl, account.apiKey);
   } catch (error) {
     await client?.close().catch(() => undefined);
     await stop();
@@ -502,12 +536,13 @@ export async function startReference(log: (line: string) => void): Promise<Side>
     await rm(dir, { recursive: true, force: true });
     throw new Error(`reference server did not start: ${String(error)}\n${stderr}`);
   }
+  const caller = legacyClient(client);
   return {
     label: 'reference (server-memory)',
     probe: probeOf(() => transport.pid, probeFile),
     async call(tool, args) {
       try {
-        return await callTool(client, tool, args);
+        return await callTool(caller, tool, args);
       } catch (error) {
         throw new Error(`${String(error)}\nreference stderr: ${stderr.trim()}`);
       }

@@ -206,6 +206,10 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     });
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Each answer as one JSON body, not an SSE stream (decision 014): the
+      // tools send no notifications mid-call, and a resource update goes to
+      // the session's GET stream, which stays SSE.
+      enableJsonResponse: true,
       onsessioninitialized: (id) => {
         const session: Session = {
           id,

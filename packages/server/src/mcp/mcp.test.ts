@@ -1,3 +1,4 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   callTool,
@@ -341,6 +342,16 @@ describe.each(['modern', 'legacy'] as const)('MCP endpoint (%s era)', (era) => {
     expect(JSON.parse(content.text).entities[0].name).toBe('FromRest');
   });
 
+  it('puts the structured answer in its text as compact JSON', async () => {
+    const { client } = await agent();
+    const answer = (await client.callTool({
+      name: 'create_entities',
+      arguments: { entities: [{ name: 'Compact', entityType: 't', observations: ['a', 'b'] }] },
+    })) as CallToolResult;
+    const [first] = answer.content;
+    expect(first?.type === 'text' && first.text).toBe(JSON.stringify(answer.structuredContent));
+  });
+
   it('loses nothing under 20 parallel writers from several clients', async () => {
     const { key, client } = await agent();
     const others = await Promise.all([
@@ -432,6 +443,53 @@ describe('MCP endpoint, both eras at once', () => {
     });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('answers a 2025-era tool call with one JSON body, not an event stream', async () => {
+    const { user } = await signUp(t.app);
+    const post = (body: unknown, session?: string) =>
+      fetch(new URL('/mcp', baseUrl), {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${user.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    });
+    expect(init.headers.get('content-type')).toContain('application/json');
+    const session = init.headers.get('mcp-session-id')!;
+    expect(session).toBeTruthy();
+    expect(
+      (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status,
+    ).toBe(202);
+    const call = await post(
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'read_graph', arguments: {} },
+      },
+      session,
+    );
+    expect(call.status).toBe(200);
+    expect(call.headers.get('content-type')).toContain('application/json');
+    expect(await call.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 2,
+      result: { structuredContent: { entities: [], relations: [] } },
+    });
   });
 
   it('answers GET and DELETE without a session with 405', async () => {

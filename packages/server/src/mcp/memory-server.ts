@@ -88,9 +88,195 @@ const reads = {
   openWorldHint: false,
 };
 
+/**
+ * Each tool's title, description, schemas and hints, built once: zod schemas
+ * are costly to build and compile, and a 2026-era request gets a new server.
+ */
+const TOOLS = {
+  create_entities: {
+    title: 'Create Entities',
+    description:
+      'Create multiple new entities in the knowledge graph. Names that already exist are skipped; the same name twice in one call becomes one entity. Returns the entities created.',
+    inputSchema: z.object({ entities: z.array(entitySchema).max(BATCH_MAX) }),
+    outputSchema: z.object({ entities: z.array(entitySchema) }),
+    annotations: writes,
+  },
+  create_relations: {
+    title: 'Create Relations',
+    description:
+      'Create multiple new relations between entities in the knowledge graph. Relations should be in active voice. Both ends must exist; relations that already exist are skipped. Returns the relations created.',
+    inputSchema: z.object({ relations: z.array(relationSchema).max(BATCH_MAX) }),
+    outputSchema: z.object({ relations: z.array(relationSchema) }),
+    annotations: writes,
+  },
+  add_observations: {
+    title: 'Add Observations',
+    description:
+      'Add new observations to existing entities in the knowledge graph. Observations the entity already has are skipped.',
+    inputSchema: z.object({
+      observations: z
+        .array(
+          z.object({
+            entityName: name('The name of the entity to add the observations to'),
+            contents: z
+              .array(text().max(OBSERVATION_MAX))
+              .describe('An array of observation contents to add'),
+          }),
+        )
+        .max(BATCH_MAX),
+    }),
+    outputSchema: z.object({
+      results: z.array(
+        z.object({ entityName: z.string(), addedObservations: z.array(z.string()) }),
+      ),
+    }),
+    annotations: writes,
+  },
+  delete_entities: {
+    title: 'Delete Entities',
+    description: 'Delete multiple entities and their associated relations from the knowledge graph',
+    inputSchema: z.object({
+      entityNames: z
+        .array(text().max(ENTITY_NAME_MAX))
+        .max(BATCH_MAX)
+        .describe('An array of entity names to delete'),
+    }),
+    outputSchema: successOutput,
+    annotations: deletes,
+  },
+  delete_observations: {
+    title: 'Delete Observations',
+    description: 'Delete specific observations from entities in the knowledge graph',
+    inputSchema: z.object({
+      deletions: z
+        .array(
+          z.object({
+            entityName: name('The name of the entity containing the observations'),
+            observations: z
+              .array(text().max(OBSERVATION_MAX))
+              .describe('An array of observations to delete'),
+          }),
+        )
+        .max(BATCH_MAX),
+    }),
+    outputSchema: successOutput,
+    annotations: deletes,
+  },
+  delete_relations: {
+    title: 'Delete Relations',
+    description: 'Delete multiple relations from the knowledge graph',
+    inputSchema: z.object({
+      relations: z.array(relationSchema).max(BATCH_MAX).describe('An array of relations to delete'),
+    }),
+    outputSchema: successOutput,
+    annotations: deletes,
+  },
+  read_graph: {
+    title: 'Read Graph',
+    description:
+      'Read the entire knowledge graph. With limit/offset, reads one page of entities (oldest first) with the relations that start at them.',
+    inputSchema: z.object(paging),
+    outputSchema: graphOutput,
+    annotations: reads,
+  },
+  search_nodes: {
+    title: 'Search Nodes',
+    description:
+      'Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation content, case-insensitively; best matches first (exact name, name prefix, name, type, observation). Returns the relations touching the matches.',
+    inputSchema: z.object({
+      query: z
+        .string()
+        .max(500)
+        .describe('The search query to match against entity names, types, and observation content'),
+      ...paging,
+    }),
+    outputSchema: graphOutput,
+    annotations: reads,
+  },
+  open_nodes: {
+    title: 'Open Nodes',
+    description:
+      'Open specific nodes in the knowledge graph by their names, with every relation touching them',
+    inputSchema: z.object({
+      names: z
+        .array(text().max(ENTITY_NAME_MAX))
+        .max(BATCH_MAX)
+        .describe('An array of entity names to retrieve'),
+    }),
+    outputSchema: graphOutput,
+    annotations: reads,
+  },
+  update_entity: {
+    title: 'Update Entity',
+    description:
+      'Rename an entity, change its type, or replace its metadata (a JSON object). Its observations and relations stay attached.',
+    inputSchema: z.object({
+      name: name('The current name of the entity'),
+      newName: text().max(ENTITY_NAME_MAX).optional().describe('The new name'),
+      entityType: text().max(TYPE_MAX).optional().describe('The new type'),
+      metadata: metadataObject.optional().describe('Replaces the metadata object'),
+    }),
+    outputSchema: z.object({
+      entity: entitySchema.extend({ metadata: z.record(z.string(), z.unknown()) }),
+    }),
+    annotations: { ...writes, idempotentHint: true },
+  },
+  get_neighbors: {
+    title: 'Get Neighbors',
+    description:
+      'The entity and every entity within `depth` relations of it (either direction), nearest first, with the relations among them.',
+    inputSchema: z.object({
+      name: name('The entity to start from'),
+      depth: z
+        .number()
+        .int()
+        .min(1)
+        .max(GRAPH_DEPTH_MAX)
+        .optional()
+        .describe('Hops (1–5, default 1)'),
+      limit: z.number().int().min(1).max(1000).optional().describe('Most entities (default 100)'),
+    }),
+    outputSchema: graphOutput,
+    annotations: reads,
+  },
+  find_path: {
+    title: 'Find Path',
+    description:
+      'A shortest chain of relations between two entities, following relations in either direction. Returns found=false when none exists within maxDepth hops.',
+    inputSchema: z.object({
+      from: name('The entity to start from'),
+      to: name('The entity to reach'),
+      maxDepth: z.number().int().min(1).max(10).optional().describe('Most hops (default 6)'),
+    }),
+    outputSchema: z.object({
+      found: z.boolean(),
+      path: z.array(z.string()),
+      relations: z.array(relationSchema),
+    }),
+    annotations: reads,
+  },
+  list_types: {
+    title: 'List Types',
+    description:
+      'Every entity type and relation type in use, with how many of each, most common first.',
+    inputSchema: z.object({}),
+    outputSchema: z.object({
+      entityTypes: z.array(z.object({ type: z.string(), count: z.number() })),
+      relationTypes: z.array(z.object({ type: z.string(), count: z.number() })),
+    }),
+    annotations: reads,
+  },
+};
+
+/**
+ * JSON as an agent reads it: compact, not indented as the reference server
+ * does (decision 014): the same content in fewer tokens, bytes and CPU.
+ */
+const asText = (value: unknown) => JSON.stringify(value);
+
 function result(structured: Record<string, unknown>, text?: string): CallToolResult {
   return {
-    content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }],
+    content: [{ type: 'text', text: text ?? asText(structured) }],
     structuredContent: structured,
   };
 }
@@ -101,7 +287,7 @@ function result(structured: Record<string, unknown>, text?: string): CallToolRes
  * reference shape).
  */
 function graphResult({ truncated, ...graph }: memory.MemoryGraph): CallToolResult {
-  const text = JSON.stringify(graph, null, 2);
+  const text = asText(graph);
   return result(graph, truncated ? `${text}\n\n(${truncated})` : text);
 }
 
@@ -149,310 +335,105 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     }
   }
 
-  server.registerTool(
-    'create_entities',
-    {
-      title: 'Create Entities',
-      description:
-        'Create multiple new entities in the knowledge graph. Names that already exist are skipped; the same name twice in one call becomes one entity. Returns the entities created.',
-      inputSchema: z.object({ entities: z.array(entitySchema).max(BATCH_MAX) }),
-      outputSchema: z.object({ entities: z.array(entitySchema) }),
-      annotations: writes,
-    },
-    ({ entities }) =>
-      run({ type: 'create', resource: 'entity' }, async () =>
-        result({ entities: await memory.createEntities(graph, auth, entities) }),
-      ),
+  server.registerTool('create_entities', TOOLS.create_entities, ({ entities }) =>
+    run({ type: 'create', resource: 'entity' }, async () =>
+      result({ entities: await memory.createEntities(graph, auth, entities) }),
+    ),
   );
 
-  server.registerTool(
-    'create_relations',
-    {
-      title: 'Create Relations',
-      description:
-        'Create multiple new relations between entities in the knowledge graph. Relations should be in active voice. Both ends must exist; relations that already exist are skipped. Returns the relations created.',
-      inputSchema: z.object({ relations: z.array(relationSchema).max(BATCH_MAX) }),
-      outputSchema: z.object({ relations: z.array(relationSchema) }),
-      annotations: writes,
-    },
-    ({ relations }) =>
-      run({ type: 'create', resource: 'relation' }, async () =>
-        result({ relations: await memory.createRelations(graph, auth, relations) }),
-      ),
+  server.registerTool('create_relations', TOOLS.create_relations, ({ relations }) =>
+    run({ type: 'create', resource: 'relation' }, async () =>
+      result({ relations: await memory.createRelations(graph, auth, relations) }),
+    ),
   );
 
-  server.registerTool(
-    'add_observations',
-    {
-      title: 'Add Observations',
-      description:
-        'Add new observations to existing entities in the knowledge graph. Observations the entity already has are skipped.',
-      inputSchema: z.object({
-        observations: z
-          .array(
-            z.object({
-              entityName: name('The name of the entity to add the observations to'),
-              contents: z
-                .array(text().max(OBSERVATION_MAX))
-                .describe('An array of observation contents to add'),
-            }),
-          )
-          .max(BATCH_MAX),
-      }),
-      outputSchema: z.object({
-        results: z.array(
-          z.object({ entityName: z.string(), addedObservations: z.array(z.string()) }),
-        ),
-      }),
-      annotations: writes,
-    },
-    ({ observations }) =>
-      run({ type: 'create', resource: 'observation' }, async () =>
-        result({ results: await memory.addObservations(graph, auth, observations) }),
-      ),
+  server.registerTool('add_observations', TOOLS.add_observations, ({ observations }) =>
+    run({ type: 'create', resource: 'observation' }, async () =>
+      result({ results: await memory.addObservations(graph, auth, observations) }),
+    ),
   );
 
-  server.registerTool(
-    'delete_entities',
-    {
-      title: 'Delete Entities',
-      description:
-        'Delete multiple entities and their associated relations from the knowledge graph',
-      inputSchema: z.object({
-        entityNames: z
-          .array(text().max(ENTITY_NAME_MAX))
-          .max(BATCH_MAX)
-          .describe('An array of entity names to delete'),
-      }),
-      outputSchema: successOutput,
-      annotations: deletes,
-    },
-    ({ entityNames }) =>
-      run({ type: 'delete', resource: 'entity' }, async () => {
-        await memory.deleteEntities(graph, auth, entityNames);
-        const message = 'Entities deleted successfully';
-        return result({ success: true, message }, message);
-      }),
+  server.registerTool('delete_entities', TOOLS.delete_entities, ({ entityNames }) =>
+    run({ type: 'delete', resource: 'entity' }, async () => {
+      await memory.deleteEntities(graph, auth, entityNames);
+      const message = 'Entities deleted successfully';
+      return result({ success: true, message }, message);
+    }),
   );
 
-  server.registerTool(
-    'delete_observations',
-    {
-      title: 'Delete Observations',
-      description: 'Delete specific observations from entities in the knowledge graph',
-      inputSchema: z.object({
-        deletions: z
-          .array(
-            z.object({
-              entityName: name('The name of the entity containing the observations'),
-              observations: z
-                .array(text().max(OBSERVATION_MAX))
-                .describe('An array of observations to delete'),
-            }),
-          )
-          .max(BATCH_MAX),
-      }),
-      outputSchema: successOutput,
-      annotations: deletes,
-    },
-    ({ deletions }) =>
-      run({ type: 'delete', resource: 'observation' }, async () => {
-        await memory.deleteObservations(graph, auth, deletions);
-        const message = 'Observations deleted successfully';
-        return result({ success: true, message }, message);
-      }),
+  server.registerTool('delete_observations', TOOLS.delete_observations, ({ deletions }) =>
+    run({ type: 'delete', resource: 'observation' }, async () => {
+      await memory.deleteObservations(graph, auth, deletions);
+      const message = 'Observations deleted successfully';
+      return result({ success: true, message }, message);
+    }),
   );
 
-  server.registerTool(
-    'delete_relations',
-    {
-      title: 'Delete Relations',
-      description: 'Delete multiple relations from the knowledge graph',
-      inputSchema: z.object({
-        relations: z
-          .array(relationSchema)
-          .max(BATCH_MAX)
-          .describe('An array of relations to delete'),
-      }),
-      outputSchema: successOutput,
-      annotations: deletes,
-    },
-    ({ relations }) =>
-      run({ type: 'delete', resource: 'relation' }, async () => {
-        await memory.deleteRelations(graph, auth, relations);
-        const message = 'Relations deleted successfully';
-        return result({ success: true, message }, message);
-      }),
+  server.registerTool('delete_relations', TOOLS.delete_relations, ({ relations }) =>
+    run({ type: 'delete', resource: 'relation' }, async () => {
+      await memory.deleteRelations(graph, auth, relations);
+      const message = 'Relations deleted successfully';
+      return result({ success: true, message }, message);
+    }),
   );
 
-  server.registerTool(
-    'read_graph',
-    {
-      title: 'Read Graph',
-      description:
-        'Read the entire knowledge graph. With limit/offset, reads one page of entities (oldest first) with the relations that start at them.',
-      inputSchema: z.object(paging),
-      outputSchema: graphOutput,
-      annotations: reads,
-    },
-    (page) =>
-      run({ type: 'query', resource: 'graph' }, async () =>
-        graphResult(await memory.readGraph(graph, auth, page)),
-      ),
+  server.registerTool('read_graph', TOOLS.read_graph, (page) =>
+    run({ type: 'query', resource: 'graph' }, async () =>
+      graphResult(await memory.readGraph(graph, auth, page)),
+    ),
   );
 
-  server.registerTool(
-    'search_nodes',
-    {
-      title: 'Search Nodes',
-      description:
-        'Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation content, case-insensitively; best matches first (exact name, name prefix, name, type, observation). Returns the relations touching the matches.',
-      inputSchema: z.object({
-        query: z
-          .string()
-          .max(500)
-          .describe(
-            'The search query to match against entity names, types, and observation content',
-          ),
-        ...paging,
-      }),
-      outputSchema: graphOutput,
-      annotations: reads,
-    },
-    ({ query, ...page }) =>
-      run({ type: 'query', resource: 'entity' }, async () =>
-        graphResult(await memory.searchNodes(graph, auth, query, page)),
-      ),
+  server.registerTool('search_nodes', TOOLS.search_nodes, ({ query, ...page }) =>
+    run({ type: 'query', resource: 'entity' }, async () =>
+      graphResult(await memory.searchNodes(graph, auth, query, page)),
+    ),
   );
 
-  server.registerTool(
-    'open_nodes',
-    {
-      title: 'Open Nodes',
-      description:
-        'Open specific nodes in the knowledge graph by their names, with every relation touching them',
-      inputSchema: z.object({
-        names: z
-          .array(text().max(ENTITY_NAME_MAX))
-          .max(BATCH_MAX)
-          .describe('An array of entity names to retrieve'),
-      }),
-      outputSchema: graphOutput,
-      annotations: reads,
-    },
-    ({ names }) =>
-      run({ type: 'query', resource: 'entity' }, async () =>
-        graphResult(await memory.openNodes(graph, auth, names)),
-      ),
+  server.registerTool('open_nodes', TOOLS.open_nodes, ({ names }) =>
+    run({ type: 'query', resource: 'entity' }, async () =>
+      graphResult(await memory.openNodes(graph, auth, names)),
+    ),
   );
 
   // ── additions beyond the reference server ──────────────────────────────────
 
-  server.registerTool(
-    'update_entity',
-    {
-      title: 'Update Entity',
-      description:
-        'Rename an entity, change its type, or replace its metadata (a JSON object). Its observations and relations stay attached.',
-      inputSchema: z.object({
-        name: name('The current name of the entity'),
-        newName: text().max(ENTITY_NAME_MAX).optional().describe('The new name'),
-        entityType: text().max(TYPE_MAX).optional().describe('The new type'),
-        metadata: metadataObject.optional().describe('Replaces the metadata object'),
-      }),
-      outputSchema: z.object({
-        entity: entitySchema.extend({ metadata: z.record(z.string(), z.unknown()) }),
-      }),
-      annotations: { ...writes, idempotentHint: true },
-    },
-    (change) =>
-      run({ type: 'update', resource: 'entity' }, async () =>
-        result({ entity: await memory.updateEntity(graph, auth, change) }),
-      ),
+  server.registerTool('update_entity', TOOLS.update_entity, (change) =>
+    run({ type: 'update', resource: 'entity' }, async () =>
+      result({ entity: await memory.updateEntity(graph, auth, change) }),
+    ),
   );
 
-  server.registerTool(
-    'get_neighbors',
-    {
-      title: 'Get Neighbors',
-      description:
-        'The entity and every entity within `depth` relations of it (either direction), nearest first, with the relations among them.',
-      inputSchema: z.object({
-        name: name('The entity to start from'),
-        depth: z
-          .number()
-          .int()
-          .min(1)
-          .max(GRAPH_DEPTH_MAX)
-          .optional()
-          .describe('Hops (1–5, default 1)'),
-        limit: z.number().int().min(1).max(1000).optional().describe('Most entities (default 100)'),
-      }),
-      outputSchema: graphOutput,
-      annotations: reads,
-    },
-    ({ name: start, depth, limit }) =>
-      run({ type: 'query', resource: 'graph' }, async () =>
-        graphResult(
-          await memory.neighbours(graph, auth, {
-            name: start,
-            depth: depth ?? 1,
-            limit: limit ?? 100,
-          }),
-        ),
+  server.registerTool('get_neighbors', TOOLS.get_neighbors, ({ name: start, depth, limit }) =>
+    run({ type: 'query', resource: 'graph' }, async () =>
+      graphResult(
+        await memory.neighbours(graph, auth, {
+          name: start,
+          depth: depth ?? 1,
+          limit: limit ?? 100,
+        }),
       ),
+    ),
   );
 
-  server.registerTool(
-    'find_path',
-    {
-      title: 'Find Path',
-      description:
-        'A shortest chain of relations between two entities, following relations in either direction. Returns found=false when none exists within maxDepth hops.',
-      inputSchema: z.object({
-        from: name('The entity to start from'),
-        to: name('The entity to reach'),
-        maxDepth: z.number().int().min(1).max(10).optional().describe('Most hops (default 6)'),
-      }),
-      outputSchema: z.object({
-        found: z.boolean(),
-        path: z.array(z.string()),
-        relations: z.array(relationSchema),
-      }),
-      annotations: reads,
-    },
-    ({ from, to, maxDepth }) =>
-      run({ type: 'query', resource: 'graph' }, async () => {
-        const found = await memory.shortestPath(graph, auth, { from, to, maxDepth: maxDepth ?? 6 });
-        if (found.found) return result(found);
-        const structured = { found: false, path: [], relations: [] };
-        const text = JSON.stringify(structured, null, 2);
-        return found.searchedAll
-          ? result(structured, text)
-          : result(
-              structured,
-              `${text}\n\n(truncated: no path found within the read limits; the search stopped before covering every entity within ${maxDepth ?? 6} hops)`,
-            );
-      }),
+  server.registerTool('find_path', TOOLS.find_path, ({ from, to, maxDepth }) =>
+    run({ type: 'query', resource: 'graph' }, async () => {
+      const found = await memory.shortestPath(graph, auth, { from, to, maxDepth: maxDepth ?? 6 });
+      if (found.found) return result(found);
+      const structured = { found: false, path: [], relations: [] };
+      const text = asText(structured);
+      return found.searchedAll
+        ? result(structured, text)
+        : result(
+            structured,
+            `${text}\n\n(truncated: no path found within the read limits; the search stopped before covering every entity within ${maxDepth ?? 6} hops)`,
+          );
+    }),
   );
 
-  server.registerTool(
-    'list_types',
-    {
-      title: 'List Types',
-      description:
-        'Every entity type and relation type in use, with how many of each, most common first.',
-      inputSchema: z.object({}),
-      outputSchema: z.object({
-        entityTypes: z.array(z.object({ type: z.string(), count: z.number() })),
-        relationTypes: z.array(z.object({ type: z.string(), count: z.number() })),
-      }),
-      annotations: reads,
-    },
-    () =>
-      run({ type: 'query', resource: 'entity' }, async () =>
-        result(await memory.listTypes(graph, auth)),
-      ),
+  server.registerTool('list_types', TOOLS.list_types, () =>
+    run({ type: 'query', resource: 'entity' }, async () =>
+      result(await memory.listTypes(graph, auth)),
+    ),
   );
 
   server.registerResource(
@@ -467,7 +448,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     async (uri) => {
       const started = performance.now();
       await deps.usage.assertWithinPlan(auth.accountId);
-      const text = JSON.stringify(await memory.readGraph(graph, auth), null, 2);
+      const text = asText(await memory.readGraph(graph, auth));
       deps.usage.record(
         auth.accountId,
         { type: 'query', resource: 'graph' },

@@ -97,13 +97,14 @@ export async function write<T>(
       });
       return { result: outcome, firstSeq: appended.firstSeq, at };
     });
-    if (pending.length > 0) {
-      deps.publish?.(
+    if (pending.length > 0 && deps.publish) {
+      const stamped = at.toISOString();
+      deps.publish(
         pending.map((event, index) => ({
           ...event,
           accountId: auth.accountId,
           seq: firstSeq + index,
-          at: at.toISOString(),
+          at: stamped,
         })),
       );
     }
