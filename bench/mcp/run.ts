@@ -43,6 +43,9 @@ function readOptions() {
   if (sizes.some((size) => !Number.isInteger(size) || size < 10)) {
     throw new Error('BENCH_SIZES must be a comma-separated list of integers of at least 10');
   }
+  if (!['legacy', 'modern', undefined].includes(process.env.BENCH_ERA)) {
+    throw new Error('BENCH_ERA must be legacy or modern');
+  }
   if (!['process', 'inprocess', undefined].includes(process.env.BENCH_SERVER)) {
     throw new Error('BENCH_SERVER must be process or inprocess');
   }
@@ -707,7 +710,8 @@ function report(
 async function main() {
   const started = performance.now();
   log(
-    `bench/mcp: sizes ${options.sizes.join(', ')}; Engram on ${options.databases.join(' and ')}; ` +
+    `bench/mcp: sizes ${options.sizes.join(', ')}; Engram on ${options.databases.join(' and ')}, ` +
+      `${process.env.BENCH_ERA === 'modern' ? 'v2 client, 2026-07-28 era' : '1.x client, 2025-era session'}; ` +
       `${options.iterations} calls per operation (reference capped at ~${options.referenceBudgetMs / 1000} s of calls per operation and size, at least ${options.referenceMinIterations})`,
   );
   log(

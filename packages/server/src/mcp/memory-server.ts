@@ -268,6 +268,44 @@ const TOOLS = {
   },
 };
 
+for (const tool of Object.values(TOOLS)) {
+  convertedOnce(tool.inputSchema);
+  convertedOnce(tool.outputSchema);
+}
+
+/**
+ * Makes `schema` convert to JSON Schema once. The SDK converts a tool's
+ * schemas on every `tools/list`, and its output schema once per server
+ * instance: for each request on the 2026 era (~0.3 ms of CPU). The converted
+ * schemas are only read (listed, and checked for an object root).
+ */
+function convertedOnce(schema: z.ZodType): void {
+  const standard = schema['~standard'];
+  const memoised = (convert: (options: Options) => Record<string, unknown>) => {
+    const converted = new Map<string, Record<string, unknown>>();
+    return (options: Options) => {
+      const key = JSON.stringify(options);
+      let json = converted.get(key);
+      if (!json) converted.set(key, (json = convert(options)));
+      return json;
+    };
+  };
+  // Not enumerable, as zod keeps it: nothing that walks a schema's keys sees it.
+  Object.defineProperty(schema, '~standard', {
+    configurable: true,
+    writable: true,
+    enumerable: false,
+    value: {
+      ...standard,
+      jsonSchema: {
+        input: memoised(standard.jsonSchema.input),
+        output: memoised(standard.jsonSchema.output),
+      },
+    },
+  });
+}
+type Options = Parameters<z.ZodType['~standard']['jsonSchema']['input']>[0];
+
 /**
  * JSON as an agent reads it: compact, not indented as the reference server
  * does (decision 014): the same content in fewer tokens, bytes and CPU.
