@@ -5,6 +5,8 @@ import {
   callToolError,
   connectEra,
   eventually,
+  openSession,
+  postMcp,
   type EraClient,
 } from '../test/mcp-client.js';
 import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
@@ -447,41 +449,17 @@ describe('MCP endpoint, both eras at once', () => {
 
   it('answers a 2025-era tool call with one JSON body, not an event stream', async () => {
     const { user } = await signUp(t.app);
-    const post = (body: unknown, session?: string) =>
-      fetch(new URL('/mcp', baseUrl), {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${user.apiKey}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-    const init = await post({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    });
-    expect(init.headers.get('content-type')).toContain('application/json');
-    const session = init.headers.get('mcp-session-id')!;
-    expect(session).toBeTruthy();
-    expect(
-      (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status,
-    ).toBe(202);
-    const call = await post(
+    const session = await openSession(baseUrl, user.apiKey);
+    const call = await postMcp(
+      baseUrl,
+      user.apiKey,
       {
         jsonrpc: '2.0',
         id: 2,
         method: 'tools/call',
         params: { name: 'read_graph', arguments: {} },
       },
-      session,
+      { 'mcp-session-id': session },
     );
     expect(call.status).toBe(200);
     expect(call.headers.get('content-type')).toContain('application/json');

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { as, createTestApp, manualClock, setPlan, signUp, type TestApp } from '../test/harness.js';
-import { connectMcpModern, MODERN_REVISION } from '../test/mcp-client.js';
+import {
+  connectMcpModern,
+  INITIALIZE,
+  MODERN_REVISION,
+  openSession,
+  postMcp,
+} from '../test/mcp-client.js';
 
 // Attacks on /mcp sessions: using another credential's session, keeping a
 // session (or a 2026-era listen stream) alive after the credential is gone,
@@ -20,56 +26,8 @@ async function server(overrides: Parameters<typeof createTestApp>[0] = {}) {
   return { t, base };
 }
 
-const JSON_AND_SSE = 'application/json, text/event-stream';
-
-function post(
-  base: string,
-  credential: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  return fetch(new URL('/mcp', base), {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${credential}`,
-      'content-type': 'application/json',
-      accept: JSON_AND_SSE,
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-}
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'attack-test', version: '1.0.0' },
-  },
-};
-
-/** Opens a session the way a client does; returns its id. */
-async function openSession(base: string, credential: string): Promise<string> {
-  const response = await post(base, credential, INITIALIZE);
-  expect(response.status).toBe(200);
-  await response.text();
-  const id = response.headers.get('mcp-session-id');
-  if (!id) throw new Error('no session id');
-  const initialized = await post(
-    base,
-    credential,
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { 'mcp-session-id': id },
-  );
-  expect(initialized.status).toBe(202);
-  return id;
-}
-
 function listTools(base: string, credential: string, sessionId: string) {
-  return post(
+  return postMcp(
     base,
     credential,
     { jsonrpc: '2.0', id: 2, method: 'tools/list' },
@@ -192,7 +150,7 @@ describe('MCP sessions are bounded', () => {
     const accounts = [await signUp(t.app), await signUp(t.app), await signUp(t.app)];
     await openSession(base, accounts[0]!.user.apiKey);
     await openSession(base, accounts[1]!.user.apiKey);
-    const refused = await post(base, accounts[2]!.user.apiKey, INITIALIZE);
+    const refused = await postMcp(base, accounts[2]!.user.apiKey, INITIALIZE);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
@@ -219,7 +177,7 @@ describe('/mcp from a browser', () => {
     const { t, base } = await server();
     const { user } = await signUp(t.app);
     const tools = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
-    const evil = await post(base, user.apiKey, tools, { origin: 'http://evil.example.com' });
+    const evil = await postMcp(base, user.apiKey, tools, { origin: 'http://evil.example.com' });
     expect(evil.status).toBe(403);
     expect(((await evil.json()) as { error: string }).error).toMatch(/Origin not allowed/);
 
@@ -232,7 +190,7 @@ describe('/mcp from a browser', () => {
     expect(rebound.statusCode).toBe(403);
 
     const port = new URL(base).port;
-    const own = await post(base, user.apiKey, tools, { origin: `http://localhost:${port}` });
+    const own = await postMcp(base, user.apiKey, tools, { origin: `http://localhost:${port}` });
     expect(own.status).not.toBe(403);
   });
 
@@ -242,10 +200,10 @@ describe('/mcp from a browser', () => {
     const tools = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const port = new URL(base).port;
     expect(
-      (await post(base, user.apiKey, tools, { origin: 'https://engram.example.com' })).status,
+      (await postMcp(base, user.apiKey, tools, { origin: 'https://engram.example.com' })).status,
     ).not.toBe(403);
     expect(
-      (await post(base, user.apiKey, tools, { origin: `http://localhost:${port}` })).status,
+      (await postMcp(base, user.apiKey, tools, { origin: `http://localhost:${port}` })).status,
     ).toBe(403);
   });
 });
@@ -273,7 +231,7 @@ function postModern(
   body: { method: string },
   headers: Record<string, string> = {},
 ) {
-  return post(base, credential, body, {
+  return postMcp(base, credential, body, {
     'mcp-protocol-version': MODERN_REVISION,
     'mcp-method': body.method,
     ...headers,

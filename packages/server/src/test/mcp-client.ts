@@ -144,3 +144,52 @@ export async function eventually(check: () => boolean, ms = 5_000, what = 'condi
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+// ── a raw 2025-era exchange, for tests that check what goes over the wire ───
+
+/** A POST to /mcp as a 2025-era client sends it, with a bearer credential. */
+export function postMcp(
+  base: string,
+  credential: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return fetch(new URL('/mcp', base), {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${credential}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw-test', version: '1.0.0' },
+  },
+};
+
+/** Opens a 2025-era session the way a client does; returns its id. */
+export async function openSession(base: string, credential: string): Promise<string> {
+  const response = await postMcp(base, credential, INITIALIZE);
+  if (response.status !== 200) throw new Error(`initialize answered ${response.status}`);
+  await response.text();
+  const id = response.headers.get('mcp-session-id');
+  if (!id) throw new Error('no session id');
+  const initialized = await postMcp(
+    base,
+    credential,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { 'mcp-session-id': id },
+  );
+  if (initialized.status !== 202) throw new Error(`initialized answered ${initialized.status}`);
+  return id;
+}
