@@ -268,18 +268,19 @@ const TOOLS = {
   },
 };
 
-for (const tool of Object.values(TOOLS)) {
-  convertedOnce(tool.inputSchema);
-  convertedOnce(tool.outputSchema);
-}
+const memoisedSchemas = new WeakSet<z.ZodType>();
+type Options = Parameters<z.ZodType['~standard']['jsonSchema']['input']>[0];
 
 /**
  * Makes `schema` convert to JSON Schema once. The SDK converts a tool's
  * schemas on every `tools/list`, and its output schema once per server
- * instance: for each request on the 2026 era (~0.3 ms of CPU). The converted
+ * instance: for each request on the 2026 era (~0.25 ms of CPU). The converted
  * schemas are only read (listed, and checked for an object root).
  */
 function convertedOnce(schema: z.ZodType): void {
+  // Tools share some output schemas (graphOutput, successOutput): wrap each once.
+  if (memoisedSchemas.has(schema)) return;
+  memoisedSchemas.add(schema);
   const standard = schema['~standard'];
   const memoised = (convert: (options: Options) => Record<string, unknown>) => {
     const converted = new Map<string, Record<string, unknown>>();
@@ -304,7 +305,11 @@ function convertedOnce(schema: z.ZodType): void {
     },
   });
 }
-type Options = Parameters<z.ZodType['~standard']['jsonSchema']['input']>[0];
+
+for (const tool of Object.values(TOOLS)) {
+  convertedOnce(tool.inputSchema);
+  convertedOnce(tool.outputSchema);
+}
 
 /**
  * JSON as an agent reads it: compact, not indented as the reference server
