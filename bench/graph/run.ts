@@ -10,6 +10,7 @@
  * See bench/README.md for the options and the last measured results.
  */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +49,11 @@ interface Measured {
   max: number;
   /** Longest event-loop stall seen while this operation ran, ms. */
   loopMax: number;
+  /**
+   * CPU time per call, ms: this process (PGlite's worker thread included) and
+   * PostgreSQL's processes. Steadier than wall time on a shared machine.
+   */
+  cpu: { app: number; postgres: number };
   target: number;
   resultMean: number;
   unit: string;
@@ -158,6 +164,7 @@ async function measure(op: Operation, kind: DbKind): Promise<Measured> {
   let resultSum = 0;
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  const cpuBefore = cpuNow();
   const started = performance.now();
   for (let i = 0; i < op.iterations; i++) {
     const t0 = performance.now();
@@ -167,6 +174,7 @@ async function measure(op: Operation, kind: DbKind): Promise<Measured> {
     await nextTurn();
   }
   loop.disable();
+  const cpuAfter = cpuNow();
   if (loop.count === 0) throw new Error('event-loop monitor recorded nothing');
   const sorted = [...times].sort((a, b) => a - b);
   return {
@@ -178,10 +186,42 @@ async function measure(op: Operation, kind: DbKind): Promise<Measured> {
     mean: times.reduce((sum, t) => sum + t, 0) / times.length,
     max: sorted[sorted.length - 1]!,
     loopMax: loop.max / 1e6,
+    cpu: {
+      app: (cpuAfter.app - cpuBefore.app) / times.length,
+      postgres: postgresCpuBetween(cpuBefore.postgres, cpuAfter.postgres) / times.length,
+    },
     target: op.target[kind],
     resultMean: resultSum / times.length,
     unit: op.unit ?? '',
   };
+}
+
+/** CPU used so far, ms: by this process, and by each PostgreSQL process on the machine (from /proc). */
+function cpuNow(): { app: number; postgres: Map<string, number> } {
+  const usage = process.cpuUsage();
+  const postgres = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // the process ended
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+    const fields = stat.slice(close + 2).split(' ');
+    // utime + stime, in Linux's clock ticks of 10 ms.
+    postgres.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+  }
+  return { app: (usage.user + usage.system) / 1000, postgres };
+}
+
+/** PostgreSQL CPU between two readings, over the processes alive at the second. */
+function postgresCpuBetween(before: Map<string, number>, after: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 async function call(
@@ -405,7 +445,8 @@ async function benchDatabase(kind: DbKind): Promise<DbReport> {
       results.push(measured);
       log(
         `${op.label.padEnd(44)} p50 ${fmt(measured.p50)}  p95 ${fmt(measured.p95)}  ` +
-          `mean ${fmt(measured.mean)}  loop max ${fmt(measured.loopMax)} ms  (n=${measured.n})`,
+          `mean ${fmt(measured.mean)}  loop max ${fmt(measured.loopMax)} ms  (n=${measured.n})  ` +
+          `CPU/call: app ${fmt(measured.cpu.app)}, PostgreSQL ${fmt(measured.cpu.postgres)} ms`,
       );
     }
     const load = loadavg()[0]!;

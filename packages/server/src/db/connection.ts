@@ -4,6 +4,7 @@ import pg from 'pg';
 import { lockDataFolder } from './data-lock.js';
 import { withDeadlines } from './deadline.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { withPreparedStatements } from './prepared.js';
 import { startPGliteWorker } from './pglite-worker.js';
 import type { Database } from './schema.js';
 
@@ -105,7 +106,9 @@ async function openPostgres(
   pool.on('error', (error) => {
     console.error(`PostgreSQL connection lost: ${error.message}`);
   });
-  const db = new Kysely<Database>({ dialect: bounded(new PostgresDialect({ pool }), timeoutMs) });
+  const db = new Kysely<Database>({
+    dialect: bounded(new PostgresDialect({ pool: withPreparedStatements(pool) }), timeoutMs),
+  });
   return {
     db,
     kind: 'postgres',

@@ -11,6 +11,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { EmbeddedPostgres } from './pglite-worker.js';
+import { StatementNames } from './prepared.js';
 
 /**
  * Kysely over embedded PGlite (in its worker thread, pglite-worker.ts). PGlite
@@ -37,10 +38,16 @@ export class PGliteDialect implements Dialect {
 }
 
 class PGliteConnection implements DatabaseConnection {
+  private readonly names = new StatementNames();
+
   constructor(private readonly pglite: EmbeddedPostgres) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
+    const result = await this.pglite.query<R>(
+      compiled.sql,
+      [...compiled.parameters],
+      this.names.nameOf(compiled.sql),
+    );
     return {
       rows: result.rows,
       ...(result.affectedRows !== undefined

@@ -5,7 +5,12 @@ import { Worker } from 'node:worker_threads';
 
 /** The part of PGlite the server uses, answered by a worker thread that owns the database. */
 export interface EmbeddedPostgres {
-  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  /** With a name, the statement is parsed once and reused (db/prepared.ts). */
+  query<R>(
+    sql: string,
+    params?: unknown[],
+    name?: string,
+  ): Promise<{ rows: R[]; affectedRows?: number }>;
   exec(script: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -19,7 +24,7 @@ export interface EmbeddedPostgres {
  */
 const WORKER_SOURCE = /* js */ `
   const { parentPort, workerData } = require('node:worker_threads');
-  const { PGlite } = require(workerData.modules.pglite);
+  const { PGlite, parse, protocol } = require(workerData.modules.pglite);
   const { pg_trgm } = require(workerData.modules.pgTrgm);
   const { btree_gin } = require(workerData.modules.btreeGin);
 
@@ -42,11 +47,44 @@ const WORKER_SOURCE = /* js */ `
     return fields;
   };
 
-  parentPort.on('message', async ({ id, op, sql, params }) => {
+  // Named statements (db/prepared.ts): parsed and described once, then only
+  // bound and executed — PGlite's own query() parses every time. The steps
+  // are those of query(), through its protocol API.
+  const parameterTypes = new Map();
+  const send = (db, message) => db.execProtocolStream(message, { syncToFs: false });
+  const queryNamed = async (db, name, sql, params) => {
+    const result = await db.runExclusive(async () => {
+      const messages = [];
+      try {
+        let types = parameterTypes.get(name);
+        if (!types) {
+          await send(db, protocol.serialize.parse({ name, text: sql }));
+          const described = await send(db, protocol.serialize.describe({ type: 'S', name }));
+          types = parse.parseDescribeStatementResults(described);
+          parameterTypes.set(name, types);
+        }
+        const values = params.map((value, index) => {
+          if (value === null || value === undefined) return null;
+          const serialize = db.serializers[types[index]];
+          return serialize ? serialize(value) : value.toString();
+        });
+        messages.push(...(await send(db, protocol.serialize.bind({ statement: name, values }))));
+        messages.push(...(await send(db, protocol.serialize.describe({ type: 'P' }))));
+        messages.push(...(await send(db, protocol.serialize.execute({}))));
+      } finally {
+        messages.push(...(await send(db, protocol.serialize.sync())));
+      }
+      return parse.parseResults(messages, db.parsers)[0];
+    });
+    await db.syncToFs();
+    return result;
+  };
+
+  parentPort.on('message', async ({ id, op, sql, params, name }) => {
     try {
       const db = await opened;
       if (op === 'query') {
-        const result = await db.query(sql, params);
+        const result = name ? await queryNamed(db, name, sql, params) : await db.query(sql, params);
         parentPort.postMessage({ id, rows: result.rows, affectedRows: result.affectedRows });
       } else if (op === 'exec') {
         await db.exec(sql);
@@ -141,13 +179,13 @@ async function startWorker(dataDir: string, options: WorkerOptions): Promise<Emb
   worker.on('error', (error) => fail(new Error(`The embedded database stopped: ${error.message}`)));
   worker.on('exit', () => fail(new Error('The embedded database is closed')));
 
-  const send = (op: string, sql = '', params?: unknown[]) =>
+  const send = (op: string, sql = '', params?: unknown[], name?: string) =>
     new Promise<Reply>((resolve, reject) => {
       if (stopped) return reject(stopped);
       const id = nextId++;
       if (pending.size === 0) worker.ref();
       pending.set(id, { resolve, reject });
-      worker.postMessage({ id, op, sql, params });
+      worker.postMessage({ id, op, sql, params, name });
     });
 
   try {
@@ -158,8 +196,8 @@ async function startWorker(dataDir: string, options: WorkerOptions): Promise<Emb
   }
 
   return {
-    async query<R>(sql: string, params?: unknown[]) {
-      const reply = await send('query', sql, params);
+    async query<R>(sql: string, params?: unknown[], name?: string) {
+      const reply = await send('query', sql, params, name);
       return {
         rows: (reply.rows ?? []) as R[],
         ...(reply.affectedRows === undefined ? {} : { affectedRows: reply.affectedRows }),

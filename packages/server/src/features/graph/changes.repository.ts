@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { planOnce } from '../../db/prepared.js';
 
 /** The account lock and the change log (graph_events) every write appends to. */
 
@@ -11,7 +12,7 @@ import type { Db } from '../../db/connection.js';
  */
 export async function lockAccount(db: Db, accountId: string): Promise<{ storedBytes: number }> {
   const result = await sql<{ bytes: number }>`
-    select stored_bytes::float8 as bytes from accounts where id = ${accountId} for update
+    ${planOnce} select stored_bytes::float8 as bytes from accounts where id = ${accountId} for update
   `.execute(db);
   return { storedBytes: result.rows[0]?.bytes ?? 0 };
 }
@@ -32,7 +33,7 @@ export async function appendEvents(
 ): Promise<{ firstSeq: number; storedBytes: number; entities: number }> {
   const batch = JSON.stringify(events);
   const result = await sql<{ first: string; bytes: number; entities: number }>`
-    with reserved as (
+    ${planOnce} with reserved as (
       update accounts set event_seq = event_seq + ${events.length}
        where id = ${accountId}
       returning event_seq - ${events.length} as base, stored_bytes::float8 as bytes,

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { planOnce } from '../../db/prepared.js';
 import type { ObservationRow } from './observations.repository.js';
 
 /** Entities: rows, type counts, the stored-bytes counter. Every query is scoped by account. */
@@ -54,7 +55,7 @@ export async function findEntityWithObservations(
 ): Promise<{ row: EntityRow; observations: ObservationRow[] } | undefined> {
   const columns = sql.join(entityColumns.map((column) => sql.ref(`e.${column}`)));
   const result = await sql<EntityRow & { observations: StoredObservation[] | null }>`
-    select ${columns},
+    ${planOnce} select ${columns},
            (select json_agg(json_build_object('id', o.id, 'content', o.content,
                                               'metadata', o.metadata, 'position', o.position,
                                               'created_at', o.created_at)
@@ -252,7 +253,7 @@ export async function insertEntities(
   );
   const columns = sql.join(entityColumns.map((column) => sql.ref(`i.${column}`)));
   const result = await sql<EntityRow & { observations: StoredObservation[] | null }>`
-    with given as (
+    ${planOnce} with given as (
       select * from rows from (
         json_to_recordset(${entityBatch}::json)
           as (id uuid, name text, type text, metadata jsonb, n int, created_at timestamptz, updated_at timestamptz)

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { planOnce } from '../../db/prepared.js';
 
 /** Observations of entities, in their order. Every query is scoped by account. */
 
@@ -41,7 +42,7 @@ export async function takeObservations(
   const asked = wanted.filter((item) => item.take > 0);
   if (asked.length === 0) return [];
   const result = await sql<ObservationRow>`
-    select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at
+    ${planOnce} select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at
       from unnest(${asked.map((item) => item.id)}::uuid[], ${asked.map((item) => item.take)}::int[])
            with ordinality as e(id, take, ord)
       cross join lateral (
@@ -95,7 +96,7 @@ export async function appendObservations(
   );
   // One row per observation added, each carrying its entity's new count.
   const result = await sql<ObservationRow & { entity_name: string; entity_count: number }>`
-    with given as (
+    ${planOnce} with given as (
       select * from rows from (
         json_to_recordset(${batch}::json) as (entity_id uuid, content text, metadata jsonb)
       ) with ordinality as g(entity_id, content, metadata, ord)

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { planOnce } from '../../db/prepared.js';
 import { escapeLike } from './entities.repository.js';
 
 /** Relations and the graph walks over them. Every query is scoped by account. */
@@ -69,7 +70,7 @@ export async function insertRelations(
     })),
   );
   const result = await sql<RelationRow>`
-    with given as (
+    ${planOnce} with given as (
       select * from rows from (
         json_to_recordset(${batch}::json)
           as (id uuid, from_id uuid, to_id uuid, type text, created_at timestamptz)
