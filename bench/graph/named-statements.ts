@@ -14,7 +14,6 @@
  * server itself never does.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import { loadConfig } from '../../packages/server/src/config.js';
 import { openDatabase, type DatabaseHandle } from '../../packages/server/src/db/connection.js';
 import { StatementNames } from '../../packages/server/src/db/prepared.js';
 import { createRuntime } from '../../packages/server/src/runtime.js';
+import { cpuBetween, cpuNow, signUpOnTeamPlan } from './bench-account.js';
 
 const kind = process.env.BENCH_DB ?? 'pglite';
 if (kind !== 'pglite' && kind !== 'postgres')
@@ -36,26 +36,6 @@ const nameOf = StatementNames.prototype.nameOf;
 StatementNames.prototype.nameOf = function (this: StatementNames, text: string) {
   return naming ? nameOf.call(this, text) : undefined;
 };
-
-/** CPU used so far, ms: this process, and PostgreSQL's processes (from /proc, 10 ms ticks). */
-function cpuNow(): { app: number; postgres: number } {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-    const fields = stat.slice(close + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  const usage = process.cpuUsage();
-  return { app: (usage.user + usage.system) / 1000, postgres: ticks * 10 };
-}
 
 async function open(): Promise<{ handle: DatabaseHandle; cleanup: () => Promise<void> }> {
   if (kind === 'pglite') {
@@ -86,25 +66,7 @@ const runtime = await createRuntime(config, { database: handle });
 const app = await buildApp({ config, runtime });
 try {
   await app.ready();
-  const register = await app.inject({
-    method: 'POST',
-    url: '/auth/register',
-    payload: {
-      email: `named-${randomUUID().slice(0, 8)}@example.com`,
-      password: 'Password123',
-      firstName: 'Bench',
-      lastName: 'Mark',
-    },
-  });
-  const { token, user } = register.json<{ token: string; user: { id: string } }>();
-  await handle.withSession(async (session) => {
-    // The team plan: the free plan stops at 1,000 entities.
-    await session.query(
-      `update subscriptions set plan_id = 'team'
-        where account_id = (select account_id from account_members where user_id = $1)`,
-      [user.id],
-    );
-  });
+  const { token } = await signUpOnTeamPlan(app, handle);
   const headers = { authorization: `Bearer ${token}` };
   const ids: string[] = [];
   const operations: Record<string, () => Promise<void>> = {
@@ -136,11 +98,11 @@ try {
         const started = performance.now();
         for (let i = 0; i < BLOCK; i++) await run();
         const wall = performance.now() - started;
-        const after = cpuNow();
+        const cpu = cpuBetween(before, cpuNow());
         const key = `${operation}, named ${mode}`;
         const total = totals.get(key) ?? { app: 0, postgres: 0, wall: 0, n: 0 };
-        total.app += after.app - before.app;
-        total.postgres += after.postgres - before.postgres;
+        total.app += cpu.app;
+        total.postgres += cpu.postgres;
         total.wall += wall;
         total.n += BLOCK;
         totals.set(key, total);

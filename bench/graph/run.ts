@@ -10,7 +10,6 @@
  * See bench/README.md for the options and the last measured results.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { buildApp } from '../../packages/server/src/app.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { openDatabase, type DatabaseHandle } from '../../packages/server/src/db/connection.js';
 import { createRuntime, type Runtime } from '../../packages/server/src/runtime.js';
+import { cpuBetween, cpuNow, signUpOnTeamPlan } from './bench-account.js';
 import { checkSeed, COMMON_TERMS, RARE_TERMS, seedGraph, type SeedResult } from './seed.js';
 
 type DbKind = 'pglite' | 'postgres';
@@ -174,7 +174,7 @@ async function measure(op: Operation, kind: DbKind): Promise<Measured> {
     await nextTurn();
   }
   loop.disable();
-  const cpuAfter = cpuNow();
+  const cpu = cpuBetween(cpuBefore, cpuNow());
   if (loop.count === 0) throw new Error('event-loop monitor recorded nothing');
   const sorted = [...times].sort((a, b) => a - b);
   return {
@@ -186,42 +186,11 @@ async function measure(op: Operation, kind: DbKind): Promise<Measured> {
     mean: times.reduce((sum, t) => sum + t, 0) / times.length,
     max: sorted[sorted.length - 1]!,
     loopMax: loop.max / 1e6,
-    cpu: {
-      app: (cpuAfter.app - cpuBefore.app) / times.length,
-      postgres: postgresCpuBetween(cpuBefore.postgres, cpuAfter.postgres) / times.length,
-    },
+    cpu: { app: cpu.app / times.length, postgres: cpu.postgres / times.length },
     target: op.target[kind],
     resultMean: resultSum / times.length,
     unit: op.unit ?? '',
   };
-}
-
-/** CPU used so far, ms: by this process, and by each PostgreSQL process on the machine (from /proc). */
-function cpuNow(): { app: number; postgres: Map<string, number> } {
-  const usage = process.cpuUsage();
-  const postgres = new Map<string, number>();
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // the process ended
-    }
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-    const fields = stat.slice(close + 2).split(' ');
-    // utime + stime, in Linux's clock ticks of 10 ms.
-    postgres.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-  }
-  return { app: (usage.user + usage.system) / 1000, postgres };
-}
-
-/** PostgreSQL CPU between two readings, over the processes alive at the second. */
-function postgresCpuBetween(before: Map<string, number>, after: Map<string, number>): number {
-  let total = 0;
-  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
-  return total;
 }
 
 async function call(
@@ -258,29 +227,9 @@ async function benchDatabase(kind: DbKind): Promise<DbReport> {
     app = await buildApp({ config, runtime });
     await app.ready();
 
-    const register = await app.inject({
-      method: 'POST',
-      url: '/auth/register',
-      payload: {
-        email: `bench-${randomUUID().slice(0, 8)}@example.com`,
-        password: 'Password123',
-        firstName: 'Bench',
-        lastName: 'Mark',
-      },
-    });
-    if (register.statusCode !== 201) throw new Error(`sign-up failed: ${register.body}`);
-    const { token, user } = register.json<{ token: string; user: { id: string } }>();
+    const { token, accountId } = await signUpOnTeamPlan(app, handle);
 
     const seed = await handle.withSession(async (session) => {
-      const [member] = await session.query<{ account_id: string }>(
-        'select account_id from account_members where user_id = $1',
-        [user.id],
-      );
-      const accountId = member!.account_id;
-      // The team plan allows 1M entities, so creates are not refused at 100k.
-      await session.query(`update subscriptions set plan_id = 'team' where account_id = $1`, [
-        accountId,
-      ]);
       await session.exec(
         kind === 'postgres'
           ? `set maintenance_work_mem = '256MB'; set synchronous_commit = off`
