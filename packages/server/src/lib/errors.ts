@@ -47,7 +47,6 @@ export const planLimit = (message: string) => new AppError(402, 'PLAN_LIMIT_REAC
 export function fromDatabaseError(error: unknown): AppError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === '23505') return conflict('That already exists: another change got there first');
-  if (code === '23503') return notFound('Entity');
   if (code === '57014') {
     // statement_timeout (or the deadline of db/deadline.ts): the transaction was rolled back.
     const error = new AppError(

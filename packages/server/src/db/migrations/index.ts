@@ -7,6 +7,7 @@ import * as storedBytes from './006-stored-bytes.js';
 import * as graphEngine from './007-graph-engine.js';
 import * as accountCounters from './008-account-counters.js';
 import * as billing from './009-billing.js';
+import * as graphReferences from './010-graph-references.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -19,4 +20,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '007-graph-engine', sql: graphEngine.sql },
   { name: '008-account-counters', sql: accountCounters.sql },
   { name: '009-billing', sql: billing.sql },
+  { name: '010-graph-references', sql: graphReferences.sql },
 ];

@@ -317,9 +317,10 @@ const storedObservations = (entityId: string, stored: StoredObservation[] | null
   }));
 
 /**
- * Deletes the entities (observations and relations go by cascade) with the
- * per-type counts, after lowering the degree of the other ends of their
- * relations and dropping their own: three statements whatever the number of ids.
+ * Deletes the entities with their observations, their relations and the
+ * per-type counts, lowering the degree of the other ends of those relations
+ * and dropping their own: three statements whatever the number of ids. The
+ * database has no cascade to do this (decision 016).
  */
 export async function deleteEntities(
   db: Db,
@@ -328,16 +329,23 @@ export async function deleteEntities(
 ): Promise<EntityRow[]> {
   if (ids.length === 0) return [];
   await sql`
-    with ends as (
-      select to_id as other from relations
-       where account_id = ${accountId} and from_id = any(${ids}::uuid[])
-      union all
-      select from_id from relations
+    with outgoing as (
+      delete from relations where account_id = ${accountId} and from_id = any(${ids}::uuid[])
+      returning to_id as other
+    ),
+    incoming as (
+      delete from relations
        where account_id = ${accountId} and to_id = any(${ids}::uuid[])
+         and from_id <> all(${ids}::uuid[])
+      returning from_id as other
+    ),
+    observed as (
+      delete from observations where account_id = ${accountId} and entity_id = any(${ids}::uuid[])
     ),
     lowered as (
       update entity_degrees d set degree = d.degree - n.count
-        from (select other, count(*)::int as count from ends
+        from (select other, count(*)::int as count
+                from (select other from outgoing union all select other from incoming) ends
                where other <> all(${ids}::uuid[]) group by other) n
        where d.account_id = ${accountId} and d.entity_id = n.other
     )

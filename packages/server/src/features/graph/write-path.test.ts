@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, callToolError, connectMcp } from '../../test/mcp-client.js';
-import { as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
+import { sql } from 'kysely';
+import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
 
 /**
  * REST and MCP write through one path (graph.writes.ts): the rules they share
@@ -24,14 +25,14 @@ afterAll(async () => {
 
 /** A fresh account reached both ways: REST with its session, MCP with an API key. */
 async function account() {
-  const { token } = await signUp(t.app);
+  const { token, user } = await signUp(t.app);
   const rest = as(t.app, token);
   const key = (await rest({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })).json<{
     apiKey: string;
   }>().apiKey;
   const mcp = await connectMcp(baseUrl, key);
   clients.push(mcp);
-  return { rest, mcp };
+  return { rest, mcp, accountId: await accountIdOf(t, user.id) };
 }
 
 async function createEntity(rest: Awaited<ReturnType<typeof account>>['rest'], name: string) {
@@ -104,6 +105,58 @@ describe('one write path for REST and MCP', () => {
     });
     const text = await callToolError(mcp, 'update_entity', { name: 'Ada', newName: 'Grace' });
     expect(text).toBe('An entity named "Grace" already exists');
+  });
+
+  it('deletes entities with their observations, relations and degrees, and nothing else', async () => {
+    const { mcp, accountId } = await account();
+    await callTool(mcp, 'create_entities', {
+      entities: ['A', 'B', 'C', 'D'].map((name) => ({
+        name,
+        entityType: 'node',
+        observations: [`${name} one`, `${name} two`],
+      })),
+    });
+    // A–B has both ends deleted; A–C and C–B one; C–D none.
+    await callTool(mcp, 'create_relations', {
+      relations: [
+        { from: 'A', to: 'B', relationType: 'knows' },
+        { from: 'A', to: 'C', relationType: 'knows' },
+        { from: 'C', to: 'B', relationType: 'knows' },
+        { from: 'C', to: 'D', relationType: 'knows' },
+      ],
+    });
+
+    await callTool(mcp, 'delete_entities', { entityNames: ['A', 'B'] });
+
+    const { db } = t.database;
+    const left = await sql<{ table: string; names: string[] }>`
+      select 'observations' as table, array_agg(e.name order by e.name) as names
+        from observations o left join entities e on e.account_id = o.account_id and e.id = o.entity_id
+       where o.account_id = ${accountId}
+      union all
+      select 'relations', array_agg(f.name || '-' || t.name)
+        from relations r
+        left join entities f on f.account_id = r.account_id and f.id = r.from_id
+        left join entities t on t.account_id = r.account_id and t.id = r.to_id
+       where r.account_id = ${accountId}
+      union all
+      select 'degrees', array_agg(e.name || '=' || d.degree order by e.name)
+        from entity_degrees d left join entities e on e.account_id = d.account_id and e.id = d.entity_id
+       where d.account_id = ${accountId}
+    `.execute(db);
+    // No row is left pointing at a deleted entity (a null name would show it).
+    expect(Object.fromEntries(left.rows.map((row) => [row.table, row.names]))).toEqual({
+      observations: ['C', 'C', 'D', 'D'],
+      relations: ['C-D'],
+      degrees: ['C=1', 'D=1'],
+    });
+    const counters = await db
+      .selectFrom('accounts')
+      .select(['entity_count', 'relation_count', 'observation_count'])
+      .where('id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    // bigint columns: node-postgres reads strings, PGlite numbers.
+    expect(Object.values(counters).map(Number)).toEqual([2, 1, 4]);
   });
 
   it('writes 100,000 relations in one MCP call and reads them all back', async () => {
