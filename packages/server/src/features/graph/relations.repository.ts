@@ -409,14 +409,21 @@ export async function relationsTouching(
   const touches = options.fromOnly
     ? sql`r.from_id = any(${ids}::uuid[])`
     : sql`(r.from_id = any(${ids}::uuid[]) or r.to_id = any(${ids}::uuid[]))`;
+  // The page of relations first, then one primary-key probe per end: joined
+  // before the limit, the planner hashed every entity of the account for a
+  // few hundred rows (30 ms at 20k entities on PGlite). The limit 1 keeps it
+  // from flattening the probes back into that join.
   const result = await sql<NamedRelationRow>`
     select r.id, r.from_id, r.to_id, f.name as from_name, t.name as to_name, r.type
-      from relations r
-      join entities f on f.account_id = r.account_id and f.id = r.from_id
-      join entities t on t.account_id = r.account_id and t.id = r.to_id
-     where r.account_id = ${accountId} and ${touches}
+      from (select r.id, r.from_id, r.to_id, r.type, r.ordinal from relations r
+             where r.account_id = ${accountId} and ${touches}
+             order by r.ordinal
+             limit ${options.limit}) r
+      cross join lateral (select name from entities
+                           where account_id = ${accountId} and id = r.from_id limit 1) f
+      cross join lateral (select name from entities
+                           where account_id = ${accountId} and id = r.to_id limit 1) t
      order by r.ordinal
-     limit ${options.limit}
   `.execute(db);
   return result.rows;
 }
