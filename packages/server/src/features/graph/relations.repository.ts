@@ -412,11 +412,9 @@ export async function relationsTouching(
   // The page of relations first, then one primary-key probe per end: joined
   // before the limit, the planner hashed every entity of the account for a
   // few hundred rows (30 ms at 20k entities on PGlite). The limit 1 keeps it
-  // from flattening the probes back into that join. So shaped, its plan is
-  // the same whatever the ids and limit (two bitmap index scans, key probes),
-  // and it is planned once (decision 015).
+  // from flattening the probes back into that join.
   const result = await sql<NamedRelationRow>`
-    ${planOnce} select r.id, r.from_id, r.to_id, f.name as from_name, t.name as to_name, r.type
+    select r.id, r.from_id, r.to_id, f.name as from_name, t.name as to_name, r.type
       from (select r.id, r.from_id, r.to_id, r.type, r.ordinal from relations r
              where r.account_id = ${accountId} and ${touches}
              order by r.ordinal
