@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, callToolError, connectMcp } from '../../test/mcp-client.js';
-import { sql } from 'kysely';
 import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
 
 /**
