@@ -22,12 +22,12 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
 import { chromium, type Page } from '@playwright/test';
 import { buildApp } from '../../packages/server/src/app.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { openDatabase } from '../../packages/server/src/db/connection.js';
 import { createRuntime } from '../../packages/server/src/runtime.js';
+import { signUpOnTeamPlan } from '../graph/bench-account.js';
 import { seedGraph } from '../graph/seed.js';
 
 const WEB_DIST = fileURLToPath(new URL('../../packages/web/dist', import.meta.url));
@@ -243,29 +243,9 @@ async function main() {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-    const register = await app.inject({
-      method: 'POST',
-      url: '/auth/register',
-      payload: {
-        email: `bench-ui-${randomUUID().slice(0, 8)}@example.com`,
-        password: 'Password123',
-        firstName: 'Bench',
-        lastName: 'Canvas',
-      },
-    });
-    if (register.statusCode !== 201) throw new Error(`sign-up failed: ${register.body}`);
-    const { token, user } = register.json<{ token: string; user: { id: string } }>();
-
     // Measurement tooling only: the team plan allows the seeded size; the data is set-based SQL.
+    const { token, accountId } = await signUpOnTeamPlan(app, handle);
     const full = await handle.withSession(async (session) => {
-      const [member] = await session.query<{ account_id: string }>(
-        'select account_id from account_members where user_id = $1',
-        [user.id],
-      );
-      const accountId = member!.account_id;
-      await session.query(`update subscriptions set plan_id = 'team' where account_id = $1`, [
-        accountId,
-      ]);
       await seedGraph(session, { accountId, entities: ENTITIES });
       const entities = await session.query<{
         id: string;
