@@ -73,12 +73,27 @@ export async function findEntityWithObservations(
   return { row, observations: storedObservations(row.id, observations) };
 }
 
-/** The account's entities with the given names (one array parameter, however many). */
-function entitiesNamed(db: Db, accountId: string, names: string[]) {
-  return db
-    .selectFrom('entities')
-    .where('account_id', '=', accountId)
-    .where('name', '=', sql<string>`any(${names}::text[])`);
+/**
+ * The account's entities with the given names, one key probe per distinct
+ * name (one array parameter, however many). Not `name = any(…)`: for a
+ * relation batch's 1,000 names the planner chose a scan of every entity of
+ * the account (15 ms at 100k, growing with the account) over 1,000 probes (4 ms).
+ */
+async function entitiesNamed<Row>(
+  db: Db,
+  accountId: string,
+  names: string[],
+  columns: readonly string[],
+): Promise<Row[]> {
+  if (names.length === 0) return [];
+  const { rows } = await sql<Row>`
+    ${planOnce} select ${sql.join(columns.map((column) => sql.ref(`e.${column}`)))}
+      from unnest(${[...new Set(names)]}::text[]) as given(name)
+      cross join lateral (select * from entities e
+                           where e.account_id = ${accountId} and e.name = given.name
+                           limit 1) e
+  `.execute(db);
+  return rows;
 }
 
 export async function findEntitiesByName(
@@ -86,8 +101,7 @@ export async function findEntitiesByName(
   accountId: string,
   names: string[],
 ): Promise<EntityRow[]> {
-  if (names.length === 0) return [];
-  return entitiesNamed(db, accountId, names).select(entityColumns).execute();
+  return entitiesNamed(db, accountId, names, entityColumns);
 }
 
 /** What a write needs to know of an entity it names: no metadata, no timestamps to parse. */
@@ -103,8 +117,7 @@ export async function findEntityKeysByName(
   accountId: string,
   names: string[],
 ): Promise<EntityKey[]> {
-  if (names.length === 0) return [];
-  return entitiesNamed(db, accountId, names).select(['id', 'name', 'type']).execute();
+  return entitiesNamed(db, accountId, names, ['id', 'name', 'type']);
 }
 
 /** Newest first; the total comes from the per-type counts, not a count over every row. */
