@@ -407,13 +407,25 @@ export async function findEntitiesByIds(
   accountId: string,
   ids: string[],
 ): Promise<EntityRow[]> {
+  return entitiesWithIds(db, accountId, ids, entityColumns);
+}
+
+/** The account's entities with the given ids: one key probe per distinct id, planned once. */
+export async function entitiesWithIds<Row>(
+  db: Db,
+  accountId: string,
+  ids: string[],
+  columns: readonly string[],
+): Promise<Row[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('entities')
-    .select(entityColumns)
-    .where('account_id', '=', accountId)
-    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
-    .execute();
+  const { rows } = await sql<Row>`
+    ${planOnce} select ${sql.join(columns.map((column) => sql.ref(`e.${column}`)))}
+      from unnest(${[...new Set(ids)]}::uuid[]) as given(id)
+      cross join lateral (select * from entities e
+                           where e.account_id = ${accountId} and e.id = given.id
+                           limit 1) e
+  `.execute(db);
+  return rows;
 }
 
 /** Bytes the account stores (kept by triggers in the write transaction). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { planOnce } from '../../db/prepared.js';
-import { escapeLike } from './entities.repository.js';
+import { entitiesWithIds, escapeLike } from './entities.repository.js';
 
 /** Relations and the graph walks over them. Every query is scoped by account. */
 
@@ -328,13 +328,22 @@ export async function neighbours(
   seen: string[],
   limit: number,
 ): Promise<string[]> {
+  // One index probe per frontier entity and direction, planned once (the
+  // shape of relationsTouching).
   const result = await sql<{ id: string }>`
-    select n.id from (
-      select to_id as id from relations where account_id = ${accountId} and from_id = any(${frontier}::uuid[])
-      union
-      select from_id from relations where account_id = ${accountId} and to_id = any(${frontier}::uuid[])
-    ) n
-    where n.id <> all(${seen}::uuid[])
+    ${planOnce} select n.id
+      from unnest(${frontier}::uuid[]) as given(id)
+      cross join lateral (
+        select to_id as id from relations
+         where account_id = ${accountId} and from_id = given.id offset 0) n
+     where n.id <> all(${seen}::uuid[])
+    union
+    select n.id
+      from unnest(${frontier}::uuid[]) as given(id)
+      cross join lateral (
+        select from_id as id from relations
+         where account_id = ${accountId} and to_id = given.id offset 0) n
+     where n.id <> all(${seen}::uuid[])
     limit ${limit}
   `.execute(db);
   return result.rows.map((row) => row.id);
@@ -370,16 +379,10 @@ export async function bestConnected(
 }
 
 export async function nodesByIds(db: Db, accountId: string, ids: string[]): Promise<NodeRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('entities')
-    .select(['id', 'name', 'type', 'observations_count'])
-    .where('account_id', '=', accountId)
-    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
-    .execute();
+  return entitiesWithIds(db, accountId, ids, ['id', 'name', 'type', 'observations_count']);
 }
 
-/** Relations whose two ends are both among `ids`. */
+/** Relations whose two ends are both among `ids`: one probe per start, planned once. */
 export async function relationsAmong(
   db: Db,
   accountId: string,
@@ -387,10 +390,12 @@ export async function relationsAmong(
 ): Promise<RelationRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<RelationRow>`
-    select id, from_id, to_id, type, created_at from relations
-     where account_id = ${accountId}
-       and from_id = any(${ids}::uuid[]) and to_id = any(${ids}::uuid[])
-     order by ordinal
+    ${planOnce} select r.id, r.from_id, r.to_id, r.type, r.created_at
+      from unnest(${[...new Set(ids)]}::uuid[]) as given(id)
+      cross join lateral (select * from relations r
+                           where r.account_id = ${accountId} and r.from_id = given.id offset 0) r
+     where r.to_id = any(${ids}::uuid[])
+     order by r.ordinal
   `.execute(db);
   return result.rows;
 }
@@ -406,17 +411,31 @@ export async function relationsTouching(
   options: { fromOnly?: boolean; limit: number | null },
 ): Promise<NamedRelationRow[]> {
   if (ids.length === 0) return [];
-  const touches = options.fromOnly
-    ? sql`r.from_id = any(${ids}::uuid[])`
-    : sql`(r.from_id = any(${ids}::uuid[]) or r.to_id = any(${ids}::uuid[]))`;
-  // The page of relations first, then one primary-key probe per end: joined
-  // before the limit, the planner hashed every entity of the account for a
-  // few hundred rows (30 ms at 20k entities on PGlite). The limit 1 keeps it
-  // from flattening the probes back into that join.
+  // One index probe per given entity and direction, then the page, then one
+  // primary-key probe per end: a shape no parameter can change, so it is
+  // planned once (decision 015). Planned for each call with `= any(…)` over
+  // the ids, planning cost as much as running (3 ms on PGlite), and the
+  // planner once hashed every entity of the account for a few hundred rows.
+  // `offset 0` keeps each probe a probe: pulled up into a join, a plan made
+  // while the table was small could hash every relation of the account. A
+  // relation between two given entities comes from the outgoing probe only.
+  const incoming = options.fromOnly
+    ? sql``
+    : sql`union all
+           select r.id, r.from_id, r.to_id, r.type, r.ordinal
+             from given cross join lateral (
+               select * from relations r
+                where r.account_id = ${accountId} and r.to_id = given.id
+                  and r.from_id <> all(${ids}::uuid[]) offset 0) r`;
   const result = await sql<NamedRelationRow>`
+    ${planOnce} with given as (select distinct id from unnest(${ids}::uuid[]) as given(id))
     select r.id, r.from_id, r.to_id, f.name as from_name, t.name as to_name, r.type
-      from (select r.id, r.from_id, r.to_id, r.type, r.ordinal from relations r
-             where r.account_id = ${accountId} and ${touches}
+      from (select * from (
+              select r.id, r.from_id, r.to_id, r.type, r.ordinal
+                from given cross join lateral (
+                  select * from relations r
+                   where r.account_id = ${accountId} and r.from_id = given.id offset 0) r
+              ${incoming}) r
              order by r.ordinal
              limit ${options.limit}) r
       cross join lateral (select name from entities
