@@ -41,6 +41,54 @@ describe('PGlite in a data folder', { timeout: 120_000 }, () => {
   });
 });
 
+describe('transactions on the embedded database', { timeout: 120_000 }, () => {
+  it('open with their first statement, roll back whole, and commit or end without any', async () => {
+    const handle = await openDatabase({ dataDir: 'memory://' });
+    const { db } = handle;
+    try {
+      await sql`create table notes (note text not null)`.execute(db);
+      const xact = sql<{ id: string }>`select pg_current_xact_id()::text as id`;
+
+      // The first statement already runs inside the transaction.
+      const idOf = async (on: typeof db) => (await xact.execute(on)).rows[0]!.id;
+      const [first, last] = await db.transaction().execute(async (trx) => {
+        const opened = await idOf(trx);
+        await sql`insert into notes values ('kept')`.execute(trx);
+        return [opened, await idOf(trx)];
+      });
+      expect(first).toBe(last);
+
+      // A failure after the first statement undoes it; a failing first statement too.
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await sql`insert into notes values ('undone')`.execute(trx);
+          await sql`insert into notes values (null)`.execute(trx);
+        }),
+      ).rejects.toThrow(/null value/);
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await sql`insert into notes values (null)`.execute(trx);
+        }),
+      ).rejects.toThrow(/null value/);
+
+      // Transactions that run nothing, committed or failed.
+      await db.transaction().execute(async () => undefined);
+      await expect(
+        db.transaction().execute(async () => {
+          throw new Error('given up before writing');
+        }),
+      ).rejects.toThrow('given up before writing');
+
+      const notes = await sql<{ note: string }>`select note from notes`.execute(db);
+      expect(notes.rows).toEqual([{ note: 'kept' }]);
+      // Not left inside a transaction: each statement is its own again.
+      expect(await idOf(db)).not.toBe(await idOf(db));
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL connections', () => {
   it('run without JIT or parallel workers, and with the statement timeout', async () => {
     const database = await createTestDatabase(7_000);

@@ -5,11 +5,15 @@ import { Worker } from 'node:worker_threads';
 
 /** The part of PGlite the server uses, answered by a worker thread that owns the database. */
 export interface EmbeddedPostgres {
-  /** With a name, the statement is parsed once and reused (db/prepared.ts). */
+  /**
+   * With a name, the statement is parsed once and reused (db/prepared.ts).
+   * `first` runs before it in the same round trip (a transaction's BEGIN).
+   */
   query<R>(
     sql: string,
     params?: unknown[],
     name?: string,
+    first?: string,
   ): Promise<{ rows: R[]; affectedRows?: number }>;
   exec(script: string): Promise<void>;
   close(): Promise<void>;
@@ -80,10 +84,11 @@ const WORKER_SOURCE = /* js */ `
     return result;
   };
 
-  parentPort.on('message', async ({ id, op, sql, params, name }) => {
+  parentPort.on('message', async ({ id, op, sql, params, name, first }) => {
     try {
       const db = await opened;
       if (op === 'query') {
+        if (first) await db.exec(first);
         const result = name ? await queryNamed(db, name, sql, params) : await db.query(sql, params);
         parentPort.postMessage({ id, rows: result.rows, affectedRows: result.affectedRows });
       } else if (op === 'exec') {
@@ -179,13 +184,13 @@ async function startWorker(dataDir: string, options: WorkerOptions): Promise<Emb
   worker.on('error', (error) => fail(new Error(`The embedded database stopped: ${error.message}`)));
   worker.on('exit', () => fail(new Error('The embedded database is closed')));
 
-  const send = (op: string, sql = '', params?: unknown[], name?: string) =>
+  const send = (op: string, sql = '', params?: unknown[], name?: string, first?: string) =>
     new Promise<Reply>((resolve, reject) => {
       if (stopped) return reject(stopped);
       const id = nextId++;
       if (pending.size === 0) worker.ref();
       pending.set(id, { resolve, reject });
-      worker.postMessage({ id, op, sql, params, name });
+      worker.postMessage({ id, op, sql, params, name, first });
     });
 
   try {
@@ -196,8 +201,8 @@ async function startWorker(dataDir: string, options: WorkerOptions): Promise<Emb
   }
 
   return {
-    async query<R>(sql: string, params?: unknown[], name?: string) {
-      const reply = await send('query', sql, params, name);
+    async query<R>(sql: string, params?: unknown[], name?: string, first?: string) {
+      const reply = await send('query', sql, params, name, first);
       return {
         rows: (reply.rows ?? []) as R[],
         ...(reply.affectedRows === undefined ? {} : { affectedRows: reply.affectedRows }),
