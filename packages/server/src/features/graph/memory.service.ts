@@ -74,16 +74,21 @@ function withNote(graph: MemoryGraph, note: string): MemoryGraph {
 /**
  * The answer of a read: the entities that fit the read limits with their
  * observations, and at most `maxRows` of the given relations among what is
- * kept. `more` describes how to ask for what did not fit.
+ * kept. `more` describes how to ask for what did not fit. Relations still
+ * being read are awaited beside the observations: on PostgreSQL the two
+ * reads overlap on two connections.
  */
 async function toMemoryGraph(
   deps: GraphDeps,
   accountId: string,
   given: entityRepo.EntityRow[],
-  relations: relationRepo.NamedRelationRow[],
+  reading: relationRepo.NamedRelationRow[] | Promise<relationRepo.NamedRelationRow[]>,
   more: (kept: number) => string,
 ): Promise<MemoryGraph> {
-  const bounded = await boundEntities(deps.db, accountId, given, deps.bounds);
+  const [bounded, relations] = await Promise.all([
+    boundEntities(deps.db, accountId, given, deps.bounds),
+    reading,
+  ]);
   const kept = new Set(bounded.rows.map((row) => row.id));
   const shown = relations
     .filter((row) => kept.has(row.from_id) || kept.has(row.to_id))
@@ -332,7 +337,7 @@ export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page =
   // One row past the page tells whether more follow.
   const rows = await entityRepo.pageEntities(deps.db, auth.accountId, { limit: limit + 1, offset });
   const onPage = rows.slice(0, limit);
-  const relations = await relationRepo.relationsTouching(
+  const relations = relationRepo.relationsTouching(
     deps.db,
     auth.accountId,
     onPage.map((row) => row.id),
@@ -403,7 +408,7 @@ async function withTouchingRelations(
   rows: entityRepo.EntityRow[],
   more: (kept: number) => string,
 ) {
-  const relations = await relationRepo.relationsTouching(
+  const relations = relationRepo.relationsTouching(
     deps.db,
     accountId,
     rows.slice(0, deps.bounds.maxRows).map((row) => row.id),
@@ -420,22 +425,19 @@ export async function neighbours(
 ): Promise<MemoryGraph> {
   const root = (await requireByName(deps.db, auth.accountId, [query.name])).get(query.name)!;
   const ids = await walk(deps.db, auth.accountId, [root.id], query.depth, query.limit);
-  const rows = await entityRepo.findEntitiesByIds(deps.db, auth.accountId, ids);
   const inAnswer = new Set(ids);
-  const relations = (
-    await relationRepo.relationsTouching(deps.db, auth.accountId, ids, {
+  const [rows, relations] = await Promise.all([
+    entityRepo.findEntitiesByIds(deps.db, auth.accountId, ids),
+    relationRepo.relationsTouching(deps.db, auth.accountId, ids, {
       limit: deps.bounds.maxRows + 1,
-    })
-  ).filter((relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id));
+    }),
+  ]);
+  const among = relations.filter(
+    (relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id),
+  );
   const order = new Map(ids.map((id, index) => [id, index]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  return toMemoryGraph(
-    deps,
-    auth.accountId,
-    rows,
-    relations,
-    () => 'ask for a smaller depth or limit',
-  );
+  return toMemoryGraph(deps, auth.accountId, rows, among, () => 'ask for a smaller depth or limit');
 }
 
 /**
