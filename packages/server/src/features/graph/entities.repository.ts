@@ -74,23 +74,25 @@ export async function findEntityWithObservations(
 }
 
 /**
- * The account's entities with the given names, one key probe per distinct
- * name (one array parameter, however many). Not `name = any(…)`: for a
- * relation batch's 1,000 names the planner chose a scan of every entity of
- * the account (15 ms at 100k, growing with the account) over 1,000 probes (4 ms).
+ * The account's entities whose name (or id) is among `keys`: one key probe
+ * per distinct key, one array parameter however many, planned once
+ * (decision 015). Not `name = any(…)`: for a relation batch's 1,000 names
+ * the planner chose a scan of every entity of the account (15 ms at 100k,
+ * growing with the account) over 1,000 probes (4 ms).
  */
-async function entitiesNamed<Row>(
+export async function entitiesBy<Row>(
   db: Db,
   accountId: string,
-  names: string[],
+  by: 'name' | 'id',
+  keys: string[],
   columns: readonly string[],
 ): Promise<Row[]> {
-  if (names.length === 0) return [];
+  if (keys.length === 0) return [];
   const { rows } = await sql<Row>`
     ${planOnce} select ${sql.join(columns.map((column) => sql.ref(`e.${column}`)))}
-      from unnest(${[...new Set(names)]}::text[]) as given(name)
+      from unnest(${[...new Set(keys)]}::${sql.raw(by === 'id' ? 'uuid' : 'text')}[]) as given(key)
       cross join lateral (select * from entities e
-                           where e.account_id = ${accountId} and e.name = given.name
+                           where e.account_id = ${accountId} and ${sql.ref(`e.${by}`)} = given.key
                            limit 1) e
   `.execute(db);
   return rows;
@@ -101,7 +103,7 @@ export async function findEntitiesByName(
   accountId: string,
   names: string[],
 ): Promise<EntityRow[]> {
-  return entitiesNamed(db, accountId, names, entityColumns);
+  return entitiesBy(db, accountId, 'name', names, entityColumns);
 }
 
 /** What a write needs to know of an entity it names: no metadata, no timestamps to parse. */
@@ -117,7 +119,7 @@ export async function findEntityKeysByName(
   accountId: string,
   names: string[],
 ): Promise<EntityKey[]> {
-  return entitiesNamed(db, accountId, names, ['id', 'name', 'type']);
+  return entitiesBy(db, accountId, 'name', names, ['id', 'name', 'type']);
 }
 
 /** Newest first; the total comes from the per-type counts, not a count over every row. */
@@ -407,25 +409,7 @@ export async function findEntitiesByIds(
   accountId: string,
   ids: string[],
 ): Promise<EntityRow[]> {
-  return entitiesWithIds(db, accountId, ids, entityColumns);
-}
-
-/** The account's entities with the given ids: one key probe per distinct id, planned once. */
-export async function entitiesWithIds<Row>(
-  db: Db,
-  accountId: string,
-  ids: string[],
-  columns: readonly string[],
-): Promise<Row[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await sql<Row>`
-    ${planOnce} select ${sql.join(columns.map((column) => sql.ref(`e.${column}`)))}
-      from unnest(${[...new Set(ids)]}::uuid[]) as given(id)
-      cross join lateral (select * from entities e
-                           where e.account_id = ${accountId} and e.id = given.id
-                           limit 1) e
-  `.execute(db);
-  return rows;
+  return entitiesBy(db, accountId, 'id', ids, entityColumns);
 }
 
 /** Bytes the account stores (kept by triggers in the write transaction). */

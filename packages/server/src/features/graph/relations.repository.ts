@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { planOnce } from '../../db/prepared.js';
-import { entitiesWithIds, escapeLike } from './entities.repository.js';
+import { entitiesBy, escapeLike } from './entities.repository.js';
 
 /** Relations and the graph walks over them. Every query is scoped by account. */
 
@@ -379,7 +379,7 @@ export async function bestConnected(
 }
 
 export async function nodesByIds(db: Db, accountId: string, ids: string[]): Promise<NodeRow[]> {
-  return entitiesWithIds(db, accountId, ids, ['id', 'name', 'type', 'observations_count']);
+  return entitiesBy(db, accountId, 'id', ids, ['id', 'name', 'type', 'observations_count']);
 }
 
 /** Relations whose two ends are both among `ids`: one probe per start, planned once. */
