@@ -390,11 +390,12 @@ export async function relationsAmong(
 ): Promise<RelationRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<RelationRow>`
-    ${planOnce} select r.id, r.from_id, r.to_id, r.type, r.created_at
-      from unnest(${[...new Set(ids)]}::uuid[]) as given(id)
+    ${planOnce} with given as (select distinct id from unnest(${ids}::uuid[]) as given(id))
+    select r.id, r.from_id, r.to_id, r.type, r.created_at
+      from given
       cross join lateral (select * from relations r
                            where r.account_id = ${accountId} and r.from_id = given.id offset 0) r
-     where r.to_id = any(${ids}::uuid[])
+     where r.to_id in (select id from given)
      order by r.ordinal
   `.execute(db);
   return result.rows;
@@ -418,15 +419,16 @@ export async function relationsTouching(
   // planner once hashed every entity of the account for a few hundred rows.
   // `offset 0` keeps each probe a probe: pulled up into a join, a plan made
   // while the table was small could hash every relation of the account. A
-  // relation between two given entities comes from the outgoing probe only.
+  // relation between two given entities, found by both probes, is kept once
+  // by the `union` (a hash; filtering against the id list cost a comparison
+  // per id and row: 10 ms more for 1,000 ids at 100k).
   const incoming = options.fromOnly
     ? sql``
-    : sql`union all
+    : sql`union
            select r.id, r.from_id, r.to_id, r.type, r.ordinal
              from given cross join lateral (
                select * from relations r
-                where r.account_id = ${accountId} and r.to_id = given.id
-                  and r.from_id <> all(${ids}::uuid[]) offset 0) r`;
+                where r.account_id = ${accountId} and r.to_id = given.id offset 0) r`;
   const result = await sql<NamedRelationRow>`
     ${planOnce} with given as (select distinct id from unnest(${ids}::uuid[]) as given(id))
     select r.id, r.from_id, r.to_id, f.name as from_name, t.name as to_name, r.type
