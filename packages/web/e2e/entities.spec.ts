@@ -4,16 +4,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  expect,
-  test,
-  type APIRequestContext,
-  type Browser,
-  type Locator,
-  type Page,
-} from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { PrivateServer } from './private-server';
-import { createAccount, openSignedIn, saveScreenshot, type Account } from './support';
+import { choose, createAccount, openSignedIn, saveScreenshot, type Account } from './support';
 
 interface ApiEntity {
   id: string;
@@ -35,12 +28,6 @@ function api(request: APIRequestContext, account: Account, origin = '') {
     expect(response.ok(), `${method} ${path}: ${response.status()}`).toBe(true);
     return (await response.json()) as T;
   };
-}
-
-/** Picks `option` in the Radix select labelled `name`. */
-async function choose(page: Page, scope: Page | Locator, name: string, option: string | RegExp) {
-  await scope.getByRole('combobox', { name, exact: true }).click();
-  await page.getByRole('option', { name: option }).click();
 }
 
 function card(page: Page, name: string) {

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { createAccount, openSignedIn, type Account } from './support';
+import { choose, createAccount, openSignedIn, type Account } from './support';
 
 /** Calls the REST API as `account`, failing the test on an error. */
 function api(request: APIRequestContext, account: Account, origin = '') {
@@ -12,12 +12,6 @@ function api(request: APIRequestContext, account: Account, origin = '') {
     expect(response.ok(), `${method} ${path}: ${response.status()}`).toBe(true);
     return (await response.json()) as T;
   };
-}
-
-/** Picks `option` in the Radix select labelled `name`. */
-async function choose(page: Page, scope: Locator, name: string, option: string | RegExp) {
-  await scope.getByRole('combobox', { name, exact: true }).click();
-  await page.getByRole('option', { name: option }).click();
 }
 
 /** Opens the entity picker labelled `label`, searches `query` and picks `name`. */

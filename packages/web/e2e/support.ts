@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 export const PASSWORD = 'Engines1843';
 
@@ -54,4 +54,23 @@ const SCREENSHOT_DIR = 'test-results/screenshots';
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+}
+
+/**
+ * Picks `option` in the Radix select labelled `name`. Under load a click can
+ * land while the list is still opening and be ignored (seen once in CI: the
+ * list stayed open), so the pick is repeated until the list has closed.
+ */
+export async function choose(
+  page: Page,
+  scope: Page | Locator,
+  name: string,
+  option: string | RegExp,
+): Promise<void> {
+  const select = scope.getByRole('combobox', { name, exact: true });
+  await expect(async () => {
+    if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
+    await page.getByRole('option', { name: option }).click({ timeout: 5_000 });
+    await expect(select).toHaveAttribute('aria-expanded', 'false', { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
 }
