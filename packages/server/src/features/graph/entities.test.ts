@@ -379,6 +379,12 @@ describe('search ranking', () => {
     expect(contents(paris)).toEqual(['Has a dense metro GRAPH']);
   });
 
+  it('ranks a term too short for the trigram index the same way', async () => {
+    const list = await search(a, { query: 'GR' });
+    expect(names(list)).toEqual(ranked);
+    expect(list.total).toBe(7);
+  });
+
   it('trims the query and matches case-insensitively', async () => {
     expect(names(await search(a, { query: '  neo4J ' }))).toEqual(['Neo4j']);
     expect(names(await search(a, { query: 'METRO' }))).toEqual(['Paris']);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { planOnce } from '../../db/prepared.js';
 import { type EntityRow, escapeLike } from './entities.repository.js';
 
 /** Search over entity names, types and observations, ranked and bounded. Scoped by account. */
@@ -15,10 +16,23 @@ export function wordsQuery(query: string): string | null {
 }
 
 /**
+ * Whether the trigram index can narrow a substring match: pg_trgm needs three
+ * word characters in a row (ASCII ones, to hold under PGlite's C locale too).
+ * Without them the index would be read whole, so such a term is matched
+ * against the account's names instead.
+ */
+export function hasTrigram(term: string): boolean {
+  return /[a-z0-9]{3}/.test(term);
+}
+
+/**
  * Case-insensitive search, ranked: exact name, name prefix, name substring,
  * type substring, then observations containing the query's words (decision
- * 006). Names are found through a trigram index, observations through a GIN
- * index over their words, types through the small per-type count table.
+ * 006). One statement, planned once (decision 015): every match is gathered
+ * once, from an index each — names through the trigram index, observations
+ * through the GIN index over their words, types through the small per-type
+ * count table — and gives both the page and the exact total. Each arm's
+ * access path is fixed by its shape, never by an estimate of the term.
  */
 export async function searchEntities(
   db: Db,
@@ -31,94 +45,63 @@ export async function searchEntities(
   },
 ): Promise<{ rows: EntityRow[]; total: number }> {
   const term = filter.query.toLowerCase();
-  const contains = `%${escapeLike(term)}%`;
-  const prefix = `${escapeLike(term)}%`;
   const types = filter.types?.length ? filter.types : null;
-  const words = wordsQuery(filter.query);
-  // The word match runs alone behind a fence (offset 0), so the planner can
-  // only answer it from the word index, whatever its statistics say about
-  // the account; the account is checked on the few rows found.
-  const wordHits = words
-    ? sql`(select account_id, entity_id from observations
-            where to_tsvector('simple', content) @@ to_tsquery('simple', ${words}) offset 0)`
-    : sql`(select account_id, entity_id from observations where false)`;
-  const typeFilter = types ? sql`and e.type = any(${types}::text[])` : sql``;
 
-  // Enough rows of each kind to fill the page; name hits outrank the rest, so
-  // types and observations are only read when names did not fill it.
-  const k = filter.offset + filter.limit;
+  // Names containing the term. Behind a fence (offset 0) the trigram match
+  // can only be answered from its index, across accounts, and the account is
+  // checked on the rows found; a term the index cannot narrow reads the
+  // account's names instead.
+  const names = hasTrigram(term)
+    ? sql`(select id, account_id, type, lower(name) as lname from entities
+            where lower(name) like ${`%${escapeLike(term)}%`} offset 0)`
+    : sql`(select * from (select id, account_id, type, lower(name) as lname from entities
+                           where account_id = ${accountId} offset 0) n
+            where strpos(n.lname, ${term}) > 0)`;
 
-  const page = sql<EntityRow>`
-    with name_hits as (
-      (select e.id, 0 as rank, lower(e.name) as lname from entities e
-        where e.account_id = ${accountId} and lower(e.name) = ${term} ${typeFilter})
+  const result = await sql<EntityRow & { total: number }>`
+    ${planOnce} with hits as (
+      select n.id, n.type, n.lname,
+             case when n.lname = ${term} then 0 when starts_with(n.lname, ${term}) then 1 else 2 end as rank
+        from ${names} n
+       where n.account_id = ${accountId}
       union all
-      (select e.id, 1, lower(e.name) from entities e
-        where e.account_id = ${accountId} and lower(e.name) like ${prefix}
-          and lower(e.name) <> ${term} ${typeFilter}
-        order by lower(e.name), e.id limit ${k})
+      select e.id, e.type, lower(e.name), 3
+        from entity_type_counts t
+        -- The entities of each matching type through the type index, never a
+        -- scan of the account planned from a guess at how many types match.
+        cross join lateral (select id, type, name from entities e
+                             where e.account_id = t.account_id and e.type = t.type offset 0) e
+       where t.account_id = ${accountId} and strpos(lower(t.type), ${term}) > 0
       union all
-      (select e.id, 2, lower(e.name) from entities e
-        where e.account_id = ${accountId} and lower(e.name) like ${contains}
-          and lower(e.name) not like ${prefix} ${typeFilter}
-        order by lower(e.name), e.id limit ${k})
+      select o.entity_id, null, null, 4
+        from (select account_id, entity_id from observations
+               where to_tsvector('simple', content) @@ to_tsquery('simple', ${wordsQuery(filter.query)})
+              offset 0) o
+       where o.account_id = ${accountId}
     ),
-    other_hits as (
-      select e.id, 3 as rank, lower(e.name) as lname from entities e
-       where (select count(*) from name_hits) < ${k}
-         and e.account_id = ${accountId} ${typeFilter}
-         and e.type in (select t.type from entity_type_counts t
-                         where t.account_id = ${accountId} and lower(t.type) like ${contains})
-      union all
-      select e.id, 4, lower(e.name)
-        from (select distinct o.entity_id from ${wordHits} o
-               where (select count(*) from name_hits) < ${k}
-                 and o.account_id = ${accountId}) o
-        -- One primary-key lookup per hit, never a hash join over every entity:
-        -- the limit keeps the planner from flattening the lateral into a join
-        -- it would plan from the word match's (poor) row estimate.
-        cross join lateral (select e.id, e.name, e.type from entities e
-                             where e.account_id = ${accountId} and e.id = o.entity_id
-                             limit 1) e
-       where true ${typeFilter}
-    ),
-    ranked as (
-      select id, min(rank) as rank, min(lname) as lname
-        from (select * from name_hits union all select * from other_hits) h
-       group by id
-       order by 2, 3, 1
-       limit ${k}
+    matches as materialized (
+      select m.id, m.rank, coalesce(m.lname, e.lname) as lname
+        from (select id, min(rank) as rank, min(lname) as lname, min(type) as type
+                from hits group by id) m
+        -- Only an entity found by its observations alone is looked up, by
+        -- primary key, never by a join planned from an estimate.
+        left join lateral (select lower(e.name) as lname, e.type from entities e
+                            where m.lname is null and e.account_id = ${accountId} and e.id = m.id
+                            limit 1) e on true
+       where ${types}::text[] is null or coalesce(m.type, e.type) = any(${types}::text[])
     )
-    select e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at
-      from ranked r
-      cross join lateral (select * from entities e
-                           where e.account_id = ${accountId} and e.id = r.id limit 1) e
-     order by r.rank, r.lname, r.id
-    offset ${filter.offset}
+    select m.total, e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at
+      from (select count(*)::int as total from matches) m
+      left join lateral (select id, rank, lname from matches
+                          order by rank, lname, id
+                          limit ${filter.limit} offset ${filter.offset}) p on true
+      left join lateral (select * from entities e
+                          where e.account_id = ${accountId} and e.id = p.id limit 1) e on true
+     order by p.rank, p.lname, p.id
   `.execute(db);
 
-  const { rows } = await page;
-  // A page the matches did not fill holds all of them from the offset on
-  // (each arm stops at k only when k rows fill the page anyway): the total
-  // needs no second pass. Only a full page, or one past the end, counts.
-  if (rows.length > 0 ? rows.length < filter.limit : filter.offset === 0) {
-    return { rows, total: filter.offset + rows.length };
-  }
-  // The exact total counts ids only: no join back, no window over every match.
-  const counted = await sql<{ total: number }>`
-    select count(*)::int as total from (
-      select e.id from entities e
-       where e.account_id = ${accountId} and lower(e.name) like ${contains} ${typeFilter}
-      union
-      select e.id from entities e
-       where e.account_id = ${accountId} ${typeFilter}
-         and e.type in (select t.type from entity_type_counts t
-                         where t.account_id = ${accountId} and lower(t.type) like ${contains})
-      union
-      select o.entity_id from ${wordHits} o
-       ${types ? sql`join entities e on e.account_id = o.account_id and e.id = o.entity_id` : sql``}
-       where o.account_id = ${accountId} ${typeFilter}
-    ) matches
-  `.execute(db);
-  return { rows, total: counted.rows[0]?.total ?? 0 };
+  const total = result.rows[0]?.total ?? 0;
+  // A page past the end is one row holding only the total.
+  const rows = result.rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row);
+  return { rows, total };
 }
