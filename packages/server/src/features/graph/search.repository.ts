@@ -58,41 +58,40 @@ export async function searchEntities(
                            where account_id = ${accountId} offset 0) n
             where strpos(n.lname, ${term}) > 0)`;
 
+  const ofTypes = sql`(${types}::text[] is null or e.type = any(${types}::text[]))`;
   const result = await sql<EntityRow & { total: number }>`
-    ${planOnce} with hits as (
-      select n.id, n.type, n.lname,
-             case when n.lname = ${term} then 0 when starts_with(n.lname, ${term}) then 1 else 2 end as rank
-        from ${names} n
-       where n.account_id = ${accountId}
+    ${planOnce} with hits as materialized (
+      select e.id, e.lname,
+             case when e.lname = ${term} then 0 when starts_with(e.lname, ${term}) then 1 else 2 end as rank
+        from ${names} e
+       where e.account_id = ${accountId} and ${ofTypes}
       union all
-      select e.id, e.type, lower(e.name), 3
+      -- Each arm below keeps only entities no earlier arm found, so every
+      -- match is counted once and nothing needs grouping.
+      select e.id, lower(e.name), 3
         from entity_type_counts t
         -- The entities of each matching type through the type index, never a
         -- scan of the account planned from a guess at how many types match.
         cross join lateral (select id, type, name from entities e
                              where e.account_id = t.account_id and e.type = t.type offset 0) e
        where t.account_id = ${accountId} and strpos(lower(t.type), ${term}) > 0
+         and strpos(lower(e.name), ${term}) = 0 and ${ofTypes}
       union all
-      select o.entity_id, null, null, 4
-        from (select account_id, entity_id from observations
-               where to_tsvector('simple', content) @@ to_tsquery('simple', ${wordsQuery(filter.query)})
-              offset 0) o
-       where o.account_id = ${accountId}
-    ),
-    matches as materialized (
-      select m.id, m.rank, coalesce(m.lname, e.lname) as lname
-        from (select id, min(rank) as rank, min(lname) as lname, min(type) as type
-                from hits group by id) m
-        -- Only an entity found by its observations alone is looked up, by
-        -- primary key, never by a join planned from an estimate.
-        left join lateral (select lower(e.name) as lname, e.type from entities e
-                            where m.lname is null and e.account_id = ${accountId} and e.id = m.id
-                            limit 1) e on true
-       where ${types}::text[] is null or coalesce(m.type, e.type) = any(${types}::text[])
+      select e.id, lower(e.name), 4
+        from (select distinct o.entity_id
+                from (select account_id, entity_id from observations
+                       where to_tsvector('simple', content) @@ to_tsquery('simple', ${wordsQuery(filter.query)})
+                      offset 0) o
+               where o.account_id = ${accountId}) o
+        -- One primary-key lookup per hit, never a join planned from an estimate.
+        cross join lateral (select id, type, name from entities e
+                             where e.account_id = ${accountId} and e.id = o.entity_id
+                             limit 1) e
+       where strpos(lower(e.name), ${term}) = 0 and strpos(lower(e.type), ${term}) = 0 and ${ofTypes}
     )
     select m.total, e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at
-      from (select count(*)::int as total from matches) m
-      left join lateral (select id, rank, lname from matches
+      from (select count(*)::int as total from hits) m
+      left join lateral (select id, rank, lname from hits
                           order by rank, lname, id
                           limit ${filter.limit} offset ${filter.offset}) p on true
       left join lateral (select * from entities e
