@@ -8,6 +8,7 @@ import * as graphEngine from './007-graph-engine.js';
 import * as accountCounters from './008-account-counters.js';
 import * as billing from './009-billing.js';
 import * as graphReferences from './010-graph-references.js';
+import * as searchIndexes from './011-search-indexes.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -21,4 +22,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '008-account-counters', sql: accountCounters.sql },
   { name: '009-billing', sql: billing.sql },
   { name: '010-graph-references', sql: graphReferences.sql },
+  { name: '011-search-indexes', sql: searchIndexes.sql },
 ];
