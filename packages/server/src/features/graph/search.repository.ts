@@ -21,7 +21,7 @@ export function wordsQuery(query: string): string | null {
  * Without them the index would be read whole, so such a term is matched
  * against the account's names instead.
  */
-export function hasTrigram(term: string): boolean {
+function hasTrigram(term: string): boolean {
   return /[a-z0-9]{3}/.test(term);
 }
 
