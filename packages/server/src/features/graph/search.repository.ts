@@ -50,7 +50,7 @@ export async function searchEntities(
   // Names containing the term. Behind a fence (offset 0) the trigram match
   // can only be answered from its index, across accounts, and the account is
   // checked on the rows found; a term the index cannot narrow reads the
-  // account's names instead.
+  // account's names instead (the inner fence lowers each name once).
   const names = hasTrigram(term)
     ? sql`(select id, account_id, type, lower(name) as lname from entities
             where lower(name) like ${`%${escapeLike(term)}%`} offset 0)`
