@@ -349,7 +349,8 @@ export async function startEngram(
       const traced: { statement: CapturedStatement; plan?: string }[] = [];
       for (const statement of statements) {
         const read =
-          /^\s*(select|with)\b/i.test(statement.sql) && !/for update/i.test(statement.sql);
+          /^\s*(\/\*.*?\*\/\s*)?(select|with)\b/is.test(statement.sql) &&
+          !/for update/i.test(statement.sql);
         if (!read || statement.ms < explainOverMs) {
           traced.push({ statement });
           continue;
@@ -365,12 +366,32 @@ export async function startEngram(
     },
     async close() {
       await connected.close().catch(() => undefined);
+      if (process.env.BENCH_TRACE !== undefined) await reportReplanned(opened.handle, log);
       await server.close();
       await services.close();
       await opened.handle.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Diagnostic (BENCH_TRACE): the named statements of one database session that
+ * PostgreSQL kept planning for their values after its five trial plans — a
+ * statement marked "plan once" whose generic plan looked costlier than the
+ * custom ones (typically an array parameter whose length only a custom plan
+ * sees). On PostgreSQL this is one pooled connection's statements.
+ */
+async function reportReplanned(handle: DatabaseHandle, log: (line: string) => void) {
+  const rows = await handle.withSession((session) =>
+    session.query<{ custom: number; generic: number; statement: string }>(
+      `select custom_plans::int as custom, generic_plans::int as generic,
+              left(regexp_replace(statement, '\\s+', ' ', 'g'), 110) as statement
+         from pg_prepared_statements where custom_plans > 5 order by custom_plans desc`,
+    ),
+  );
+  log(`named statements planned for every call after the first five: ${rows.length}`);
+  for (const row of rows) log(`  ${row.custom} custom / ${row.generic} generic  ${row.statement}`);
 }
 
 /**

@@ -89,6 +89,67 @@ describe('transactions on the embedded database', { timeout: 120_000 }, () => {
   });
 });
 
+describe('sharing the embedded database', { timeout: 120_000 }, () => {
+  it('sends reads together, and gives a transaction or a session the database to itself', async () => {
+    const handle = await openDatabase({ dataDir: 'memory://' });
+    const { db } = handle;
+    try {
+      await sql`create table notes (note text not null)`.execute(db);
+      const count = async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from notes`.execute(db)).rows[0]!.n;
+
+      // Reads asked for together each get their own answer.
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => sql<{ i: number }>`select ${i}::int as i`.execute(db)),
+      );
+      expect(answers.map((answer) => answer.rows[0]!.i)).toEqual([...Array(20).keys()]);
+
+      // A read asked for while a transaction is open waits for its end, never
+      // running inside it (it would see the uncommitted row) or between its statements.
+      let committed = false;
+      let inTransaction!: () => void;
+      const opened = new Promise<void>((resolve) => (inTransaction = resolve));
+      const writing = db.transaction().execute(async (trx) => {
+        await sql`insert into notes values ('one')`.execute(trx);
+        inTransaction();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sql`insert into notes values ('two')`.execute(trx);
+        committed = true;
+      });
+      await opened;
+      const seen = await count();
+      expect(committed).toBe(true);
+      expect(seen).toBe(2);
+      await writing;
+
+      // A failed transaction gives the database back too.
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await sql`insert into notes values (null)`.execute(trx);
+        }),
+      ).rejects.toThrow(/null value/);
+      expect(await count()).toBe(2);
+
+      // A raw session (migrations, ANALYZE) waits for reads already sent and holds back new ones.
+      const order: string[] = [];
+      const before = count();
+      const session = handle.withSession(async (raw) => {
+        await raw.exec("insert into notes values ('three')");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push('session ends');
+      });
+      const after = count().then((n) => {
+        order.push('read sent after');
+        return n;
+      });
+      expect(await Promise.all([before, after, session])).toEqual([2, 3, undefined]);
+      expect(order).toEqual(['session ends', 'read sent after']);
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL connections', () => {
   it('run without JIT or parallel workers, and with the statement timeout', async () => {
     const database = await createTestDatabase(7_000);

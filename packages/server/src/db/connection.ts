@@ -64,7 +64,8 @@ async function openPGlite(
     unlock();
     throw error;
   });
-  const db = new Kysely<Database>({ dialect: bounded(new PGliteDialect(pglite), timeoutMs) });
+  const dialect = new PGliteDialect(pglite);
+  const db = new Kysely<Database>({ dialect: bounded(dialect, timeoutMs) });
   const session: RawSession = {
     query: async <R>(text: string, params?: unknown[]) =>
       (await pglite.query<R>(text, params)).rows,
@@ -75,9 +76,10 @@ async function openPGlite(
   return {
     db,
     kind: 'pglite',
-    // Borrow the single connection from Kysely's driver so nothing interleaves.
-    // Its statements bypass the deadline: maintenance (migrations, ANALYZE) may take long.
-    withSession: (fn) => db.connection().execute(() => fn(session)),
+    // The database to itself, so nothing interleaves (migrations open their own
+    // transactions). Its statements bypass the deadline: maintenance (migrations,
+    // ANALYZE) may take long.
+    withSession: (fn) => dialect.exclusive(() => fn(session)),
     close: async () => {
       await db.destroy();
       unlock();

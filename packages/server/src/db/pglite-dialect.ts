@@ -15,16 +15,32 @@ import { StatementNames } from './prepared.js';
 
 /**
  * Kysely over embedded PGlite (in its worker thread, pglite-worker.ts). PGlite
- * is one Postgres backend with one session, so the driver hands out that
- * single connection to one holder at a time: a transaction owns it from BEGIN
- * to COMMIT and other queries queue behind it. Code must therefore never wait
- * on `db` while holding a transaction.
+ * is one Postgres backend with one session, and the worker runs statements
+ * one at a time in the order they were sent. Statements outside transactions
+ * are sent as soon as they are asked for, so reads a request makes together
+ * (`Promise.all`) travel to the worker together instead of waiting for each
+ * other's answers — each hop between the threads costs more than a small
+ * read. A transaction, and a raw session (`exclusive`), has the database to
+ * itself: it waits for the statements already sent and holds back new ones
+ * until it ends. Code must therefore never wait on `db` while holding one.
  */
 export class PGliteDialect implements Dialect {
+  private readonly gate = new SharedOrExclusive();
+
   constructor(private readonly pglite: EmbeddedPostgres) {}
 
+  /** Runs `fn` with the database to itself (migrations, ANALYZE: raw statements). */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    await this.gate.acquireExclusive();
+    try {
+      return await fn();
+    } finally {
+      this.gate.releaseExclusive();
+    }
+  }
+
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.gate);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();
@@ -37,12 +53,65 @@ export class PGliteDialect implements Dialect {
   }
 }
 
+/**
+ * A shared-or-exclusive lock with waiting exclusive holders first: plain
+ * statements share the worker, a transaction waits for them to finish and
+ * then has it alone; statements asked for meanwhile wait behind it.
+ */
+class SharedOrExclusive {
+  private shared = 0;
+  private exclusiveHeld = false;
+  private exclusiveWaiting = 0;
+  private waiters: (() => void)[] = [];
+
+  async acquireShared(): Promise<void> {
+    while (this.exclusiveHeld || this.exclusiveWaiting > 0) await this.wait();
+    this.shared += 1;
+  }
+
+  releaseShared(): void {
+    this.shared -= 1;
+    this.wakeAll();
+  }
+
+  async acquireExclusive(): Promise<void> {
+    this.exclusiveWaiting += 1;
+    try {
+      while (this.exclusiveHeld || this.shared > 0) await this.wait();
+    } finally {
+      this.exclusiveWaiting -= 1;
+    }
+    this.exclusiveHeld = true;
+  }
+
+  releaseExclusive(): void {
+    this.exclusiveHeld = false;
+    this.wakeAll();
+  }
+
+  private wait(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Every waiter checks its condition again, in the order they came. */
+  private wakeAll(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+/** One holder's use of the database: a statement, or a transaction. */
 class PGliteConnection implements DatabaseConnection {
-  private readonly names = new StatementNames();
   /** A BEGIN not sent yet: it travels with the transaction's first statement. */
   private pendingBegin: string | undefined;
+  /** What this holder holds of the gate: shared for a statement, exclusive for a transaction. */
+  hold: 'shared' | 'exclusive' | 'none' = 'shared';
 
-  constructor(private readonly pglite: EmbeddedPostgres) {}
+  constructor(
+    private readonly pglite: EmbeddedPostgres,
+    private readonly names: StatementNames,
+  ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const first = this.pendingBegin;
@@ -90,36 +159,38 @@ class PGliteConnection implements DatabaseConnection {
 }
 
 class PGliteDriver implements Driver {
-  private readonly connection: PGliteConnection;
-  /** Resolves when the current holder releases the connection. */
-  private queue: Promise<void> = Promise.resolve();
-  private release: (() => void) | undefined;
+  /** Statement names are per database session, and the worker has one. */
+  private readonly names = new StatementNames();
 
-  constructor(private readonly pglite: EmbeddedPostgres) {
-    this.connection = new PGliteConnection(pglite);
-  }
+  constructor(
+    private readonly pglite: EmbeddedPostgres,
+    private readonly gate: SharedOrExclusive,
+  ) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const previous = this.queue;
-    let release!: () => void;
-    this.queue = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    this.release = release;
-    return this.connection;
+    await this.gate.acquireShared();
+    return new PGliteConnection(this.pglite, this.names);
   }
 
-  async releaseConnection(): Promise<void> {
-    const release = this.release;
-    this.release = undefined;
-    release?.();
+  async releaseConnection(conn: DatabaseConnection): Promise<void> {
+    const connection = conn as PGliteConnection;
+    if (connection.hold === 'exclusive') this.gate.releaseExclusive();
+    else if (connection.hold === 'shared') this.gate.releaseShared();
+    connection.hold = 'none';
   }
 
   // Transaction control has no parameters: the simple protocol saves PGlite a parse/describe/bind.
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const connection = conn as PGliteConnection;
+    // Give up the shared hold first: a transaction waiting for itself would never start.
+    this.gate.releaseShared();
+    connection.hold = 'none';
+    await this.gate.acquireExclusive();
+    connection.hold = 'exclusive';
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
-    (conn as PGliteConnection).begin(`begin${isolation}`);
+    connection.begin(`begin${isolation}`);
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
@@ -131,7 +202,7 @@ class PGliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.queue;
+    await this.gate.acquireExclusive();
     await this.pglite.close();
   }
 }

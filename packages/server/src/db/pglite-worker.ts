@@ -84,7 +84,15 @@ const WORKER_SOURCE = /* js */ `
     return result;
   };
 
-  parentPort.on('message', async ({ id, op, sql, params, name, first }) => {
+  // One message at a time, in the order sent: the server sends plain reads
+  // without waiting for earlier answers (pglite-dialect.ts), and a statement
+  // with its BEGIN must not be split by another.
+  let turn = Promise.resolve();
+  parentPort.on('message', (message) => {
+    turn = turn.then(() => answer(message));
+  });
+
+  const answer = async ({ id, op, sql, params, name, first }) => {
     try {
       const db = await opened;
       if (op === 'query') {
@@ -103,7 +111,7 @@ const WORKER_SOURCE = /* js */ `
     } catch (error) {
       parentPort.postMessage({ id, error: fieldsOf(error) });
     }
-  });
+  };
 `;
 
 interface Reply {

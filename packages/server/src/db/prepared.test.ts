@@ -9,7 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../test/harness.js';
 import type { DatabaseHandle } from './connection.js';
-import { planOnce, StatementNames } from './prepared.js';
+import { hidden, planOnce, StatementNames } from './prepared.js';
 
 describe('statement names', () => {
   const marked = (text: string) => sql`${planOnce} ${sql.raw(text)}`.compile(dummy).sql;
@@ -80,5 +80,28 @@ describe('a statement planned once, on the database', { timeout: 60_000 }, () =>
       n: number;
     }>`${planOnce} select count(*)::int as n from notes where id > ${0}`.execute(database.db);
     expect(counted.rows).toEqual([{ n: 9 }]);
+  });
+
+  it('keeps one plan for a list it reads through `hidden`, however short the lists', async () => {
+    await sql`insert into notes select i, 'note ' || i from generate_series(100, 2000) i`.execute(
+      database.db,
+    );
+    const byIds = (ids: number[]) => sql<{ id: number }>`
+      ${planOnce} select n.id from unnest(${hidden(sql`${ids}::int[]`)}) as given(id)
+      cross join lateral (select id from notes where id = given.id) n order by n.id`;
+    for (let run = 0; run < 12; run++) {
+      const ids = [100 + run, 200 + run, 300 + run];
+      expect((await byIds(ids).execute(database.db)).rows).toEqual(ids.map((id) => ({ id })));
+    }
+    // Read in the session that ran them: PostgreSQL's pool may have used several.
+    if (database.kind !== 'pglite') return;
+    const plans = await database.withSession((session) =>
+      session.query<{ hidden: boolean; custom: number; generic: number }>(
+        `select statement like '%(select $1::int[])%' as hidden,
+                custom_plans::int as custom, generic_plans::int as generic
+           from pg_prepared_statements where statement like '%unnest(%'`,
+      ),
+    );
+    expect(plans).toContainEqual({ hidden: true, custom: 5, generic: 7 });
   });
 });

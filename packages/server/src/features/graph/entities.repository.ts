@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { planOnce } from '../../db/prepared.js';
+import { hidden, planOnce } from '../../db/prepared.js';
 import type { ObservationRow } from './observations.repository.js';
 
 /** Entities: rows, type counts, the stored-bytes counter. Every query is scoped by account. */
@@ -78,7 +78,8 @@ export async function findEntityWithObservations(
  * per distinct key, one array parameter however many, planned once
  * (decision 015). Not `name = any(…)`: for a relation batch's 1,000 names
  * the planner chose a scan of every entity of the account (15 ms at 100k,
- * growing with the account) over 1,000 probes (4 ms).
+ * growing with the account) over 1,000 probes (4 ms). The list is `hidden`
+ * so that the plan is made once for short lists too.
  */
 export async function entitiesBy<Row>(
   db: Db,
@@ -90,7 +91,7 @@ export async function entitiesBy<Row>(
   if (keys.length === 0) return [];
   const { rows } = await sql<Row>`
     ${planOnce} select ${sql.join(columns.map((column) => sql.ref(`e.${column}`)))}
-      from unnest(${[...new Set(keys)]}::${sql.raw(by === 'id' ? 'uuid' : 'text')}[]) as given(key)
+      from unnest(${hidden(sql`${[...new Set(keys)]}::${sql.raw(by === 'id' ? 'uuid' : 'text')}[]`)}) as given(key)
       cross join lateral (select * from entities e
                            where e.account_id = ${accountId} and ${sql.ref(`e.${by}`)} = given.key
                            limit 1) e

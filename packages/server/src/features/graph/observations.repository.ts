@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { planOnce } from '../../db/prepared.js';
+import { hidden, planOnce } from '../../db/prepared.js';
 
 /** Observations of entities, in their order. Every query is scoped by account. */
 
@@ -32,7 +32,8 @@ export async function listObservations(
 
 /**
  * Each entity's first `take` observations (in their order), entities in the
- * order given: one index scan per entity, never more rows than asked for.
+ * order given: one index scan per entity, never more rows than asked for,
+ * planned once (the lists are `hidden`).
  */
 export async function takeObservations(
   db: Db,
@@ -43,7 +44,8 @@ export async function takeObservations(
   if (asked.length === 0) return [];
   const result = await sql<ObservationRow>`
     ${planOnce} select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at
-      from unnest(${asked.map((item) => item.id)}::uuid[], ${asked.map((item) => item.take)}::int[])
+      from unnest(${hidden(sql`${asked.map((item) => item.id)}::uuid[]`)},
+                  ${hidden(sql`${asked.map((item) => item.take)}::int[]`)})
            with ordinality as e(id, take, ord)
       cross join lateral (
         select * from observations

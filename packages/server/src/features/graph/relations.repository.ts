@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
-import { planOnce } from '../../db/prepared.js';
+import { hidden, planOnce } from '../../db/prepared.js';
 import { entitiesBy, escapeLike } from './entities.repository.js';
 
 /** Relations and the graph walks over them. Every query is scoped by account. */
@@ -329,22 +329,25 @@ export async function neighbours(
   limit: number,
 ): Promise<string[]> {
   // One index probe per frontier entity and direction, planned once (the
-  // shape of relationsTouching).
+  // shape of relationsTouching; the lists and the limit are read through
+  // sub-selects — see `hidden` in db/prepared.ts).
+  const given = hidden(sql`${frontier}::uuid[]`);
+  const known = hidden(sql`${seen}::uuid[]`);
   const result = await sql<{ id: string }>`
     ${planOnce} select n.id
-      from unnest(${frontier}::uuid[]) as given(id)
+      from unnest(${given}) as given(id)
       cross join lateral (
         select to_id as id from relations
          where account_id = ${accountId} and from_id = given.id offset 0) n
-     where n.id <> all(${seen}::uuid[])
+     where n.id <> all(${known}::uuid[])
     union
     select n.id
-      from unnest(${frontier}::uuid[]) as given(id)
+      from unnest(${given}) as given(id)
       cross join lateral (
         select from_id as id from relations
          where account_id = ${accountId} and to_id = given.id offset 0) n
-     where n.id <> all(${seen}::uuid[])
-    limit ${limit}
+     where n.id <> all(${known}::uuid[])
+    limit ${hidden(sql`${limit}::int`)}
   `.execute(db);
   return result.rows.map((row) => row.id);
 }
@@ -390,7 +393,7 @@ export async function relationsAmong(
 ): Promise<RelationRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<RelationRow>`
-    ${planOnce} with given as (select distinct id from unnest(${ids}::uuid[]) as given(id))
+    ${planOnce} with given as (select distinct id from unnest(${hidden(sql`${ids}::uuid[]`)}) as given(id))
     select r.id, r.from_id, r.to_id, r.type, r.created_at
       from given
       cross join lateral (select * from relations r
@@ -430,7 +433,7 @@ export async function relationsTouching(
                select * from relations r
                 where r.account_id = ${accountId} and r.to_id = given.id offset 0) r`;
   const result = await sql<NamedRelationRow>`
-    ${planOnce} with given as (select distinct id from unnest(${ids}::uuid[]) as given(id))
+    ${planOnce} with given as (select distinct id from unnest(${hidden(sql`${ids}::uuid[]`)}) as given(id))
     select r.id, r.from_id, r.to_id, f.name as from_name, t.name as to_name, r.type
       from (select * from (
               select r.id, r.from_id, r.to_id, r.type, r.ordinal
