@@ -248,7 +248,13 @@ describe.each(['modern', 'legacy'] as const)('MCP endpoint (%s era)', (era) => {
     });
     const opened = await callTool<Graph>(client, 'open_nodes', { names: ['P', 'nope'] });
     expect(opened.entities.map((entity) => entity.name)).toEqual(['P']);
-    expect(opened.relations).toHaveLength(2);
+    // Both ends named: the opened one and the other, read from the database.
+    expect(opened.relations).toEqual([
+      { from: 'P', to: 'Q', relationType: 'r' },
+      { from: 'R', to: 'P', relationType: 'r' },
+    ]);
+    const both = await callTool<Graph>(client, 'open_nodes', { names: ['Q', 'P'] });
+    expect(both.relations).toEqual(opened.relations);
   });
 
   it('pages read_graph so every relation appears exactly once', async () => {
@@ -286,7 +292,15 @@ describe.each(['modern', 'legacy'] as const)('MCP endpoint (%s era)', (era) => {
       ],
     });
     const path = await callTool(client, 'find_path', { from: 'a', to: 'd' });
-    expect(path).toMatchObject({ found: true, path: ['a', 'b', 'c', 'd'] });
+    expect(path).toEqual({
+      found: true,
+      path: ['a', 'b', 'c', 'd'],
+      relations: [
+        { from: 'a', to: 'b', relationType: 'to' },
+        { from: 'c', to: 'b', relationType: 'to' },
+        { from: 'c', to: 'd', relationType: 'to' },
+      ],
+    });
     expect(await callTool(client, 'find_path', { from: 'a', to: 'd', maxDepth: 2 })).toMatchObject({
       found: false,
     });

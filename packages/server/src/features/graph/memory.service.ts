@@ -71,6 +71,10 @@ function withNote(graph: MemoryGraph, note: string): MemoryGraph {
   return { ...graph, truncated: `truncated: ${note}${rest ? `; ${rest}` : ''}` };
 }
 
+/** The names of entity rows, by id. */
+const namesOf = (rows: { id: string; name: string }[]) =>
+  new Map(rows.map((row) => [row.id, row.name]));
+
 /**
  * The answer of a read: the entities that fit the read limits with their
  * observations, and at most `maxRows` of the given relations among what is
@@ -337,12 +341,14 @@ export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page =
   // One row past the page tells whether more follow.
   const rows = await entityRepo.pageEntities(deps.db, auth.accountId, { limit: limit + 1, offset });
   const onPage = rows.slice(0, limit);
-  const relations = relationRepo.relationsTouching(
-    deps.db,
-    auth.accountId,
-    onPage.map((row) => row.id),
-    { fromOnly: true, limit: deps.bounds.maxRows + 1 },
-  );
+  const relations = relationRepo
+    .relationsTouching(
+      deps.db,
+      auth.accountId,
+      onPage.map((row) => row.id),
+      { fromOnly: true, limit: deps.bounds.maxRows + 1 },
+    )
+    .then((touching) => relationRepo.named(touching, namesOf(onPage)));
   const more = (kept: number) => `call read_graph with offset=${offset + kept} for the next page`;
   const graph = await toMemoryGraph(deps, auth.accountId, onPage, relations, more);
   // More entities follow a full page: a cut only when the caller asked for no limit.
@@ -408,12 +414,15 @@ async function withTouchingRelations(
   rows: entityRepo.EntityRow[],
   more: (kept: number) => string,
 ) {
-  const relations = relationRepo.relationsTouching(
-    deps.db,
-    accountId,
-    rows.slice(0, deps.bounds.maxRows).map((row) => row.id),
-    { limit: deps.bounds.maxRows + 1 },
-  );
+  const given = rows.slice(0, deps.bounds.maxRows);
+  const relations = relationRepo
+    .relationsTouching(
+      deps.db,
+      accountId,
+      given.map((row) => row.id),
+      { limit: deps.bounds.maxRows + 1 },
+    )
+    .then((touching) => relationRepo.named(touching, namesOf(given)));
   return toMemoryGraph(deps, accountId, rows, relations, more);
 }
 
@@ -426,15 +435,15 @@ export async function neighbours(
   const root = (await requireByName(deps.db, auth.accountId, [query.name])).get(query.name)!;
   const ids = await walk(deps.db, auth.accountId, [root.id], query.depth, query.limit);
   const inAnswer = new Set(ids);
-  const [rows, relations] = await Promise.all([
+  const [rows, touching] = await Promise.all([
     entityRepo.findEntitiesByIds(deps.db, auth.accountId, ids),
     relationRepo.relationsTouching(deps.db, auth.accountId, ids, {
       limit: deps.bounds.maxRows + 1,
     }),
   ]);
-  const among = relations.filter(
-    (relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id),
-  );
+  const among = relationRepo
+    .named(touching, namesOf(rows))
+    .filter((relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id));
   const order = new Map(ids.map((id, index) => [id, index]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   return toMemoryGraph(deps, auth.accountId, rows, among, () => 'ask for a smaller depth or limit');
@@ -462,13 +471,23 @@ export async function shortestPath(
   // reached. Each level reads at most the row budget; past it the search stops.
   const budget = observationRowsOf(deps.bounds);
   const cameFrom = new Map<string, relationRepo.NamedRelationRow | null>([[start, null]]);
+  // Every entity reached is named by the relation that reached it.
+  const names = new Map([
+    [start, query.from],
+    [goal, query.to],
+  ]);
   let frontier = [start];
   let exhausted = false;
   for (let depth = 0; depth < query.maxDepth && frontier.length > 0; depth++) {
-    const edges = await relationRepo.relationsTouching(deps.db, auth.accountId, frontier, {
+    const touching = await relationRepo.relationsTouching(deps.db, auth.accountId, frontier, {
       limit: budget + 1,
     });
-    if (edges.length > budget) exhausted = true;
+    if (touching.length > budget) exhausted = true;
+    for (const edge of touching) {
+      if (edge.from_name !== null) names.set(edge.from_id, edge.from_name);
+      if (edge.to_name !== null) names.set(edge.to_id, edge.to_name);
+    }
+    const edges = relationRepo.named(touching, names);
     const inFrontier = new Set(frontier);
     const next: string[] = [];
     for (const edge of edges) {

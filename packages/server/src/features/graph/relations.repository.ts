@@ -36,6 +36,30 @@ export interface NamedRelationRow {
   type: string;
 }
 
+/**
+ * A relation touching given entities: the names of its ends that are not
+ * among them (null for a given end, whose name the caller has; see `named`).
+ */
+export type TouchingRelationRow = Omit<NamedRelationRow, 'from_name' | 'to_name'> & {
+  from_name: string | null;
+  to_name: string | null;
+};
+
+/**
+ * The relations with both ends named, from `names` where the row has none;
+ * a relation whose end has no known name (an entity deleted meanwhile) is left out.
+ */
+export function named(
+  rows: TouchingRelationRow[],
+  names: ReadonlyMap<string, string>,
+): NamedRelationRow[] {
+  return rows.flatMap((row) => {
+    const from = row.from_name ?? names.get(row.from_id);
+    const to = row.to_name ?? names.get(row.to_id);
+    return from === undefined || to === undefined ? [] : [{ ...row, from_name: from, to_name: to }];
+  });
+}
+
 const relationColumns = ['id', 'from_id', 'to_id', 'type', 'created_at'] as const;
 
 const returnedColumns = sql.join(relationColumns.map((column) => sql.ref(column)));
@@ -405,18 +429,20 @@ export async function relationsAmong(
 }
 
 /**
- * Relations with both ends' names where either end is among `ids` (or, with
- * `fromOnly`, the start), oldest first; at most `limit` (null: all, for export).
+ * Relations where either end is among `ids` (or, with `fromOnly`, the start),
+ * oldest first, at most `limit` (null: all, for export), with the names of
+ * the ends not among `ids`: the caller knows the names of its own entities
+ * (`named` puts them in), so only the other ends are looked up.
  */
 export async function relationsTouching(
   db: Db,
   accountId: string,
   ids: string[],
   options: { fromOnly?: boolean; limit: number | null },
-): Promise<NamedRelationRow[]> {
+): Promise<TouchingRelationRow[]> {
   if (ids.length === 0) return [];
   // One index probe per given entity and direction, then the page, then one
-  // primary-key probe per end: a shape no parameter can change, so it is
+  // primary-key probe per other end: a shape no parameter can change, so it is
   // planned once (decision 015). Planned for each call with `= any(…)` over
   // the ids, planning cost as much as running (3 ms on PGlite), and the
   // planner once hashed every entity of the account for a few hundred rows.
@@ -432,9 +458,16 @@ export async function relationsTouching(
              from given cross join lateral (
                select * from relations r
                 where r.account_id = ${accountId} and r.to_id = given.id offset 0) r`;
-  const result = await sql<NamedRelationRow>`
+  // A given end's name is not read: `in` over the given ids is one hashed
+  // lookup per row (half the primary-key probes for a search's relations).
+  const nameOf = (end: 'from_id' | 'to_id') =>
+    sql`case when ${sql.ref(`r.${end}`)} in (select id from given) then null
+             else (select name from entities
+                    where account_id = ${accountId} and id = ${sql.ref(`r.${end}`)} limit 1) end`;
+  const result = await sql<TouchingRelationRow>`
     ${planOnce} with given as (select distinct id from unnest(${hidden(sql`${ids}::uuid[]`)}) as given(id))
-    select r.id, r.from_id, r.to_id, f.name as from_name, t.name as to_name, r.type
+    select r.id, r.from_id, r.to_id, ${nameOf('from_id')} as from_name,
+           ${nameOf('to_id')} as to_name, r.type
       from (select * from (
               select r.id, r.from_id, r.to_id, r.type, r.ordinal
                 from given cross join lateral (
@@ -443,10 +476,6 @@ export async function relationsTouching(
               ${incoming}) r
              order by r.ordinal
              limit ${options.limit}) r
-      cross join lateral (select name from entities
-                           where account_id = ${accountId} and id = r.from_id limit 1) f
-      cross join lateral (select name from entities
-                           where account_id = ${accountId} and id = r.to_id limit 1) t
      order by r.ordinal
   `.execute(db);
   return result.rows;

@@ -123,10 +123,13 @@ async function* wholeGraph(deps: GraphDeps, auth: AuthContext) {
     const rows = await entityRepo.pageEntities(deps.db, auth.accountId, { limit: PAGE, offset });
     const ids = rows.map((row) => row.id);
     const observations = await observationRepo.listObservations(deps.db, auth.accountId, ids);
-    const outgoing = await relationRepo.relationsTouching(deps.db, auth.accountId, ids, {
-      fromOnly: true,
-      limit: null,
-    });
+    const outgoing = relationRepo.named(
+      await relationRepo.relationsTouching(deps.db, auth.accountId, ids, {
+        fromOnly: true,
+        limit: null,
+      }),
+      new Map(rows.map((row) => [row.id, row.name])),
+    );
     yield { rows, observations, outgoing };
     if (rows.length < PAGE) break;
   }
