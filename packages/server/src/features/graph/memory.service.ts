@@ -71,10 +71,6 @@ function withNote(graph: MemoryGraph, note: string): MemoryGraph {
   return { ...graph, truncated: `truncated: ${note}${rest ? `; ${rest}` : ''}` };
 }
 
-/** The names of entity rows, by id. */
-const namesOf = (rows: { id: string; name: string }[]) =>
-  new Map(rows.map((row) => [row.id, row.name]));
-
 /**
  * The answer of a read: the entities that fit the read limits with their
  * observations, and at most `maxRows` of the given relations among what is
@@ -348,7 +344,7 @@ export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page =
       onPage.map((row) => row.id),
       { fromOnly: true, limit: deps.bounds.maxRows + 1 },
     )
-    .then((touching) => relationRepo.named(touching, namesOf(onPage)));
+    .then((touching) => relationRepo.named(touching, relationRepo.namesOf(onPage)));
   const more = (kept: number) => `call read_graph with offset=${offset + kept} for the next page`;
   const graph = await toMemoryGraph(deps, auth.accountId, onPage, relations, more);
   // More entities follow a full page: a cut only when the caller asked for no limit.
@@ -422,7 +418,7 @@ async function withTouchingRelations(
       given.map((row) => row.id),
       { limit: deps.bounds.maxRows + 1 },
     )
-    .then((touching) => relationRepo.named(touching, namesOf(given)));
+    .then((touching) => relationRepo.named(touching, relationRepo.namesOf(given)));
   return toMemoryGraph(deps, accountId, rows, relations, more);
 }
 
@@ -442,7 +438,7 @@ export async function neighbours(
     }),
   ]);
   const among = relationRepo
-    .named(touching, namesOf(rows))
+    .named(touching, relationRepo.namesOf(rows))
     .filter((relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id));
   const order = new Map(ids.map((id, index) => [id, index]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);

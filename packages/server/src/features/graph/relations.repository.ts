@@ -45,6 +45,10 @@ export type TouchingRelationRow = Omit<NamedRelationRow, 'from_name' | 'to_name'
   to_name: string | null;
 };
 
+/** Entities' names by id: what `named` takes for the given ends. */
+export const namesOf = (rows: { id: string; name: string }[]): ReadonlyMap<string, string> =>
+  new Map(rows.map((row) => [row.id, row.name]));
+
 /**
  * The relations with both ends named, from `names` where the row has none;
  * a relation whose end has no known name (an entity deleted meanwhile) is left out.

@@ -128,7 +128,7 @@ async function* wholeGraph(deps: GraphDeps, auth: AuthContext) {
         fromOnly: true,
         limit: null,
       }),
-      new Map(rows.map((row) => [row.id, row.name])),
+      relationRepo.namesOf(rows),
     );
     yield { rows, observations, outgoing };
     if (rows.length < PAGE) break;
