@@ -214,3 +214,86 @@ describe('REST lists are bounded and say so', () => {
     expect(read.observationsTruncated).toBe(true);
   });
 });
+
+describe('search_nodes and open_nodes keep to the row budget, one statement each', () => {
+  // READ_MAX_ROWS 50: an answer holds at most 500 observation rows.
+  let bulky: Client;
+  beforeAll(async () => {
+    const owner = await signUp(t.app);
+    await t.database.db.updateTable('subscriptions').set({ plan_id: 'pro' }).execute();
+    bulky = await connectMcp(base, owner.user.apiKey);
+    clients.push(bulky);
+    const observations = (count: number, of: string) =>
+      Array.from({ length: count }, (_, i) => `note ${i} of ${of}`);
+    await callTool(bulky, 'create_entities', {
+      entities: [
+        { name: 'bulky-a', entityType: 'pile', observations: observations(400, 'a') },
+        { name: 'bulky-b', entityType: 'pile', observations: observations(200, 'b') },
+        { name: 'bulky-c', entityType: 'pile', observations: observations(600, 'c') },
+      ],
+    });
+    await callTool(bulky, 'create_relations', {
+      relations: [
+        { from: 'bulky-a', to: 'bulky-b', relationType: 'next' },
+        { from: 'bulky-b', to: 'bulky-c', relationType: 'next' },
+      ],
+    });
+  });
+
+  const search = async (offset?: number) =>
+    (await bulky.callTool({
+      name: 'search_nodes',
+      arguments: offset === undefined ? { query: 'bulky' } : { query: 'bulky', offset },
+    })) as CallToolResult;
+
+  it('keeps entities while their observations fit, and says where to go on', async () => {
+    const first = await search();
+    expect(first.structuredContent).toEqual({
+      entities: [{ name: 'bulky-a', entityType: 'pile', observations: expect.any(Array) }],
+      relations: [{ from: 'bulky-a', to: 'bulky-b', relationType: 'next' }],
+    });
+    expect((first.structuredContent as Graph).entities[0]!.observations).toHaveLength(400);
+    expect(text(first)).toMatch(
+      /truncated: showing 1 entities; call search_nodes with offset=1 for the next ones\)$/,
+    );
+    const second = await search(1);
+    expect((second.structuredContent as Graph).entities.map((e) => e.name)).toEqual(['bulky-b']);
+    expect((second.structuredContent as Graph).relations).toHaveLength(2);
+    expect(text(second)).toMatch(
+      /showing 1 entities; call search_nodes with offset=2 for the next ones/,
+    );
+  });
+
+  it('cuts the observations of a first entity that alone passes the budget', async () => {
+    const last = await search(2);
+    const graph = last.structuredContent as Graph;
+    expect(graph.entities.map((e) => e.name)).toEqual(['bulky-c']);
+    expect(graph.entities[0]!.observations).toEqual(
+      Array.from({ length: 500 }, (_, i) => `note ${i} of c`),
+    );
+    expect(text(last)).toMatch(
+      /the observations of "bulky-c" are cut to 500 of 600 to fit the answer's size limit/,
+    );
+  });
+
+  it('open_nodes answers at most READ_MAX_ROWS entities, in the order named', async () => {
+    const names = ['bulky-c', 'missing', 'bulky-a', 'bulky-b', 'bulky-c'];
+    const opened = (await bulky.callTool({
+      name: 'open_nodes',
+      arguments: { names },
+    })) as CallToolResult;
+    expect((opened.structuredContent as Graph).entities.map((e) => e.name)).toEqual(['bulky-c']);
+    expect(text(opened)).toMatch(/the observations of "bulky-c" are cut to 500 of 600/);
+    const many = Array.from({ length: 60 }, (_, i) => `node-${String(i).padStart(3, '0')}`);
+    const cut = (await client.callTool({
+      name: 'open_nodes',
+      arguments: { names: many },
+    })) as CallToolResult;
+    const graph = cut.structuredContent as Graph;
+    expect(graph.entities.map((e) => e.name)).toEqual(many.slice(0, 50));
+    expect(graph.relations).toHaveLength(50);
+    expect(text(cut)).toMatch(
+      /truncated: showing 50 entities; open the names after the first 50 found in another call/,
+    );
+  });
+});

@@ -47,14 +47,27 @@ export interface ReadBounds {
 /** Observation rows one answer may hold: ten per entity row it may hold. */
 export const observationRowsOf = (bounds: ReadBounds) => bounds.maxRows * 10;
 
+/** What fitting an answer's bytes reads of an entity and of an observation. */
+export type SizedEntity = Pick<
+  entityRepo.EntityRow,
+  'id' | 'name' | 'type' | 'metadata' | 'observations_count'
+>;
+export type SizedObservation = Pick<
+  observationRepo.ObservationRow,
+  'entity_id' | 'content' | 'metadata'
+>;
+
 /** Entities cut to what one answer may hold, each with the observations it keeps. */
-export interface BoundedEntities {
-  rows: entityRepo.EntityRow[];
-  observations: Map<string, observationRepo.ObservationRow[]>;
+export interface BoundedEntities<
+  E extends SizedEntity = entityRepo.EntityRow,
+  O extends SizedObservation = observationRepo.ObservationRow,
+> {
+  rows: E[];
+  observations: Map<string, O[]>;
   /** True when fewer entities are kept than were given (a limit was reached). */
   cut: boolean;
   /** The entity whose observations were cut to fit (it alone passes a limit), if any. */
-  observationsCutOf: entityRepo.EntityRow | undefined;
+  observationsCutOf: E | undefined;
 }
 
 const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -89,29 +102,32 @@ export async function boundEntities(
 }
 
 /** Entities in answer order, each with the number of its observations read. */
-type ObservationPlan = { row: entityRepo.EntityRow; take: number }[];
+export type ObservationPlan<E extends SizedEntity = entityRepo.EntityRow> = {
+  row: E;
+  take: number;
+}[];
 
 /**
  * Keeps the planned entities, in order, while they and the observations read
  * for them fit the answer's bytes; the first is always kept, its observations
  * cut when it alone is too big.
  */
-function fitBytes(
-  plan: ObservationPlan,
-  read: observationRepo.ObservationRow[],
+export function fitBytes<E extends SizedEntity, O extends SizedObservation>(
+  plan: ObservationPlan<E>,
+  read: O[],
   givenCount: number,
   bounds: ReadBounds,
-): BoundedEntities {
-  const byEntity = new Map<string, observationRepo.ObservationRow[]>();
+): BoundedEntities<E, O> {
+  const byEntity = new Map<string, O[]>();
   for (const observation of read) {
     const list = byEntity.get(observation.entity_id);
     if (list) list.push(observation);
     else byEntity.set(observation.entity_id, [observation]);
   }
 
-  const rows: entityRepo.EntityRow[] = [];
-  const observations = new Map<string, observationRepo.ObservationRow[]>();
-  let observationsCutOf: entityRepo.EntityRow | undefined;
+  const rows: E[] = [];
+  const observations = new Map<string, O[]>();
+  let observationsCutOf: E | undefined;
   let bytesLeft = bounds.maxBytes;
   for (const { row, take } of plan) {
     const own = byteLength(row.name) + byteLength(row.type) + jsonBytes(row.metadata);

@@ -4,7 +4,17 @@ import { AppError, badRequest } from '../../lib/errors.js';
 import * as entityRepo from './entities.repository.js';
 import * as relationRepo from './relations.repository.js';
 import * as searchRepo from './search.repository.js';
-import { boundEntities, observationRowsOf, walk, type GraphDeps } from './graph.service.js';
+import * as answersRepo from './answers.repository.js';
+import {
+  boundEntities,
+  fitBytes,
+  observationRowsOf,
+  walk,
+  type BoundedEntities,
+  type GraphDeps,
+  type SizedEntity,
+  type SizedObservation,
+} from './graph.service.js';
 import * as writes from './graph.writes.js';
 
 /**
@@ -71,24 +81,39 @@ function withNote(graph: MemoryGraph, note: string): MemoryGraph {
   return { ...graph, truncated: `truncated: ${note}${rest ? `; ${rest}` : ''}` };
 }
 
+/** What one answer of a read may hold (entities, observation rows, relations read). */
+const answerBudget = (deps: GraphDeps) => ({
+  entities: deps.bounds.maxRows,
+  observationRows: observationRowsOf(deps.bounds),
+  relations: deps.bounds.maxRows + 1,
+});
+
 /**
- * The answer of a read: the entities that fit the read limits with their
- * observations, and at most `maxRows` of the given relations among what is
- * kept. `more` describes how to ask for what did not fit. Relations still
- * being read are awaited beside the observations: on PostgreSQL the two
- * reads overlap on two connections.
+ * The answer of a read, read in one statement (answers.repository): the
+ * entities that fit the read limits with their observations, and at most
+ * `maxRows` of the relations read among what is kept. `more` describes how to
+ * ask for what did not fit.
  */
-async function toMemoryGraph(
+function answerGraph(
   deps: GraphDeps,
-  accountId: string,
-  given: entityRepo.EntityRow[],
-  reading: relationRepo.NamedRelationRow[] | Promise<relationRepo.NamedRelationRow[]>,
+  answer: answersRepo.AnswerRows,
   more: (kept: number) => string,
-): Promise<MemoryGraph> {
-  const [bounded, relations] = await Promise.all([
-    boundEntities(deps.db, accountId, given, deps.bounds),
-    reading,
-  ]);
+): MemoryGraph {
+  const plan = answer.entities.flatMap((row) =>
+    row.take === null ? [] : [{ row, take: row.take }],
+  );
+  const bounded = fitBytes(plan, answer.observations, answer.entities.length, deps.bounds);
+  const relations = relationRepo.named(answer.relations, relationRepo.namesOf(answer.entities));
+  return shapeGraph(deps, bounded, relations, more);
+}
+
+/** The entities kept, their observations, and the relations touching them that fit. */
+function shapeGraph(
+  deps: GraphDeps,
+  bounded: BoundedEntities<SizedEntity, SizedObservation>,
+  relations: relationRepo.NamedRelationRow[],
+  more: (kept: number) => string,
+): MemoryGraph {
   const kept = new Set(bounded.rows.map((row) => row.id));
   const shown = relations
     .filter((row) => kept.has(row.from_id) || kept.has(row.to_id))
@@ -313,13 +338,8 @@ export async function updateEntity(
       type: change.entityType?.trim() || undefined,
       metadata: change.metadata,
     });
-    const graph = await toMemoryGraph(
-      { ...deps, db: scope.trx },
-      auth.accountId,
-      [row],
-      [],
-      () => '',
-    );
+    const bounded = await boundEntities(scope.trx, auth.accountId, [row], deps.bounds);
+    const graph = shapeGraph(deps, bounded, [], () => '');
     return { ...graph.entities[0]!, metadata: row.metadata };
   });
 }
@@ -334,21 +354,23 @@ export async function updateEntity(
 export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page = {}) {
   const offset = page.offset ?? 0;
   const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
-  // One row past the page tells whether more follow.
-  const rows = await entityRepo.pageEntities(deps.db, auth.accountId, { limit: limit + 1, offset });
-  const onPage = rows.slice(0, limit);
-  const relations = relationRepo
-    .relationsTouching(
-      deps.db,
-      auth.accountId,
-      onPage.map((row) => row.id),
-      { fromOnly: true, limit: deps.bounds.maxRows + 1 },
-    )
-    .then((touching) => relationRepo.named(touching, relationRepo.namesOf(onPage)));
+  // One row past the page tells whether more follow; it is read without
+  // observations or relations (the answer holds `limit` entities).
+  const answer = await answersRepo.pageAnswer(
+    deps.db,
+    auth.accountId,
+    { limit: limit + 1, offset },
+    { ...answerBudget(deps), entities: limit },
+  );
   const more = (kept: number) => `call read_graph with offset=${offset + kept} for the next page`;
-  const graph = await toMemoryGraph(deps, auth.accountId, onPage, relations, more);
+  const onPage = answer.entities.slice(0, limit);
+  const graph = answerGraph(deps, { ...answer, entities: onPage }, more);
   // More entities follow a full page: a cut only when the caller asked for no limit.
-  if (rows.length > limit && page.limit === undefined && graph.entities.length === limit) {
+  if (
+    answer.entities.length > limit &&
+    page.limit === undefined &&
+    graph.entities.length === limit
+  ) {
     return withNote(graph, `showing ${limit} entities; ${more(limit)}`);
   }
   return graph;
@@ -366,22 +388,26 @@ export async function searchNodes(
 ): Promise<MemoryGraph> {
   const offset = page.offset ?? 0;
   const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
-  const { rows, total } = await searchRepo.searchEntities(deps.db, auth.accountId, {
-    query,
-    limit,
-    offset,
-  });
-  const graph = await withTouchingRelations(
-    deps,
+  const answer = await searchRepo.searchAnswer(
+    deps.db,
     auth.accountId,
-    rows,
+    { query, limit, offset },
+    answerBudget(deps),
+  );
+  const graph = answerGraph(
+    deps,
+    answer,
     (kept) => `call search_nodes with offset=${offset + kept} for the next ones`,
   );
   const shown = graph.entities.length;
-  if (page.limit === undefined && shown === rows.length && offset + shown < total) {
+  if (
+    page.limit === undefined &&
+    shown === answer.entities.length &&
+    offset + shown < answer.total
+  ) {
     return withNote(
       graph,
-      `showing ${shown} of ${total} matches; call search_nodes with offset=${offset + shown} for the next ones`,
+      `showing ${shown} of ${answer.total} matches; call search_nodes with offset=${offset + shown} for the next ones`,
     );
   }
   return graph;
@@ -393,33 +419,19 @@ export async function openNodes(
   auth: AuthContext,
   names: string[],
 ): Promise<MemoryGraph> {
-  const found = await entityRepo.findEntitiesByName(deps.db, auth.accountId, [...new Set(names)]);
-  const byName = new Map(found.map((row) => [row.name, row]));
-  const rows = [...new Set(names)].flatMap((name) => byName.get(name) ?? []);
-  return withTouchingRelations(
-    deps,
+  // One entity past the most an answer holds tells that names were left out.
+  const answer = await answersRepo.namedAnswer(
+    deps.db,
     auth.accountId,
-    rows,
+    names,
+    deps.bounds.maxRows + 1,
+    answerBudget(deps),
+  );
+  return answerGraph(
+    deps,
+    answer,
     (kept) => `open the names after the first ${kept} found in another call`,
   );
-}
-
-async function withTouchingRelations(
-  deps: GraphDeps,
-  accountId: string,
-  rows: entityRepo.EntityRow[],
-  more: (kept: number) => string,
-) {
-  const given = rows.slice(0, deps.bounds.maxRows);
-  const relations = relationRepo
-    .relationsTouching(
-      deps.db,
-      accountId,
-      given.map((row) => row.id),
-      { limit: deps.bounds.maxRows + 1 },
-    )
-    .then((touching) => relationRepo.named(touching, relationRepo.namesOf(given)));
-  return toMemoryGraph(deps, accountId, rows, relations, more);
 }
 
 /** The entity and everything within `depth` relations of it, either direction. */
@@ -430,19 +442,13 @@ export async function neighbours(
 ): Promise<MemoryGraph> {
   const root = (await requireByName(deps.db, auth.accountId, [query.name])).get(query.name)!;
   const ids = await walk(deps.db, auth.accountId, [root.id], query.depth, query.limit);
+  const answer = await answersRepo.idsAnswer(deps.db, auth.accountId, ids, answerBudget(deps));
+  // Only the relations among the entities found.
   const inAnswer = new Set(ids);
-  const [rows, touching] = await Promise.all([
-    entityRepo.findEntitiesByIds(deps.db, auth.accountId, ids),
-    relationRepo.relationsTouching(deps.db, auth.accountId, ids, {
-      limit: deps.bounds.maxRows + 1,
-    }),
-  ]);
-  const among = relationRepo
-    .named(touching, relationRepo.namesOf(rows))
-    .filter((relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id));
-  const order = new Map(ids.map((id, index) => [id, index]));
-  rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  return toMemoryGraph(deps, auth.accountId, rows, among, () => 'ask for a smaller depth or limit');
+  const relations = answer.relations.filter(
+    (relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id),
+  );
+  return answerGraph(deps, { ...answer, relations }, () => 'ask for a smaller depth or limit');
 }
 
 /**

@@ -445,6 +445,23 @@ export async function relationsTouching(
   options: { fromOnly?: boolean; limit: number | null },
 ): Promise<TouchingRelationRow[]> {
   if (ids.length === 0) return [];
+  const result = await sql<TouchingRelationRow>`
+    ${planOnce} with given as (select distinct id from unnest(${hidden(sql`${ids}::uuid[]`)}) as given(id))
+    select id, from_id, to_id, from_name, to_name, type
+      from (${touchingGiven(accountId, options)}) r
+     order by ordinal
+  `.execute(db);
+  return result.rows;
+}
+
+/**
+ * The statement of `relationsTouching` over a CTE `given(id)` of distinct
+ * entity ids, with each relation's `ordinal` (the order to keep).
+ */
+export function touchingGiven(
+  accountId: string,
+  options: { fromOnly?: boolean | undefined; limit: number | null },
+) {
   // One index probe per given entity and direction, then the page, then one
   // primary-key probe per other end: a shape no parameter can change, so it is
   // planned once (decision 015). Planned for each call with `= any(…)` over
@@ -468,10 +485,9 @@ export async function relationsTouching(
     sql`case when ${sql.ref(`r.${end}`)} in (select id from given) then null
              else (select name from entities
                     where account_id = ${accountId} and id = ${sql.ref(`r.${end}`)} limit 1) end`;
-  const result = await sql<TouchingRelationRow>`
-    ${planOnce} with given as (select distinct id from unnest(${hidden(sql`${ids}::uuid[]`)}) as given(id))
+  return sql<TouchingRelationRow & { ordinal: string }>`
     select r.id, r.from_id, r.to_id, ${nameOf('from_id')} as from_name,
-           ${nameOf('to_id')} as to_name, r.type
+           ${nameOf('to_id')} as to_name, r.type, r.ordinal
       from (select * from (
               select r.id, r.from_id, r.to_id, r.type, r.ordinal
                 from given cross join lateral (
@@ -479,10 +495,7 @@ export async function relationsTouching(
                    where r.account_id = ${accountId} and r.from_id = given.id offset 0) r
               ${incoming}) r
              order by r.ordinal
-             limit ${options.limit}) r
-     order by r.ordinal
-  `.execute(db);
-  return result.rows;
+             limit ${options.limit}) r`;
 }
 
 export async function findRelationsByIds(

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
+import { readAnswer, type AnswerBudget, type AnswerRows } from './answers.repository.js';
 import { type EntityRow, escapeLike } from './entities.repository.js';
 
 /** Search over entity names, types and observations, ranked and bounded. Scoped by account. */
@@ -25,25 +26,22 @@ function hasTrigram(term: string): boolean {
   return /[a-z0-9]{3}/.test(term);
 }
 
+interface SearchFilter {
+  query: string;
+  types?: string[] | undefined;
+}
+
 /**
  * Case-insensitive search, ranked: exact name, name prefix, name substring,
  * type substring, then observations containing the query's words (decision
- * 006). One statement, planned once (decision 015): every match is gathered
- * once, from an index each — names through the trigram index, observations
- * through the GIN index over their words, types through the small per-type
- * count table — and gives both the page and the exact total. Each arm's
- * access path is fixed by its shape, never by an estimate of the term.
+ * 006). Every match is gathered once, from an index each — names through the
+ * trigram index, observations through the GIN index over their words, types
+ * through the small per-type count table — as `(id, lname, rank)`, which
+ * gives both the page and the exact total. Each arm's access path is fixed by
+ * its shape, never by an estimate of the term, so the statement is planned
+ * once (decision 015).
  */
-export async function searchEntities(
-  db: Db,
-  accountId: string,
-  filter: {
-    query: string;
-    types?: string[] | undefined;
-    limit: number;
-    offset: number;
-  },
-): Promise<{ rows: EntityRow[]; total: number }> {
+function hitsOf(accountId: string, filter: SearchFilter) {
   const lowered = filter.query.toLowerCase();
   // Every value is `hidden` from the planner: a custom plan that sees a rare
   // term looks cheaper than the generic one, and the statement would be
@@ -63,8 +61,7 @@ export async function searchEntities(
             where strpos(n.lname, ${term}) > 0)`;
 
   const ofTypes = sql`(${types} is null or e.type = any(${types}::text[]))`;
-  const result = await sql<EntityRow & { total: number }>`
-    ${planOnce} with hits as materialized (
+  return sql`
       select e.id, e.lname,
              case when e.lname = ${term} then 0 when starts_with(e.lname, ${term}) then 1 else 2 end as rank
         from ${names} e
@@ -91,14 +88,27 @@ export async function searchEntities(
         cross join lateral (select id, type, name from entities e
                              where e.account_id = ${accountId} and e.id = o.entity_id
                              limit 1) e
-       where strpos(lower(e.name), ${term}) = 0 and strpos(lower(e.type), ${term}) = 0 and ${ofTypes}
-    )
+       where strpos(lower(e.name), ${term}) = 0 and strpos(lower(e.type), ${term}) = 0 and ${ofTypes}`;
+}
+
+/** One page of the hits, best first: `(id, rank, lname)`. */
+const pageOf = (page: { limit: number; offset: number }) => sql`
+  select id, rank, lname from hits
+   order by rank, lname, id
+   limit ${hidden(sql`${page.limit}::int`)}
+  offset ${hidden(sql`${page.offset}::int`)}`;
+
+/** One page of the entities matching the query, and how many match in all. */
+export async function searchEntities(
+  db: Db,
+  accountId: string,
+  filter: SearchFilter & { limit: number; offset: number },
+): Promise<{ rows: EntityRow[]; total: number }> {
+  const result = await sql<EntityRow & { total: number }>`
+    ${planOnce} with hits as materialized (${hitsOf(accountId, filter)})
     select m.total, e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at
       from (select count(*)::int as total from hits) m
-      left join lateral (select id, rank, lname from hits
-                          order by rank, lname, id
-                          limit ${hidden(sql`${filter.limit}::int`)}
-                         offset ${hidden(sql`${filter.offset}::int`)}) p on true
+      left join lateral (${pageOf(filter)}) p on true
       left join lateral (select * from entities e
                           where e.account_id = ${accountId} and e.id = p.id limit 1) e on true
      order by p.rank, p.lname, p.id
@@ -108,4 +118,24 @@ export async function searchEntities(
   // A page past the end is one row holding only the total.
   const rows = result.rows.filter((row) => row.id !== null).map(({ total: _, ...row }) => row);
   return { rows, total };
+}
+
+/** The answer of a search (see answers.repository): one page of matches, and how many match in all. */
+export async function searchAnswer(
+  db: Db,
+  accountId: string,
+  filter: SearchFilter & { limit: number; offset: number },
+  budget: AnswerBudget,
+): Promise<AnswerRows & { total: number }> {
+  const answer = await readAnswer(
+    db,
+    accountId,
+    {
+      with: sql`hits as materialized (${hitsOf(accountId, filter)}),`,
+      page: sql`select id, row_number() over (order by rank, lname, id) as ord from (${pageOf(filter)}) p`,
+      total: sql<number>`(select count(*)::int from hits)`,
+    },
+    budget,
+  );
+  return { ...answer, total: answer.total ?? 0 };
 }
