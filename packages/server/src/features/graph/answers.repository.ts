@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
-import { touchingGiven, type TouchingRelationRow } from './relations.repository.js';
+import { touchingGiven, walkFrom, type TouchingRelationRow } from './relations.repository.js';
 
 /**
  * A whole read answer in one statement (decision 017): the entities a page
@@ -140,25 +140,6 @@ export async function namedAnswer(
   );
 }
 
-/** The answer for the given entities (missing ids skipped), in the order given. */
-export async function idsAnswer(
-  db: Db,
-  accountId: string,
-  ids: string[],
-  budget: AnswerBudget,
-): Promise<AnswerRows> {
-  return readAnswer(
-    db,
-    accountId,
-    {
-      page: sql`select distinct on (id) id, ord
-                  from unnest(${hidden(sql`${ids}::uuid[]`)}) with ordinality as g(id, ord)
-                 order by id, ord`,
-    },
-    budget,
-  );
-}
-
 /** The answer for one page of the account's entities in creation order. */
 export async function pageAnswer(
   db: Db,
@@ -179,4 +160,20 @@ export async function pageAnswer(
     },
     budget,
   );
+}
+
+/**
+ * The answer for the entity named `name` and what `walkFrom` reaches from it,
+ * nearest first; no entities when the name is unknown.
+ */
+export async function neighbourhoodAnswer(
+  db: Db,
+  accountId: string,
+  name: string,
+  walk: { depth: number; limit: number },
+  budget: AnswerBudget,
+): Promise<AnswerRows> {
+  const root = sql`array(select id from entities
+                          where account_id = ${accountId} and name = ${hidden(sql`${name}::text`)})`;
+  return readAnswer(db, accountId, { page: walkFrom(accountId, root, walk) }, budget);
 }

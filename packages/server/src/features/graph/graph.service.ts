@@ -77,7 +77,8 @@ const jsonBytes = (value: unknown) => (value ? byteLength(JSON.stringify(value))
  * Keeps whole entities, in order, while they and their observations fit the
  * bounds; reads no more observation rows than it keeps (the kept counts are
  * known from `observations_count` before reading). The first entity is always
- * kept, its observations cut when it alone is too big.
+ * kept, its observations cut when it alone is too big. The MCP reads apply the
+ * same rule in SQL (`readAnswer`, decision 017).
  */
 export async function boundEntities(
   db: Db,
@@ -444,26 +445,6 @@ export async function listRelationTypes(
 
 // ── graph reads ─────────────────────────────────────────────────────────────
 
-/**
- * Breadth-first from `start`, both directions, one indexed query per level,
- * stopping at `depth` levels or `limit` entities. Returns ids nearest first.
- */
-export async function walk(
-  db: Db,
-  accountId: string,
-  start: string[],
-  depth: number,
-  limit: number,
-): Promise<string[]> {
-  const seen = start.slice(0, limit);
-  let frontier = seen;
-  for (let level = 0; level < depth && frontier.length > 0 && seen.length < limit; level++) {
-    frontier = await relationRepo.neighbours(db, accountId, frontier, seen, limit - seen.length);
-    seen.push(...frontier);
-  }
-  return seen;
-}
-
 async function graphOf(db: Db, accountId: string, ids: string[]): Promise<GraphData> {
   const [nodes, relations] = await Promise.all([
     relationRepo.nodesByIds(db, accountId, ids),
@@ -471,6 +452,13 @@ async function graphOf(db: Db, accountId: string, ids: string[]): Promise<GraphD
   ]);
   const order = new Map(ids.map((id, index) => [id, index]));
   nodes.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  return toGraphData(nodes, relations);
+}
+
+function toGraphData(
+  nodes: relationRepo.NodeRow[],
+  relations: Pick<relationRepo.RelationRow, 'id' | 'from_id' | 'to_id' | 'type'>[],
+): GraphData {
   return {
     entities: nodes.map((node) => ({
       id: node.id,
@@ -495,9 +483,15 @@ export async function graphAround(
   id: string,
   options: { depth: number; limit: number },
 ): Promise<GraphData> {
-  const root = await requireEntity(deps.db, auth.accountId, id);
-  const ids = await walk(deps.db, auth.accountId, [root.id], options.depth, options.limit);
-  return graphOf(deps.db, auth.accountId, ids);
+  if (!isUuid(id)) throw notFound('Entity');
+  const { nodes, relations } = await relationRepo.neighbourhood(
+    deps.db,
+    auth.accountId,
+    id,
+    options,
+  );
+  if (nodes.length === 0) throw notFound('Entity');
+  return toGraphData(nodes, relations);
 }
 
 /**
@@ -513,7 +507,7 @@ export async function graphOverview(
   const { db } = deps;
   const seedCount = Math.max(1, Math.ceil(options.limit / 10));
   const seeds = await relationRepo.bestConnected(db, auth.accountId, [], seedCount);
-  const ids = await walk(db, auth.accountId, seeds, options.depth, options.limit);
+  const ids = await relationRepo.walk(db, auth.accountId, seeds, options);
   if (ids.length < options.limit) {
     ids.push(
       ...(await relationRepo.bestConnected(db, auth.accountId, ids, options.limit - ids.length)),

@@ -9,7 +9,6 @@ import {
   boundEntities,
   fitBytes,
   observationRowsOf,
-  walk,
   type BoundedEntities,
   type GraphDeps,
   type SizedEntity,
@@ -440,13 +439,18 @@ export async function neighbours(
   auth: AuthContext,
   query: { name: string; depth: number; limit: number },
 ): Promise<MemoryGraph> {
-  const root = (await requireByName(deps.db, auth.accountId, [query.name])).get(query.name)!;
-  const ids = await walk(deps.db, auth.accountId, [root.id], query.depth, query.limit);
-  const answer = await answersRepo.idsAnswer(deps.db, auth.accountId, ids, answerBudget(deps));
+  const answer = await answersRepo.neighbourhoodAnswer(
+    deps.db,
+    auth.accountId,
+    query.name,
+    { depth: query.depth, limit: query.limit },
+    answerBudget(deps),
+  );
+  if (answer.entities.length === 0) throw missingEntities([query.name]);
   // Only the relations among the entities found.
-  const inAnswer = new Set(ids);
+  const found = new Set(answer.entities.map((row) => row.id));
   const relations = answer.relations.filter(
-    (relation) => inAnswer.has(relation.from_id) && inAnswer.has(relation.to_id),
+    (relation) => found.has(relation.from_id) && found.has(relation.to_id),
   );
   return answerGraph(deps, { ...answer, relations }, () => 'ask for a smaller depth or limit');
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 import { entitiesBy, escapeLike } from './entities.repository.js';
@@ -348,36 +348,91 @@ export async function listRelationTypeCounts(
     .execute();
 }
 
-/** Entities next to any of `frontier`, in either direction, not already in `seen`. */
-export async function neighbours(
+/**
+ * Breadth-first from the entities of `start` (an expression giving a uuid
+ * array), both directions, at most `depth` levels and `limit` entities, as
+ * rows `(id, ord)`, nearest first. One statement, planned once: each step of
+ * the recursion is one level — one index probe per frontier entity and
+ * direction, as `relationsTouching` — and carries the ids seen so far, which
+ * the next level skips. Within a level the entities kept at the limit are
+ * any of that level.
+ */
+export function walkFrom(
+  accountId: string,
+  start: RawBuilder<unknown>,
+  options: { depth: number; limit: number },
+) {
+  const depth = hidden(sql<number>`${options.depth}::int`);
+  const limit = hidden(sql<number>`${options.limit}::int`);
+  const next = (from: 'from_id' | 'to_id', to: 'from_id' | 'to_id') => sql`
+    select n.id from unnest(l.frontier) as given(id)
+     cross join lateral (select ${sql.ref(to)} as id from relations
+                          where account_id = ${accountId} and ${sql.ref(from)} = given.id offset 0) n
+     where n.id <> all(l.seen)`;
+  return sql`
+    with recursive levels(level, frontier, seen) as (
+      select 0, s.ids, s.ids from (select (${start})[1:${limit}] as ids) s
+      union all
+      select l.level + 1, n.ids, l.seen || n.ids
+        from levels l
+        cross join lateral (select array(${next('from_id', 'to_id')} union ${next('to_id', 'from_id')}
+                                         limit ${limit} - cardinality(l.seen)) as ids) n
+       where l.level < ${depth} and cardinality(l.frontier) > 0 and cardinality(l.seen) < ${limit}
+    )
+    select w.id, w.ord
+      from (select seen from levels order by level desc limit 1) l
+      cross join unnest(l.seen) with ordinality as w(id, ord)`;
+}
+
+/** The ids `walkFrom` reaches from `start`, nearest first. */
+export async function walk(
   db: Db,
   accountId: string,
-  frontier: string[],
-  seen: string[],
-  limit: number,
+  start: string[],
+  options: { depth: number; limit: number },
 ): Promise<string[]> {
-  // One index probe per frontier entity and direction, planned once (the
-  // shape of relationsTouching; the lists and the limit are read through
-  // sub-selects — see `hidden` in db/prepared.ts).
-  const given = hidden(sql`${frontier}::uuid[]`);
-  const known = hidden(sql`${seen}::uuid[]`);
   const result = await sql<{ id: string }>`
-    ${planOnce} select n.id
-      from unnest(${given}) as given(id)
-      cross join lateral (
-        select to_id as id from relations
-         where account_id = ${accountId} and from_id = given.id offset 0) n
-     where n.id <> all(${known}::uuid[])
-    union
-    select n.id
-      from unnest(${given}) as given(id)
-      cross join lateral (
-        select from_id as id from relations
-         where account_id = ${accountId} and to_id = given.id offset 0) n
-     where n.id <> all(${known}::uuid[])
-    limit ${hidden(sql`${limit}::int`)}
+    ${planOnce} select id from (${walkFrom(accountId, hidden(sql`${start}::uuid[]`), options)}) w
+     order by ord
   `.execute(db);
   return result.rows.map((row) => row.id);
+}
+
+/**
+ * What `walkFrom` reaches from one entity, with the relations among it, in
+ * one statement; no nodes when the entity does not exist.
+ */
+export async function neighbourhood(
+  db: Db,
+  accountId: string,
+  rootId: string,
+  options: { depth: number; limit: number },
+): Promise<{ nodes: NodeRow[]; relations: Omit<RelationRow, 'created_at'>[] }> {
+  const root = hidden(sql`${rootId}::uuid`);
+  const result = await sql<{
+    nodes: NodeRow[] | null;
+    relations: Omit<RelationRow, 'created_at'>[] | null;
+  }>`
+    ${planOnce} with walked as materialized (
+      ${walkFrom(accountId, sql`array(select id from entities where account_id = ${accountId} and id = ${root})`, options)}
+    ),
+    nodes as materialized (
+      select e.id, e.name, e.type, e.observations_count, w.ord
+        from walked w
+        cross join lateral (select * from entities e
+                             where e.account_id = ${accountId} and e.id = w.id limit 1) e
+    )
+    select (select json_agg(json_build_object('id', id, 'name', name, 'type', type,
+                   'observations_count', observations_count) order by ord) from nodes) as nodes,
+           (select json_agg(json_build_object('id', r.id, 'from_id', r.from_id, 'to_id', r.to_id,
+                   'type', r.type) order by r.ordinal)
+              from nodes n
+              cross join lateral (select * from relations r
+                                   where r.account_id = ${accountId} and r.from_id = n.id offset 0) r
+             where r.to_id in (select id from nodes)) as relations
+  `.execute(db);
+  const row = result.rows[0]!;
+  return { nodes: row.nodes ?? [], relations: row.relations ?? [] };
 }
 
 /**
