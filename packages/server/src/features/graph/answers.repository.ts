@@ -42,8 +42,6 @@ export interface AnswerSource {
   with?: RawBuilder<unknown>;
   page: RawBuilder<unknown>;
   total?: RawBuilder<number>;
-  /** Only the relations starting at the page's entities (pages of the whole graph visit each once). */
-  fromOnly?: boolean;
 }
 
 export interface AnswerBudget {
@@ -97,7 +95,7 @@ export async function readAnswer(
                              order by o.position, o.created_at
                              limit p.take) o
     ),
-    touching as (${touchingGiven(accountId, { fromOnly: source.fromOnly, limit: budget.relations })})
+    touching as (${touchingGiven(accountId, { limit: budget.relations })})
     select ${source.total ?? sql`null`} as total,
            (select json_agg(json_build_object('id', id, 'name', name, 'type', type,
                    'metadata', metadata, 'observations_count', observations_count, 'take', take)
@@ -135,28 +133,6 @@ export async function namedAnswer(
                                        where e.account_id = ${accountId} and e.name = g.name limit 1) e
                  order by g.ord
                  limit ${hidden(sql`${limit}::int`)}`,
-    },
-    budget,
-  );
-}
-
-/** The answer for one page of the account's entities in creation order. */
-export async function pageAnswer(
-  db: Db,
-  accountId: string,
-  page: { limit: number; offset: number },
-  budget: AnswerBudget,
-): Promise<AnswerRows> {
-  return readAnswer(
-    db,
-    accountId,
-    {
-      page: sql`select id, ordinal as ord from entities
-                 where account_id = ${accountId}
-                 order by ordinal
-                 limit ${hidden(sql`${page.limit}::int`)}
-                offset ${hidden(sql`${page.offset}::int`)}`,
-      fromOnly: true,
     },
     budget,
   );

@@ -80,6 +80,26 @@ function withNote(graph: MemoryGraph, note: string): MemoryGraph {
   return { ...graph, truncated: `truncated: ${note}${rest ? `; ${rest}` : ''}` };
 }
 
+/**
+ * The entities that fit the read limits with their observations, and the
+ * relations being read beside them (on PostgreSQL the two reads overlap on
+ * two connections): for answers too big to gain from one statement (a page
+ * of `read_graph`; decision 017).
+ */
+async function toMemoryGraph(
+  deps: GraphDeps,
+  accountId: string,
+  given: entityRepo.EntityRow[],
+  reading: Promise<relationRepo.NamedRelationRow[]>,
+  more: (kept: number) => string,
+): Promise<MemoryGraph> {
+  const [bounded, relations] = await Promise.all([
+    boundEntities(deps.db, accountId, given, deps.bounds),
+    reading,
+  ]);
+  return shapeGraph(deps, bounded, relations, more);
+}
+
 /** What one answer of a read may hold (entities, observation rows, relations read). */
 const answerBudget = (deps: GraphDeps) => ({
   entities: deps.bounds.maxRows,
@@ -353,23 +373,21 @@ export async function updateEntity(
 export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page = {}) {
   const offset = page.offset ?? 0;
   const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
-  // One row past the page tells whether more follow; it is read without
-  // observations or relations (the answer holds `limit` entities).
-  const answer = await answersRepo.pageAnswer(
-    deps.db,
-    auth.accountId,
-    { limit: limit + 1, offset },
-    { ...answerBudget(deps), entities: limit },
-  );
+  // One row past the page tells whether more follow.
+  const rows = await entityRepo.pageEntities(deps.db, auth.accountId, { limit: limit + 1, offset });
+  const onPage = rows.slice(0, limit);
+  const relations = relationRepo
+    .relationsTouching(
+      deps.db,
+      auth.accountId,
+      onPage.map((row) => row.id),
+      { fromOnly: true, limit: deps.bounds.maxRows + 1 },
+    )
+    .then((touching) => relationRepo.named(touching, relationRepo.namesOf(onPage)));
   const more = (kept: number) => `call read_graph with offset=${offset + kept} for the next page`;
-  const onPage = answer.entities.slice(0, limit);
-  const graph = answerGraph(deps, { ...answer, entities: onPage }, more);
+  const graph = await toMemoryGraph(deps, auth.accountId, onPage, relations, more);
   // More entities follow a full page: a cut only when the caller asked for no limit.
-  if (
-    answer.entities.length > limit &&
-    page.limit === undefined &&
-    graph.entities.length === limit
-  ) {
+  if (rows.length > limit && page.limit === undefined && graph.entities.length === limit) {
     return withNote(graph, `showing ${limit} entities; ${more(limit)}`);
   }
   return graph;
