@@ -375,8 +375,9 @@ export function walkFrom(
       union all
       select l.level + 1, n.ids, l.seen || n.ids
         from levels l
+        -- Fenced (offset 0), or the level's array would be computed twice.
         cross join lateral (select array(${next('from_id', 'to_id')} union ${next('to_id', 'from_id')}
-                                         limit ${limit} - cardinality(l.seen)) as ids) n
+                                         limit ${limit} - cardinality(l.seen)) as ids offset 0) n
        where l.level < ${depth} and cardinality(l.frontier) > 0 and cardinality(l.seen) < ${limit}
     )
     select w.id, w.ord
