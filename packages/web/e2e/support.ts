@@ -58,8 +58,11 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 
 /**
  * Picks `option` in the Radix select labelled `name`. Under load a click can
- * land while the list is still opening and be ignored (seen once in CI: the
- * list stayed open), so the pick is repeated until the list has closed.
+ * land while the list is still opening and be ignored (seen in CI: the list
+ * stayed open), so the pick is repeated until the list has closed. While the
+ * list is open Radix hides everything else from the accessibility tree (a
+ * select in a dialog cannot be found by role then), so an open list is read
+ * from the list itself.
  */
 export async function choose(
   page: Page,
@@ -67,10 +70,12 @@ export async function choose(
   name: string,
   option: string | RegExp,
 ): Promise<void> {
-  const select = scope.getByRole('combobox', { name, exact: true });
+  const list = page.getByRole('listbox');
   await expect(async () => {
-    if ((await select.getAttribute('aria-expanded')) !== 'true') await select.click();
+    if (!(await list.isVisible())) {
+      await scope.getByRole('combobox', { name, exact: true }).click({ timeout: 5_000 });
+    }
     await page.getByRole('option', { name: option }).click({ timeout: 5_000 });
-    await expect(select).toHaveAttribute('aria-expanded', 'false', { timeout: 1_000 });
+    await expect(list).toBeHidden({ timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
 }
