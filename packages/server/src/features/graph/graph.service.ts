@@ -103,7 +103,7 @@ export async function boundEntities(
 }
 
 /** Entities in answer order, each with the number of its observations read. */
-export type ObservationPlan<E extends SizedEntity = entityRepo.EntityRow> = {
+type ObservationPlan<E extends SizedEntity = entityRepo.EntityRow> = {
   row: E;
   take: number;
 }[];

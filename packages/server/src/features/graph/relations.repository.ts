@@ -422,15 +422,12 @@ export async function neighbourhood(
         from walked w
         cross join lateral (select * from entities e
                              where e.account_id = ${accountId} and e.id = w.id limit 1) e
-    )
+    ),
+    given as (select id from nodes)
     select (select json_agg(json_build_object('id', id, 'name', name, 'type', type,
                    'observations_count', observations_count) order by ord) from nodes) as nodes,
-           (select json_agg(json_build_object('id', r.id, 'from_id', r.from_id, 'to_id', r.to_id,
-                   'type', r.type) order by r.ordinal)
-              from nodes n
-              cross join lateral (select * from relations r
-                                   where r.account_id = ${accountId} and r.from_id = n.id offset 0) r
-             where r.to_id in (select id from nodes)) as relations
+           (select json_agg(json_build_object('id', id, 'from_id', from_id, 'to_id', to_id,
+                   'type', type) order by ordinal) from (${amongGiven(accountId)}) r) as relations
   `.execute(db);
   const row = result.rows[0]!;
   return { nodes: row.nodes ?? [], relations: row.relations ?? [] };
@@ -478,14 +475,19 @@ export async function relationsAmong(
   if (ids.length === 0) return [];
   const result = await sql<RelationRow>`
     ${planOnce} with given as (select distinct id from unnest(${hidden(sql`${ids}::uuid[]`)}) as given(id))
-    select r.id, r.from_id, r.to_id, r.type, r.created_at
-      from given
-      cross join lateral (select * from relations r
-                           where r.account_id = ${accountId} and r.from_id = given.id offset 0) r
-     where r.to_id in (select id from given)
-     order by r.ordinal
+    select id, from_id, to_id, type, created_at from (${amongGiven(accountId)}) r
+     order by ordinal
   `.execute(db);
   return result.rows;
+}
+
+/** The statement of `relationsAmong` over a CTE `given(id)` of distinct entity ids. */
+function amongGiven(accountId: string) {
+  return sql`
+    select r.* from given
+      cross join lateral (select * from relations r
+                           where r.account_id = ${accountId} and r.from_id = given.id offset 0) r
+     where r.to_id in (select id from given)`;
 }
 
 /**
