@@ -32,7 +32,7 @@ interface Operation {
   label: string;
   /**
    * p50 target in ms per database: issue 10's for create, get, both searches
-   * and the depth-2 graph (at 100k entities); the others' from the screens' issues.
+   * and the depth-2 graph (at 100k entities); this bench's own bounds for the rest.
    */
   target: Record<DbKind, number>;
   iterations: number;
