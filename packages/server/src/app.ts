@@ -23,7 +23,7 @@ import { authenticateWith, sessionOnlyWith } from './http/authenticate.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { loggerOptions } from './http/logging.js';
 import { registerMetering } from './features/usage/usage.routes.js';
-import { apiRateLimit } from './http/rate-limits.js';
+import { accountRateLimitOf, apiRateLimit, registerAccountRateLimit } from './http/rate-limits.js';
 import { securityHeaders } from './http/security-headers.js';
 import { checkOriginWith, originPolicy } from './http/origin.js';
 import type { RouteDeps } from './route-deps.js';
@@ -88,6 +88,7 @@ export async function buildApp({
   // Stripe's card form (only when Stripe is configured) loads its script and frames from Stripe.
   app.addHook('onRequest', securityHeaders(billingContentSources(config)));
   await app.register(rateLimit, apiRateLimit(config.API_RATE_LIMIT_PER_MINUTE, rateLimitStore));
+  registerAccountRateLimit(app, accountRateLimitOf(config));
   await app.register(swagger, {
     openapi: {
       info: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLoopbackBind } from './lib/loopback.js';
 
 /**
  * The only reader of process.env. Validated once at start; a bad value stops
@@ -47,6 +48,11 @@ const envSchema = z.object({
   /** Requests per credential per minute on /api/* and /mcp. */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(20_000),
   /**
+   * Requests per account per minute on /api/* and /mcp, across all its
+   * credentials; unset, three times API_RATE_LIMIT_PER_MINUTE (http/rate-limits.ts).
+   */
+  API_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
+  /**
    * Trust X-Forwarded-For from this many proxy hops (or `true` for all) when
    * taking the client address; off unless Engram runs behind a load balancer.
    */
@@ -79,6 +85,11 @@ const envSchema = z.object({
   WS_MAX_QUEUED_MESSAGES: z.coerce.number().int().min(1).default(100),
   /** Rows one read answers at most (entities, relations, search results, path steps). */
   READ_MAX_ROWS: z.coerce.number().int().min(1).default(1_000),
+  /**
+   * Days the change log keeps every account's events, replacing each plan's
+   * own window (the plan catalog's changeLogRetentionDays); unset, the plan's.
+   */
+  CHANGE_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).optional(),
   /** Bytes of content one read answers at most; past it the answer is cut and says so. */
   READ_MAX_BYTES: z.coerce
     .number()
@@ -86,9 +97,17 @@ const envSchema = z.object({
     .min(1024)
     .default(4 * 1024 * 1024),
   /**
+   * Without a payment provider: whether account owners pick any plan
+   * themselves (true) or plans are set by the operator with `engram plan set`
+   * (false). Unset, true only on a server that listens on loopback without
+   * PUBLIC_URL (see `planSelfService`). Ignored with Stripe: payments decide.
+   */
+  PLAN_SELF_SERVICE: z.enum(['true', 'false']).optional(),
+  /**
    * Billing (docs: README "Configuration"). With STRIPE_SECRET_KEY set, plans
    * are paid through Stripe and the other STRIPE_* values are required;
-   * without it the built-in `none` provider applies plan changes at once.
+   * without it the built-in `none` provider applies plan changes at once
+   * (by whom: PLAN_SELF_SERVICE).
    */
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   /** Signing secret of the webhook endpoint POST /api/billing/webhook (whsec_…). */
@@ -135,6 +154,16 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
 });
 
 export type Config = z.infer<typeof envSchema>;
+
+/**
+ * PLAN_SELF_SERVICE as it applies: when unset, people pick their own plan
+ * only on a server nobody else can reach (loopback, no PUBLIC_URL); a server
+ * others use leaves plans to its operator (docs/security.md "Plans").
+ */
+export function planSelfService(config: Config): boolean {
+  if (config.PLAN_SELF_SERVICE) return config.PLAN_SELF_SERVICE === 'true';
+  return !config.PUBLIC_URL && isLoopbackBind(config.HOST);
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

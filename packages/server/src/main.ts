@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { createWriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -9,12 +9,14 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { announceServer, DataFolderBusyError, runningServer } from './db/data-lock.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
+import { setPlanByOperator } from './features/billing/billing.service.js';
 import * as transfer from './features/graph/transfer.service.js';
 import type { AuthContext } from './lib/auth-context.js';
 import { AppError } from './lib/errors.js';
 import { bridgeStdio } from './mcp/bridge.js';
 import { serveStdio } from './mcp/stdio.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+import { isLoopbackBind } from './lib/loopback.js';
 
 const USAGE = `Usage: engram <command>
 
@@ -27,6 +29,8 @@ Commands:
                             or an Engram export (.json) (needs ENGRAM_API_KEY)
   export [--format jsonl|json] [--output <file>]
                             Write the account's graph (default jsonl to stdout)
+  plan set <email> <plan>   Without a payment provider: move the account that email
+                            owns to a plan (free, starter, pro, team, …-annual)
 
 The database is DATABASE_URL, else the embedded one in DATA_DIR (default ./data).`;
 
@@ -38,7 +42,7 @@ class UsageError extends Error {}
 
 async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config });
-  if (!config.PUBLIC_URL && !['127.0.0.1', 'localhost', '::1'].includes(config.HOST)) {
+  if (!config.PUBLIC_URL && !isLoopbackBind(config.HOST)) {
     app.log.warn(
       'PUBLIC_URL is not set: browsers reach /ws/connect and /mcp only from loopback origins. Set PUBLIC_URL to the address people open.',
     );
@@ -131,25 +135,19 @@ async function serveMcp(config: Config): Promise<void> {
   }
 }
 
-/** An Engram export is one JSON document with `"format": "engram"`; anything else is read as JSONL. */
-function isLosslessExport(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && 'format' in value;
-  } catch {
-    return false;
-  }
-}
-
 async function importFile(config: Config, file: string | undefined): Promise<void> {
   if (!file) throw new UsageError('Give the file to import: engram import <file>');
-  const text = await readFile(file, 'utf8');
+  // Read as a stream, as often as the import needs (a check, then the writes):
+  // a file of any size, never whole in memory. Fails here if it cannot be read.
+  await access(file, constants.R_OK).catch((error: Error) => {
+    throw new UsageError(`Cannot read ${file}: ${error.message}`);
+  });
+  const source = () => createReadStream(file, { encoding: 'utf8' });
   await withAccount(
     config,
     async (runtime, auth) => {
-      const summary = isLosslessExport(text)
-        ? await transfer.importLossless(runtime.graph, auth, JSON.parse(text))
-        : await transfer.importJsonl(runtime.graph, auth, text);
+      // An Engram export (a JSON object with "format") or, anything else, the reference JSONL.
+      const summary = await transfer.importFrom(runtime.graph, auth, source);
       await runtime.database.withSession((session) => session.exec('analyze'));
       console.error(`Imported ${summary.entities} entities and ${summary.relations} relations.`);
     },
@@ -179,6 +177,23 @@ async function exportGraph(config: Config, args: string[]): Promise<void> {
   );
 }
 
+/** `engram plan set <email> <plan>`: the operator's plan change (docs/deploy.md "Plans"). */
+async function planCommand(config: Config, args: string[]): Promise<void> {
+  const [action, email, planId, ...extra] = args;
+  if (action !== 'set' || !email || !planId || extra.length > 0) {
+    throw new UsageError('Usage: engram plan set <email> <plan>');
+  }
+  const runtime = await createRuntime(config);
+  try {
+    const done = await setPlanByOperator(runtime.billing, email, planId);
+    console.log(
+      `${done.email}: ${done.from.name} (${done.from.id}) → ${done.to.name} (${done.to.id})`,
+    );
+  } finally {
+    await runtime.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === '--help' || command === 'help') {
@@ -197,6 +212,8 @@ async function main(argv: string[]): Promise<void> {
       return importFile(config, rest[0]);
     case 'export':
       return exportGraph(config, rest);
+    case 'plan':
+      return planCommand(config, rest);
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   }

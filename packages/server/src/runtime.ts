@@ -1,11 +1,13 @@
-import type { Config } from './config.js';
+import { planSelfService, type Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { DatabaseUpkeep } from './db/upkeep.js';
+import { AccountPurge, type PurgeOptions } from './features/accounts/accounts.service.js';
 import type { AnalyticsDeps } from './features/analytics/analytics.service.js';
 import { authenticateSession, sessionStatus, type AuthDeps } from './features/auth/auth.service.js';
 import type { BillingDeps } from './features/billing/billing.service.js';
 import { billingProviderFor } from './features/billing/providers.js';
+import { ChangeLogCompactor } from './features/graph/change-log.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
 import { authThrottles } from './features/auth/throttle.js';
 import { KeyUsageTracker } from './features/keys/key-usage.js';
@@ -41,6 +43,10 @@ export interface Runtime {
   credentials: CredentialWatch;
   /** Keeps the embedded database's statistics fresh (PGlite has no autovacuum). */
   upkeep: DatabaseUpkeep;
+  /** Removes the rows of deleted accounts in batches; resumes an unfinished purge at start. */
+  accountPurge: AccountPurge;
+  /** Removes change-log events past their retention window. */
+  changeLog: ChangeLogCompactor;
   /** Who a bearer credential (session token or API key) acts as, if anyone. */
   authenticate(credential: string): Promise<AuthContext | undefined>;
   close(): Promise<void>;
@@ -53,6 +59,8 @@ export interface RuntimeOptions {
   /** Operator commands (import, export) may run long transactions: no statement timeout. */
   unboundedStatements?: boolean | undefined;
   onError?: ((error: unknown, message: string) => void) | undefined;
+  /** The account purge's batch size and schedule (tests make batches small and stop it midway). */
+  accountPurge?: Partial<PurgeOptions> | undefined;
 }
 
 export async function createRuntime(
@@ -111,21 +119,45 @@ export async function createRuntime(
       bus.publish(events);
     },
   };
+  const changeLog = new ChangeLogCompactor(
+    database.db,
+    now,
+    { retentionDays: config.CHANGE_LOG_RETENTION_DAYS, intervalMs: 10 * 60_000 },
+    (error) => options.onError?.(error, 'change log compaction failed'),
+  );
+  changeLog.start();
   const analytics: AnalyticsDeps = { db: database.db, now, usage: meter };
   const billing: BillingDeps = {
     db: database.db,
     now,
     provider: billingProviderFor(config),
+    planSelfService: planSelfService(config),
     publicOrigin: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : undefined,
     onError: options.onError,
     planChanged: (accountId) => meter.forgetPlan(accountId),
   };
+  const accountPurge = new AccountPurge(
+    database.db,
+    {
+      batchRows: 5_000,
+      intervalMs: 60_000,
+      ...options.accountPurge,
+      afterBatch: async (rows) => {
+        // PGlite has no autovacuum: a purge is a large change like any other.
+        upkeep.noteChanges(rows);
+        await options.accountPurge?.afterBatch?.(rows);
+      },
+    },
+    (error) => options.onError?.(error, 'account purge failed; retried later'),
+  );
+  accountPurge.start();
   const auth: AuthDeps = {
     db: database.db,
     sessionTtlDays: config.SESSION_TTL_DAYS,
     now,
     keys,
     credentialsChanged,
+    accounts: { db: database.db, billing, credentialsChanged, purge: accountPurge },
     throttles: authThrottles({
       loginMaxFailures: config.LOGIN_MAX_FAILURES,
       loginLockMinutes: config.LOGIN_LOCK_MINUTES,
@@ -155,6 +187,8 @@ export async function createRuntime(
     billing,
     credentials,
     upkeep,
+    accountPurge,
+    changeLog,
     async authenticate(credential) {
       return (
         (await authenticateSession(auth, credential)) ??
@@ -162,7 +196,9 @@ export async function createRuntime(
       );
     },
     async close() {
+      await accountPurge.stop();
       upkeep.stop();
+      await changeLog.stop();
       credentials.close();
       await usage.stop();
       await meter.stop();

@@ -13,6 +13,12 @@ export interface PlanFeatures {
   maxQueries: number;
   maxApiKeys: number;
   maxWebhooks: number;
+  /**
+   * Days the change log keeps an account's events (what a realtime client can
+   * resume from); older ones are compacted. The operator's
+   * CHANGE_LOG_RETENTION_DAYS replaces it for every plan.
+   */
+  changeLogRetentionDays: number;
   features: string[];
 }
 
@@ -54,6 +60,7 @@ const TIERS: Tier[] = [
       maxQueries: 15_000,
       maxApiKeys: 1,
       maxWebhooks: 0,
+      changeLogRetentionDays: 7,
       features: [
         '1,000 entities',
         '100 MB of memory',
@@ -78,6 +85,7 @@ const TIERS: Tier[] = [
       maxQueries: 100_000,
       maxApiKeys: 3,
       maxWebhooks: 5,
+      changeLogRetentionDays: 30,
       features: [
         '10,000 entities',
         '1 GB of memory',
@@ -104,6 +112,7 @@ const TIERS: Tier[] = [
       maxQueries: 1_000_000,
       maxApiKeys: 10,
       maxWebhooks: 20,
+      changeLogRetentionDays: 90,
       features: [
         '100,000 entities',
         '10 GB of memory',
@@ -131,6 +140,7 @@ const TIERS: Tier[] = [
       maxQueries: 10_000_000,
       maxApiKeys: 50,
       maxWebhooks: UNLIMITED,
+      changeLogRetentionDays: 365,
       features: [
         '1M entities',
         '100 GB of memory',

@@ -114,7 +114,18 @@ test.describe('API Keys', () => {
       .getByRole('button', { name: 'Roll' })
       .click();
     const dialog = page.getByRole('dialog', { name: 'Roll API Key' });
-    await expect(dialog.getByText(/keeps working for 2 weeks/)).toBeVisible();
+    const consequences = dialog.getByRole('list', { name: 'What rolling does' });
+    await expect(consequences.getByText(/keeps working for 2 weeks/)).toBeVisible();
+    await expect(
+      consequences.getByText(
+        'Only one old key keeps working at a time: if you roll the new key again, the current key stops working at once.',
+      ),
+    ).toBeVisible();
+    await expect(
+      consequences.getByText(
+        'If the current key replaced an older key that still works, that older key stops working now.',
+      ),
+    ).toBeVisible();
     await dialog.getByRole('button', { name: 'Roll Key' }).click();
     await expect(dialog).toBeHidden();
 
@@ -150,6 +161,19 @@ test.describe('API Keys', () => {
     await expect(dialog.getByRole('alert')).toHaveText(
       'This key has already been rolled; roll its successor instead',
     );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // Rolling the new key again ends the first key at once, as the dialog said.
+    await cards.nth(0).getByRole('button', { name: 'Roll' }).click();
+    await dialog.getByRole('button', { name: 'Roll Key' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(cards).toHaveCount(3);
+    const newestKey = (await page.getByTestId('new-api-key').textContent()) ?? '';
+    expect(newestKey).not.toBe(newKey);
+    expect((await entitiesWith(page.request, oldKey)).status()).toBe(401);
+    expect((await entitiesWith(page.request, newKey)).status()).toBe(200);
+    expect((await entitiesWith(page.request, newestKey)).status()).toBe(200);
+    await expect(cards.nth(2)).toHaveAttribute('data-state', 'expired');
   });
 
   test("a key close to its expiry is amber with 'Expires Soon', and so is the key it rolls into", async ({
@@ -195,6 +219,11 @@ test.describe('API Keys', () => {
     const dialog = page.getByRole('dialog', { name: 'Delete API Key' });
     const consequences = dialog.getByRole('list', { name: 'What deleting does' });
     await expect(consequences.getByText(/stop working immediately/)).toBeVisible();
+    await expect(
+      consequences.getByText(
+        'If it replaced an older key that still works, that older key stops working too.',
+      ),
+    ).toBeVisible();
     await expect(consequences.getByText('This cannot be undone.')).toBeVisible();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByRole('article', { name: 'Old laptop' })).toBeVisible();

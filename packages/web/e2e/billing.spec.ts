@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PrivateServer } from './private-server';
 import { createAccount, openSignedIn, PASSWORD, saveScreenshot, uniqueEmail } from './support';
@@ -162,6 +165,97 @@ test.describe('Billing without a payment provider', () => {
   });
 });
 
+// ── a shared server: plans are the operator's ───────────────────────────────
+
+const OPERATOR = 'Plan changes on this server are made by its operator.';
+const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
+
+/** Starts (or restarts) a private server with these settings, in its environment only while it starts. */
+async function startWith(server: PrivateServer, env: Record<string, string>): Promise<void> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    await server.start();
+  } finally {
+    for (const key of Object.keys(env)) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  }
+}
+
+/** What a shared server gets by default (HOST not loopback, or PUBLIC_URL); said outright here. */
+const OPERATOR_ENV = { PLAN_SELF_SERVICE: 'false' };
+
+test.describe('Billing on a server whose operator sets plans', () => {
+  test.describe.configure({ mode: 'serial' });
+  let server: PrivateServer;
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    server = await PrivateServer.create();
+    await startWith(server, OPERATOR_ENV);
+  });
+  test.afterAll(async () => {
+    await server?.dispose();
+  });
+
+  test('says the operator changes plans, refuses taking one, and shows the plan the operator set', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const email = uniqueEmail('billing-operator');
+    const registered = await request.post(`${server.baseUrl}/auth/register`, {
+      data: { email, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' },
+    });
+    expect(registered.status()).toBe(201);
+    const { token } = (await registered.json()) as { token: string };
+    await page.goto(`${server.baseUrl}/pricing`);
+    await page.evaluate((value) => localStorage.setItem('auth_token', value), token);
+    await page.goto(`${server.baseUrl}/billing`);
+
+    await expect(currentPlan(page).getByTestId('current-plan-name')).toHaveText('Free');
+    await expect(currentPlan(page).getByTestId('plan-changes')).toHaveText(
+      `${OPERATOR} Ask the person who runs it for another plan.`,
+    );
+    await expect(currentPlan(page).getByText(/plan changes apply at once/)).toHaveCount(0);
+    await shoot(page, 'billing-operator');
+
+    const dialog = await openPlanDialog(page);
+    await expect(dialog).toContainText(
+      `${OPERATOR} You can move to Free here; ask the person who runs it for any other plan.`,
+    );
+    await dialog.getByRole('radio', { name: 'Power User' }).check();
+    await dialog.getByRole('button', { name: 'Change Plan' }).click();
+    // Spec §8: the failure shows the server's text.
+    await expect(toast(page, OPERATOR)).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await shoot(page, 'billing-operator-refused');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(currentPlan(page).getByTestId('current-plan-name')).toHaveText('Free');
+    await expect(limit(page, 'Max Entities')).toHaveText('1,000');
+
+    // The operator sets the plan (the embedded database is one process's: stop, set, start).
+    await server.stop();
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [SERVER_MAIN, 'plan', 'set', email, 'team'],
+      { env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'silent' } },
+    );
+    expect(stdout.trim()).toBe(`${email}: Free (free) → Power User (team)`);
+    await startWith(server, OPERATOR_ENV);
+
+    await page.reload();
+    await expect(currentPlan(page).getByTestId('current-plan-name')).toHaveText('Power User');
+    await expect(limit(page, 'Max Entities')).toHaveText('1,000,000');
+    await expect(currentPlan(page).getByTestId('plan-changes')).toHaveText(
+      `${OPERATOR} Ask the person who runs it for another plan; you can still cancel or move to Free here.`,
+    );
+    await shoot(page, 'billing-operator-team');
+  });
+});
+
 // ── with Stripe (a local fake) ──────────────────────────────────────────────
 
 const WEBHOOK_SECRET = 'whsec_e2e_engram';
@@ -264,7 +358,8 @@ test.describe('Billing through Stripe (local fake)', () => {
       expect.arrayContaining([
         'POST /v1/customers',
         'POST /v1/checkout/sessions',
-        expect.stringMatching(/^GET \/v1\/subscriptions\/sub_/),
+        // Each subscription event applies the customer's subscriptions as Stripe has them now.
+        'GET /v1/subscriptions',
         expect.stringMatching(/^POST \/v1\/customers\/cus_/),
       ]),
     );

@@ -205,6 +205,12 @@ test.describe('Entity Management (/entities)', () => {
     await expect(page).toHaveURL(/type=person/);
     await choose(page, page, 'Entity type', 'All Types');
     await expect(page.getByRole('article')).toHaveCount(3);
+    // The filter's own search asks the server for the types starting with the text.
+    await page.getByRole('combobox', { name: 'Entity type' }).click();
+    await page.getByRole('combobox', { name: 'Search entity types' }).fill('MATH');
+    await expect(page.getByRole('option')).toHaveText(['All Types', 'Mathematician (1)']);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('listbox')).toBeHidden();
 
     // ── delete ──────────────────────────────────────────────────────────────
     await cardAction(page, 'Ada Lovelace', 'Delete Entity');
@@ -342,16 +348,19 @@ interface OpenedDatabase {
 
 /**
  * A private server whose account is on the Pro plan (100,000 entities) and
- * holds 5,000 entities and 150 relations. Sign-up gives the Free plan and the
+ * holds the graph of `lines` (JSONL). Sign-up gives the Free plan and the
  * app has no plan change without a payment provider, so the plan is set in
  * the server's own data folder while it is stopped, with the server's own
  * database module (as the benchmarks do). The graph goes in through the
  * product's bulk import (`engram import`), the path an operator would use.
  */
-async function bigAccount(): Promise<{ server: PrivateServer; account: Account }> {
+async function privateAccount(
+  label: string,
+  lines: string[],
+): Promise<{ server: PrivateServer; account: Account }> {
   const server = await PrivateServer.create();
   await server.start();
-  const email = `e2e-big-${Date.now()}@example.com`;
+  const email = `e2e-${label}-${Date.now()}@example.com`;
   const register = await fetch(`${server.baseUrl}/auth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -384,27 +393,6 @@ async function bigAccount(): Promise<{ server: PrivateServer; account: Account }
 
   const folder = await mkdtemp(join(tmpdir(), 'engram-e2e-import-'));
   const file = join(folder, 'graph.jsonl');
-  const lines: string[] = [];
-  for (let i = 1; i <= BIG; i++) {
-    lines.push(
-      JSON.stringify({
-        type: 'entity',
-        name: `Entity ${String(i).padStart(5, '0')}`,
-        entityType: ['person', 'concept', 'technology'][i % 3],
-        observations: [`Observation of entity ${i}`],
-      }),
-    );
-  }
-  for (let i = 1; i <= BIG_RELATIONS; i++) {
-    lines.push(
-      JSON.stringify({
-        type: 'relation',
-        from: `Entity ${String(i).padStart(5, '0')}`,
-        to: `Entity ${String(i + 1).padStart(5, '0')}`,
-        relationType: 'relates_to',
-      }),
-    );
-  }
   await writeFile(file, lines.join('\n'));
   const importer = spawn(
     process.execPath,
@@ -428,6 +416,32 @@ async function bigAccount(): Promise<{ server: PrivateServer; account: Account }
     server,
     account: { email, password: 'Engines1843', firstName: 'Ada', lastName: 'Big', token },
   };
+}
+
+/** 5,000 entities of three types, and 150 relations. */
+function bigAccount() {
+  const lines: string[] = [];
+  for (let i = 1; i <= BIG; i++) {
+    lines.push(
+      JSON.stringify({
+        type: 'entity',
+        name: `Entity ${String(i).padStart(5, '0')}`,
+        entityType: ['person', 'concept', 'technology'][i % 3],
+        observations: [`Observation of entity ${i}`],
+      }),
+    );
+  }
+  for (let i = 1; i <= BIG_RELATIONS; i++) {
+    lines.push(
+      JSON.stringify({
+        type: 'relation',
+        from: `Entity ${String(i).padStart(5, '0')}`,
+        to: `Entity ${String(i + 1).padStart(5, '0')}`,
+        relationType: 'relates_to',
+      }),
+    );
+  }
+  return privateAccount('big', lines);
 }
 
 async function signedInOn(browser: Browser, server: PrivateServer, account: Account, path: string) {
@@ -514,6 +528,169 @@ test.describe('A 5,000-entity account', () => {
     await dialog.getByRole('button', { name: 'Create Relation' }).click();
     await expect(page.getByText('Relation created successfully')).toBeVisible();
     await expect(page.getByText('151 relations', { exact: true })).toBeVisible();
+  });
+});
+
+// ── 20,000 types ────────────────────────────────────────────────────────────
+
+const MANY_TYPES = 20_000;
+const pad5 = (i: number) => String(i).padStart(5, '0');
+
+/**
+ * 20,000 entities of 20,000 types ('kind_00000'…) and 20,000 relations of
+ * 20,000 types ('rel_00000'…) between two hubs; twelve people know each other,
+ * so 'person' and 'knows' are the most common types (issue 31, finding 4).
+ */
+function manyTypesAccount() {
+  const lines: string[] = [];
+  const entity = (name: string, entityType: string) =>
+    lines.push(JSON.stringify({ type: 'entity', name, entityType, observations: [] }));
+  const relation = (from: string, to: string, relationType: string) =>
+    lines.push(JSON.stringify({ type: 'relation', from, to, relationType }));
+  for (let i = 0; i < MANY_TYPES; i++) entity(`Thing ${pad5(i)}`, `kind_${pad5(i)}`);
+  const people = Array.from({ length: 12 }, (_, i) => `Person ${i + 1}`);
+  for (const person of people) entity(person, 'person');
+  for (let i = 1; i < people.length; i++) relation(people[i - 1]!, people[i]!, 'knows');
+  for (let i = 0; i < MANY_TYPES; i++) relation('Person 1', 'Person 12', `rel_${pad5(i)}`);
+  return privateAccount('many-types', lines);
+}
+
+/** What the screen shows (the open list), not the whole page. */
+async function pickerShot(page: Page, name: string) {
+  await page.screenshot({
+    path: `test-results/screenshots/${name}.png`,
+    animations: 'disabled',
+  });
+}
+
+/** Every type list the page reads answers at most one page. */
+function watchTypeReads(page: Page) {
+  const sizes: number[] = [];
+  const prefixes: string[] = [];
+  page.on('response', async (response) => {
+    const url = new URL(response.url());
+    if (!/^\/api\/(entities|relations)\/types$/.test(url.pathname)) return;
+    prefixes.push(url.searchParams.get('prefix') ?? '');
+    sizes.push(((await response.json()) as { types: unknown[] }).types.length);
+  });
+  return { sizes, prefixes };
+}
+
+test.describe('An account with 20,000 entity types and 20,000 relation types', () => {
+  test.describe.configure({ timeout: 240_000 });
+  let many: Awaited<ReturnType<typeof manyTypesAccount>>;
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    many = await manyTypesAccount();
+  });
+  test.afterAll(async () => {
+    await many?.server.dispose();
+  });
+
+  test('the entity type filter and the form’s type picker show one page and search the server', async ({
+    browser,
+  }) => {
+    const page = await signedInOn(browser, many.server, many.account, '/entities');
+    const reads = watchTypeReads(page);
+    await expect(page.getByText('20,012 entities', { exact: true })).toBeVisible();
+
+    // The filter: All Types, then the first page, most common first.
+    await page.getByRole('combobox', { name: 'Entity type' }).click();
+    const search = page.getByRole('combobox', { name: 'Search entity types' });
+    await expect(search).toBeFocused();
+    const options = page.getByRole('option');
+    await expect(options).toHaveCount(101);
+    await expect(options.nth(0)).toHaveText('All Types');
+    await expect(options.nth(1)).toHaveText('Person (12)');
+    await expect(page.getByRole('button', { name: 'Load more types' })).toBeVisible();
+    await pickerShot(page, 'entities-type-filter-20000-desktop');
+    await page.getByRole('button', { name: 'Load more types' }).click();
+    await expect(options).toHaveCount(201);
+
+    // Typing searches the server by prefix, in any case.
+    await search.fill('KIND_1999');
+    await expect(options).toHaveCount(11);
+    await expect(options.nth(1)).toHaveText('Kind 19990 (1)');
+    await pickerShot(page, 'entities-type-filter-search-desktop');
+    await page.getByRole('option', { name: 'Kind 19995 (1)' }).click();
+    await expect(page).toHaveURL(/type=kind_19995/);
+    await expect(page.getByRole('article')).toHaveCount(1);
+    await expect(card(page, 'Thing 19995')).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Entity type' })).toHaveText('Kind 19995');
+    await choose(page, page, 'Entity type', 'All Types');
+    await expect(page.getByText('20,012 entities', { exact: true })).toBeVisible();
+
+    // The form: the account's types by search, and Custom Type... after them.
+    await page.getByRole('button', { name: 'Create Entity' }).click();
+    const create = page.getByRole('dialog', { name: 'Create Entity' });
+    await create.getByLabel('Name').fill('Thing new');
+    await create.getByRole('combobox', { name: 'Type', exact: true }).click();
+    // The first page (the filter's second page was let go when it closed), the five
+    // known types ('person' is on the page), then Custom Type...
+    await expect(options).toHaveCount(106);
+    await expect(options.last()).toHaveText('Custom Type...');
+    await page.getByRole('combobox', { name: 'Search types' }).fill('kind_0000');
+    await expect(options).toHaveCount(11);
+    await pickerShot(page, 'entities-form-type-search-desktop');
+    await page.getByRole('option', { name: 'kind_00007', exact: true }).click();
+    await expect(create.getByRole('combobox', { name: 'Type', exact: true })).toHaveText(
+      'kind_00007',
+    );
+    await create.getByRole('button', { name: 'Create Entity' }).click();
+    await expect(page.getByText('Entity created successfully')).toBeVisible();
+    await expect(card(page, 'Thing new')).toContainText('kind_00007');
+
+    expect(reads.prefixes).toEqual(expect.arrayContaining(['', 'KIND_1999', 'kind_0000']));
+    expect(Math.max(...reads.sizes)).toBeLessThanOrEqual(100);
+
+    // At 375 px the open list fits the screen.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.getByRole('combobox', { name: 'Entity type' }).click();
+    await expect(options).toHaveCount(101);
+    await page.getByRole('combobox', { name: 'Search entity types' }).fill('kind_1');
+    await expect(options.nth(1)).toHaveText('Kind 10000 (1)');
+    await pickerShot(page, 'entities-type-filter-search-mobile');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Create Entity' }).click();
+    await create.getByRole('combobox', { name: 'Type', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Search types' }).fill('Kind_0001');
+    await expect(options).toHaveCount(11);
+    await pickerShot(page, 'entities-form-type-search-mobile');
+    await page.close();
+  });
+
+  test('the relation type filter shows one page and searches the server', async ({ browser }) => {
+    const page = await signedInOn(browser, many.server, many.account, '/relations');
+    const reads = watchTypeReads(page);
+    await expect(page.getByText('20,011 relations', { exact: true })).toBeVisible();
+    await page.getByRole('combobox', { name: 'Relation type' }).click();
+    const options = page.getByRole('option');
+    await expect(options).toHaveCount(101);
+    await expect(options.nth(0)).toHaveText('All Types');
+    await expect(options.nth(1)).toHaveText('Knows (11)');
+    await expect(options.nth(2)).toHaveText('Rel 00000 (1)');
+    await pickerShot(page, 'relations-type-filter-20000-desktop');
+
+    await page.getByRole('combobox', { name: 'Search relation types' }).fill('Rel_1234');
+    await expect(options).toHaveCount(11);
+    await pickerShot(page, 'relations-type-filter-search-desktop');
+    // Arrow keys and Enter pick, as in the entity pickers.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/type=rel_12341/);
+    await expect(page.getByText('1 relation found')).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Relation type' })).toHaveText('Rel 12341');
+
+    expect(reads.prefixes).toEqual(expect.arrayContaining(['', 'Rel_1234']));
+    expect(Math.max(...reads.sizes)).toBeLessThanOrEqual(100);
+
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.getByRole('combobox', { name: 'Relation type' }).click();
+    await page.getByRole('combobox', { name: 'Search relation types' }).fill('rel_0');
+    await expect(options).toHaveCount(101);
+    await pickerShot(page, 'relations-type-filter-search-mobile');
+    await page.close();
   });
 });
 

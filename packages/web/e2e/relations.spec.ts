@@ -180,6 +180,12 @@ test.describe('Relation Management (/relations)', () => {
     await expect(page).toHaveURL(/type=collaborated_with/);
     await choose(page, page.locator('body'), 'Relation type', 'All Types');
     await expect(rows(page)).toHaveCount(3);
+    // The filter's own search asks the server for the types starting with the text.
+    await page.getByRole('combobox', { name: 'Relation type' }).click();
+    await page.getByRole('combobox', { name: 'Search relation types' }).fill('COL');
+    await expect(page.getByRole('option')).toHaveText(['All Types', 'Collaborated with (1)']);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('listbox')).toBeHidden();
 
     // ── search: either end's name or the type, any case ─────────────────────
     const search = page.getByRole('searchbox', { name: 'Search relations' });

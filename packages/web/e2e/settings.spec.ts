@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createAccount, openSignedIn, PASSWORD } from './support';
+import { createAccount, openSignedIn, PASSWORD, storedToken } from './support';
 
 test.describe('Settings', () => {
   test('updates the profile', async ({ page, request }) => {
@@ -42,5 +42,62 @@ test.describe('Settings', () => {
       data: { email: account.email, password: 'NewEngines1843' },
     });
     expect(login.status()).toBe(200);
+  });
+
+  test('deletes the account after the export, the password and the typed email', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request, 'delete');
+    await request.post('/api/entities', {
+      headers: { authorization: `Bearer ${account.token}` },
+      data: { name: 'Analytical Engine', type: 'concept', metadata: {}, observations: [] },
+    });
+    await openSignedIn(page, account, '/settings');
+    const section = page.getByRole('region', { name: 'Delete Account' });
+    await expect(section).toBeVisible();
+    const remove = section.getByRole('button', { name: 'Delete Account' });
+    await expect(remove).toBeDisabled();
+
+    // The export comes first: a download of the whole graph.
+    const downloading = page.waitForEvent('download');
+    await section.getByRole('button', { name: 'Download Export' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/\.json$/);
+    const exported = await download.createReadStream();
+    let text = '';
+    for await (const chunk of exported) text += String(chunk);
+    expect(text).toContain('Analytical Engine');
+
+    // The button waits for the password and the exact email.
+    await section.getByLabel('Password').fill('not-my-password');
+    await expect(remove).toBeDisabled();
+    await section.getByLabel('Type your email to confirm').fill('someone@else.example');
+    await expect(remove).toBeDisabled();
+    await section.getByLabel('Type your email to confirm').fill(account.email.toUpperCase());
+    await expect(remove).toBeEnabled();
+    await remove.click();
+    await expect(section.getByText('Password is incorrect')).toBeVisible();
+    expect(await storedToken(page)).toBe(account.token);
+
+    await section.getByLabel('Password').fill(PASSWORD);
+    await remove.click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByText('Your account was deleted')).toBeVisible();
+    expect(await storedToken(page)).toBeNull();
+
+    // Gone: the old session and password no longer work, and the email can sign up again.
+    const me = await request.get('/auth/me', {
+      headers: { authorization: `Bearer ${account.token}` },
+    });
+    expect(me.status()).toBe(401);
+    const login = await request.post('/auth/login', {
+      data: { email: account.email, password: PASSWORD },
+    });
+    expect(login.status()).toBe(401);
+    const again = await request.post('/auth/register', {
+      data: { email: account.email, password: PASSWORD, firstName: 'Ada', lastName: 'Again' },
+    });
+    expect(again.status()).toBe(201);
   });
 });

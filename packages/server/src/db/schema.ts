@@ -9,12 +9,16 @@ export interface AccountsTable {
   name: string;
   /** Last change-log sequence number handed out; bumped in each write transaction. */
   event_seq: ColumnType<string | number, never, string | number>;
-  /** Bytes of graph the account stores, kept by triggers (migration 006). */
+  /** Bytes the account stores: its graph, kept by triggers (migration 006), and its change log (012). */
   stored_bytes: ColumnType<string | number, never, never>;
+  /** Every change-log event up to this seq was compacted (migration 012). */
+  events_compacted_seq: ColumnType<string | number, never, string | number>;
   /** Graph totals, kept by the same triggers (migration 008). */
   entity_count: ColumnType<string | number, never, never>;
   relation_count: ColumnType<string | number, never, never>;
   observation_count: ColumnType<string | number, never, never>;
+  /** Set when the account was deleted: its rows are being purged (migration 014). */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Generated<Date>;
 }
 
@@ -56,8 +60,8 @@ export interface SubscriptionsTable {
   provider: Generated<string>;
   provider_customer_id: string | null;
   provider_subscription_id: string | null;
-  /** The provider's timestamp (epoch seconds) of the state last applied. */
-  provider_synced_at: ColumnType<string | number, string | number | undefined, string | number>;
+  /** The provider read last applied (`billing_provider_reads`, migration 015). */
+  provider_read_seq: ColumnType<string | number, string | number | undefined, string | number>;
   grace_plan_id: string | null;
   grace_until: Timestamp | null;
 }
@@ -100,6 +104,7 @@ export interface EntitiesTable {
   ordinal: ColumnType<string, never, never>;
   name: string;
   type: string;
+  /** `json`, not `jsonb`: the text as written, so its keys keep their order (migration 013). */
   metadata: Json;
   observations_count: Generated<number>;
   created_at: Generated<Date>;
@@ -111,6 +116,7 @@ export interface ObservationsTable {
   id: Generated<string>;
   entity_id: string;
   content: string;
+  /** `json`, as entities' metadata (migration 013). */
   metadata: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   position: number;
   created_at: Generated<Date>;
@@ -139,6 +145,9 @@ export interface EntityTypeCountsTable {
   count: number;
 }
 
+/** Relations per type (migration 017), kept by a trigger on `relations`. */
+export type RelationTypeCountsTable = EntityTypeCountsTable;
+
 export interface GraphEventsTable {
   account_id: string;
   seq: ColumnType<string | number, string | number, never>;
@@ -146,6 +155,23 @@ export interface GraphEventsTable {
   payload: Json;
   actor: Json;
   at: Generated<Date>;
+  /** What the event counts for in the account's stored_bytes. */
+  bytes: Generated<number>;
+}
+
+/** A position in an account's change log that a reader still needs (compaction stops before it). */
+export interface ChangeLogHoldsTable {
+  account_id: string;
+  reader: string;
+  seq: ColumnType<string | number, string | number, string | number>;
+  updated_at: Generated<Date>;
+}
+
+/** The running export of an account, one at a time on every node (migration 018). */
+export interface ExportLeasesTable {
+  account_id: string;
+  holder: string;
+  expires_at: Timestamp;
 }
 
 export interface InstanceSettingsTable {
@@ -231,6 +257,9 @@ export interface Database {
   observations: ObservationsTable;
   relations: RelationsTable;
   entity_type_counts: EntityTypeCountsTable;
+  relation_type_counts: RelationTypeCountsTable;
   entity_degrees: EntityDegreesTable;
   graph_events: GraphEventsTable;
+  export_leases: ExportLeasesTable;
+  change_log_holds: ChangeLogHoldsTable;
 }

@@ -25,7 +25,8 @@ const DEFAULTS: UpkeepOptions = {
 };
 
 /** The graph's tables, whose statistics its plans depend on. */
-const GRAPH_TABLES = 'entities, observations, relations, entity_degrees, graph_events';
+const GRAPH_TABLES =
+  'entities, observations, relations, entity_degrees, entity_type_counts, relation_type_counts, graph_events';
 
 /**
  * Fresh planner statistics after large changes, on both databases. Without

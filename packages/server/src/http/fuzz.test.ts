@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Entity, EntityList, Relation, RelationList, TypeSummary } from '@engram/shared';
+import type { Entity, EntityList, Relation, RelationList, TypeList } from '@engram/shared';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -353,7 +353,7 @@ const ROUTES: Record<string, RouteSpec> = {
     path: () => '/api/entities/types',
     hasId: false,
     auth: 'main',
-    query: {},
+    query: { limit: 'int', cursor: 'text', prefix: 'text' },
   },
   'GET /api/entities/:id': {
     method: 'GET',
@@ -414,7 +414,7 @@ const ROUTES: Record<string, RouteSpec> = {
     path: () => '/api/relations/types',
     hasId: false,
     auth: 'main',
-    query: {},
+    query: { limit: 'int', cursor: 'text', prefix: 'text' },
   },
   'GET /api/relations/graph/data': {
     method: 'GET',
@@ -701,7 +701,7 @@ async function snapshot() {
     entities: await getJson<EntityList>(main.req, '/api/entities?limit=1000'),
     anchor: await getJson<Entity>(main.req, `/api/entities/${anchor.id}`),
     relations: await getJson<RelationList>(main.req, '/api/relations'),
-    types: await getJson<TypeSummary[]>(main.req, '/api/entities/types'),
+    types: (await getJson<TypeList>(main.req, '/api/entities/types')).types,
     keys: (
       await getJson<{ apiKeys: { id: string; name: string }[] }>(main.req, '/api/keys')
     ).apiKeys.map((key) => `${key.id} ${key.name}`),

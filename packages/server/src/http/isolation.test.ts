@@ -5,7 +5,7 @@ import type {
   GraphData,
   Relation,
   RelationList,
-  TypeSummary,
+  TypeList,
 } from '@engram/shared';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,7 +61,7 @@ async function snapshotOfA() {
     entities: await getJson<EntityList>(a.req, '/api/entities'),
     a1: await getJson<Entity>(a.req, `/api/entities/${a1.id}`),
     relations: await getJson<RelationList>(a.req, '/api/relations'),
-    types: await getJson<TypeSummary[]>(a.req, '/api/entities/types'),
+    types: (await getJson<TypeList>(a.req, '/api/entities/types')).types,
     keys: (await getJson<{ apiKeys: { id: string }[] }>(a.req, '/api/keys')).apiKeys.map(
       (key) => key.id,
     ),
@@ -180,7 +180,7 @@ describe('account A’s data never shows in account B’s reads', () => {
       nextOffset: null,
       truncated: false,
     });
-    expect(await getJson<TypeSummary[]>(b.req, '/api/entities/types')).toEqual([
+    expect((await getJson<TypeList>(b.req, '/api/entities/types')).types).toEqual([
       { type: 'public', label: 'Public', count: 2 },
     ]);
   });
@@ -207,7 +207,7 @@ describe('account A’s data never shows in account B’s reads', () => {
       nextOffset: null,
       truncated: false,
     });
-    expect(await getJson<TypeSummary[]>(b.req, '/api/relations/types')).toEqual([
+    expect((await getJson<TypeList>(b.req, '/api/relations/types')).types).toEqual([
       { type: 'knows', label: 'Knows', count: 1 },
     ]);
     expect(await getJson<{ apiKeys: unknown[] }>(b.req, '/api/keys')).toEqual({ apiKeys: [] });

@@ -1,17 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden } from '../lib/errors.js';
+import { isLoopbackBind, LOOPBACK_HOSTS } from '../lib/loopback.js';
 
 export interface OriginPolicy {
   /** The public origin, when PUBLIC_URL is set; otherwise loopback origins (any port) are allowed. */
   publicOrigin: string | undefined;
   /** Host names accepted in the Host header; undefined accepts any (PUBLIC_URL set: a proxy may rewrite it). */
-  hosts: Set<string> | undefined;
-}
-
-const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-
-function isLoopback(host: string): boolean {
-  return ['localhost', '::1', '[::1]'].includes(host) || host.startsWith('127.');
+  hosts: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -30,23 +25,42 @@ export function originPolicy(config: {
   }
   return {
     publicOrigin: undefined,
-    hosts: isLoopback(config.HOST) ? new Set(LOOPBACK_HOSTS) : undefined,
+    // A bind to another 127.x address is reached by that address too.
+    hosts: isLoopbackBind(config.HOST) ? new Set([...LOOPBACK_HOSTS, config.HOST]) : undefined,
   };
+}
+
+/**
+ * The host name of an Origin header, or undefined unless the header is an
+ * origin exactly as a browser serializes it (`scheme://host[:port]`): with
+ * userinfo (`http://127.0.0.1@attacker.example`), a path or a fragment
+ * (`http://attacker.example#@127.0.0.1`) it is no browser's origin.
+ */
+function originHost(origin: string): string | undefined {
+  try {
+    const url = new URL(origin);
+    const web = url.protocol === 'http:' || url.protocol === 'https:';
+    return web && url.origin === origin ? url.hostname : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function originAllowed(policy: OriginPolicy, origin: string): boolean {
   if (policy.publicOrigin) return origin === policy.publicOrigin;
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname);
-  } catch {
-    return false;
-  }
+  const host = originHost(origin);
+  return host !== undefined && LOOPBACK_HOSTS.has(host);
 }
 
-function hostName(header: string): string {
-  // "[::1]:8787" → "[::1]"; "localhost:8787" → "localhost"
-  return header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0]!;
+/** The host name of a Host header (`host[:port]`), or undefined when it is anything more. */
+function hostName(header: string): string | undefined {
+  // URL syntax would read these as userinfo, a path, a query or a fragment.
+  if (/[@/\\?#]/.test(header)) return undefined;
+  try {
+    return new URL(`http://${header}`).hostname; // "[::1]:8787" → "[::1]", lower case
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why the request's Origin or Host is refused, or undefined when it is allowed. */
@@ -57,7 +71,7 @@ export function originRefusal(
   if (headers.origin !== undefined && !originAllowed(policy, headers.origin)) {
     return `Origin not allowed: ${headers.origin.slice(0, 200)}`;
   }
-  if (policy.hosts && !policy.hosts.has(hostName(headers.host ?? '').toLowerCase())) {
+  if (policy.hosts && !policy.hosts.has(hostName(headers.host ?? '') ?? '')) {
     return 'Host not allowed';
   }
   return undefined;

@@ -1,6 +1,7 @@
 import type { RateLimitOptions, RateLimitPluginOptions } from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { AppError } from '../lib/errors.js';
 import { hashSecret } from '../lib/secrets.js';
 import { credentialOf } from './authenticate.js';
 
@@ -31,6 +32,50 @@ export function apiRateLimit(perMinute: number, redis: Redis | undefined): RateL
     // A Redis outage must not fail every API call.
     ...(redis ? { redis, skipOnError: true } : {}),
   };
+}
+
+/**
+ * The per-account limit when API_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE is unset:
+ * three credentials' worth, so a person's browser, an agent's key and that
+ * key's predecessor in its roll grace can each use their own budget at once.
+ */
+export function accountRateLimitOf(config: {
+  API_RATE_LIMIT_PER_MINUTE: number;
+  API_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE?: number | undefined;
+}): number {
+  return config.API_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE ?? 3 * config.API_RATE_LIMIT_PER_MINUTE;
+}
+
+/**
+ * One budget per account per minute across /api/* and /mcp, whatever
+ * credentials it uses: an account's sessions, personal keys and API keys each
+ * have the per-credential budget, and this bounds their sum. It needs the
+ * account, so it runs once the route's onRequest hooks have authenticated
+ * (preParsing: before the body is read); unauthenticated requests meet only
+ * the per-credential (per-address) limit. It uses the rate-limit plugin's
+ * store (register that first), so with Redis every node counts against the
+ * same budget.
+ */
+export function registerAccountRateLimit(app: FastifyInstance, perMinute: number): void {
+  const limit = app.createRateLimit({
+    max: perMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => `account:${request.auth?.accountId}`,
+  });
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (!request.auth || !isApiRoute(request.routeOptions.url)) return payload;
+    const result = await limit(request);
+    if (!result.isAllowed && result.isExceeded) {
+      const error = new AppError(
+        429,
+        'RATE_LIMITED',
+        `Rate limit exceeded: this account may make ${perMinute} requests a minute to the API, across all its keys and sessions`,
+      );
+      error.retryAfterSeconds = Math.max(1, result.ttlInSeconds);
+      throw error;
+    }
+    return payload;
+  });
 }
 
 /** A route's own limit per client address (sign-up and sign-in). */

@@ -325,6 +325,7 @@ describe.each(['modern', 'legacy'] as const)('MCP endpoint (%s era)', (era) => {
         { type: 'greek', count: 1 },
       ],
       relationTypes: [{ type: 'to', count: 3 }],
+      nextCursor: null,
     });
   });
 

@@ -6,6 +6,7 @@ import {
   OBSERVATION_MAX,
   text,
   TYPE_MAX,
+  TYPE_PAGE_DEFAULT,
 } from '@engram/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -258,11 +259,25 @@ const TOOLS = {
   list_types: {
     title: 'List Types',
     description:
-      'Every entity type and relation type in use, with how many of each, most common first.',
-    inputSchema: z.object({}),
+      'The entity types and relation types in use, with how many of each, most common first: one page of each list (100 unless `limit` says otherwise). When `nextCursor` is not null, call again with `cursor` set to it (and the same `prefix`) for the next page.',
+    inputSchema: z.object({
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe(`Most types of each kind in this page (default ${TYPE_PAGE_DEFAULT})`),
+      cursor: z.string().max(2000).optional().describe('The nextCursor of the previous page'),
+      prefix: text()
+        .max(TYPE_MAX)
+        .optional()
+        .describe('Only the types that start with this text, in any case'),
+    }),
     outputSchema: z.object({
       entityTypes: z.array(z.object({ type: z.string(), count: z.number() })),
       relationTypes: z.array(z.object({ type: z.string(), count: z.number() })),
+      nextCursor: z.string().nullable(),
     }),
     annotations: reads,
   },
@@ -473,10 +488,21 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     }),
   );
 
-  server.registerTool('list_types', TOOLS.list_types, () =>
-    run({ type: 'query', resource: 'entity' }, async () =>
-      result(await memory.listTypes(graph, auth)),
-    ),
+  server.registerTool('list_types', TOOLS.list_types, ({ limit, cursor, prefix }) =>
+    run({ type: 'query', resource: 'entity' }, async () => {
+      const types = await memory.listTypes(graph, auth, {
+        limit: limit ?? TYPE_PAGE_DEFAULT,
+        cursor,
+        prefix,
+      });
+      const text = asText(types);
+      return types.nextCursor
+        ? result(
+            types,
+            `${text}\n\n(truncated: more types follow; call list_types with cursor "${types.nextCursor}" and the same prefix for the next page)`,
+          )
+        : result(types, text);
+    }),
   );
 
   server.registerResource(

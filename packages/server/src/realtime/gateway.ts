@@ -10,7 +10,8 @@ import {
 } from '@engram/shared';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { WebSocket } from 'ws';
-import { eventsSince, type ChangeEvent, type GraphDeps } from '../features/graph/graph.service.js';
+import { changesAfter } from '../features/graph/change-log.service.js';
+import type { ChangeEvent, GraphDeps } from '../features/graph/graph.service.js';
 import { authenticateApiKey } from '../features/keys/keys.service.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { UsageMeter } from '../features/usage/usage.service.js';
@@ -22,7 +23,10 @@ import { FlushScheduler, SocketWriter } from './socket-writer.js';
 
 /** A client this far behind on reading is dropped rather than slowing the others. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
-/** Missed events replayed on resume; past this the client is told to reload instead. */
+/**
+ * Missed events replayed on resume; past this, or when the log no longer holds
+ * them (compacted), the client is told to reload instead.
+ */
 const MAX_REPLAY = 10_000;
 const REPLAY_PAGE = 500;
 const CLOSE_TOO_SLOW = 1013;
@@ -169,12 +173,19 @@ class RealtimeConnection implements FeedListener {
 
   private async replayOnce(): Promise<void> {
     try {
-      for (let replayed = 0; replayed < MAX_REPLAY; replayed += REPLAY_PAGE) {
-        const missed = await eventsSince(this.graph, this.auth, this.lastSentSeq, REPLAY_PAGE);
-        for (const event of missed) this.deliver(event);
-        if (missed.length < REPLAY_PAGE) break;
-        if (replayed + REPLAY_PAGE >= MAX_REPLAY) {
-          this.send(message('resync_required', { lastSeq: this.lastSentSeq }));
+      for (let replayed = 0; ; ) {
+        const page = await changesAfter(this.graph, this.auth, this.lastSentSeq, REPLAY_PAGE);
+        if (page.resync) {
+          // Compacted past this seq (older than the plan's retention window).
+          this.send(message('resync_required', { lastSeq: this.lastSentSeq, reason: 'compacted' }));
+          return;
+        }
+        for (const event of page.events) this.deliver(event);
+        replayed += page.events.length;
+        if (page.events.length === 0) return;
+        if (replayed >= MAX_REPLAY) {
+          this.send(message('resync_required', { lastSeq: this.lastSentSeq, reason: 'too_many' }));
+          return;
         }
       }
     } catch (error) {
@@ -254,7 +265,8 @@ export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
   const scheduler = new FlushScheduler();
   const feeds = new AccountFeeds(
     deps.bus,
-    (accountId, afterSeq, limit) => eventsSince(deps.graph, { accountId }, afterSeq, limit),
+    async (accountId, afterSeq, limit) =>
+      (await changesAfter(deps.graph, { accountId }, afterSeq, limit)).events,
     (error) => app.log.error({ err: error }, 'realtime feed failed'),
   );
   app.addHook('onClose', async () => feeds.close());

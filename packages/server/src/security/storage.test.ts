@@ -38,13 +38,25 @@ async function stored(accountId: string): Promise<number> {
   return row!.bytes;
 }
 
-/** What the rows would count if summed from scratch (the triggers' rule). */
+/** What the rows would count if summed from scratch (the triggers' rule, and each logged event's bytes). */
 async function recount(accountId: string): Promise<number> {
   const [row] = await t.database.withSession((session) =>
     session.query<{ bytes: number }>(
       `select (coalesce((select sum(200 + octet_length(name) + octet_length(type) + octet_length(metadata::text)) from entities where account_id = $1), 0)
              + coalesce((select sum(100 + octet_length(content) + coalesce(octet_length(metadata::text), 0)) from observations where account_id = $1), 0)
-             + coalesce((select sum(100 + octet_length(type)) from relations where account_id = $1), 0))::float8 as bytes`,
+             + coalesce((select sum(100 + octet_length(type)) from relations where account_id = $1), 0)
+             + coalesce((select sum(bytes) from graph_events where account_id = $1), 0))::float8 as bytes`,
+      [accountId],
+    ),
+  );
+  return row!.bytes;
+}
+
+/** What the account's newest change-log event counts for. */
+async function lastEventBytes(accountId: string): Promise<number> {
+  const [row] = await t.database.withSession((session) =>
+    session.query<{ bytes: number }>(
+      'select bytes from graph_events where account_id = $1 order by seq desc limit 1',
       [accountId],
     ),
   );
@@ -103,7 +115,15 @@ describe('stored bytes', () => {
 
     await call({ method: 'DELETE', url: `/api/entities/${a.id}` }); // cascades its observations and relation
     await callTool(client, 'delete_entities', { entityNames: ['gamma', 'beta'] });
-    expect(await stored(accountId)).toBe(0);
+    // The graph is gone; what is left is its change log, until it is compacted.
+    expect(await stored(accountId)).toBe(await recount(accountId));
+    const [log] = await t.database.withSession((session) =>
+      session.query<{ bytes: number }>(
+        'select sum(bytes)::float8 as bytes from graph_events where account_id = $1',
+        [accountId],
+      ),
+    );
+    expect(await stored(accountId)).toBe(log!.bytes);
   });
 });
 
@@ -133,7 +153,9 @@ describe('the storage limit', () => {
     // A small write still fits; exactly at the limit is allowed.
     const fits = await call(entity('small'));
     expect(fits.statusCode).toBe(201);
-    const left = FREE.maxStorageBytes - (await stored(accountId));
+    // 'exact' logs an event the size of 'small''s (names of the same length).
+    const left =
+      FREE.maxStorageBytes - (await stored(accountId)) - (await lastEventBytes(accountId));
     const exact = await call(
       entity('exact', ['e'.repeat(left - 100 - 200 - 'exact'.length - 'concept'.length - 2)]),
     );
@@ -150,7 +172,10 @@ describe('the storage limit', () => {
 
   it('never overshoots under concurrent writes', async () => {
     const { call, accountId } = await account();
-    const size = 200 + 'p-0'.length + 'concept'.length + 2 + 100 + 1_000; // one entity with one observation
+    await call(entity('p-x'));
+    // One entity with one observation, and its change-log event.
+    const size =
+      200 + 'p-0'.length + 'concept'.length + 2 + 100 + 1_000 + (await lastEventBytes(accountId));
     await setStored(accountId, FREE.maxStorageBytes - 3 * size - 10);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) => call(entity(`p-${i}`, ['o'.repeat(1_000)]))),

@@ -45,6 +45,12 @@ export const changePasswordInput = z.object({
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
+/** DELETE /auth/me: the password again, so a session left open cannot delete the account. */
+export const deleteAccountInput = z.object({
+  password: z.string().min(1, 'Password is required').max(256),
+});
+export type DeleteAccountInput = z.infer<typeof deleteAccountInput>;
+
 export const user = z.object({
   id: z.string(),
   email: z.string(),

@@ -10,6 +10,16 @@ import { idString, text } from './common.js';
 export const billingProvider = z.enum(['none', 'stripe']);
 export type BillingProvider = z.infer<typeof billingProvider>;
 
+/**
+ * Who changes the plan on this server: `self` (no payment provider, and
+ * anyone may pick any plan: a server only its own machine reaches), `operator`
+ * (no payment provider: the operator sets plans with `engram plan set`; an
+ * owner may give a plan up but not take one), `provider` (payments decide:
+ * Stripe).
+ */
+export const planChanges = z.enum(['self', 'operator', 'provider']);
+export type PlanChanges = z.infer<typeof planChanges>;
+
 /** A plan's limits and included features as the billing screen shows them. */
 export const planFeatures = z.object({
   maxEntities: z.number().int(),
@@ -48,6 +58,8 @@ export const subscription = z.object({
   /** The plan whose limits are in force (differs from `plan` after a lapse, or until a downgrade takes effect). */
   limitsPlan: z.object({ id: z.string(), name: z.string() }),
   provider: billingProvider,
+  /** Who may change the plan (the billing screen says so). */
+  planChanges,
 });
 export type Subscription = z.infer<typeof subscription>;
 
@@ -141,3 +153,5 @@ export type SubscriptionChange = z.infer<typeof subscriptionChange>;
 export const BILLING_OWNER_ONLY = 'Access denied. Only account owners can change billing plans.';
 export const BILLING_NOT_FOUND = 'Account or plan not found.';
 export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this server';
+/** 403 to a self-service plan change on a server whose operator sets plans (docs/security.md). */
+export const PLAN_CHANGES_BY_OPERATOR = 'Plan changes on this server are made by its operator.';

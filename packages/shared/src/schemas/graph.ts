@@ -146,6 +146,29 @@ export const typeSummary = z.object({
 });
 export type TypeSummary = z.infer<typeof typeSummary>;
 
+/** Types per page when no `limit` is given (the web app's pickers show one page, then search). */
+export const TYPE_PAGE_DEFAULT = 100;
+
+/**
+ * GET /api/entities/types and /api/relations/types: one page, most common
+ * first then by name. `cursor` is a previous answer's `nextCursor`; `prefix`
+ * keeps the types starting with it, in any case.
+ */
+export const typeListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(TYPE_PAGE_DEFAULT),
+  cursor: z.string().max(2000).optional(),
+  prefix: text().max(TYPE_MAX).optional(),
+});
+export type TypeListQuery = z.input<typeof typeListQuery>;
+export type TypeListQueryParsed = z.output<typeof typeListQuery>;
+
+export const typeList = z.object({
+  types: z.array(typeSummary),
+  /** Pass as `cursor` for the next page; null when nothing follows. */
+  nextCursor: z.string().nullable(),
+});
+export type TypeList = z.infer<typeof typeList>;
+
 export const relationInput = z.object({
   fromEntityId: idString,
   toEntityId: idString,

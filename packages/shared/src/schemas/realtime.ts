@@ -33,9 +33,25 @@ const relationChange = z.object({
   toEntityId: z.string(),
   relationType: z.string(),
 });
+/**
+ * Characters of an observation's text an event carries. Events are kept in the
+ * change log for the plan's retention window: they say what changed and how
+ * big it is, and a client that wants a longer text reads the entity.
+ */
+export const OBSERVATION_PREVIEW_CHARS = 200;
+
 const observationsAdded = z.object({
   entityId: z.string(),
-  observations: z.array(z.object({ id: z.string(), content: z.string() })),
+  observations: z.array(
+    z.object({
+      id: z.string(),
+      /** The text, cut to OBSERVATION_PREVIEW_CHARS characters. */
+      content: z.string(),
+      /** Present when the text was cut: the whole text's length in characters. */
+      length: z.number().int().optional(),
+      truncated: z.literal(true).optional(),
+    }),
+  ),
 });
 
 /**

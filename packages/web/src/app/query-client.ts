@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, replaceEqualDeep } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-client';
 
 /** A 4xx will answer the same on retry; only network trouble and 5xx are worth another try. */
@@ -7,10 +7,41 @@ function shouldRetry(failureCount: number, error: Error): boolean {
   return failureCount < 2;
 }
 
+/**
+ * TanStack's structural sharing, which also sees the order of keys. Its
+ * `replaceEqualDeep` keeps the old object when only the order of its keys
+ * changed, so metadata whose keys an edit moved would still show in the old
+ * order (a card's first three pairs). Then the new data is taken whole.
+ */
+export function shareKeepingOrder(previous: unknown, next: unknown): unknown {
+  const shared = replaceEqualDeep(previous, next);
+  return sameKeyOrder(shared, next) ? shared : next;
+}
+
+/**
+ * Whether `a` (what replaceEqualDeep made of `b`, so equal to it) lists its
+ * keys in the same order as `b`, at every depth.
+ */
+function sameKeyOrder(a: unknown, b: unknown): boolean {
+  if (a === b || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return true;
+  }
+  const aKeys = Object.keys(a);
+  const bKeys = Object.keys(b);
+  return (
+    aKeys.length === bKeys.length &&
+    aKeys.every(
+      (key, index) =>
+        key === bKeys[index] &&
+        sameKeyOrder((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+    )
+  );
+}
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { retry: shouldRetry, staleTime: 30_000 },
+      queries: { retry: shouldRetry, staleTime: 30_000, structuralSharing: shareKeepingOrder },
       mutations: { retry: false },
     },
   });

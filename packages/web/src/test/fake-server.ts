@@ -3,6 +3,8 @@ import { vi } from 'vitest';
 export interface FakeRequest {
   method: string;
   path: string;
+  /** The query parameters sent. */
+  query: URLSearchParams;
   body: unknown;
   headers: Headers;
 }
@@ -21,6 +23,7 @@ export function fakeServer(handlers: Record<string, Handler>) {
     const request: FakeRequest = {
       method: init.method ?? 'GET',
       path: url.pathname,
+      query: url.searchParams,
       body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
       headers: new Headers(init.headers),
     };

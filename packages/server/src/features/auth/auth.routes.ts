@@ -1,6 +1,7 @@
 import {
   authResponse,
   changePasswordInput,
+  deleteAccountInput,
   errorResponse,
   loginInput,
   okResponse,
@@ -104,6 +105,25 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
     },
     async (request) => {
       await auth.changePassword(authDeps, authOf(request), request.body);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/auth/me',
+    {
+      onRequest,
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Delete your user and the accounts you alone own, with all their data; takes your password',
+        security,
+        body: deleteAccountInput,
+        response: { 200: okResponse, 403: errorResponse, 503: errorResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.deleteAccount(authDeps, authOf(request), request.body);
       return { success: true as const };
     },
   );

@@ -2,6 +2,7 @@ import { hash, verify } from '@node-rs/argon2';
 import type {
   AuthResponse,
   ChangePasswordInput,
+  DeleteAccountInput,
   LoginInput,
   RegisterInput,
   UpdateProfileInput,
@@ -9,9 +10,10 @@ import type {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
-import { badRequest, conflict, unauthorized } from '../../lib/errors.js';
+import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
+import { deleteUser, type AccountsDeps } from '../accounts/accounts.service.js';
 import { personalKey, regeneratePersonalKey, type KeysDeps } from '../keys/keys.service.js';
 import * as repo from './auth.repository.js';
 import {
@@ -33,6 +35,8 @@ export interface AuthDeps {
   throttles: { login: ThrottleRule; password: ThrottleRule; register: ThrottleRule };
   /** Tells every node that these credentials ended (their sockets and MCP sessions close). */
   credentialsChanged: KeysDeps['credentialsChanged'];
+  /** Deleting the person and the accounts they alone own. */
+  accounts: AccountsDeps;
 }
 
 /** Hash of a throwaway password: login verifies against it when the email is unknown, so both failures take as long. */
@@ -192,4 +196,31 @@ export async function changePassword(
   await repo.updateUserPassword(deps.db, auth.userId, await hash(input.newPassword));
   const ended = await repo.deleteOtherSessions(deps.db, auth.userId, auth.credential.id);
   deps.credentialsChanged(ended.map((id) => ({ kind: 'session' as const, id })));
+}
+
+/**
+ * DELETE /auth/me: deletes the signed-in person and the accounts they alone
+ * own, once they give their password again (a session left open on a shared
+ * computer is not enough). A wrong password is 403 — not 401, which would
+ * read as "signed out" — counted like a wrong current password, and changes
+ * nothing. What deletion removes, and when: features/accounts.
+ */
+export async function deleteAccount(
+  deps: AuthDeps,
+  auth: AuthContext,
+  input: DeleteAccountInput,
+): Promise<void> {
+  const user = await repo.findUserById(deps.db, auth.userId);
+  if (!user) throw unauthorized();
+  const rule = deps.throttles.password;
+  await assertNotLocked(deps, rule, user.id);
+  if (!(await verify(user.password_hash, input.password))) {
+    await recordFailure(deps, rule, user.id);
+    const message = 'Password is incorrect: your account was not deleted';
+    throw new AppError(403, 'FORBIDDEN', message, [{ field: 'password', message }]);
+  }
+  await deleteUser(deps.accounts, user.id, [
+    { scope: 'password', subject: user.id },
+    { scope: 'login', subject: throttleSubject(user.email) },
+  ]);
 }

@@ -139,6 +139,8 @@ describe('billing on Stripe', () => {
     });
     const sub = await subscriptionOf(as(t.app, token));
     expect(sub.provider).toBe('stripe');
+    // Payments decide, whatever PLAN_SELF_SERVICE says.
+    expect(sub.planChanges).toBe('provider');
   });
 
   it('starts a hosted checkout with the caller’s return addresses; the webhooks activate the plan', async () => {
@@ -358,7 +360,8 @@ describe('billing on Stripe', () => {
 
     // Stripe ends it at the period end.
     fake.clock += 10;
-    const ended = { ...fake.subscriptions.get(stripeSubscription.id)!, status: 'canceled' };
+    stripeSubscription.status = 'canceled';
+    const ended = structuredClone(stripeSubscription);
     await deliverAll([fake.event('customer.subscription.deleted', ended)]);
     expect(await subscriptionOf(call)).toMatchObject({
       plan: 'free',
@@ -369,7 +372,8 @@ describe('billing on Stripe', () => {
     });
     expect((await currentPlan(t.database.db, accountId)).id).toBe('free');
 
-    // An older update of that ended subscription, delivered late, does not revive it.
+    // An older update of that ended subscription, delivered late, does not revive it:
+    // Stripe has it ended, and that is what is applied.
     const stale = { ...ended, status: 'active' };
     await deliverAll([fake.event('customer.subscription.updated', stale, { created: fake.clock })]);
     expect((await subscriptionOf(call)).plan).toBe('free');
@@ -415,31 +419,26 @@ describe('billing on Stripe', () => {
     expect(junk.statusCode).toBeGreaterThanOrEqual(400);
     expect(junk.statusCode).toBeLessThan(500);
     expect(await subscriptionOf(call)).toMatchObject({ plan: 'pro', status: 'active' });
-    // The same event, properly signed, applies.
+    // The same event, properly signed, applies (Stripe has the subscription past due).
+    stripeSubscription.status = 'past_due';
     expect((await deliver(pastDue)).statusCode).toBe(200);
     expect((await subscriptionOf(call)).status).toBe('past_due');
   });
 
-  it('applies each event once and ignores deliveries older than the state it has', async () => {
+  it('applies each event once, and each as Stripe has the subscription when it arrives', async () => {
     const { call, stripeSubscription } = await subscribed('price_1StarterM');
     const base = fake.clock + 1_000;
-    const toPro = fake.event(
-      'customer.subscription.updated',
-      {
-        ...stripeSubscription,
-        items: { data: [{ ...itemOf(stripeSubscription), price: { id: 'price_1ProM' } }] },
-      },
-      { created: base + 20 },
-    );
-    const toTeam = fake.event(
-      'customer.subscription.updated',
-      {
-        ...stripeSubscription,
-        items: { data: [{ ...itemOf(stripeSubscription), price: { id: 'price_1TeamM' } }] },
-      },
-      { created: base + 10 },
-    );
-    // Newest first, then the older one arrives late: the newer state stays.
+    const item = itemOf(stripeSubscription);
+    // Stripe moves the subscription to Power User, then to Pro.
+    item.price = { id: 'price_1TeamM', object: 'price' };
+    const toTeam = fake.event('customer.subscription.updated', stripeSubscription, {
+      created: base + 10,
+    });
+    item.price = { id: 'price_1ProM', object: 'price' };
+    const toPro = fake.event('customer.subscription.updated', stripeSubscription, {
+      created: base + 20,
+    });
+    // Newest first, then the older one arrives late: Pro, as Stripe has it, stays.
     expect((await deliver(toPro)).json()).toEqual({ received: true });
     expect((await deliver(toTeam)).json()).toEqual({ received: true });
     expect((await subscriptionOf(call)).plan).toBe('pro');
@@ -463,8 +462,10 @@ describe('billing on Stripe', () => {
       .execute();
     expect(ids).toHaveLength(2);
 
-    // A failed renewal lapses to free limits at once; paying restores the plan.
+    // A failed renewal (Stripe marks the subscription past due) lapses to free limits at once,
+    // read on the invoice's event even before the subscription's own; paying restores the plan.
     const invoice = fake.createInvoice(stripeSubscription, 'open');
+    stripeSubscription.status = 'past_due';
     await deliverAll([fake.event('invoice.payment_failed', invoice, { created: base + 30 })]);
     expect(await subscriptionOf(call)).toMatchObject({
       plan: 'pro',
@@ -473,6 +474,8 @@ describe('billing on Stripe', () => {
       features: { maxEntities: 1_000 },
     });
     const paid = { ...invoice, status: 'paid', amount_paid: 2000 };
+    fake.invoices.set(invoice.id, paid);
+    stripeSubscription.status = 'active';
     await deliverAll([fake.event('invoice.paid', paid, { created: base + 40 })]);
     // The failure, redelivered late, neither flips the invoice back nor the plan.
     await deliverAll([fake.event('invoice.payment_failed', invoice, { created: base + 35 })]);

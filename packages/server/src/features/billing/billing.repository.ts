@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
 /** The account's subscription row: the plan, its standing, and the provider's ids. */
@@ -10,8 +11,8 @@ export interface SubscriptionRow {
   provider: string;
   provider_customer_id: string | null;
   provider_subscription_id: string | null;
-  /** Epoch seconds of the provider state last applied. */
-  provider_synced_at: number;
+  /** The provider read last applied (`takeReadNumber`): an earlier-begun read changes nothing. */
+  provider_read_seq: number;
   grace_plan_id: string | null;
   grace_until: Date | null;
 }
@@ -25,13 +26,13 @@ const SUBSCRIPTION_COLUMNS = [
   'provider',
   'provider_customer_id',
   'provider_subscription_id',
-  'provider_synced_at',
+  'provider_read_seq',
   'grace_plan_id',
   'grace_until',
 ] as const;
 
-function toRow(row: Omit<SubscriptionRow, 'provider_synced_at'> & { provider_synced_at: unknown }) {
-  return { ...row, provider_synced_at: Number(row.provider_synced_at) } as SubscriptionRow;
+function toRow(row: Omit<SubscriptionRow, 'provider_read_seq'> & { provider_read_seq: unknown }) {
+  return { ...row, provider_read_seq: Number(row.provider_read_seq) } as SubscriptionRow;
 }
 
 export async function findSubscription(
@@ -68,7 +69,7 @@ export interface SubscriptionChange {
   provider?: string;
   provider_customer_id?: string | null;
   provider_subscription_id?: string | null;
-  provider_synced_at?: number;
+  provider_read_seq?: number;
   grace_plan_id?: string | null;
   grace_until?: Date | null;
 }
@@ -84,6 +85,18 @@ export async function updateSubscription(
     .set({ ...change, updated_at: now })
     .where('account_id', '=', accountId)
     .execute();
+}
+
+/**
+ * The number of a read of the provider about to begin (one sequence for
+ * every node): a read with a higher number began later, so saw at least as
+ * new a state.
+ */
+export async function takeReadNumber(db: Db): Promise<number> {
+  const { rows } = await sql<{
+    n: string;
+  }>`select nextval('billing_provider_reads') as n`.execute(db);
+  return Number(rows[0]!.n);
 }
 
 /** Stores the provider's customer id unless one is already there; returns the one kept. */
@@ -131,6 +144,20 @@ export async function memberRole(
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row?.role;
+}
+
+/** The first account the person with this email owns (their personal account), if any. */
+export async function accountOwnedBy(db: Db, email: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .innerJoin('account_members', 'account_members.user_id', 'users.id')
+    .select('account_members.account_id')
+    .where('users.email', '=', email)
+    .where('account_members.role', '=', 'owner')
+    .orderBy('account_members.created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.account_id;
 }
 
 /** Who the provider's customer record is for. */

@@ -2,6 +2,7 @@ import {
   BILLING_NOT_FOUND,
   BILLING_OWNER_ONLY,
   FREE_PLAN_ID,
+  PLAN_CHANGES_BY_OPERATOR,
   PLANS,
   planById,
   tierRank,
@@ -11,6 +12,7 @@ import {
   type Invoice,
   type PaymentMethod,
   type Plan,
+  type PlanChanges,
   type PlanFeaturesView,
   type SetupIntent,
   type Subscription,
@@ -21,12 +23,22 @@ import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as repo from './billing.repository.js';
 import { paymentsNotConfigured } from './none-provider.js';
-import type { BillingProvider, ProviderSubscription, VerifiedEvent } from './provider.js';
+import type {
+  BillingProvider,
+  ProviderInvoice,
+  ProviderSubscription,
+  VerifiedEvent,
+} from './provider.js';
 
 export interface BillingDeps {
   db: Db;
   now: () => Date;
   provider: BillingProvider;
+  /**
+   * Without a provider: whether owners pick any plan themselves
+   * (PLAN_SELF_SERVICE); false leaves plans to the operator (`engram plan set`).
+   */
+  planSelfService: boolean;
   /** Origin of PUBLIC_URL: checkout's return addresses must be on it when set. */
   publicOrigin?: string | undefined;
   onError?: ((error: unknown, message: string) => void) | undefined;
@@ -159,7 +171,26 @@ function present(row: repo.SubscriptionRow, deps: BillingDeps): Subscription {
     features: featuresOf(standing.limits),
     limitsPlan: { id: standing.limits.id, name: standing.limits.name },
     provider: deps.provider.kind,
+    planChanges: planChangesOf(deps),
   };
+}
+
+/** Who changes plans on this server: payments, each owner, or the operator alone. */
+export function planChangesOf(deps: BillingDeps): PlanChanges {
+  if (deps.provider.kind !== 'none') return 'provider';
+  return deps.planSelfService ? 'self' : 'operator';
+}
+
+/**
+ * Without payments, taking a plan is free: on a server others share, any
+ * owner could give themselves the top plan's limits, which are what keeps
+ * one tenant from crowding out the rest. So there a paid plan is only
+ * taken through the operator (403); giving a plan up — moving to Free,
+ * cancelling, or undoing one's own cancellation before it takes effect —
+ * never raises the limits above what the operator granted, and stays open.
+ */
+function requireSelfService(deps: BillingDeps): void {
+  if (planChangesOf(deps) === 'operator') throw forbidden(PLAN_CHANGES_BY_OPERATOR);
 }
 
 async function subscriptionRow(deps: BillingDeps, accountId: string) {
@@ -381,17 +412,28 @@ function changeFrom(
   return change;
 }
 
-/** Applies what a plan-changing call to the provider answered (not a webhook: no timestamp to compare). */
+/**
+ * Applies what a plan-changing call to the provider answered. Its read
+ * number is taken once the answer is in: a webhook's read begun earlier
+ * changes nothing after it, and one begun later saw this state or newer.
+ */
 async function applyReported(
   deps: BillingDeps,
   accountId: string,
   reported: ProviderSubscription,
 ): Promise<repo.SubscriptionRow> {
+  const read = await repo.takeReadNumber(deps.db);
   await deps.db.transaction().execute(async (trx) => {
     const row = await repo.lockSubscription(trx, accountId);
     if (!row) throw notFound();
+    if (read <= row.provider_read_seq) return;
     const change = changeFrom(row, reported, deps);
-    if (change) await repo.updateSubscription(trx, accountId, change, deps.now());
+    await repo.updateSubscription(
+      trx,
+      accountId,
+      { ...change, provider_read_seq: read },
+      deps.now(),
+    );
   });
   deps.planChanged?.(accountId);
   return subscriptionRow(deps, accountId);
@@ -409,7 +451,8 @@ async function applyDirect(
 
 /**
  * POST /api/billing/change-plan (spec §4): a null price moves to free. No
- * provider: the plan applies at once. Stripe: paid to paid changes the
+ * provider: the plan applies at once (a paid one only where owners choose
+ * their plan: `requireSelfService`). Stripe: paid to paid changes the
  * subscription's price (an upgrade is charged and applies now; a downgrade
  * keeps the higher limits until the period ends); to free cancels at the
  * period end; free to paid goes through checkout.
@@ -435,6 +478,7 @@ export async function changePlan(
         : `That price is not the ${plan.name} plan's`,
     );
   }
+  if (plan.id !== FREE_PLAN_ID) requireSelfService(deps);
   const row = await subscriptionRow(deps, auth.accountId);
   const standing = standingOf(row, deps.now(), deps.provider);
   if (standing.plan.id === plan.id && !standing.cancelAtPeriodEnd && LIVE.has(standing.status)) {
@@ -473,7 +517,8 @@ function checkReturnUrl(deps: BillingDeps, field: string, url: string): void {
  * POST /api/billing/checkout: the hosted checkout page for a first paid
  * plan, returning to the caller's success or cancel address. Without a
  * provider there is nothing to pay: the plan applies at once and the
- * address returned is the success address itself.
+ * address returned is the success address itself (where owners choose
+ * their plan: `requireSelfService`).
  */
 export async function startCheckout(
   deps: BillingDeps,
@@ -481,6 +526,7 @@ export async function startCheckout(
   input: CheckoutInput,
 ): Promise<{ url: string }> {
   await requireOwner(deps, auth);
+  requireSelfService(deps);
   const plan = planOfPrice(deps, input.priceId);
   if (!plan) throw notFound();
   checkReturnUrl(deps, 'successUrl', input.successUrl);
@@ -552,6 +598,42 @@ export async function reactivateSubscription(
   return present(await applyReported(deps, auth.accountId, reported), deps);
 }
 
+// ── the operator ────────────────────────────────────────────────────────────
+
+/**
+ * `engram plan set <email> <plan>`: the operator moves the account the
+ * person owns (their personal account: the first they own) to a plan at
+ * once, a new period starting now. Only without a payment provider; with
+ * Stripe the subscription is changed there, and its events follow.
+ */
+export async function setPlanByOperator(
+  deps: BillingDeps,
+  email: string,
+  planId: string,
+): Promise<{ email: string; from: Plan; to: Plan }> {
+  if (deps.provider.kind !== 'none') {
+    throw conflict(
+      'Plans on this server are paid through Stripe: change the subscription in Stripe, not here.',
+    );
+  }
+  const plan = PLANS.find((candidate) => candidate.id === planId);
+  if (!plan) {
+    throw badRequest(
+      'plan',
+      `Unknown plan "${planId}". Plans: ${PLANS.map((candidate) => candidate.id).join(', ')}.`,
+    );
+  }
+  const address = email.trim().toLowerCase();
+  const accountId = await repo.accountOwnedBy(deps.db, address);
+  if (!accountId) {
+    throw new AppError(404, 'NOT_FOUND', `No account on this server is owned by ${address}.`);
+  }
+  const before = await subscriptionRow(deps, accountId);
+  const from = standingOf(before, deps.now(), deps.provider).plan;
+  await applyDirect(deps, accountId, directChange(plan, deps.now()));
+  return { email: address, from, to: plan };
+}
+
 async function ownPaymentMethod(
   deps: BillingDeps,
   auth: AuthContext,
@@ -586,6 +668,38 @@ export async function removePaymentMethod(
   await repo.deletePaymentMethod(deps.db, auth.accountId, paymentMethodId);
 }
 
+/**
+ * The account is being deleted: its paid subscription ends at the provider
+ * now, not at the period end, so nobody is billed for an account that is
+ * gone. Without a provider there is nothing to call (the row goes with the
+ * account). A provider that refuses or cannot be reached throws, and the
+ * deletion does not go ahead; one that says the subscription already ended
+ * is fine.
+ */
+export async function cancelForDeletion(deps: BillingDeps, accountId: string): Promise<void> {
+  const row = await repo.findSubscription(deps.db, accountId);
+  const subscriptionId = deps.provider.kind === 'none' ? null : row?.provider_subscription_id;
+  if (!row || !subscriptionId || row.plan_id === FREE_PLAN_ID) return;
+  let reported: ProviderSubscription;
+  try {
+    reported = await deps.provider.cancelNow(subscriptionId);
+  } catch (error) {
+    const now = await deps.provider.getSubscription(subscriptionId).catch(() => undefined);
+    if (!now || !ENDED.has(now.status)) {
+      const unavailable = new AppError(
+        503,
+        'SERVICE_UNAVAILABLE',
+        'Your subscription could not be cancelled with the payment provider, so nothing was deleted. Try again in a few minutes.',
+      );
+      unavailable.retryAfterSeconds = 60;
+      deps.onError?.(error, 'subscription could not be cancelled for an account deletion');
+      throw unavailable;
+    }
+    reported = now;
+  }
+  await applyReported(deps, accountId, reported);
+}
+
 // ── webhooks ────────────────────────────────────────────────────────────────
 
 async function knownAccount(deps: BillingDeps, accountId: string | null) {
@@ -601,19 +715,62 @@ async function accountOf(deps: BillingDeps, customerId: string | null, fallback:
   );
 }
 
+/** The customer's subscriptions as the provider had them, and the number of that read. */
+interface SubscriptionsRead {
+  read: number;
+  list: ProviderSubscription[];
+}
+
 type Work =
   | { kind: 'none' }
-  | { kind: 'subscription'; accountId: string; reported: ProviderSubscription }
+  | { kind: 'subscription'; accountId: string; subscriptions: SubscriptionsRead | null }
   | {
       kind: 'invoice';
       accountId: string;
-      event: Extract<VerifiedEvent['event'], { kind: 'invoice' }>;
+      invoice: ProviderInvoice;
+      subscriptions: SubscriptionsRead | null;
     }
   | {
       kind: 'payment-methods';
       accountId: string;
       list: Awaited<ReturnType<BillingProvider['listPaymentMethods']>>;
     };
+
+/**
+ * Reads the customer's subscriptions from the provider now, whatever the
+ * event said: the provider's timestamps are whole seconds, so two events of
+ * one second cannot be ordered by them, but the state read now is the
+ * newest. The read's number is taken before it starts (`takeReadNumber`).
+ */
+async function readSubscriptions(
+  deps: BillingDeps,
+  accountId: string,
+  customerId: string | null,
+): Promise<SubscriptionsRead | null> {
+  const customer =
+    customerId || (await repo.findSubscription(deps.db, accountId))?.provider_customer_id;
+  if (!customer) return null;
+  const read = await repo.takeReadNumber(deps.db);
+  return { read, list: await deps.provider.listSubscriptions(customer) };
+}
+
+/**
+ * The subscription that decides the account's plan among the customer's
+ * (newest first): the one it has while that is still going, else the newest
+ * going one of a plan this server sells; with none going, the one it had
+ * (ended: back to free). Undefined: nothing to apply.
+ */
+function decidingSubscription(
+  list: ProviderSubscription[],
+  row: repo.SubscriptionRow,
+): ProviderSubscription | undefined {
+  const going = list.filter((sub) => !ENDED.has(sub.status) && sub.planId !== null);
+  return (
+    going.find((sub) => sub.id === row.provider_subscription_id) ??
+    going[0] ??
+    list.find((sub) => sub.id === row.provider_subscription_id)
+  );
+}
 
 /** Reads what an event needs from the provider, outside any transaction. */
 async function prepare(deps: BillingDeps, verified: VerifiedEvent): Promise<Work> {
@@ -623,17 +780,27 @@ async function prepare(deps: BillingDeps, verified: VerifiedEvent): Promise<Work
       const accountId = await accountOf(deps, event.customerId, event.accountId);
       if (!accountId || !event.subscriptionId) return { kind: 'none' };
       if (event.customerId) await repo.claimCustomerId(deps.db, accountId, event.customerId);
-      const reported = await deps.provider.getSubscription(event.subscriptionId);
-      return { kind: 'subscription', accountId, reported };
+      const subscriptions = await readSubscriptions(deps, accountId, event.customerId);
+      return { kind: 'subscription', accountId, subscriptions };
     }
     case 'subscription': {
-      const reported = event.subscription;
-      const accountId = await accountOf(deps, reported.customerId, reported.accountId);
-      return accountId ? { kind: 'subscription', accountId, reported } : { kind: 'none' };
+      // The event names whose subscription changed; what it is now is read again.
+      const named = event.subscription;
+      const accountId = await accountOf(deps, named.customerId, named.accountId);
+      if (!accountId) return { kind: 'none' };
+      const subscriptions = await readSubscriptions(deps, accountId, named.customerId);
+      return { kind: 'subscription', accountId, subscriptions };
     }
     case 'invoice': {
-      const accountId = await accountOf(deps, event.invoice.customerId, null);
-      return accountId ? { kind: 'invoice', accountId, event } : { kind: 'none' };
+      const { invoice } = event;
+      const accountId = await accountOf(deps, invoice.customerId, null);
+      if (!accountId) return { kind: 'none' };
+      // A paid or failed renewal moves the subscription's status (past due,
+      // active again): read it too, even if its own event is late or lost.
+      const subscriptions = invoice.subscriptionId
+        ? await readSubscriptions(deps, accountId, invoice.customerId)
+        : null;
+      return { kind: 'invoice', accountId, invoice, subscriptions };
     }
     case 'payment-methods': {
       const accountId =
@@ -656,26 +823,42 @@ async function prepare(deps: BillingDeps, verified: VerifiedEvent): Promise<Work
   }
 }
 
-/** Applies an event's work in one transaction; older than the state already applied changes nothing. */
+/**
+ * Applies a read of the subscriptions to the locked row, unless a read that
+ * began later was applied already (two deliveries read at once: the slower,
+ * older read changes nothing).
+ */
+async function applySubscriptions(
+  trx: Db,
+  deps: BillingDeps,
+  accountId: string,
+  subscriptions: SubscriptionsRead,
+): Promise<void> {
+  const row = await repo.lockSubscription(trx, accountId);
+  if (!row || subscriptions.read <= row.provider_read_seq) return;
+  const deciding = decidingSubscription(subscriptions.list, row);
+  const change = deciding ? changeFrom(row, deciding, deps) : null;
+  await repo.updateSubscription(
+    trx,
+    accountId,
+    { ...change, provider_read_seq: subscriptions.read },
+    deps.now(),
+  );
+}
+
+/** Applies an event's work in one transaction. */
 async function apply(trx: Db, deps: BillingDeps, work: Work, created: number): Promise<void> {
   switch (work.kind) {
     case 'none':
       return;
-    case 'subscription': {
-      const row = await repo.lockSubscription(trx, work.accountId);
-      if (!row || created < row.provider_synced_at) return;
-      const change = changeFrom(row, work.reported, deps);
-      if (!change) return;
-      await repo.updateSubscription(
-        trx,
-        work.accountId,
-        { ...change, provider_synced_at: created },
-        deps.now(),
-      );
+    case 'subscription':
+      if (work.subscriptions) {
+        await applySubscriptions(trx, deps, work.accountId, work.subscriptions);
+      }
       return;
-    }
     case 'invoice': {
-      const { invoice, outcome } = work.event;
+      const { invoice } = work;
+      // The invoice list mirrors the event; an older event of the same invoice changes nothing.
       await repo.upsertInvoice(
         trx,
         work.accountId,
@@ -691,31 +874,9 @@ async function apply(trx: Db, deps: BillingDeps, work: Work, created: number): P
         },
         created,
       );
-      // A failed renewal makes the plan lapse at once, a paid one restores
-      // it, even if the subscription's own update is late or lost.
-      const row = await repo.lockSubscription(trx, work.accountId);
-      if (
-        !row ||
-        outcome === 'other' ||
-        !invoice.subscriptionId ||
-        invoice.subscriptionId !== row.provider_subscription_id ||
-        row.plan_id === FREE_PLAN_ID ||
-        created <= row.provider_synced_at
-      ) {
-        return;
+      if (work.subscriptions) {
+        await applySubscriptions(trx, deps, work.accountId, work.subscriptions);
       }
-      const status =
-        outcome === 'failed'
-          ? 'past_due'
-          : row.status === 'past_due' || row.status === 'unpaid'
-            ? 'active'
-            : row.status;
-      await repo.updateSubscription(
-        trx,
-        work.accountId,
-        { status, provider_synced_at: created },
-        deps.now(),
-      );
       return;
     }
     case 'payment-methods':
@@ -731,9 +892,10 @@ async function apply(trx: Db, deps: BillingDeps, work: Work, created: number): P
 
 /**
  * POST /api/billing/webhook: the provider's event, verified over the raw
- * body. Each event id is applied once (a replay answers `duplicate`), and
- * an event older than the state already applied changes nothing, so
- * redeliveries and out-of-order deliveries leave the account right.
+ * body. Each event id is applied once (a replay answers `duplicate`), and a
+ * subscription is applied as the provider has it when the event arrives,
+ * not as the event tells it, so redeliveries and out-of-order deliveries
+ * leave the account right.
  */
 export async function handleWebhook(
   deps: BillingDeps,

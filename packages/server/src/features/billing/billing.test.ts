@@ -102,6 +102,8 @@ describe('billing without a payment provider', () => {
       features: expect.objectContaining({ maxEntities: 1_000, maxQueries: 15_000, maxApiKeys: 1 }),
       limitsPlan: { id: 'free', name: 'Free' },
       provider: 'none',
+      // The test server listens on loopback without PUBLIC_URL: owners choose.
+      planChanges: 'self',
     });
     const methods = await call({ method: 'GET', url: '/api/billing/payment-methods' });
     expect(paymentMethodList.parse(methods.json())).toEqual({ paymentMethods: [] });

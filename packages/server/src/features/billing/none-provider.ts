@@ -23,6 +23,7 @@ export function createNoneProvider(): BillingProvider {
     createSetupIntent: refuse,
     createCheckout: refuse,
     getSubscription: refuse,
+    listSubscriptions: refuse,
     changePrice: refuse,
     setCancelAtPeriodEnd: refuse,
     cancelNow: refuse,

@@ -4,7 +4,7 @@ import type { BillingProvider as ProviderKind } from '@engram/shared';
  * What billing needs of a payment provider. Two implementations, chosen by
  * config (runtime.ts): `none` (none-provider.ts, the default: no payments,
  * plan changes apply at once) and `stripe` (stripe-provider.ts). The rules —
- * who may change what, entitlements, ordering of webhook events — live in
+ * who may change what, entitlements, applying webhook events — live in
  * billing.service.ts and are the same for both.
  */
 export interface BillingProvider {
@@ -25,6 +25,12 @@ export interface BillingProvider {
   /** A hosted checkout page for a first paid plan; its address. */
   createCheckout(input: CheckoutRequest): Promise<string>;
   getSubscription(subscriptionId: string): Promise<ProviderSubscription>;
+  /**
+   * The customer's subscriptions as the provider has them now, newest first,
+   * ended ones included: what every subscription event is applied from, so
+   * the order events arrive in does not matter.
+   */
+  listSubscriptions(customerId: string): Promise<ProviderSubscription[]>;
   /** Moves the subscription to another price; `upgrade` charges the difference now. */
   changePrice(
     subscriptionId: string,
@@ -100,14 +106,14 @@ export type ProviderEvent =
       subscriptionId: string | null;
     }
   | { kind: 'subscription'; subscription: ProviderSubscription }
-  | { kind: 'invoice'; invoice: ProviderInvoice; outcome: 'paid' | 'failed' | 'other' }
+  | { kind: 'invoice'; invoice: ProviderInvoice }
   | { kind: 'payment-methods'; customerId: string | null; paymentMethodId: string | null }
   | { kind: 'ignored' };
 
 export interface VerifiedEvent {
   id: string;
   type: string;
-  /** When the provider created the event (epoch seconds): orders deliveries. */
+  /** When the provider created the event (epoch seconds): orders deliveries of one invoice. */
   created: number;
   event: ProviderEvent;
 }

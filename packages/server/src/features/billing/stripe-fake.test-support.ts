@@ -99,6 +99,8 @@ export class StripeFake {
   private readonly idempotent = new Map<string, { status: number; body: unknown }>();
   /** The next requests to this path (e.g. 'POST /v1/subscriptions/sub_1') fail with this. */
   private readonly failures = new Map<string, { error: StripeError; times: number }>();
+  /** The next answer to this path is held back (see `holdNext`). */
+  private readonly holds = new Map<string, { reached: () => void; released: Promise<void> }>();
   private counter = 0;
   /** The fake's clock (epoch seconds); tests move it. */
   clock = Math.floor(Date.now() / 1000);
@@ -143,6 +145,20 @@ export class StripeFake {
     });
   }
 
+  /**
+   * The next request to `method path` is answered with the state at the
+   * moment it arrives, but only once `release()` is called: a read that is
+   * slow to come back. `reached` resolves when that request has arrived.
+   */
+  holdNext(method: string, path: string): { reached: Promise<void>; release: () => void } {
+    let reached!: () => void;
+    let release!: () => void;
+    const arrived = new Promise<void>((resolve) => (reached = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.set(`${method} ${path}`, { reached, released });
+    return { reached: arrived, release };
+  }
+
   private nextId(prefix: string): string {
     this.counter += 1;
     return `${prefix}_fake${this.counter}${randomBytes(3).toString('hex')}`;
@@ -184,6 +200,16 @@ export class StripeFake {
       }
       const answer = this.route(method, url.pathname, body, url.searchParams);
       if (cacheKey) this.idempotent.set(cacheKey, { status: 200, body: answer });
+      const hold = this.holds.get(`${method} ${url.pathname}`);
+      if (hold) {
+        // The state as it was when asked, sent late: a slow read.
+        const frozen = structuredClone(answer);
+        this.holds.delete(`${method} ${url.pathname}`);
+        hold.reached();
+        await hold.released;
+        this.send(response, 200, frozen);
+        return;
+      }
       this.send(response, 200, answer);
     } catch (error) {
       if (error instanceof StripeError) {
@@ -255,6 +281,16 @@ export class StripeFake {
     }
     if (resource === 'checkout' && id === 'sessions' && method === 'POST') {
       return this.createSession(body);
+    }
+    if (resource === 'subscriptions' && !id && method === 'GET') {
+      // Newest first, as Stripe lists; without status=all, ended ones are left out.
+      const all = query.get('status') === 'all';
+      const data = [...this.subscriptions.values()]
+        .filter((sub) => sub.customer === query.get('customer'))
+        .filter((sub) => all || sub.status !== 'canceled')
+        .reverse()
+        .sort((a, b) => (b.created as number) - (a.created as number));
+      return { object: 'list', data, has_more: false, url: '/v1/subscriptions' };
     }
     if (resource === 'subscriptions' && id) {
       const subscription = this.find(this.subscriptions, id, 'subscription');

@@ -153,14 +153,12 @@ export function createStripeProvider(settings: StripeSettings): BillingProvider 
         return { kind: 'subscription', subscription: subscriptionOf(event.data.object) };
       case 'invoice.paid':
       case 'invoice.payment_succeeded':
-        return { kind: 'invoice', invoice: invoiceOf(event.data.object), outcome: 'paid' };
       case 'invoice.payment_failed':
-        return { kind: 'invoice', invoice: invoiceOf(event.data.object), outcome: 'failed' };
       case 'invoice.finalized':
       case 'invoice.updated':
       case 'invoice.voided':
       case 'invoice.marked_uncollectible':
-        return { kind: 'invoice', invoice: invoiceOf(event.data.object), outcome: 'other' };
+        return { kind: 'invoice', invoice: invoiceOf(event.data.object) };
       case 'payment_method.attached':
       case 'payment_method.updated':
       case 'payment_method.automatically_updated':
@@ -229,6 +227,17 @@ export function createStripeProvider(settings: StripeSettings): BillingProvider 
 
     getSubscription: (id) =>
       call(async () => subscriptionOf(await stripe.subscriptions.retrieve(id))),
+
+    listSubscriptions: (customerId) =>
+      call(async () => {
+        // Newest first; 'all' includes ended ones (an account's may have just ended).
+        const page = await stripe.subscriptions.list({
+          customer: customerId,
+          status: 'all',
+          limit: 100,
+        });
+        return page.data.map(subscriptionOf);
+      }),
 
     changePrice: (id, priceId, upgrade) =>
       call(async () => {

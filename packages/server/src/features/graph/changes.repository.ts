@@ -8,48 +8,73 @@ import { planOnce } from '../../db/prepared.js';
  * Locks the account's row for the rest of the transaction. Every graph write
  * takes it first, so an account's writes queue in one order and never
  * deadlock on each other's rows (names, type counts, degrees). Returns the
- * bytes stored before the write, for the storage limit.
+ * bytes stored before the write, for the storage limit; undefined when the
+ * account is gone or being deleted.
  */
-export async function lockAccount(db: Db, accountId: string): Promise<{ storedBytes: number }> {
+export async function lockAccount(
+  db: Db,
+  accountId: string,
+): Promise<{ storedBytes: number } | undefined> {
+  // A deleted account (its rows being purged) takes no more writes: undefined.
   const result = await sql<{ bytes: number }>`
-    ${planOnce} select stored_bytes::float8 as bytes from accounts where id = ${accountId} for update
+    ${planOnce} select stored_bytes::float8 as bytes from accounts
+     where id = ${accountId} and deleted_at is null for update
   `.execute(db);
-  return { storedBytes: result.rows[0]?.bytes ?? 0 };
+  const row = result.rows[0];
+  return row ? { storedBytes: row.bytes } : undefined;
 }
+
+/** What an event counts for in `stored_bytes`, beyond its text: the row's own overhead. */
+const EVENT_OVERHEAD_BYTES = 64;
 
 /**
  * Appends a write's change-log events in one statement: reserves one range of
  * seqs on the account's row (locked by lockAccount, so an account's events
- * commit in sequence order and a reader resuming from a seq never misses one)
- * and inserts every event. Returns the first seq, and the bytes and entities
- * the account holds after the write (the counters the statements before kept):
- * what the plan limits are checked against.
+ * commit in sequence order and a reader resuming from a seq never misses one),
+ * inserts every event and adds their bytes to the account's `stored_bytes`.
+ * Returns the first seq, the bytes the events count for, and the bytes and
+ * entities the account holds after the write (the counters the statements
+ * before kept): what the plan limits are checked against.
  */
 export async function appendEvents(
   db: Db,
   accountId: string,
   events: { type: string; payload: Record<string, unknown> }[],
   common: { actor: Record<string, unknown>; at: Date },
-): Promise<{ firstSeq: number; storedBytes: number; entities: number }> {
+): Promise<{ firstSeq: number; logBytes: number; storedBytes: number; entities: number }> {
   const batch = JSON.stringify(events);
-  const result = await sql<{ first: string; bytes: number; entities: number }>`
-    ${planOnce} with reserved as (
-      update accounts set event_seq = event_seq + ${events.length}
+  const actor = JSON.stringify(common.actor);
+  const result = await sql<{ first: string; log: number; bytes: number; entities: number }>`
+    ${planOnce} with batch as (
+      select e.type, e.payload, e.ord,
+             ${EVENT_OVERHEAD_BYTES} + octet_length(e.type) + octet_length(e.payload::text)
+               + octet_length(${actor}::jsonb::text) as bytes
+        from rows from (json_to_recordset(${batch}::json) as (type text, payload jsonb))
+               with ordinality as e(type, payload, ord)
+    ),
+    total as (select sum(bytes)::bigint as bytes from batch),
+    reserved as (
+      update accounts set event_seq = event_seq + ${events.length},
+                          stored_bytes = stored_bytes + (select bytes from total)
        where id = ${accountId}
       returning event_seq - ${events.length} as base, stored_bytes::float8 as bytes,
                 entity_count::float8 as entities
     ),
     appended as (
-      insert into graph_events (account_id, seq, type, payload, actor, at)
-      select ${accountId}, r.base + e.ord, e.type, e.payload, ${JSON.stringify(common.actor)}::jsonb, ${common.at}::timestamptz
-        from reserved r,
-             rows from (json_to_recordset(${batch}::json) as (type text, payload jsonb))
-               with ordinality as e(type, payload, ord)
+      insert into graph_events (account_id, seq, type, payload, actor, at, bytes)
+      select ${accountId}, r.base + b.ord, b.type, b.payload, ${actor}::jsonb, ${common.at}::timestamptz, b.bytes
+        from reserved r, batch b
     )
-    select (base + 1)::text as first, bytes, entities from reserved
+    select (base + 1)::text as first, (select bytes from total)::float8 as log, bytes, entities
+      from reserved
   `.execute(db);
   const row = result.rows[0]!;
-  return { firstSeq: Number(row.first), storedBytes: row.bytes, entities: row.entities };
+  return {
+    firstSeq: Number(row.first),
+    logBytes: row.log,
+    storedBytes: row.bytes,
+    entities: row.entities,
+  };
 }
 
 export interface EventRow {
@@ -59,24 +84,127 @@ export interface EventRow {
   at: Date;
 }
 
-/** The account's change-log events after `seq`, oldest first. */
+/**
+ * The account's change-log events after `seq`, oldest first: at most `limit`
+ * of them, and no more than `maxBytes` (counted as `bytes`; the first event
+ * always comes, whatever its size), so a page never holds more than that in
+ * memory whatever the events hold.
+ */
 export async function eventsSince(
   db: Db,
   accountId: string,
   seq: number,
   limit: number,
+  maxBytes: number,
 ): Promise<EventRow[]> {
-  return (
-    db
-      .selectFrom('graph_events')
-      .select([sql<string>`seq::text`.as('seq'), 'type', 'payload', 'at'])
-      .where('account_id', '=', accountId)
-      .where('graph_events.seq', '>', seq)
-      // The numeric column, not the text alias: '1000' sorts before '999'.
-      .orderBy('graph_events.seq')
-      .limit(limit)
-      .execute()
-  );
+  const result = await sql<EventRow>`
+    ${planOnce} with page as (
+      select seq, bytes from graph_events
+       where account_id = ${accountId} and seq > ${seq}
+       order by seq limit ${limit}
+    ),
+    kept as (
+      select seq from (select seq, sum(bytes) over (order by seq) - bytes as before from page) p
+       where before < ${maxBytes}
+    )
+    select g.seq::text as seq, g.type, g.payload, g.at
+      from graph_events g
+     where g.account_id = ${accountId} and g.seq in (select seq from kept)
+     order by g.seq
+  `.execute(db);
+  return result.rows;
+}
+
+/** Every event up to this seq was compacted (0 when none was). */
+export async function compactedThrough(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('accounts')
+    .select(sql<string>`events_compacted_seq::text`.as('seq'))
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+/**
+ * Accounts whose oldest kept event is older than `before`: the only ones
+ * compaction can have work for. One index probe per account (its oldest
+ * event), never a scan of the log.
+ */
+export async function accountsWithEventsBefore(db: Db, before: Date): Promise<string[]> {
+  const result = await sql<{ id: string }>`
+    select a.id from accounts a
+      join lateral (
+        select e.at from graph_events e
+         where e.account_id = a.id and e.seq > a.events_compacted_seq
+         order by e.seq limit 1
+      ) oldest on true
+     where oldest.at < ${before}::timestamptz
+  `.execute(db);
+  return result.rows.map((row) => row.id);
+}
+
+/**
+ * Removes up to `batch` of the account's oldest events that are older than
+ * `before` and not past the lowest hold, takes their bytes off
+ * `stored_bytes` and moves `events_compacted_seq` up, in one statement (so
+ * the counter and the marker never disagree with the log, whatever runs
+ * beside it). Events are in time order as in seq order, so what goes is
+ * always a prefix of the log. Returns how many went.
+ */
+export async function compactEvents(
+  db: Db,
+  accountId: string,
+  before: Date,
+  batch: number,
+): Promise<number> {
+  const result = await sql<{ removed: number }>`
+    with doomed as (
+      select e.seq from graph_events e
+       where e.account_id = ${accountId} and e.at < ${before}::timestamptz
+         and e.seq <= coalesce(
+               (select min(h.seq) from change_log_holds h where h.account_id = ${accountId}),
+               9223372036854775807)
+       order by e.seq limit ${batch}
+    ),
+    removed as (
+      delete from graph_events g
+       where g.account_id = ${accountId} and g.seq in (select seq from doomed)
+      returning g.seq, g.bytes
+    ),
+    marked as (
+      update accounts a
+         set stored_bytes = a.stored_bytes - r.bytes,
+             events_compacted_seq = greatest(a.events_compacted_seq, r.last)
+        from (select coalesce(sum(bytes), 0) as bytes, max(seq) as last from removed) r
+       where a.id = ${accountId} and r.last is not null
+    )
+    select count(*)::int as removed from removed
+  `.execute(db);
+  return result.rows[0]?.removed ?? 0;
+}
+
+/** Holds the account's log from `seq` on for `reader` (moved, if it held already). */
+export async function holdEvents(
+  db: Db,
+  accountId: string,
+  reader: string,
+  seq: number,
+): Promise<void> {
+  await db
+    .insertInto('change_log_holds')
+    .values({ account_id: accountId, reader, seq })
+    .onConflict((conflict) =>
+      conflict.columns(['account_id', 'reader']).doUpdateSet({ seq, updated_at: sql`now()` }),
+    )
+    .execute();
+}
+
+export async function releaseEvents(db: Db, accountId: string, reader: string): Promise<void> {
+  await db
+    .deleteFrom('change_log_holds')
+    .where('account_id', '=', accountId)
+    .where('reader', '=', reader)
+    .execute();
 }
 
 export async function latestSeq(db: Db, accountId: string): Promise<number> {

@@ -195,20 +195,6 @@ export async function adjustTypeCount(
   }
 }
 
-export async function listTypeCounts(
-  db: Db,
-  accountId: string,
-): Promise<{ type: string; count: number }[]> {
-  return db
-    .selectFrom('entity_type_counts')
-    .select(['type', 'count'])
-    .where('account_id', '=', accountId)
-    .where('count', '>', 0)
-    .orderBy('count', 'desc')
-    .orderBy('type')
-    .execute();
-}
-
 /** An entity to insert with its first observations (in their order). */
 export interface EntityInsert {
   /** A fresh uuid from the caller, or the one kept on a lossless import. */
@@ -237,7 +223,9 @@ export type CreatedEntityRow = EntityRow & { observations: ObservationRow[] };
  * observation counts and the per-type counts, all in one statement, in the
  * order given; an entity whose name (or id) exists already is skipped with its
  * observations. The batch travels as two JSON parameters, so its size is
- * bounded by memory, not by the protocol's 65,535 parameters.
+ * bounded by memory, not by the protocol's 65,535 parameters. Metadata is
+ * taken as `json`, its text as JSON.stringify wrote it: never through
+ * `jsonb`, which would sort its keys (migration 013).
  */
 export async function insertEntities(
   db: Db,
@@ -272,13 +260,13 @@ export async function insertEntities(
     ${planOnce} with given as (
       select * from rows from (
         json_to_recordset(${entityBatch}::json)
-          as (id uuid, name text, type text, metadata jsonb, n int, created_at timestamptz, updated_at timestamptz)
+          as (id uuid, name text, type text, metadata json, n int, created_at timestamptz, updated_at timestamptz)
       ) with ordinality as g(id, name, type, metadata, n, created_at, updated_at, ord)
     ),
     given_observations as (
       select * from rows from (
         json_to_recordset(${observationBatch}::json)
-          as (id uuid, entity_id uuid, content text, metadata jsonb, created_at timestamptz)
+          as (id uuid, entity_id uuid, content text, metadata json, created_at timestamptz)
       ) with ordinality as o(id, entity_id, content, metadata, created_at, ord)
     ),
     inserted as (

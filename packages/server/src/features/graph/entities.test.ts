@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Entity, EntityList, Relation, RelationList, TypeSummary } from '@engram/shared';
+import type { Entity, EntityList, Relation, RelationList, TypeList } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createEntity,
@@ -663,7 +663,7 @@ describe('DELETE /api/entities/{id}', () => {
     const list = await getJson<EntityList>(a.req, '/api/entities');
     expect(list.total).toBe(2);
     expect(names(list).sort()).toEqual(['Y', 'Z']);
-    expect(await getJson<TypeSummary[]>(a.req, '/api/entities/types')).toEqual([
+    expect((await getJson<TypeList>(a.req, '/api/entities/types')).types).toEqual([
       { type: 'company', label: 'Company', count: 1 },
       { type: 'person', label: 'Person', count: 1 },
     ]);
@@ -786,7 +786,7 @@ describe('POST /api/entities/{id}/observations', () => {
 describe('GET /api/entities/types', () => {
   it('lists [{type, label, count}], most common first, following creates, edits and deletes', async () => {
     const a = await newAccount(t.app);
-    expect(await getJson<TypeSummary[]>(a.req, '/api/entities/types')).toEqual([]);
+    expect((await getJson<TypeList>(a.req, '/api/entities/types')).types).toEqual([]);
     const people = [];
     for (let i = 0; i < 3; i++)
       people.push(await createEntity(a.req, { name: `P${i}`, type: 'person' }));
@@ -795,7 +795,7 @@ describe('GET /api/entities/types', () => {
     const stack = await createEntity(a.req, { name: 'S0', type: 'tech-stack' });
     await createEntity(a.req, { name: 'D0', type: 'depends_on' });
 
-    expect(await getJson<TypeSummary[]>(a.req, '/api/entities/types')).toEqual([
+    expect((await getJson<TypeList>(a.req, '/api/entities/types')).types).toEqual([
       { type: 'person', label: 'Person', count: 3 },
       { type: 'company', label: 'Company', count: 2 },
       { type: 'depends_on', label: 'Depends on', count: 1 },
@@ -814,7 +814,7 @@ describe('GET /api/entities/types', () => {
     });
     await a.req({ method: 'DELETE', url: `/api/entities/${stack.id}` });
 
-    expect(await getJson<TypeSummary[]>(a.req, '/api/entities/types')).toEqual([
+    expect((await getJson<TypeList>(a.req, '/api/entities/types')).types).toEqual([
       { type: 'company', label: 'Company', count: 4 },
       { type: 'depends_on', label: 'Depends on', count: 1 },
       { type: 'person', label: 'Person', count: 1 },
@@ -841,7 +841,7 @@ describe('concurrent writes', () => {
     for (const response of responses.filter((r) => r.statusCode === 409)) {
       expectError(response, 409, 'CONFLICT');
     }
-    expect(await getJson<TypeSummary[]>(a.req, '/api/entities/types')).toEqual([
+    expect((await getJson<TypeList>(a.req, '/api/entities/types')).types).toEqual([
       { type: 'concept', label: 'Concept', count: 1 },
     ]);
     expect((await getJson<EntityList>(a.req, '/api/entities')).total).toBe(1);
@@ -908,7 +908,7 @@ describe('concurrent writes', () => {
     expect(list.total).toBe(3);
     const actual = new Map<string, number>();
     for (const entity of list.entities) actual.set(entity.type, (actual.get(entity.type) ?? 0) + 1);
-    const types = await getJson<TypeSummary[]>(a.req, '/api/entities/types');
+    const types = (await getJson<TypeList>(a.req, '/api/entities/types')).types;
     expect(new Map(types.map((summary) => [summary.type, summary.count]))).toEqual(actual);
   });
 });

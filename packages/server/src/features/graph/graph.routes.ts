@@ -17,7 +17,8 @@ import {
   relationList,
   relationListQuery,
   relationUpdateInput,
-  typeSummary,
+  typeList,
+  typeListQuery,
 } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,6 +33,9 @@ const errors = {
   404: errorResponse,
   409: errorResponse,
 };
+
+const TYPE_LIST_DESCRIPTION =
+  'One page of types (`limit`, default 100, at most the read limit), most common first, then by name. `nextCursor` is passed as `cursor` for the next page; null when nothing follows. `prefix` keeps the types that start with it, in any case.';
 
 /** REST adapters over the graph service: validate, call, shape. */
 export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
@@ -64,10 +68,12 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
       schema: {
         ...entities,
         summary: 'Entity types with their counts, most common first',
-        response: { 200: z.array(typeSummary), ...errors },
+        description: TYPE_LIST_DESCRIPTION,
+        querystring: typeListQuery,
+        response: { 200: typeList, ...errors },
       },
     },
-    async (request) => graph.listEntityTypes(graphDeps, authOf(request)),
+    async (request) => graph.listEntityTypes(graphDeps, authOf(request), request.query),
   );
 
   app.get(
@@ -188,10 +194,12 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
       schema: {
         ...relations,
         summary: 'Relation types with their counts, most common first',
-        response: { 200: z.array(typeSummary), ...errors },
+        description: TYPE_LIST_DESCRIPTION,
+        querystring: typeListQuery,
+        response: { 200: typeList, ...errors },
       },
     },
-    async (request) => graph.listRelationTypes(graphDeps, authOf(request)),
+    async (request) => graph.listRelationTypes(graphDeps, authOf(request), request.query),
   );
 
   app.get(

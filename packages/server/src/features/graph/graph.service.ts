@@ -1,7 +1,6 @@
 import {
   typeLabel,
   type Entity,
-  type GraphChange,
   type EntityInputParsed,
   type EntityList,
   type EntityUpdateInputParsed,
@@ -10,20 +9,25 @@ import {
   type ObservationInput,
   type Relation,
   type RelationList,
+  type TypeList,
   type TypeSummary,
+  type TypeListQueryParsed,
+  TYPE_MAX,
 } from '@engram/shared';
+import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import * as changeRepo from './changes.repository.js';
 import * as entityRepo from './entities.repository.js';
 import * as observationRepo from './observations.repository.js';
 import * as overviewRepo from './overview.repository.js';
 import * as relationRepo from './relations.repository.js';
 import * as searchRepo from './search.repository.js';
+import * as typesRepo from './types.repository.js';
 import * as writes from './graph.writes.js';
-import type { ChangeEvent, WriteDeps } from './graph.writes.js';
+import type { WriteDeps } from './graph.writes.js';
 
 export type { ChangeEvent } from './graph.writes.js';
 
@@ -273,14 +277,75 @@ function pageEnd(
   };
 }
 
-export async function listEntityTypes(deps: GraphDeps, auth: AuthContext): Promise<TypeSummary[]> {
-  const counts = await entityRepo.listTypeCounts(deps.db, auth.accountId);
-  return counts.map(({ type, count }) => ({
-    type,
-    label: typeLabel(type),
-    count,
-  }));
+// ── type lists ──────────────────────────────────────────────────────────────
+
+/** A type list's cursor: the last type of the page before, with its count. */
+export const typeKeyShape = z
+  .tuple([
+    z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31),
+    z.string().min(1).max(TYPE_MAX),
+  ])
+  .transform(([count, type]): typesRepo.TypeKey => ({ count, type }));
+
+export const typeKeyOf = (row: typesRepo.TypeKey): [number, string] => [row.count, row.type];
+
+export type TypeListKind = 'entity' | 'relation';
+
+const TYPE_TABLES = {
+  entity: 'entity_type_counts',
+  relation: 'relation_type_counts',
+} as const;
+
+/**
+ * One page of the account's entity or relation types (issue 31, finding 4):
+ * at most `limit` and READ_MAX_ROWS types, most common first then by name,
+ * after `after`; `next` is where the following page starts (null at the end).
+ */
+export async function typesPage(
+  deps: GraphDeps,
+  accountId: string,
+  kind: TypeListKind,
+  page: { limit: number; after?: typesRepo.TypeKey | undefined; prefix?: string | undefined },
+): Promise<{ types: TypeSummary[]; next: typesRepo.TypeKey | null }> {
+  const limit = Math.min(page.limit, deps.bounds.maxRows);
+  // One row past the page says whether another follows.
+  const rows = await typesRepo.typeCountsPage(deps.db, TYPE_TABLES[kind], accountId, {
+    ...page,
+    limit: limit + 1,
+  });
+  const kept = rows.slice(0, limit);
+  return {
+    types: kept.map(({ type, count }) => ({ type, label: typeLabel(type), count })),
+    next: rows.length > limit ? kept[kept.length - 1]! : null,
+  };
 }
+
+/** The position a type list's `cursor` holds (400 naming `field` when it is not one we gave). */
+const decodeTypeCursor = (cursor: string, field: string) =>
+  decodeCursor(cursor, typeKeyShape, field);
+const encodeTypeCursor = (key: typesRepo.TypeKey) => encodeCursor(typeKeyOf(key));
+
+async function listTypes(
+  deps: GraphDeps,
+  auth: AuthContext,
+  kind: TypeListKind,
+  query: TypeListQueryParsed,
+): Promise<TypeList> {
+  const { types, next } = await typesPage(deps, auth.accountId, kind, {
+    limit: query.limit,
+    // Named as the REST error handler names a query parameter ('query.limit').
+    after: query.cursor === undefined ? undefined : decodeTypeCursor(query.cursor, 'query.cursor'),
+    prefix: query.prefix || undefined,
+  });
+  return { types, nextCursor: next ? encodeTypeCursor(next) : null };
+}
+
+export const listEntityTypes = (deps: GraphDeps, auth: AuthContext, query: TypeListQueryParsed) =>
+  listTypes(deps, auth, 'entity', query);
 
 export async function updateEntity(
   deps: GraphDeps,
@@ -431,17 +496,8 @@ export async function listRelations(
   };
 }
 
-export async function listRelationTypes(
-  deps: GraphDeps,
-  auth: AuthContext,
-): Promise<TypeSummary[]> {
-  const counts = await relationRepo.listRelationTypeCounts(deps.db, auth.accountId);
-  return counts.map(({ type, count }) => ({
-    type,
-    label: typeLabel(type),
-    count,
-  }));
-}
+export const listRelationTypes = (deps: GraphDeps, auth: AuthContext, query: TypeListQueryParsed) =>
+  listTypes(deps, auth, 'relation', query);
 
 // ── graph reads ─────────────────────────────────────────────────────────────
 
@@ -514,33 +570,6 @@ export async function graphOverview(
     );
   }
   return graphOf(db, auth.accountId, ids);
-}
-
-// ── change log ──────────────────────────────────────────────────────────────
-
-/**
- * Committed events after `seq`, oldest first, at most `limit`; the reader
- * resumes from the last seq it saw without gaps or repeats.
- */
-export async function eventsSince(
-  deps: GraphDeps,
-  auth: Pick<AuthContext, 'accountId'>,
-  seq: number,
-  limit: number,
-): Promise<ChangeEvent[]> {
-  const rows = await changeRepo.eventsSince(deps.db, auth.accountId, seq, limit);
-  return rows.map((row) => ({
-    // The change log holds only what the write path emitted: the shared union.
-    ...({ type: row.type, payload: row.payload } as GraphChange),
-    accountId: auth.accountId,
-    seq: Number(row.seq),
-    at: row.at.toISOString(),
-  }));
-}
-
-/** The seq of the account's latest committed change (0 when none). */
-export async function latestSeq(deps: GraphDeps, auth: AuthContext): Promise<number> {
-  return changeRepo.latestSeq(deps.db, auth.accountId);
 }
 
 export type GraphOverview = overviewRepo.OverviewRows;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   formatBytes,
   FREE_PLAN_ID,
+  OBSERVATION_PREVIEW_CHARS,
   planById,
   UNLIMITED,
   type GraphChange,
@@ -70,7 +71,10 @@ export async function write<T>(
   let largest: observationRepo.ObservationCount | undefined;
   try {
     const { result, firstSeq, at } = await deps.db.transaction().execute(async (trx) => {
-      const { storedBytes: bytesBefore } = await changeRepo.lockAccount(trx, auth.accountId);
+      const locked = await changeRepo.lockAccount(trx, auth.accountId);
+      // Deleted (a request that began before DELETE /auth/me): nothing may be written into it.
+      if (!locked) throw notFound('Account');
+      const bytesBefore = locked.storedBytes;
       // Stamped once the account is ours: an account's events are in time order as in seq order.
       const at = deps.now();
       const outcome = await fn({
@@ -91,6 +95,7 @@ export async function write<T>(
       await assertPlanLimits(trx, auth.accountId, deps.planOf ?? currentPlan, {
         bytesBefore,
         bytesAfter: appended.storedBytes,
+        logBytes: appended.logBytes,
         entities: appended.entities,
         created: pending.some((event) => event.type === 'entity_created'),
         largest,
@@ -127,6 +132,8 @@ async function assertPlanLimits(
   change: {
     bytesBefore: number;
     bytesAfter: number;
+    /** What the write's change-log events added to bytesAfter. */
+    logBytes: number;
     entities: number;
     created: boolean;
     /** The entity with the most observations among those that gained some. */
@@ -134,7 +141,10 @@ async function assertPlanLimits(
   },
 ): Promise<void> {
   const { created, largest } = change;
-  if (change.bytesAfter <= change.bytesBefore && !largest) return;
+  // Its own log entry does not count against a write that frees space: a
+  // person at the limit can always delete (the log is compacted in time).
+  const grows = change.bytesAfter - change.logBytes > change.bytesBefore;
+  if (!grows && !largest) return;
   if (withinFreePlan(change)) return;
   const plan = await planOf(trx, accountId);
   const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
@@ -146,7 +156,7 @@ async function assertPlanLimits(
   if (
     maxStorageBytes !== UNLIMITED &&
     change.bytesAfter > maxStorageBytes &&
-    change.bytesAfter > change.bytesBefore
+    grows
   ) {
     throw planLimit(
       `Storage limit reached: the ${plan.name} plan allows ${formatBytes(maxStorageBytes)} of stored memory. Delete something or upgrade your plan.`,
@@ -403,10 +413,26 @@ export async function addObservations(
   for (const [entityId, rows] of byEntity) {
     scope.emit('observation_added', {
       entityId,
-      observations: rows.map((row) => ({ id: row.id, content: row.content })),
+      observations: rows.map((row) => ({ id: row.id, ...previewOf(row.content) })),
     });
   }
   return byEntity;
+}
+
+/**
+ * An observation's text as an event carries it: cut to a preview, with the
+ * whole length, so the change log never holds unbounded copies of the text.
+ */
+function previewOf(content: string): { content: string; length?: number; truncated?: true } {
+  // Characters, not UTF-16 units: a cut never splits a surrogate pair.
+  if (content.length <= OBSERVATION_PREVIEW_CHARS) return { content };
+  const chars = Array.from(content);
+  if (chars.length <= OBSERVATION_PREVIEW_CHARS) return { content };
+  return {
+    content: chars.slice(0, OBSERVATION_PREVIEW_CHARS).join(''),
+    length: chars.length,
+    truncated: true,
+  };
 }
 
 /** Removes observations by text from entities; unknown texts are skipped. */

@@ -1,5 +1,8 @@
+import type { TypeSummary } from '@engram/shared';
+import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import * as entityRepo from './entities.repository.js';
 import * as relationRepo from './relations.repository.js';
@@ -13,6 +16,10 @@ import {
   type GraphDeps,
   type SizedEntity,
   type SizedObservation,
+  typeKeyOf,
+  typeKeyShape,
+  typesPage,
+  type TypeListKind,
 } from './graph.service.js';
 import * as writes from './graph.writes.js';
 
@@ -554,11 +561,47 @@ export async function shortestPath(
   };
 }
 
-/** Every entity type and relation type in use, with counts. */
-export async function listTypes(deps: GraphDeps, auth: AuthContext) {
-  const [entityTypes, relationTypes] = await Promise.all([
-    entityRepo.listTypeCounts(deps.db, auth.accountId),
-    relationRepo.listRelationTypeCounts(deps.db, auth.accountId),
-  ]);
-  return { entityTypes, relationTypes };
+/**
+ * list_types' cursor: where each of its two lists goes on, null for a list
+ * that has ended (a call without a cursor starts both).
+ */
+const typesCursorShape = z.tuple([typeKeyShape.nullable(), typeKeyShape.nullable()]);
+
+export interface TypeCount {
+  type: string;
+  count: number;
+}
+
+/**
+ * The entity types and relation types in use, with counts, one page of each
+ * (at most `limit` and READ_MAX_ROWS), most common first then by name;
+ * `nextCursor` continues both lists (null once both have ended).
+ */
+export async function listTypes(
+  deps: GraphDeps,
+  auth: AuthContext,
+  query: { limit: number; cursor?: string | undefined; prefix?: string | undefined },
+): Promise<{ entityTypes: TypeCount[]; relationTypes: TypeCount[]; nextCursor: string | null }> {
+  const positions =
+    query.cursor === undefined ? undefined : decodeCursor(query.cursor, typesCursorShape);
+  const prefix = query.prefix || undefined;
+  const page = async (kind: TypeListKind, index: 0 | 1) => {
+    const after = positions?.[index];
+    // A list the cursor says has ended answers nothing more.
+    if (after === null) return { types: [], next: null };
+    return typesPage(deps, auth.accountId, kind, { limit: query.limit, after, prefix });
+  };
+  const [entities, relations] = await Promise.all([page('entity', 0), page('relation', 1)]);
+  const counts = (types: TypeSummary[]) => types.map(({ type, count }) => ({ type, count }));
+  return {
+    entityTypes: counts(entities.types),
+    relationTypes: counts(relations.types),
+    nextCursor:
+      entities.next || relations.next
+        ? encodeCursor([
+            entities.next && typeKeyOf(entities.next),
+            relations.next && typeKeyOf(relations.next),
+          ])
+        : null,
+  };
 }

@@ -100,7 +100,8 @@ export async function appendObservations(
   const result = await sql<ObservationRow & { entity_name: string; entity_count: number }>`
     ${planOnce} with given as (
       select * from rows from (
-        json_to_recordset(${batch}::json) as (entity_id uuid, content text, metadata jsonb)
+        -- Metadata as json, not jsonb: its keys stay in the order given (migration 013).
+        json_to_recordset(${batch}::json) as (entity_id uuid, content text, metadata json)
       ) with ordinality as g(entity_id, content, metadata, ord)
     ),
     fresh as (

@@ -334,20 +334,6 @@ export async function listRelations(
   return { rows: result.rows.map(({ total: _total, ...row }) => row), total };
 }
 
-export async function listRelationTypeCounts(
-  db: Db,
-  accountId: string,
-): Promise<{ type: string; count: number }[]> {
-  return db
-    .selectFrom('relations')
-    .select(['type', sql<number>`count(*)::int`.as('count')])
-    .where('account_id', '=', accountId)
-    .groupBy('type')
-    .orderBy('count', 'desc')
-    .orderBy('type')
-    .execute();
-}
-
 /**
  * Breadth-first from the entities of `start` (an expression giving a uuid
  * array), both directions, at most `depth` levels and `limit` entities, as

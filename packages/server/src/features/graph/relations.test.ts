@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Entity, Relation, RelationList, TypeSummary } from '@engram/shared';
+import type { Entity, Relation, RelationList, TypeList, TypeSummary } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createEntity,
@@ -320,7 +320,7 @@ describe('GET /api/relations', () => {
   });
 
   it('GET /api/relations/types counts relation types, most common first', async () => {
-    const types = await getJson<TypeSummary[]>(a.req, '/api/relations/types');
+    const types = (await getJson<TypeList>(a.req, '/api/relations/types')).types;
     expect(types[0]).toEqual({ type: 'works_at', label: 'Works at', count: 2 });
     // The ties' order follows the database collation; compare them as a set.
     const byType = (x: TypeSummary, y: TypeSummary) => (x.type < y.type ? -1 : 1);

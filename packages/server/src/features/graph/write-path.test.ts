@@ -180,9 +180,9 @@ describe('one write path for REST and MCP', () => {
     );
     expect(created).toHaveLength(100_000);
 
-    const types = (await rest({ method: 'GET', url: '/api/relations/types' })).json<
-      { type: string; count: number }[]
-    >();
+    const { types } = (await rest({ method: 'GET', url: '/api/relations/types' })).json<{
+      types: { type: string; count: number }[];
+    }>();
     expect(types).toEqual([expect.objectContaining({ type: 'links_to', count: 100_000 })]);
     // Each node has 100 relations out and 100 in.
     const first = await callTool<{ relations: unknown[] }>(mcp, 'open_nodes', {

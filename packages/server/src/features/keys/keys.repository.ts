@@ -135,6 +135,27 @@ export async function supersedeKey(
     .execute();
 }
 
+/**
+ * Ends at once (expires now) the keys `successorId` replaced that are still in
+ * their grace. Returns their ids, so what they opened can be closed.
+ */
+export async function endPredecessors(
+  db: Db,
+  accountId: string,
+  successorId: string,
+  now: Date,
+): Promise<string[]> {
+  const rows = await db
+    .updateTable('api_keys')
+    .set({ expires_at: now })
+    .where('account_id', '=', accountId)
+    .where('replaced_by', '=', successorId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export async function deleteKey(
   db: Db,
   accountId: string,

@@ -126,7 +126,10 @@ async function issueKey(
 
 /**
  * Issues a successor at once; the rolled key keeps working for 14 days (or
- * until its own earlier expiry), then is refused.
+ * until its own earlier expiry), then is refused. A key has at most one
+ * predecessor in grace: the key the rolled one itself replaced, if still in
+ * its grace, ends now. Otherwise five rolls would leave six working keys
+ * (each with its own rate-limit budget) where the plan allows one.
  */
 export async function rollKey(
   deps: KeysDeps,
@@ -134,10 +137,11 @@ export async function rollKey(
   id: string,
 ): Promise<RolledApiKey> {
   const now = deps.now();
-  const rolled = await deps.db.transaction().execute(async (trx) => {
+  const { rolled, ended } = await deps.db.transaction().execute(async (trx) => {
     // Two rolls of one key at once: the second sees the first's successor.
     await repo.lockAccountKeys(trx, auth.accountId);
     const old = await requireKey(trx, auth.accountId, id);
+    // A predecessor in grace is not rolled again: a second successor would be one more key.
     if (old.replaced_by)
       throw conflict('This key has already been rolled; roll its successor instead');
     // A live key's successor takes its place; an expired key's would be one more.
@@ -153,17 +157,34 @@ export async function rollKey(
     const graceEnd = new Date(now.getTime() + ROLL_GRACE_DAYS * DAY_MS);
     const oldExpiry = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
     await repo.supersedeKey(trx, auth.accountId, old.id, newKey.id, oldExpiry);
-    return { newKey, oldKey: { id: old.id, expiresAt: oldExpiry.toISOString() } };
+    const ended = await repo.endPredecessors(trx, auth.accountId, old.id, now);
+    return {
+      rolled: { newKey, oldKey: { id: old.id, expiresAt: oldExpiry.toISOString() } },
+      ended,
+    };
   });
-  // Whatever the old key holds open now ends at its new expiry.
-  deps.credentialsChanged([{ kind: 'api_key', id: rolled.oldKey.id }]);
+  // Whatever the old key holds open now ends at its new expiry; what its predecessor holds, now.
+  deps.credentialsChanged(
+    [rolled.oldKey.id, ...ended].map((keyId) => ({ kind: 'api_key' as const, id: keyId })),
+  );
   return rolled;
 }
 
+/**
+ * Deletes a key, and ends the key it replaced if that one is still in its
+ * grace: a predecessor works only beside its successor, or deleting the
+ * successor and creating a new key would let working keys pile up past the plan.
+ */
 export async function deleteKey(deps: KeysDeps, auth: AuthContext, id: string): Promise<void> {
-  const deleted = isUuid(id) && (await repo.deleteKey(deps.db, auth.accountId, id, 'account'));
-  if (!deleted) throw notFound('API key');
-  deps.credentialsChanged([{ kind: 'api_key', id }]);
+  const ended =
+    isUuid(id) &&
+    (await deps.db.transaction().execute(async (trx) => {
+      await repo.lockAccountKeys(trx, auth.accountId);
+      if (!(await repo.deleteKey(trx, auth.accountId, id, 'account'))) return false;
+      return [id, ...(await repo.endPredecessors(trx, auth.accountId, id, deps.now()))];
+    }));
+  if (!ended) throw notFound('API key');
+  deps.credentialsChanged(ended.map((keyId) => ({ kind: 'api_key' as const, id: keyId })));
 }
 
 /** The key's expiry, or undefined once it is deleted (for holders of the key). */

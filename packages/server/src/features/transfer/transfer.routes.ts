@@ -3,15 +3,41 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
 import type { RouteDeps } from '../../route-deps.js';
 import * as transfer from '../graph/transfer.service.js';
+import { ExportGuard } from './export-guard.service.js';
+
+/** Bytes of the export held ahead of a client that reads slowly (besides the page being read). */
+const STREAM_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * The chunks, ending the export before the last one is sent: a client that
+ * asks again as soon as it has the whole document is not refused, on any node.
+ */
+async function* endingBeforeLast(
+  chunks: AsyncIterable<string>,
+  end: () => Promise<void>,
+): AsyncGenerator<string> {
+  let held: string | undefined;
+  for await (const chunk of chunks) {
+    if (held !== undefined) yield held;
+    held = chunk;
+  }
+  await end();
+  if (held !== undefined) yield held;
+}
 
 /**
  * GET /api/export: the account's whole graph as Engram's lossless JSON (ids,
  * metadata, observation metadata and dates) — the same document as
  * `engram export --format json`, which `engram import` reads back. Streamed
- * page by page, so a large graph is never held in memory at once.
+ * a page at a time as the client reads it (a slow reader holds the export,
+ * not memory), one export per account at a time (429 for a second).
  */
 export const transferRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
   app.addHook('onRequest', deps.authenticate);
+  // One per node (app): the accounts exporting here, and their leases shared with other nodes.
+  const exports = new ExportGuard(deps.graph.db, (error) =>
+    app.log.error({ err: error }, 'export lease'),
+  );
 
   app.get(
     '/api/export',
@@ -22,16 +48,24 @@ export const transferRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps
         security: [{ bearerAuth: [] }],
         summary: "Download the account's graph as lossless JSON",
         description:
-          'An attachment `engram-export-<date>.json`: `{"format":"engram","version":1,"exportedAt",…,"entities":[…],"relations":[…]}`.',
+          'An attachment `engram-export-<date>.json`: `{"format":"engram","version":1,"exportedAt",…,"entities":[…],"relations":[…]}`. One export per account at a time: a second one while the first runs answers 429 with `Retry-After`.',
       },
     },
     async (request, reply) => {
+      const auth = authOf(request);
+      const end = await exports.begin(auth.accountId);
+      const body = Readable.from(endingBeforeLast(transfer.exportLossless(deps.graph, auth), end), {
+        objectMode: false,
+        highWaterMark: STREAM_BUFFER_BYTES,
+      });
+      // Failed or dropped by the client: the export ends with its stream.
+      body.once('close', () => void end());
       const day = deps.now().toISOString().slice(0, 10);
       return reply
         .header('content-type', 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="engram-export-${day}.json"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(transfer.exportLossless(deps.graph, authOf(request))));
+        .send(body);
     },
   );
 };

@@ -77,11 +77,23 @@ export async function addUsage(db: Db, rows: UsageRow[], settled: Settled[] = []
     ),
   );
   await db.transaction().execute(async (trx) => {
-    if (sorted.length > 0) {
+    // Counts of an account deleted since are dropped: written, they would
+    // fail the foreign key and, kept for the next flush, fail it forever.
+    const ids = [...new Set(sorted.map((row) => row.accountId))];
+    const live =
+      ids.length === 0
+        ? new Set<string>()
+        : new Set(
+            (await trx.selectFrom('accounts').select('id').where('id', 'in', ids).execute()).map(
+              (row) => row.id,
+            ),
+          );
+    const kept = sorted.filter((row) => live.has(row.accountId));
+    if (kept.length > 0) {
       await trx
         .insertInto('usage_daily')
         .values(
-          sorted.map((row) => ({
+          kept.map((row) => ({
             account_id: row.accountId,
             day: row.day,
             operation_type: row.operationType,

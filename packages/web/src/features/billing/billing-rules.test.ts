@@ -13,6 +13,8 @@ import {
   isMostPopular,
   planChangeError,
   planChangeRoute,
+  planChangesNotice,
+  planDialogDescription,
   plansForCycle,
   statusLabel,
   statusTone,
@@ -47,6 +49,7 @@ const sub = (overrides: Partial<Subscription>): Subscription => ({
   features: { maxEntities: 1, maxQueries: 1, maxApiKeys: 1, maxWebhooks: 0, features: [] },
   limitsPlan: { id: 'free', name: 'Free' },
   provider: 'none',
+  planChanges: 'self',
   ...overrides,
 });
 
@@ -108,6 +111,28 @@ describe('plan change errors (spec §8)', () => {
     expect(planChangeError(error(400))).toBe('status 400');
     expect(planChangeError(new Error('boom'))).toBe('boom');
     expect(planChangeError('weird')).toBe('Failed to change plan');
+  });
+});
+
+describe('who changes the plan', () => {
+  const OPERATOR = 'Plan changes on this server are made by its operator.';
+  it('says so plainly when the operator does, and what the owner can still do', () => {
+    expect(planChangesNotice(sub({ planChanges: 'operator' }))).toBe(
+      `${OPERATOR} Ask the person who runs it for another plan.`,
+    );
+    expect(planChangesNotice(sub({ planChanges: 'operator', plan: 'pro' }))).toBe(
+      `${OPERATOR} Ask the person who runs it for another plan; you can still cancel or move to Free here.`,
+    );
+    expect(planDialogDescription(sub({ planChanges: 'operator' }))).toBe(
+      `${OPERATOR} You can move to Free here; ask the person who runs it for any other plan.`,
+    );
+  });
+  it('says changes apply at once without payments, and nothing when payments decide', () => {
+    expect(planChangesNotice(sub({}))).toMatch(/plan changes apply at once/);
+    expect(planChangesNotice(sub({ provider: 'stripe', planChanges: 'provider' }))).toBeNull();
+    expect(planDialogDescription(sub({}))).toBe(
+      'Upgrades apply at once; downgrades keep what you paid for until the period ends.',
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   BILLING_NOT_FOUND,
   BILLING_OWNER_ONLY,
+  PLAN_CHANGES_BY_OPERATOR,
   tierOf,
   UNLIMITED,
   type BillingPlan,
@@ -63,6 +64,31 @@ export function planChangeRoute(
   if (plan.priceId === null) return 'downgrade-to-free';
   if (subscription.plan === FREE_PLAN) return 'checkout';
   return 'change-plan';
+}
+
+/**
+ * Who changes the plan here, in words, when it is not the payments: on a
+ * server without a provider, each owner at once, or the operator alone
+ * (the server tells which: `planChanges`). Null with a payment provider.
+ */
+export function planChangesNotice(subscription: Subscription): string | null {
+  switch (subscription.planChanges) {
+    case 'self':
+      return 'This server runs without a payment provider: plan changes apply at once and no card is needed.';
+    case 'operator':
+      return subscription.plan === FREE_PLAN
+        ? `${PLAN_CHANGES_BY_OPERATOR} Ask the person who runs it for another plan.`
+        : `${PLAN_CHANGES_BY_OPERATOR} Ask the person who runs it for another plan; you can still cancel or move to Free here.`;
+    case 'provider':
+      return null;
+  }
+}
+
+/** The plan dialog's subtitle: how a change applies, or who makes it. */
+export function planDialogDescription(subscription: Subscription): string {
+  return subscription.planChanges === 'operator'
+    ? `${PLAN_CHANGES_BY_OPERATOR} You can move to Free here; ask the person who runs it for any other plan.`
+    : 'Upgrades apply at once; downgrades keep what you paid for until the period ends.';
 }
 
 /** Spec §7: the plan dialog's checkout returns to the dashboard, or to billing when cancelled. */

@@ -105,6 +105,17 @@ describe('the form values', () => {
     expect(typeChoices([], 'robot').at(-1)).toBe('robot');
     expect(typeChoices([])).not.toContain('observation');
   });
+
+  it('with a search, adds only the known and current types that start with it, in any case', () => {
+    // The account's types are the server's answer to the search: kept as they are.
+    expect(typeChoices(['Perspective'], 'Person', 'PER')).toEqual([
+      'Perspective',
+      'person',
+      'Person',
+    ]);
+    expect(typeChoices([], 'robot', 'co')).toEqual(['concept', 'company']);
+    expect(typeChoices([], undefined, 'zz')).toEqual([]);
+  });
 });
 
 describe('observationsToSend (an edit keeps what was not touched)', () => {

@@ -93,15 +93,19 @@ export function checkEntityForm(values: EntityFormValues): EntityFormCheck {
 const KNOWN_TYPES = Object.keys(KNOWN_ENTITY_TYPES).filter((type) => type !== 'observation');
 
 /**
- * The types the form offers: the account's own (most used first), then the
- * known types it does not use yet, and the entity's current type if missing.
+ * The types the form offers: the account's own (most used first; those the
+ * server found for `prefix`), then the known types it does not use yet, and
+ * the entity's current type if missing — the last two only when they start
+ * with `prefix`, in any case, as the server's search does.
  */
-export function typeChoices(accountTypes: string[], current?: string): string[] {
-  const choices: string[] = [];
-  for (const type of [...accountTypes, ...KNOWN_TYPES, ...(current ? [current] : [])]) {
-    if (type && !choices.includes(type)) choices.push(type);
+export function typeChoices(accountTypes: string[], current?: string, prefix = ''): string[] {
+  const wanted = prefix.toLowerCase();
+  const matches = (type: string) => type.toLowerCase().startsWith(wanted);
+  const choices = new Set(accountTypes);
+  for (const type of [...KNOWN_TYPES, ...(current ? [current] : [])]) {
+    if (type && matches(type)) choices.add(type);
   }
-  return choices;
+  return [...choices];
 }
 
 /**

@@ -258,7 +258,19 @@ describe('API Keys screen', { timeout: 20_000 }, () => {
 
     await user.click(within(card('CI agent')).getByRole('button', { name: 'Roll' }));
     const dialog = await screen.findByRole('dialog', { name: 'Roll API Key' });
-    expect(within(dialog).getByText(/keeps working for 2 weeks/)).toBeInTheDocument();
+    const consequences = within(dialog).getByRole('list', { name: 'What rolling does' });
+    expect(within(consequences).getByText(/keeps working for 2 weeks/)).toBeInTheDocument();
+    // A key keeps one old key at most: rolling again ends the one before at once.
+    expect(
+      within(consequences).getByText(
+        'Only one old key keeps working at a time: if you roll the new key again, the current key stops working at once.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(consequences).getByText(
+        'If the current key replaced an older key that still works, that older key stops working now.',
+      ),
+    ).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Roll Key' }));
 
     const rolled = await screen.findByRole('region', { name: 'API key rolled' });
@@ -284,6 +296,11 @@ describe('API Keys screen', { timeout: 20_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete API Key' });
     const consequences = within(dialog).getByRole('list', { name: 'What deleting does' });
     expect(within(consequences).getByText(/stop working immediately/)).toBeInTheDocument();
+    expect(
+      within(consequences).getByText(
+        'If it replaced an older key that still works, that older key stops working too.',
+      ),
+    ).toBeInTheDocument();
     expect(within(consequences).getByText('This cannot be undone.')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Delete Key' }));
     expect(await screen.findByText('No API keys yet')).toBeInTheDocument();

@@ -1,5 +1,5 @@
 import type { ApiKey } from '@engram/shared';
-import { Ban, ChartNoAxesColumn, PlugZap, Undo2 } from 'lucide-react';
+import { Ban, ChartNoAxesColumn, History, PlugZap, Undo2 } from 'lucide-react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -58,6 +58,10 @@ function DeleteKeyForm({
             text: 'Agents, scripts and MCP clients using this key stop working immediately.',
           },
           { icon: Ban, text: 'Every request made with it is refused from now on.' },
+          {
+            icon: History,
+            text: 'If it replaced an older key that still works, that older key stops working too.',
+          },
           {
             icon: ChartNoAxesColumn,
             text: 'Its request count and active days are deleted with it.',

@@ -1,5 +1,5 @@
 import { ROLL_GRACE_DAYS, type ApiKey, type RolledApiKey } from '@engram/shared';
-import { CalendarClock, KeyRound, RefreshCw } from 'lucide-react';
+import { Ban, CalendarClock, KeyRound, RefreshCw, TimerOff } from 'lucide-react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -50,11 +50,19 @@ function RollKeyForm({
   onRolled: RollKeyDialogProps['onRolled'];
 }) {
   const rollKey = useRollApiKey();
-  const consequences: Consequence[] = [
-    { icon: KeyRound, text: 'A new key is created at once and shown to you one time.' },
-    apiKey.isExpired
-      ? { icon: CalendarClock, text: 'The current key has already expired and stays expired.' }
-      : {
+  const giveNewKey = {
+    icon: RefreshCw,
+    text: 'Give your agents and scripts the new key before then.',
+  };
+  const consequences: Consequence[] = apiKey.isExpired
+    ? [
+        { icon: KeyRound, text: 'A new key is created at once and shown to you one time.' },
+        { icon: CalendarClock, text: 'The current key has already expired and stays expired.' },
+        giveNewKey,
+      ]
+    : [
+        { icon: KeyRound, text: 'A new key is created at once and shown to you one time.' },
+        {
           icon: CalendarClock,
           text: (
             <>
@@ -63,8 +71,17 @@ function RollKeyForm({
             </>
           ),
         },
-    { icon: RefreshCw, text: 'Give your agents and scripts the new key before then.' },
-  ];
+        giveNewKey,
+        // The server keeps at most one old key beside each key: a roll ends the one before.
+        {
+          icon: TimerOff,
+          text: 'Only one old key keeps working at a time: if you roll the new key again, the current key stops working at once.',
+        },
+        {
+          icon: Ban,
+          text: 'If the current key replaced an older key that still works, that older key stops working now.',
+        },
+      ];
 
   return (
     <>

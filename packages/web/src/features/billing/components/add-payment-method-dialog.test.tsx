@@ -32,6 +32,7 @@ const SUBSCRIPTION: Subscription = {
   features: { maxEntities: 100_000, maxQueries: 1, maxApiKeys: 1, maxWebhooks: 1, features: [] },
   limitsPlan: { id: 'pro', name: 'Pro' },
   provider: 'stripe',
+  planChanges: 'provider',
 };
 
 function server() {

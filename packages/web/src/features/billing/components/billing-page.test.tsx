@@ -65,6 +65,7 @@ function sub(overrides: Partial<Subscription> = {}): Subscription {
     features: features(1_000),
     limitsPlan: { id: 'free', name: 'Free' },
     provider: 'none',
+    planChanges: 'self',
     ...overrides,
   };
 }
@@ -416,9 +417,39 @@ describe('Billing & Subscription screen', { timeout: 20_000 }, () => {
     expect(screen.getByRole('dialog', { name: 'Change Plan' })).toBeInTheDocument();
   });
 
+  it('says plainly that the operator changes plans, and shows the server’s refusal', async () => {
+    const OPERATOR = 'Plan changes on this server are made by its operator.';
+    billingServer(
+      { subscription: sub({ planChanges: 'operator' }) },
+      {
+        'POST /api/billing/checkout': () => ({
+          status: 403,
+          body: { error: OPERATOR, code: 'FORBIDDEN' },
+        }),
+      },
+    );
+    const error = vi.spyOn(toast, 'error');
+    const { user } = await openBilling();
+    const plan = await region('Current plan');
+    expect(within(plan).getByTestId('plan-changes')).toHaveTextContent(
+      `${OPERATOR} Ask the person who runs it for another plan.`,
+    );
+    expect(within(plan).queryByText(/plan changes apply at once/)).not.toBeInTheDocument();
+
+    await user.click(within(plan).getByRole('button', { name: 'Change Plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change Plan' });
+    expect(dialog).toHaveAccessibleDescription(
+      `${OPERATOR} You can move to Free here; ask the person who runs it for any other plan.`,
+    );
+    await user.click(within(dialog).getByRole('radio', { name: 'Pro' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Change Plan' }));
+    await waitFor(() => expect(error).toHaveBeenCalledWith(OPERATOR));
+    expect(screen.getByRole('dialog', { name: 'Change Plan' })).toBeInTheDocument();
+  });
+
   it('lists cards, makes one the default and removes one after asking', async () => {
     const { requests } = billingServer({
-      subscription: { ...PRO, provider: 'stripe' },
+      subscription: { ...PRO, provider: 'stripe', planChanges: 'provider' },
       methods: [
         { id: 'pm_1', brand: 'visa', last4: '4242', expMonth: 4, expYear: 2030, isDefault: true },
         { id: 'pm_2', brand: 'amex', last4: '0005', expMonth: 12, expYear: 2031, isDefault: false },
@@ -512,7 +543,7 @@ describe('Billing & Subscription screen', { timeout: 20_000 }, () => {
 
   it('asks the server for a card setup when it has a provider, and shows why it failed', async () => {
     const { requests } = billingServer(
-      { subscription: { ...PRO, provider: 'stripe' } },
+      { subscription: { ...PRO, provider: 'stripe', planChanges: 'provider' } },
       {
         'POST /api/billing/setup-intent': () => ({
           status: 503,

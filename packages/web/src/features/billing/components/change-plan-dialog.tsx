@@ -29,6 +29,7 @@ import {
   initialPlanChoice,
   planChangeError,
   planChangeRoute,
+  planDialogDescription,
   plansForCycle,
 } from '../billing-rules';
 
@@ -116,9 +117,7 @@ function ChangePlanForm({
     <>
       <DialogHeader>
         <DialogTitle>Change Plan</DialogTitle>
-        <DialogDescription>
-          Upgrades apply at once; downgrades keep what you paid for until the period ends.
-        </DialogDescription>
+        <DialogDescription>{planDialogDescription(subscription)}</DialogDescription>
       </DialogHeader>
 
       <SegmentedControl

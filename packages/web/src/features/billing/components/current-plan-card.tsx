@@ -11,6 +11,7 @@ import {
   FREE_PLAN,
   formatBillingDate,
   isMostPopular,
+  planChangesNotice,
   statusLabel,
   statusTone,
 } from '../billing-rules';
@@ -64,6 +65,8 @@ export function CurrentPlanCard({
   const dateLine = billingDateLine(subscription);
   const paid = subscription.plan !== FREE_PLAN;
   const price = priceLine(plan);
+  const notice = planChangesNotice(subscription);
+  const byOperator = subscription.planChanges === 'operator';
   return (
     <Card className="flex flex-col" role="region" aria-label="Current plan">
       <div className="flex flex-col gap-4 p-6">
@@ -115,11 +118,20 @@ export function CurrentPlanCard({
 
         <LimitsNotice subscription={subscription} />
       </div>
-      {subscription.provider === 'none' ? (
-        <p className="mt-auto flex items-start gap-2 border-t border-border px-6 py-3 text-xs text-muted-foreground">
-          <Info className="mt-px size-3.5 shrink-0" aria-hidden />
-          This server runs without a payment provider: plan changes apply at once and no card is
-          needed.
+      {notice ? (
+        // Who changes the plan: said in full, and more plainly when it is not the person here.
+        <p
+          data-testid="plan-changes"
+          className={cn(
+            'mt-auto flex items-start gap-2 border-t border-border px-6 py-3',
+            byOperator ? 'text-sm text-foreground' : 'text-xs text-muted-foreground',
+          )}
+        >
+          <Info
+            className={cn('shrink-0', byOperator ? 'mt-0.5 size-4' : 'mt-px size-3.5')}
+            aria-hidden
+          />
+          {notice}
         </p>
       ) : null}
     </Card>

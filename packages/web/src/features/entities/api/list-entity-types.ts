@@ -1,16 +1,28 @@
-import { typeSummary, type TypeSummary } from '@engram/shared';
-import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { typeList, type TypeList } from '@engram/shared';
+import { infiniteQueryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 
 export const entityTypesKey = [...liveQueryKeys.entities, 'types'] as const;
 
-/** GET /api/entities/types → each type with its count, most common first. */
-export function listEntityTypes(): Promise<TypeSummary[]> {
-  return apiRequest('/api/entities/types', { schema: z.array(typeSummary) });
+/**
+ * GET /api/entities/types?prefix=&cursor= → one page of the account's types
+ * with their counts, most common first; `prefix` keeps those starting with
+ * it (any case), `cursor` is the previous page's `nextCursor`.
+ */
+export function listEntityTypes(prefix: string, cursor: string | null): Promise<TypeList> {
+  const params = new URLSearchParams();
+  if (prefix) params.set('prefix', prefix);
+  if (cursor) params.set('cursor', cursor);
+  const query = params.size ? `?${params.toString()}` : '';
+  return apiRequest(`/api/entities/types${query}`, { schema: typeList });
 }
 
-export function useEntityTypes() {
-  return useQuery({ queryKey: entityTypesKey, queryFn: listEntityTypes });
-}
+/** The pages of the types starting with `prefix`, for the type pickers. */
+export const entityTypePages = (prefix: string) =>
+  infiniteQueryOptions({
+    queryKey: [...entityTypesKey, prefix],
+    queryFn: ({ pageParam }) => listEntityTypes(prefix, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.nextCursor,
+  });

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { typePages } from '@/test/fake-type-pages';
 import { renderApp } from '@/test/render-app';
 
 beforeAll(() => {
@@ -52,7 +53,10 @@ function entitiesServer(entities: Entity[]) {
     'GET /api/entities': list,
     'GET /api/entities/types': () => ({
       status: 200,
-      body: [{ type: 'person', label: 'Person', count: entities.length }],
+      body: {
+        types: [{ type: 'person', label: 'Person', count: entities.length }],
+        nextCursor: null,
+      },
     }),
     'GET /api/entities/e1': () => ({ status: 200, body: entities[0] }),
     'POST /api/entities': (request) => ({
@@ -215,6 +219,100 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
     ).toBeInTheDocument();
   });
 
+  it('the type filter shows the first page of many types and searches the server as one types', async () => {
+    localStorage.setItem('auth_token', 'valid-token');
+    // 250 types, most common first: 'kind-000' (250), 'kind-001' (249), …
+    const many = Array.from({ length: 250 }, (_, i) => ({
+      type: `kind-${String(i).padStart(3, '0')}`,
+      count: 250 - i,
+    }));
+    const { requests } = fakeServer({
+      'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+      'GET /api/entities': () => ({
+        status: 200,
+        body: { entities: [], total: 0, nextOffset: null, truncated: false },
+      }),
+      'GET /api/entities/types': typePages(many),
+    });
+    const { user, router } = await openScreen();
+    const typeReads = () => requests.filter((request) => request.path === '/api/entities/types');
+
+    await user.click(screen.getByRole('combobox', { name: 'Entity type' }));
+    const list = await screen.findByRole('listbox');
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(101));
+    expect(within(list).getAllByRole('option')[0]).toHaveTextContent('All Types');
+    expect(within(list).getAllByRole('option')[1]).toHaveTextContent('Kind 000 (250)');
+
+    await user.click(screen.getByRole('button', { name: 'Load more types' }));
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(201));
+    expect(typeReads().at(-1)?.query.get('cursor')).toBe('100');
+
+    // Typing asks the server for the types starting with the text, in any case.
+    await user.type(screen.getByRole('combobox', { name: 'Search entity types' }), 'KIND-24');
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(11));
+    expect(typeReads().at(-1)?.query.get('prefix')).toBe('KIND-24');
+    expect(screen.queryByRole('button', { name: 'Load more types' })).toBeNull();
+    await user.click(within(list).getByRole('option', { name: 'Kind 245 (5)' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?type=kind-245'));
+    // Not on the first page: the closed filter names the type.
+    expect(screen.getByRole('combobox', { name: 'Entity type' })).toHaveTextContent('Kind 245');
+
+    await user.click(screen.getByRole('combobox', { name: 'Entity type' }));
+    await user.type(await screen.findByRole('combobox', { name: 'Search entity types' }), 'zzz');
+    expect(await screen.findByText('No types start with this text')).toBeInTheDocument();
+    await user.click(screen.getByRole('option', { name: 'All Types' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('the form’s type picker searches the server; Custom Type... starts from the search', async () => {
+    const many = Array.from({ length: 150 }, (_, i) => ({ type: `robot-${i}`, count: 1 }));
+    localStorage.setItem('auth_token', 'valid-token');
+    const { requests } = fakeServer({
+      'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+      'GET /api/entities': () => ({
+        status: 200,
+        body: { entities: [], total: 0, nextOffset: null, truncated: false },
+      }),
+      'GET /api/entities/types': typePages([{ type: 'person', count: 3 }, ...many]),
+      'POST /api/entities': (request) => ({
+        status: 201,
+        body: entity({ ...(request.body as Partial<Entity>), id: 'e2', observations: [] }),
+      }),
+    });
+    const { user } = await openScreen('/entities?create=1');
+    const dialog = await screen.findByRole('dialog', { name: 'Create Entity' });
+    await user.type(within(dialog).getByLabelText('Name'), 'HAL');
+
+    await user.click(within(dialog).getByRole('combobox', { name: 'Type' }));
+    const search = await screen.findByRole('combobox', { name: 'Search types' });
+    await user.type(search, 'Robot-14');
+    // The server's robot-14, robot-140…149, then no known type starts so; Custom Type... last.
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+        'robot-14',
+        ...Array.from({ length: 10 }, (_, i) => `robot-14${i}`),
+        'Custom Type...',
+      ]),
+    );
+    await user.clear(search);
+    await user.type(search, 'co');
+    await waitFor(() =>
+      expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual([
+        'concept',
+        'company',
+        'Custom Type...',
+      ]),
+    );
+    await user.type(search, 'bot');
+    await screen.findByText('No types start with this text');
+    await user.click(screen.getByRole('option', { name: 'Custom Type...' }));
+    const custom = within(dialog).getByRole('textbox', { name: 'Custom type' });
+    expect(custom).toHaveValue('cobot');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Entity' }));
+    await waitFor(() => expect(writes(requests)).toHaveLength(1));
+    expect(writes(requests)[0]?.body).toMatchObject({ name: 'HAL', type: 'cobot' });
+  });
+
   it('toasts Failed to load entities when the list cannot be read', async () => {
     localStorage.setItem('auth_token', 'valid-token');
     fakeServer({
@@ -223,7 +321,7 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
         status: 400,
         body: { error: 'Bad', code: 'VALIDATION_ERROR' },
       }),
-      'GET /api/entities/types': () => ({ status: 200, body: [] }),
+      'GET /api/entities/types': () => ({ status: 200, body: { types: [], nextCursor: null } }),
     });
     await openScreen();
     expect(await screen.findByText('Failed to load entities')).toBeInTheDocument();

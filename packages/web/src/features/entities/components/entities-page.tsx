@@ -1,35 +1,34 @@
-import type { Entity } from '@engram/shared';
+import { typeLabel, type Entity, type TypeSummary } from '@engram/shared';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Search, Shapes } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { RefreshButton } from '@/components/refresh-button';
 import { PageHeader } from '@/components/page-header';
+import { TypePicker } from '@/components/type-picker';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectSeparator,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { useEntityPages, type EntityFilter } from '../api/list-entities';
-import { useEntityTypes } from '../api/list-entity-types';
+import { entityTypePages, entityTypesKey } from '../api/list-entity-types';
 import { entityCountLabel, formatCount } from '../display';
-import { typeChoices } from '../entity-form-rules';
 import { DeleteEntityDialog } from './delete-entity-dialog';
 import { EntityCard } from './entity-card';
 import { EntityFormDialog, type EntityFormDialogState } from './entity-form-dialog';
 import { ViewEntityDialog } from './view-entity-dialog';
 
 const ALL_TYPES = 'all';
+const ALL_TYPES_OPTIONS = [{ value: ALL_TYPES, label: 'All Types' }];
 const typeChoice = (type: string) => `type:${type}`;
+/** 'Person (1,666)': each type with its count (spec §2). */
+const typeFilterLabel = (summary: TypeSummary) =>
+  `${summary.label} (${formatCount(summary.count)})`;
+const typeFilterOptions = (types: TypeSummary[]) =>
+  types.map((summary) => ({ value: typeChoice(summary.type), label: typeFilterLabel(summary) }));
 
 /**
  * Entity Management (/entities, spec §2): search and filter, a grid of
@@ -51,7 +50,9 @@ export function EntitiesPage() {
   const searchRef = useRef<HTMLInputElement>(null);
 
   const pages = useEntityPages(filter);
-  const types = useEntityTypes();
+  // The type filter's first page (shared with the picker): the chosen type's count, when on it.
+  const firstTypes = useInfiniteQuery(entityTypePages(''));
+  const queryClient = useQueryClient();
 
   // Arriving with ?create=1 (the dashboard's Create Entity) opens the form at once.
   const [formDialog, setFormDialog] = useState<EntityFormDialogState>(() =>
@@ -103,8 +104,14 @@ export function EntitiesPage() {
     applyFilter({ query: draft });
   }
 
-  const typeSummaries = types.data ?? [];
-  const formTypes = typeChoices(typeSummaries.map((summary) => summary.type));
+  const chosen = firstTypes.data?.pages
+    .flatMap((page) => page.types)
+    .find((summary) => summary.type === filter.type);
+  const chosenTypeLabel = chosen
+    ? typeFilterLabel(chosen)
+    : filter.type
+      ? typeLabel(filter.type)
+      : null;
   const entities = pages.data?.pages.flatMap((page) => page.entities) ?? [];
   const total = pages.data?.pages[0]?.total ?? 0;
   const filtered = filter.query !== '' || filter.type !== null;
@@ -122,7 +129,7 @@ export function EntitiesPage() {
               spinning={pages.isRefetching && !pages.isFetchingNextPage}
               onClick={() => {
                 void pages.refetch();
-                void types.refetch();
+                void queryClient.invalidateQueries({ queryKey: entityTypesKey });
               }}
             />
             <Button onClick={() => setFormDialog({ mode: 'create' })}>
@@ -155,31 +162,22 @@ export function EntitiesPage() {
               onChange={(event) => setDraft(event.target.value)}
             />
           </div>
-          <Select
+          <TypePicker
+            label="Entity type"
             value={filter.type ? typeChoice(filter.type) : ALL_TYPES}
-            onValueChange={(choice) =>
+            display={filter.type ? chosenTypeLabel : 'All Types'}
+            placeholder="All Types"
+            searchLabel="Search entity types"
+            pages={entityTypePages}
+            leading={ALL_TYPES_OPTIONS}
+            optionsFor={typeFilterOptions}
+            onChange={(choice) =>
               applyFilter({
                 query: draft,
                 type: choice === ALL_TYPES ? null : choice.slice('type:'.length),
               })
             }
-          >
-            <SelectTrigger aria-label="Entity type">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ALL_TYPES}>All Types</SelectItem>
-              {typeSummaries.length ? <SelectSeparator /> : null}
-              {typeSummaries.map((summary) => (
-                <SelectItem key={summary.type} value={typeChoice(summary.type)}>
-                  {summary.label} ({formatCount(summary.count)})
-                </SelectItem>
-              ))}
-              {filter.type && !typeSummaries.some((summary) => summary.type === filter.type) ? (
-                <SelectItem value={typeChoice(filter.type)}>{filter.type} (0)</SelectItem>
-              ) : null}
-            </SelectContent>
-          </Select>
+          />
           <Button type="submit" variant="secondary">
             <Search aria-hidden />
             Search
@@ -276,11 +274,7 @@ export function EntitiesPage() {
         </section>
       ) : null}
 
-      <EntityFormDialog
-        state={formDialog}
-        onClose={() => setFormDialog(null)}
-        typeOptions={formTypes}
-      />
+      <EntityFormDialog state={formDialog} onClose={() => setFormDialog(null)} />
       <ViewEntityDialog
         entity={viewing}
         onClose={() => setViewing(null)}

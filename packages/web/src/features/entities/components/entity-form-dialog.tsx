@@ -32,24 +32,18 @@ export type EntityFormDialogState = { mode: 'create' } | { mode: 'edit'; entity:
 interface EntityFormDialogProps {
   state: EntityFormDialogState;
   onClose: () => void;
-  /** The types offered by the form, before 'Custom Type...'. */
-  typeOptions: string[];
 }
 
 const DIALOG_CLASS = 'max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-xl';
 
 /** Create Entity and Edit Entity (spec §2): the entity form in a dialog. */
-export function EntityFormDialog({ state, onClose, typeOptions }: EntityFormDialogProps) {
+export function EntityFormDialog({ state, onClose }: EntityFormDialogProps) {
   return (
     <Dialog open={state !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
       <DialogContent className={DIALOG_CLASS}>
         {/* The content unmounts on close: every opening starts from the entity as it is. */}
-        {state?.mode === 'create' ? (
-          <CreateEntity typeOptions={typeOptions} onDone={onClose} />
-        ) : null}
-        {state?.mode === 'edit' ? (
-          <EditEntity entity={state.entity} typeOptions={typeOptions} onDone={onClose} />
-        ) : null}
+        {state?.mode === 'create' ? <CreateEntity onDone={onClose} /> : null}
+        {state?.mode === 'edit' ? <EditEntity entity={state.entity} onDone={onClose} /> : null}
       </DialogContent>
     </Dialog>
   );
@@ -69,7 +63,7 @@ function toastSaveFailed(error: unknown) {
   toast.error('Failed to save entity', { description: serverReason(error) });
 }
 
-function CreateEntity({ typeOptions, onDone }: { typeOptions: string[]; onDone: () => void }) {
+function CreateEntity({ onDone }: { onDone: () => void }) {
   const create = useCreateEntity();
   const [initial] = useState(emptyEntityForm);
   return (
@@ -80,7 +74,6 @@ function CreateEntity({ typeOptions, onDone }: { typeOptions: string[]; onDone: 
       </DialogHeader>
       <EntityForm
         initial={initial}
-        typeOptions={typeOptions}
         submitLabel="Create Entity"
         pending={create.isPending}
         serverError={fieldErrorOf(create.error)}
@@ -98,15 +91,7 @@ function CreateEntity({ typeOptions, onDone }: { typeOptions: string[]; onDone: 
   );
 }
 
-function EditEntity({
-  entity,
-  typeOptions,
-  onDone,
-}: {
-  entity: Entity;
-  typeOptions: string[];
-  onDone: () => void;
-}) {
+function EditEntity({ entity, onDone }: { entity: Entity; onDone: () => void }) {
   // The full entity: a list row may hold fewer observations than the entity has.
   const detail = useEntity(entity.id);
   return (
@@ -120,7 +105,7 @@ function EditEntity({
       </DialogHeader>
       {/* A cached copy that may be out of date waits for the server's answer. */}
       {detail.data && (detail.isFetchedAfterMount || !detail.isStale) ? (
-        <EditEntityForm loaded={detail.data} typeOptions={typeOptions} onDone={onDone} />
+        <EditEntityForm loaded={detail.data} onDone={onDone} />
       ) : detail.isError ? (
         <Alert variant="error">
           {detail.error instanceof ApiError && detail.error.status === 404
@@ -140,15 +125,7 @@ function EditEntity({
   );
 }
 
-function EditEntityForm({
-  loaded,
-  typeOptions,
-  onDone,
-}: {
-  loaded: Entity;
-  typeOptions: string[];
-  onDone: () => void;
-}) {
+function EditEntityForm({ loaded, onDone }: { loaded: Entity; onDone: () => void }) {
   const queryClient = useQueryClient();
   // What the person was shown when the form opened; live refreshes do not reset the form.
   const [shown] = useState(loaded);
@@ -195,7 +172,6 @@ function EditEntityForm({
   return (
     <EntityForm
       initial={initial}
-      typeOptions={typeOptions}
       submitLabel="Save Changes"
       pending={save.isPending}
       serverError={fieldErrorOf(save.error)}

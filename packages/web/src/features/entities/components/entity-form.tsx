@@ -1,32 +1,48 @@
 import { entityTypeColor } from '@engram/shared';
 import { Plus, X } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { TypePicker } from '@/components/type-picker';
 import { Button } from '@/components/ui/button';
 import { DialogClose, DialogFooter } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectSeparator,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/cn';
+import { entityTypePages } from '../api/list-entity-types';
 import {
   checkEntityForm,
+  typeChoices,
   type EntityFormField,
   type EntityFormValues,
   type EntityPayload,
 } from '../entity-form-rules';
 
-/** Select values: types are prefixed so no type name can pose as 'Custom Type...'. */
+/** Option values: types are prefixed so no type name can pose as 'Custom Type...'. */
 const CUSTOM_CHOICE = 'custom-type';
+const CUSTOM_OPTIONS = [{ value: CUSTOM_CHOICE, label: 'Custom Type...' }];
 const typeChoice = (type: string) => `type:${type}`;
+
+/** The type's colour, as its badge shows it. */
+function dot(type: string) {
+  return (
+    <span
+      aria-hidden
+      className="inline-block size-2 shrink-0 rounded-full"
+      style={{ backgroundColor: entityTypeColor(type) }}
+    />
+  );
+}
+
+function typeWithDot(type: string) {
+  return (
+    <span className="flex min-w-0 items-center gap-2">
+      {dot(type)}
+      <span className="truncate">{type}</span>
+    </span>
+  );
+}
 
 export interface FieldError {
   field: EntityFormField;
@@ -35,8 +51,6 @@ export interface FieldError {
 
 interface EntityFormProps {
   initial: EntityFormValues;
-  /** The types offered in the list, before 'Custom Type...'. */
-  typeOptions: string[];
   submitLabel: string;
   pending: boolean;
   /** A field the server refused (e.g. a name another entity has). */
@@ -59,7 +73,6 @@ interface ObservationBox {
  */
 export function EntityForm({
   initial,
-  typeOptions,
   submitLabel,
   pending,
   serverError,
@@ -86,7 +99,6 @@ export function EntityForm({
   const metadataRef = useRef<HTMLTextAreaElement>(null);
   const boxRefs = useRef(new Map<number, HTMLTextAreaElement>());
 
-  const options = type && !typeOptions.includes(type) ? [...typeOptions, type] : typeOptions;
   const errorFor = (field: EntityFormField) =>
     shownError?.field === field ? shownError.message : undefined;
 
@@ -154,50 +166,43 @@ export function EntityForm({
 
       <div className="grid gap-2">
         <Label htmlFor={ids.type}>Type</Label>
-        <Select
-          value={customType !== null ? CUSTOM_CHOICE : type ? typeChoice(type) : ''}
-          onValueChange={(choice) => {
+        <TypePicker
+          ref={typeRef}
+          id={ids.type}
+          value={customType !== null ? CUSTOM_CHOICE : type ? typeChoice(type) : null}
+          display={customType !== null ? 'Custom Type...' : type ? typeWithDot(type) : null}
+          placeholder="Select a type"
+          searchLabel="Search types"
+          pages={entityTypePages}
+          optionsFor={(types, prefix) =>
+            typeChoices(
+              types.map((summary) => summary.type),
+              type,
+              prefix,
+            ).map((option) => ({ value: typeChoice(option), label: option, icon: dot(option) }))
+          }
+          trailing={CUSTOM_OPTIONS}
+          invalid={Boolean(typeError) && customType === null}
+          describedBy={typeError && customType === null ? `${ids.type}-message` : undefined}
+          onChange={(choice, search) => {
             edited('type');
             if (choice === CUSTOM_CHOICE) {
-              setCustomType((current) => current ?? '');
+              // What was typed in the search becomes the custom type's first draft.
+              setCustomType((current) => current ?? search);
               focusCustomOnClose.current = true;
             } else {
               setCustomType(null);
               setType(choice.slice('type:'.length));
             }
           }}
-        >
-          <SelectTrigger
-            ref={typeRef}
-            id={ids.type}
-            aria-invalid={typeError && customType === null ? true : undefined}
-            aria-describedby={typeError && customType === null ? `${ids.type}-message` : undefined}
-          >
-            <SelectValue placeholder="Select a type" />
-          </SelectTrigger>
-          <SelectContent
-            onCloseAutoFocus={(event) => {
-              // Choosing 'Custom Type...' moves on to the text box it reveals.
-              if (!focusCustomOnClose.current) return;
-              focusCustomOnClose.current = false;
-              event.preventDefault();
-              customRef.current?.focus();
-            }}
-          >
-            {options.map((option) => (
-              <SelectItem key={option} value={typeChoice(option)}>
-                <span
-                  aria-hidden
-                  className="mr-2 inline-block size-2 rounded-full align-middle"
-                  style={{ backgroundColor: entityTypeColor(option) }}
-                />
-                {option}
-              </SelectItem>
-            ))}
-            {options.length ? <SelectSeparator /> : null}
-            <SelectItem value={CUSTOM_CHOICE}>Custom Type...</SelectItem>
-          </SelectContent>
-        </Select>
+          onCloseAutoFocus={(event) => {
+            // Choosing 'Custom Type...' moves on to the text box it reveals.
+            if (!focusCustomOnClose.current) return;
+            focusCustomOnClose.current = false;
+            event.preventDefault();
+            customRef.current?.focus();
+          }}
+        />
         {customType !== null ? (
           <Input
             ref={customRef}

@@ -4,8 +4,8 @@ import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useEntitySearch, type PickedEntity } from '../api/search-entities';
-import { useDebouncedValue } from '../use-debounced-value';
 
 /** Typing pauses this long before the server is asked. */
 export const PICKER_DEBOUNCE_MS = 250;

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { typePages } from '@/test/fake-type-pages';
 import { renderApp } from '@/test/render-app';
 
 beforeAll(() => {
@@ -61,10 +62,13 @@ function relationsServer(relations: Relation[]) {
     }),
     'GET /api/relations/types': () => ({
       status: 200,
-      body: [
-        { type: 'collaborated_with', label: 'Collaborated with', count: 1 },
-        { type: 'uses', label: 'Uses', count: 2 },
-      ],
+      body: {
+        types: [
+          { type: 'collaborated_with', label: 'Collaborated with', count: 1 },
+          { type: 'uses', label: 'Uses', count: 2 },
+        ],
+        nextCursor: null,
+      },
     }),
     'GET /api/entities': () => ({
       status: 200,
@@ -137,6 +141,42 @@ describe('Relation Management screen', { timeout: 20_000 }, () => {
     // The rows on screen follow each keystroke, before the server answers.
     await user.type(screen.getByRole('searchbox', { name: 'Search relations' }), 'BABBAGE');
     expect(within(table).getAllByRole('row')).toHaveLength(3);
+  });
+
+  it('the type filter shows the first page of many types and searches the server as one types', async () => {
+    localStorage.setItem('auth_token', 'valid-token');
+    const many = Array.from({ length: 20_000 }, (_, i) => ({
+      type: `rel_${String(i).padStart(5, '0')}`,
+      count: i < 3 ? 3 - i + 1 : 1,
+    }));
+    const { requests } = fakeServer({
+      'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+      'GET /api/relations': () => ({
+        status: 200,
+        body: { relations: [], total: 0, nextOffset: null, truncated: false },
+      }),
+      'GET /api/relations/types': typePages(many),
+    });
+    const { user, router } = await openScreen();
+    await user.click(screen.getByRole('combobox', { name: 'Relation type' }));
+    const list = await screen.findByRole('listbox');
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(101));
+    expect(
+      within(list)
+        .getAllByRole('option')
+        .slice(0, 3)
+        .map((option) => option.textContent),
+    ).toEqual(['All Types', 'Rel 00000 (4)', 'Rel 00001 (3)']);
+    expect(screen.getByRole('button', { name: 'Load more types' })).toBeInTheDocument();
+
+    await user.type(screen.getByRole('combobox', { name: 'Search relation types' }), 'REL_1999');
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(11));
+    const reads = requests.filter((request) => request.path === '/api/relations/types');
+    expect(reads.at(-1)?.query.get('prefix')).toBe('REL_1999');
+    // Arrow keys move through the options; Enter picks.
+    await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    await waitFor(() => expect(router.state.location.search).toBe('?type=rel_19991'));
+    expect(screen.queryByRole('listbox')).toBeNull();
   });
 
   it('checks the form rules in order; the picked source is disabled as the target', async () => {

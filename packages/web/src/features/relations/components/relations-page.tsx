@@ -1,35 +1,35 @@
-import type { Relation } from '@engram/shared';
+import { typeLabel, type Relation, type TypeSummary } from '@engram/shared';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, Search, Share2 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { RefreshButton } from '@/components/refresh-button';
 import { PageHeader } from '@/components/page-header';
+import { TypePicker } from '@/components/type-picker';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectSeparator,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useRelationPages } from '../api/list-relations';
-import { useRelationTypes } from '../api/list-relation-types';
+import { relationTypePages, relationTypesKey } from '../api/list-relation-types';
 import { formatCount, relationCountLabel } from '../display';
 import { filterRelations, relationTypeOptions } from '../relation-rules';
-import { useDebouncedValue } from '../use-debounced-value';
 import { DeleteRelationDialog } from './delete-relation-dialog';
 import { RelationFormDialog, type RelationFormDialogState } from './relation-form-dialog';
 import { RelationTable } from './relation-table';
 
 const ALL_TYPES = 'all';
+const ALL_TYPES_OPTIONS = [{ value: ALL_TYPES, label: 'All Types' }];
 const typeChoice = (type: string) => `type:${type}`;
+const typeFilterOptions = (types: TypeSummary[]) =>
+  relationTypeOptions(types).map((option) => ({
+    value: typeChoice(option.type),
+    label: option.label,
+  }));
 /** Typing pauses this long before the server is searched; the rows on screen filter at once. */
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -61,7 +61,9 @@ export function RelationsPage() {
   }, [filter.query, params, setParams]);
 
   const pages = useRelationPages(filter);
-  const types = useRelationTypes();
+  // The type filter's first page (shared with the picker): the chosen type's count, when on it.
+  const firstTypes = useInfiniteQuery(relationTypePages(''));
+  const queryClient = useQueryClient();
   const [formDialog, setFormDialog] = useState<RelationFormDialogState>(null);
   const [deleting, setDeleting] = useState<Relation | null>(null);
 
@@ -85,7 +87,10 @@ export function RelationsPage() {
   // The server answered for the settled search; the rows on screen follow each keystroke.
   const relations = filterRelations(loaded, { query: search, type });
   const total = pages.data?.pages[0]?.total ?? 0;
-  const options = relationTypeOptions(types.data ?? []);
+  const chosen = relationTypeOptions(
+    firstTypes.data?.pages.flatMap((page) => page.types) ?? [],
+  ).find((option) => option.type === type);
+  const chosenTypeLabel = chosen ? chosen.label : type ? typeLabel(type) : null;
   const filtered = search.trim() !== '' || type !== null;
   const stale = pages.isPlaceholderData || settled !== search;
 
@@ -102,7 +107,7 @@ export function RelationsPage() {
               spinning={pages.isRefetching && !pages.isFetchingNextPage}
               onClick={() => {
                 void pages.refetch();
-                void types.refetch();
+                void queryClient.invalidateQueries({ queryKey: relationTypesKey });
               }}
             />
             <Button onClick={() => setFormDialog({ mode: 'create' })}>
@@ -137,23 +142,17 @@ export function RelationsPage() {
               onChange={(event) => setSearch(event.target.value)}
             />
           </div>
-          <Select value={type ? typeChoice(type) : ALL_TYPES} onValueChange={chooseType}>
-            <SelectTrigger aria-label="Relation type">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ALL_TYPES}>All Types</SelectItem>
-              {options.length ? <SelectSeparator /> : null}
-              {options.map((option) => (
-                <SelectItem key={option.type} value={typeChoice(option.type)}>
-                  {option.label}
-                </SelectItem>
-              ))}
-              {type && !options.some((option) => option.type === type) ? (
-                <SelectItem value={typeChoice(type)}>{type}</SelectItem>
-              ) : null}
-            </SelectContent>
-          </Select>
+          <TypePicker
+            label="Relation type"
+            value={type ? typeChoice(type) : ALL_TYPES}
+            display={type ? chosenTypeLabel : 'All Types'}
+            placeholder="All Types"
+            searchLabel="Search relation types"
+            pages={relationTypePages}
+            leading={ALL_TYPES_OPTIONS}
+            optionsFor={typeFilterOptions}
+            onChange={chooseType}
+          />
         </div>
       </Card>
 

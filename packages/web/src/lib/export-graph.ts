@@ -11,7 +11,8 @@ function fileNameOf(response: Response): string {
 
 /**
  * GET /api/export → the account's whole graph as Engram's lossless JSON,
- * saved by the browser as a file. Fetched with the bearer token (a plain link
+ * saved by the browser as a file (the dashboard, and Settings before an account
+ * is deleted). Fetched with the bearer token (a plain link
  * cannot carry it), then handed to the browser as a download.
  */
 export async function exportGraph(): Promise<string> {

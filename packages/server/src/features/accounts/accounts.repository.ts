@@ -1,0 +1,200 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connection.js';
+
+/** What marking a user deleted ended at once: the accounts to purge and the credentials to close. */
+export interface Marked {
+  accountIds: string[];
+  sessionIds: string[];
+  keyIds: string[];
+}
+
+/**
+ * The accounts `userId` owns with no other owner: deleting the person
+ * deletes these (an account with another owner stays, without them).
+ */
+export async function soleOwnedAccounts(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('account_members as mine')
+    .select('mine.account_id')
+    .where('mine.user_id', '=', userId)
+    .where('mine.role', '=', 'owner')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('account_members as other')
+            .select('other.user_id')
+            .whereRef('other.account_id', '=', 'mine.account_id')
+            .where('other.role', '=', 'owner')
+            .where('other.user_id', '<>', userId),
+        ),
+      ),
+    )
+    .execute();
+  return rows.map((row) => row.account_id);
+}
+
+/**
+ * Deletes the person and marks the accounts they alone own deleted, in one
+ * short transaction whose size does not depend on the graph: after it no
+ * session or key reaches those accounts (their people's sessions and every
+ * key are gone, and graph writes refuse a marked account), and the email can
+ * sign up again. The accounts' rows are purged afterwards (`purgeBatch`).
+ * Marking the account row waits for a graph write in flight (it holds that
+ * row), so no write commits into a marked account.
+ */
+export async function markUserDeleted(
+  db: Db,
+  userId: string,
+  throttles: { scope: 'login' | 'password'; subject: string }[],
+): Promise<Marked> {
+  return db.transaction().execute(async (trx) => {
+    // Read again under the transaction: an owner added or removed meanwhile counts.
+    const accountIds = await soleOwnedAccounts(trx, userId);
+    const any = accountIds.length > 0;
+    if (any) {
+      await trx
+        .updateTable('accounts')
+        .set({ deleted_at: new Date() })
+        .where('id', 'in', accountIds)
+        .where('deleted_at', 'is', null)
+        .execute();
+    }
+    const sessions = await trx
+      .deleteFrom('sessions')
+      .where((eb) =>
+        any
+          ? eb.or([eb('user_id', '=', userId), eb('account_id', 'in', accountIds)])
+          : eb('user_id', '=', userId),
+      )
+      .returning('id')
+      .execute();
+    // Every key of the deleted accounts, and the person's own keys (personal
+    // keys included) in accounts that stay.
+    const keys = await trx
+      .deleteFrom('api_keys')
+      .where((eb) =>
+        any
+          ? eb.or([eb('created_by', '=', userId), eb('account_id', 'in', accountIds)])
+          : eb('created_by', '=', userId),
+      )
+      .returning('id')
+      .execute();
+    if (any)
+      await trx.deleteFrom('account_members').where('account_id', 'in', accountIds).execute();
+    for (const { scope, subject } of throttles) {
+      await trx
+        .deleteFrom('auth_throttle')
+        .where('scope', '=', scope)
+        .where('subject', '=', subject)
+        .execute();
+    }
+    // Its remaining memberships go with it (on delete cascade).
+    await trx.deleteFrom('users').where('id', '=', userId).execute();
+    return {
+      accountIds,
+      sessionIds: sessions.map((row) => row.id),
+      keyIds: keys.map((row) => row.id),
+    };
+  });
+}
+
+/** Accounts marked deleted whose rows are not all gone yet, oldest first. */
+export async function accountsBeingDeleted(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('deleted_at', 'is not', null)
+    .orderBy('deleted_at')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Every table that holds rows of an account (an `account_id` column), read
+ * from the catalog so a table added later is purged without a change here;
+ * ordered so a table comes before the tables its foreign keys point to (its
+ * rows never wait on, or cascade from, a parent's delete).
+ */
+export async function accountTables(db: Db): Promise<string[]> {
+  const tables = await sql<{ name: string }>`
+    select c.table_name as name
+      from information_schema.columns c
+      join information_schema.tables t
+        on t.table_schema = c.table_schema and t.table_name = c.table_name
+     where c.table_schema = current_schema() and t.table_type = 'BASE TABLE'
+       and c.column_name = 'account_id' and c.table_name <> 'accounts'
+     order by 1
+  `.execute(db);
+  const edges = await sql<{ child: string; parent: string }>`
+    select child.relname as child, parent.relname as parent
+      from pg_constraint k
+      join pg_class child on child.oid = k.conrelid
+      join pg_class parent on parent.oid = k.confrelid
+     where k.contype = 'f' and child.relnamespace = current_schema()::regnamespace
+       and child.oid <> parent.oid
+  `.execute(db);
+  const names = tables.rows.map((row) => row.name);
+  const children = new Map<string, string[]>(names.map((name) => [name, []]));
+  for (const { child, parent } of edges.rows) {
+    if (children.has(child)) children.get(parent)?.push(child);
+  }
+  // Depth-first: a table's children are listed before it.
+  const ordered: string[] = [];
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const child of children.get(name) ?? []) visit(child);
+    ordered.push(name);
+  };
+  names.forEach(visit);
+  return ordered;
+}
+
+/**
+ * Deletes at most `limit` of the account's rows in `table`, in one statement
+ * (rows picked by physical address, so any table works without knowing its
+ * key). Returns how many went.
+ */
+export async function purgeBatch(
+  db: Db,
+  table: string,
+  accountId: string,
+  limit: number,
+): Promise<number> {
+  const result = await sql<{ count: number }>`
+    with gone as (
+      delete from ${sql.table(table)}
+       where ctid = any(array(
+         select ctid from ${sql.table(table)} where account_id = ${accountId} limit ${limit}
+       ))
+      returning 1
+    )
+    select count(*)::int as count from gone
+  `.execute(db);
+  return result.rows[0]?.count ?? 0;
+}
+
+/**
+ * The last step, in one transaction under the account row's lock: whatever
+ * is still there (rows written while the batches ran, normally none) and the
+ * account row itself, which the rest referring to it cascades from. False
+ * when another node finished first.
+ */
+export async function finishPurge(db: Db, accountId: string, tables: string[]): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const marked = await trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', '=', accountId)
+      .where('deleted_at', 'is not', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!marked) return false;
+    for (const table of tables) {
+      await sql`delete from ${sql.table(table)} where account_id = ${accountId}`.execute(trx);
+    }
+    await trx.deleteFrom('accounts').where('id', '=', accountId).execute();
+    return true;
+  });
+}

@@ -1,0 +1,144 @@
+import type { Db } from '../../db/connection.js';
+import { cancelForDeletion, type BillingDeps } from '../billing/billing.service.js';
+import * as repo from './accounts.repository.js';
+
+/**
+ * Deleting a person and the accounts they alone own (DELETE /auth/me,
+ * docs/security.md "Account deletion"). Two steps, so that nothing is left
+ * behind even if the server stops midway:
+ *
+ * 1. `deleteUser`: the subscription is cancelled at the provider, then one
+ *    short transaction deletes the user (the email is free at once), every
+ *    session and key that reaches those accounts, and marks the accounts
+ *    deleted; what those credentials opened (sockets, MCP sessions) closes.
+ * 2. `AccountPurge`: removes every row of a marked account, table by table,
+ *    in bounded batches (one statement each), then the account row. It runs
+ *    after each deletion, at every start and periodically, so a purge cut
+ *    short by a crash is finished by the next run, on any node.
+ */
+
+export interface AccountsDeps {
+  db: Db;
+  billing: BillingDeps;
+  /** Tells every node that these credentials ended (their sockets and MCP sessions close). */
+  credentialsChanged: (changes: { kind: 'session' | 'api_key'; id: string }[]) => void;
+  /** Starts the purge of the accounts just marked. */
+  purge: Pick<AccountPurge, 'kick'>;
+}
+
+/**
+ * Deletes the user and the accounts they alone own. Their subscriptions are
+ * cancelled at the payment provider first (at once, not at the period end):
+ * if the provider refuses or cannot be reached, that error is thrown and
+ * nothing is deleted. `throttles` are the person's failed-attempt records.
+ */
+export async function deleteUser(
+  deps: AccountsDeps,
+  userId: string,
+  throttles: { scope: 'login' | 'password'; subject: string }[],
+): Promise<void> {
+  for (const accountId of await repo.soleOwnedAccounts(deps.db, userId)) {
+    await cancelForDeletion(deps.billing, accountId);
+  }
+  const marked = await repo.markUserDeleted(deps.db, userId, throttles);
+  deps.credentialsChanged([
+    ...marked.sessionIds.map((id) => ({ kind: 'session' as const, id })),
+    ...marked.keyIds.map((id) => ({ kind: 'api_key' as const, id })),
+  ]);
+  for (const accountId of marked.accountIds) deps.billing.planChanged?.(accountId);
+  if (marked.accountIds.length > 0) deps.purge.kick();
+}
+
+export interface PurgeOptions {
+  /** Rows one statement deletes at most: each is a short transaction beside live traffic. */
+  batchRows: number;
+  /** How often marked accounts are looked for (a purge another node left unfinished). */
+  intervalMs: number;
+  /** Called after each batch with the rows it removed (database upkeep; tests stop the purge here). */
+  afterBatch?: ((rows: number) => void | Promise<void>) | undefined;
+}
+
+/**
+ * Removes the rows of deleted accounts in the background. Runs are never
+ * concurrent on one node (a request during a run is queued as one more run);
+ * several nodes may purge the same account at once — each batch deletes only
+ * rows still there, and the last step happens once.
+ */
+export class AccountPurge {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: PurgeOptions,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
+
+  /** Finishes any purge left over (a crash midway), then looks again every `intervalMs`. */
+  start(): void {
+    if (this.timer) return;
+    this.kick();
+    this.timer = setInterval(() => this.kick(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Purges every marked account now (or right after the run under way). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.runAll().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Resolves once no run is under way or queued (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.idle();
+  }
+
+  private async runAll(): Promise<void> {
+    try {
+      const accounts = await repo.accountsBeingDeleted(this.db);
+      if (accounts.length === 0) return;
+      const tables = await repo.accountTables(this.db);
+      for (const accountId of accounts) {
+        if (!(await this.purge(accountId, tables))) return;
+      }
+    } catch (error) {
+      // Left marked: the next run (a deletion, the timer, a restart) takes it up again.
+      this.onError(error);
+    }
+  }
+
+  /** One account's rows, table by table; false when stopped midway. */
+  private async purge(accountId: string, tables: string[]): Promise<boolean> {
+    const { batchRows, afterBatch } = this.options;
+    for (const table of tables) {
+      for (;;) {
+        if (this.stopped) return false;
+        const rows = await repo.purgeBatch(this.db, table, accountId, batchRows);
+        if (rows > 0) await afterBatch?.(rows);
+        if (rows < batchRows) break;
+      }
+    }
+    if (this.stopped) return false;
+    await repo.finishPurge(this.db, accountId, tables);
+    return true;
+  }
+}

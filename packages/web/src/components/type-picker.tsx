@@ -1,0 +1,266 @@
+import type { TypeList, TypeSummary } from '@engram/shared';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useQueryClient,
+  type InfiniteData,
+  type UseInfiniteQueryOptions,
+} from '@tanstack/react-query';
+import { Check, ChevronDown, Search } from 'lucide-react';
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { Spinner } from '@/components/ui/spinner';
+import { cn } from '@/lib/cn';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+
+/** Typing pauses this long before the server is asked. */
+export const TYPE_SEARCH_DEBOUNCE_MS = 250;
+
+export interface TypePickerOption {
+  /** What `onChange` receives; unique in the list. */
+  value: string;
+  /** The option's text, and its accessible name. */
+  label: string;
+  /** Shown before the label (a colour dot). */
+  icon?: ReactNode;
+}
+
+/** The server's pages of the types starting with a prefix (`infiniteQueryOptions` of a feature's api). */
+export type TypePagesQuery = (
+  prefix: string,
+) => UseInfiniteQueryOptions<TypeList, Error, InfiniteData<TypeList>, string[], string | null>;
+
+interface TypePickerProps {
+  id?: string | undefined;
+  ref?: Ref<HTMLButtonElement>;
+  /** The accessible name of the closed picker, when no `<label>` names it. */
+  label?: string;
+  /** The chosen option's value; null when nothing is chosen. */
+  value: string | null;
+  /** What the closed picker shows; the placeholder when null. */
+  display: ReactNode | null;
+  placeholder: string;
+  /** The accessible name of the search box in the open list, e.g. 'Search entity types'. */
+  searchLabel: string;
+  pages: TypePagesQuery;
+  /** The options for the types loaded so far (most common first) and the search they answer. */
+  optionsFor: (types: TypeSummary[], prefix: string) => TypePickerOption[];
+  /** Always offered, before the types ('All Types') and after them ('Custom Type...'). */
+  leading?: TypePickerOption[];
+  trailing?: TypePickerOption[];
+  /** The chosen value, and the search text it was chosen with. */
+  onChange: (value: string, search: string) => void;
+  invalid?: boolean | undefined;
+  describedBy?: string | undefined;
+  onCloseAutoFocus?: (event: Event) => void;
+}
+
+/**
+ * A type chosen from the account's types, which may number tens of thousands:
+ * the list shows the server's first page (most common first) and searches the
+ * server by prefix as the person types (debounced); 'Load more' reads the
+ * next page. Arrow keys move through the options, Enter picks, Escape closes.
+ */
+export function TypePicker({
+  id,
+  ref,
+  label,
+  value,
+  display,
+  placeholder,
+  searchLabel,
+  pages,
+  optionsFor,
+  leading = [],
+  trailing = [],
+  onChange,
+  invalid = false,
+  describedBy,
+  onCloseAutoFocus,
+}: TypePickerProps) {
+  const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState('');
+  const [active, setActive] = useState(0);
+  const settled = useDebouncedValue(search, TYPE_SEARCH_DEBOUNCE_MS).trim();
+  // The first page is read with the screen, so the list opens at once.
+  const types = useInfiniteQuery({ ...pages(settled), placeholderData: keepPreviousData });
+  const queryClient = useQueryClient();
+  const listId = useId();
+  const listRef = useRef<HTMLUListElement>(null);
+
+  const loaded = types.data?.pages.flatMap((page) => page.types) ?? [];
+  const typeOptions = optionsFor(loaded, settled);
+  const options = [...leading, ...typeOptions, ...trailing];
+  const stale = settled !== search.trim() || types.isPlaceholderData;
+  const searching = stale || (types.isFetching && !types.isFetchingNextPage);
+  const current = Math.min(active, options.length - 1);
+
+  function openChange(next: boolean) {
+    setOpen(next);
+    setActive(0);
+    if (next) return;
+    // Every opening starts from the whole list's first page: pages read with
+    // 'Load more' are let go, so live updates refetch one page, not all of them.
+    for (const prefix of new Set([settled, ''])) {
+      queryClient.setQueryData<InfiniteData<TypeList>>(pages(prefix).queryKey, (data) =>
+        data && data.pages.length > 1
+          ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) }
+          : data,
+      );
+    }
+    setSearch('');
+  }
+
+  function pick(option: TypePickerOption) {
+    onChange(option.value, search.trim());
+    openChange(false);
+  }
+
+  function move(step: 1 | -1) {
+    if (!options.length) return;
+    const next = (current + step + options.length) % options.length;
+    setActive(next);
+    listRef.current
+      ?.querySelector(`[data-index="${next}"]`)
+      ?.scrollIntoView?.({ block: 'nearest' });
+  }
+
+  function keyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      move(1);
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      move(-1);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      // Options still answering an earlier text would pick the wrong type.
+      if (stale) return;
+      const chosen = options[current];
+      if (chosen) pick(chosen);
+    }
+  }
+
+  const activeOption = options[current];
+  const optionId = (index: number) => `${listId}-${index}`;
+  return (
+    <Popover open={open} onOpenChange={openChange} modal>
+      <PopoverTrigger asChild>
+        <button
+          ref={ref}
+          id={id}
+          type="button"
+          role="combobox"
+          aria-label={label}
+          aria-haspopup="listbox"
+          aria-expanded={open}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          className={cn(
+            'flex h-9 w-full min-w-0 cursor-pointer items-center justify-between gap-2 rounded-lg border border-input bg-card px-3 text-left text-sm text-foreground shadow-xs transition-colors outline-none',
+            'focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30',
+            'aria-invalid:border-destructive aria-invalid:ring-destructive/20',
+          )}
+        >
+          <span className={cn('truncate', display === null && 'text-muted-foreground')}>
+            {display ?? placeholder}
+          </span>
+          <ChevronDown className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+        </button>
+      </PopoverTrigger>
+      <PopoverContent
+        className="w-[var(--radix-popover-trigger-width)] min-w-64 p-0"
+        onCloseAutoFocus={onCloseAutoFocus}
+      >
+        <div className="flex items-center gap-2 border-b border-border px-3">
+          {searching ? (
+            <Spinner className="text-muted-foreground" />
+          ) : (
+            <Search className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+          )}
+          {/* The first thing in the list that takes focus: Radix focuses it on opening. */}
+          <input
+            role="combobox"
+            aria-label={searchLabel}
+            aria-expanded
+            aria-controls={listId}
+            aria-autocomplete="list"
+            aria-activedescendant={activeOption ? optionId(current) : undefined}
+            placeholder="Search types..."
+            autoComplete="off"
+            maxLength={100}
+            className="h-10 w-full min-w-0 bg-transparent text-sm outline-none placeholder:text-muted-foreground"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setActive(0);
+            }}
+            onKeyDown={keyDown}
+          />
+        </div>
+        <ul
+          ref={listRef}
+          id={listId}
+          role="listbox"
+          aria-label="Types"
+          className={cn('max-h-64 overflow-y-auto p-1', stale && 'opacity-60')}
+        >
+          {options.map((option, index) => {
+            const selected = option.value === value;
+            // A line between the fixed options and the types, and after the types.
+            const divided =
+              (index === leading.length && leading.length > 0) ||
+              (index === leading.length + typeOptions.length && index > 0);
+            return (
+              <li
+                key={option.value}
+                id={optionId(index)}
+                data-index={index}
+                role="option"
+                aria-selected={selected}
+                className={cn(
+                  'flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm select-none',
+                  index === current && 'bg-muted',
+                  divided && 'mt-1 rounded-t-none border-t border-border pt-2',
+                )}
+                onMouseMove={() => setActive(index)}
+                onClick={() => pick(option)}
+              >
+                <Check
+                  className={cn('size-4 shrink-0 text-primary', !selected && 'invisible')}
+                  aria-hidden
+                />
+                {option.icon}
+                <span className="min-w-0 flex-1 truncate">{option.label}</span>
+              </li>
+            );
+          })}
+        </ul>
+        {types.data && typeOptions.length === 0 && !searching ? (
+          <p className="px-3 pb-3 pt-1 text-center text-sm text-muted-foreground">
+            {settled ? 'No types start with this text' : 'No types yet'}
+          </p>
+        ) : null}
+        {types.isError && !types.isFetchNextPageError ? (
+          <p className="px-3 pb-3 pt-1 text-center text-sm text-destructive">
+            Failed to load types
+          </p>
+        ) : null}
+        {types.hasNextPage ? (
+          <div className="flex items-center justify-between gap-2 border-t border-border px-3 py-1.5">
+            <span className="text-xs text-muted-foreground">Type to search</span>
+            <button
+              type="button"
+              className="inline-flex cursor-pointer items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-primary hover:bg-muted disabled:cursor-default disabled:opacity-60"
+              disabled={types.isFetchingNextPage}
+              onClick={() => void types.fetchNextPage()}
+            >
+              {types.isFetchingNextPage ? <Spinner /> : null}
+              Load more types
+            </button>
+          </div>
+        ) : null}
+      </PopoverContent>
+    </Popover>
+  );
+}
