@@ -145,7 +145,7 @@ export interface EntityTypeCountsTable {
   count: number;
 }
 
-/** Relations per type (migration 017), kept by a trigger on `relations`. */
+/** Relations per type (migration 016), kept by a trigger on `relations`. */
 export type RelationTypeCountsTable = EntityTypeCountsTable;
 
 export interface GraphEventsTable {
@@ -167,7 +167,7 @@ export interface ChangeLogHoldsTable {
   updated_at: Generated<Date>;
 }
 
-/** The running export of an account, one at a time on every node (migration 018). */
+/** The running export of an account, one at a time on every node (migration 017). */
 export interface ExportLeasesTable {
   account_id: string;
   holder: string;

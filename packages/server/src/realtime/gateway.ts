@@ -173,7 +173,7 @@ class RealtimeConnection implements FeedListener {
 
   private async replayOnce(): Promise<void> {
     try {
-      for (let replayed = 0; ; ) {
+      for (let replayed = 0; ;) {
         const page = await changesAfter(this.graph, this.auth, this.lastSentSeq, REPLAY_PAGE);
         if (page.resync) {
           // Compacted past this seq (older than the plan's retention window).

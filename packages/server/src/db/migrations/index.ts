@@ -12,9 +12,9 @@ import * as searchIndexes from './011-search-indexes.js';
 import * as changeLogRetention from './012-change-log-retention.js';
 import * as metadataOrder from './013-metadata-order.js';
 import * as accountDeletion from './014-account-deletion.js';
-import * as typeLists from './017-type-lists.js';
+import * as typeLists from './016-type-lists.js';
 import * as subscriptionReads from './015-subscription-reads.js';
-import * as exportLeases from './018-export-leases.js';
+import * as exportLeases from './017-export-leases.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -32,7 +32,7 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '012-change-log-retention', sql: changeLogRetention.sql },
   { name: '013-metadata-order', sql: metadataOrder.sql },
   { name: '014-account-deletion', sql: accountDeletion.sql },
-  { name: '017-type-lists', sql: typeLists.sql },
   { name: '015-subscription-reads', sql: subscriptionReads.sql },
-  { name: '018-export-leases', sql: exportLeases.sql },
+  { name: '016-type-lists', sql: typeLists.sql },
+  { name: '017-export-leases', sql: exportLeases.sql },
 ];

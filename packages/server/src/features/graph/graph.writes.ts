@@ -153,11 +153,7 @@ async function assertPlanLimits(
       `Entity limit reached: the ${plan.name} plan allows ${maxEntities.toLocaleString('en-US')} entities. Upgrade your plan to add more.`,
     );
   }
-  if (
-    maxStorageBytes !== UNLIMITED &&
-    change.bytesAfter > maxStorageBytes &&
-    grows
-  ) {
+  if (maxStorageBytes !== UNLIMITED && change.bytesAfter > maxStorageBytes && grows) {
     throw planLimit(
       `Storage limit reached: the ${plan.name} plan allows ${formatBytes(maxStorageBytes)} of stored memory. Delete something or upgrade your plan.`,
     );

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
 /**
- * The export lease of each account (migration 018): who holds it and until
+ * The export lease of each account (migration 017): who holds it and until
  * when, by the database's clock, which every node shares.
  */
 
