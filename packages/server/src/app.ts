@@ -17,6 +17,7 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { billingContentSources } from './features/billing/providers.js';
 import { graphRoutes } from './features/graph/graph.routes.js';
+import { recallRoutes } from './features/recall/recall.routes.js';
 import { keysRoutes } from './features/keys/keys.routes.js';
 import { transferRoutes } from './features/transfer/transfer.routes.js';
 import { authenticateWith, sessionOnlyWith } from './http/authenticate.js';
@@ -115,6 +116,7 @@ export async function buildApp({
     auth: runtime.auth,
     keys: runtime.keys,
     graph: runtime.graph,
+    recall: runtime.recall,
     bus: runtime.bus,
     usage: runtime.usage,
     analytics: runtime.analytics,
@@ -139,6 +141,7 @@ export async function buildApp({
   registerMetering(app, runtime.usage);
   await app.register(authRoutes, deps);
   await app.register(graphRoutes, deps);
+  await app.register(recallRoutes, deps);
   await app.register(keysRoutes, deps);
   await app.register(billingRoutes, deps);
   await app.register(analyticsRoutes, deps);

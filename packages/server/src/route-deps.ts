@@ -5,6 +5,7 @@ import type { AuthDeps } from './features/auth/auth.service.js';
 import type { BillingDeps } from './features/billing/billing.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
 import type { KeysDeps } from './features/keys/keys.service.js';
+import type { RecallDeps } from './features/recall/recall.service.js';
 import type { UsageMeter } from './features/usage/usage.service.js';
 import type { CredentialResolver } from './http/authenticate.js';
 import type { CredentialWatch } from './realtime/credential-watch.js';
@@ -22,6 +23,7 @@ export interface RouteDeps {
   auth: AuthDeps;
   keys: KeysDeps;
   graph: GraphDeps;
+  recall: RecallDeps;
   bus: EventBus;
   usage: UsageMeter;
   analytics: AnalyticsDeps;

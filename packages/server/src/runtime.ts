@@ -9,6 +9,7 @@ import type { BillingDeps } from './features/billing/billing.service.js';
 import { billingProviderFor } from './features/billing/providers.js';
 import { ChangeLogCompactor } from './features/graph/change-log.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
+import type { RecallDeps } from './features/recall/recall.service.js';
 import { authThrottles } from './features/auth/throttle.js';
 import { KeyUsageTracker } from './features/keys/key-usage.js';
 import {
@@ -33,6 +34,8 @@ export interface Runtime {
   now: () => Date;
   bus: EventBus;
   graph: GraphDeps;
+  /** Ranked retrieval of observations (recall, context). */
+  recall: RecallDeps;
   keys: KeysDeps;
   auth: AuthDeps;
   usage: UsageMeter;
@@ -119,6 +122,7 @@ export async function createRuntime(
       bus.publish(events);
     },
   };
+  const recall: RecallDeps = { db: database.db };
   const changeLog = new ChangeLogCompactor(
     database.db,
     now,
@@ -180,6 +184,7 @@ export async function createRuntime(
     now,
     bus,
     graph,
+    recall,
     keys,
     auth,
     usage: meter,

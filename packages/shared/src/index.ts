@@ -8,3 +8,4 @@ export * from './schemas/keys.js';
 export * from './schemas/realtime.js';
 export * from './schemas/analytics.js';
 export * from './schemas/billing.js';
+export * from './schemas/recall.js';

@@ -198,6 +198,7 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     if (!makeRoom(auth)) return noRoom(reply);
     const server = createMemoryServer({
       graph: deps.graph,
+      recall: deps.recall,
       usage: deps.usage,
       bus: deps.bus,
       auth,
@@ -260,6 +261,7 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         (ctx) =>
           createMemoryServer({
             graph: deps.graph,
+            recall: deps.recall,
             usage: deps.usage,
             bus: deps.bus,
             auth: engramAuthOf(ctx.authInfo),

@@ -1,9 +1,19 @@
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import {
+  CONTEXT_CHARS_DEFAULT,
+  CONTEXT_CHARS_MAX,
+  CONTEXT_CHARS_MIN,
+  contextAnswer,
   ENTITY_NAME_MAX,
   GRAPH_DEPTH_MAX,
   metadataObject,
   OBSERVATION_MAX,
+  RECALL_FILTER_MAX,
+  RECALL_LIMIT_DEFAULT,
+  RECALL_LIMIT_MAX,
+  RECALL_QUERY_MAX,
+  recallAnswer,
+  type RecallAnswer,
   text,
   TYPE_MAX,
   TYPE_PAGE_DEFAULT,
@@ -12,6 +22,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { GraphDeps } from '../features/graph/graph.service.js';
 import * as memory from '../features/graph/memory.service.js';
+import * as recall from '../features/recall/recall.service.js';
+import type { RecallDeps } from '../features/recall/recall.service.js';
 import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { AppError, fromDatabaseError } from '../lib/errors.js';
@@ -23,6 +35,7 @@ const BATCH_MAX = 100_000;
 
 export interface MemoryServerDeps {
   graph: GraphDeps;
+  recall: RecallDeps;
   usage: UsageMeter;
   bus: EventBus;
   auth: AuthContext;
@@ -183,7 +196,7 @@ const TOOLS = {
   search_nodes: {
     title: 'Search Nodes',
     description:
-      'Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation content, case-insensitively; best matches first (exact name, name prefix, name, type, observation). Returns the relations touching the matches.',
+      'Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation content, case-insensitively; best matches first (exact name, name prefix, name, type, observation). Returns the relations touching the matches. To ask a question in plain words ("When did Maya start her new job?"), use `recall`.',
     inputSchema: z.object({
       query: z
         .string()
@@ -254,6 +267,58 @@ const TOOLS = {
       path: z.array(z.string()),
       relations: z.array(relationSchema),
     }),
+    annotations: reads,
+  },
+  recall: {
+    title: 'Recall',
+    description:
+      'Ask the memory a question in plain words ("When did Maya start her new job?", "what does the team use for CI"). Answers the individual observations that best answer it, best first, each with its entity — never whole entities. A question nothing answers gets few or no results. Filter with entityTypes or entityNames (exact names).',
+    inputSchema: z.object({
+      query: text()
+        .trim()
+        .min(1)
+        .max(RECALL_QUERY_MAX)
+        .describe('The question or topic, in plain words'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(RECALL_LIMIT_MAX)
+        .optional()
+        .describe(`Most results (default ${RECALL_LIMIT_DEFAULT}, at most ${RECALL_LIMIT_MAX})`),
+      entityTypes: z
+        .array(text().max(TYPE_MAX))
+        .max(RECALL_FILTER_MAX)
+        .optional()
+        .describe('Only observations of entities of these types'),
+      entityNames: z
+        .array(text().max(ENTITY_NAME_MAX))
+        .max(RECALL_FILTER_MAX)
+        .optional()
+        .describe('Only observations of these entities (exact names)'),
+    }),
+    outputSchema: recallAnswer,
+    annotations: reads,
+  },
+  get_context: {
+    title: 'Get Context',
+    description:
+      'One block of text to put in a prompt: what the memory knows about a question — the best observations grouped by entity, with the relations among those entities — cut to maxChars.',
+    inputSchema: z.object({
+      query: text()
+        .trim()
+        .min(1)
+        .max(RECALL_QUERY_MAX)
+        .describe('The question or topic, in plain words'),
+      maxChars: z
+        .number()
+        .int()
+        .min(CONTEXT_CHARS_MIN)
+        .max(CONTEXT_CHARS_MAX)
+        .optional()
+        .describe(`Most characters of context (default ${CONTEXT_CHARS_DEFAULT})`),
+    }),
+    outputSchema: contextAnswer,
     annotations: reads,
   },
   list_types: {
@@ -347,6 +412,20 @@ function result(structured: Record<string, unknown>, text?: string): CallToolRes
 function graphResult({ truncated, ...graph }: memory.MemoryGraph): CallToolResult {
   const text = asText(graph);
   return result(graph, truncated ? `${text}\n\n(${truncated})` : text);
+}
+
+/**
+ * Recall's answer as an agent reads it: one numbered line per observation,
+ * with its entity and date, best first.
+ */
+function recallText(answer: RecallAnswer): string {
+  if (answer.results.length === 0) return `Nothing in memory answers "${answer.query}".`;
+  return answer.results
+    .map(
+      (hit, i) =>
+        `${i + 1}. [${hit.entityName} (${hit.entityType}), ${hit.createdAt.slice(0, 10)}] ${hit.observation}`,
+    )
+    .join('\n');
 }
 
 /**
@@ -445,6 +524,28 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     run({ type: 'query', resource: 'entity' }, async () =>
       graphResult(await memory.searchNodes(graph, auth, query, page)),
     ),
+  );
+
+  server.registerTool('recall', TOOLS.recall, ({ query, limit, entityTypes, entityNames }) =>
+    run({ type: 'query', resource: 'observation' }, async () => {
+      const answer = await recall.recall(deps.recall, auth, {
+        query,
+        limit: limit ?? RECALL_LIMIT_DEFAULT,
+        entityTypes,
+        entityNames,
+      });
+      return result(answer, recallText(answer));
+    }),
+  );
+
+  server.registerTool('get_context', TOOLS.get_context, ({ query, maxChars }) =>
+    run({ type: 'query', resource: 'observation' }, async () => {
+      const answer = await recall.context(deps.recall, auth, {
+        query,
+        maxChars: maxChars ?? CONTEXT_CHARS_DEFAULT,
+      });
+      return result(answer, answer.context || 'Nothing in memory answers that.');
+    }),
   );
 
   server.registerTool('open_nodes', TOOLS.open_nodes, ({ names }) =>

@@ -68,6 +68,7 @@ export async function serveStdio(
     ({ era }) =>
       createMemoryServer({
         graph: runtime.graph,
+        recall: runtime.recall,
         usage: runtime.usage,
         bus: runtime.bus,
         auth,

@@ -38,12 +38,16 @@ async function stored(accountId: string): Promise<number> {
   return row!.bytes;
 }
 
-/** What the rows would count if summed from scratch (the triggers' rule, and each logged event's bytes). */
+/**
+ * What the rows would count if summed from scratch (the triggers' rule: an
+ * observation also counts 16 bytes per distinct word it is indexed by, and
+ * each logged event's bytes).
+ */
 async function recount(accountId: string): Promise<number> {
   const [row] = await t.database.withSession((session) =>
     session.query<{ bytes: number }>(
       `select (coalesce((select sum(200 + octet_length(name) + octet_length(type) + octet_length(metadata::text)) from entities where account_id = $1), 0)
-             + coalesce((select sum(100 + octet_length(content) + coalesce(octet_length(metadata::text), 0)) from observations where account_id = $1), 0)
+             + coalesce((select sum(100 + octet_length(content) + coalesce(octet_length(metadata::text), 0) + 16 * length(terms)) from observations where account_id = $1), 0)
              + coalesce((select sum(100 + octet_length(type)) from relations where account_id = $1), 0)
              + coalesce((select sum(bytes) from graph_events where account_id = $1), 0))::float8 as bytes`,
       [accountId],
@@ -153,11 +157,12 @@ describe('the storage limit', () => {
     // A small write still fits; exactly at the limit is allowed.
     const fits = await call(entity('small'));
     expect(fits.statusCode).toBe(201);
-    // 'exact' logs an event the size of 'small''s (names of the same length).
+    // 'exact' logs an event the size of 'small''s (names of the same length);
+    // its observation is one word, indexed as one (16 bytes).
     const left =
       FREE.maxStorageBytes - (await stored(accountId)) - (await lastEventBytes(accountId));
     const exact = await call(
-      entity('exact', ['e'.repeat(left - 100 - 200 - 'exact'.length - 'concept'.length - 2)]),
+      entity('exact', ['e'.repeat(left - 100 - 16 - 200 - 'exact'.length - 'concept'.length - 2)]),
     );
     expect(exact.statusCode).toBe(201);
     expect(await stored(accountId)).toBe(FREE.maxStorageBytes);
@@ -173,9 +178,16 @@ describe('the storage limit', () => {
   it('never overshoots under concurrent writes', async () => {
     const { call, accountId } = await account();
     await call(entity('p-x'));
-    // One entity with one observation, and its change-log event.
+    // One entity with one observation (one word, indexed as one), and its change-log event.
     const size =
-      200 + 'p-0'.length + 'concept'.length + 2 + 100 + 1_000 + (await lastEventBytes(accountId));
+      200 +
+      'p-0'.length +
+      'concept'.length +
+      2 +
+      100 +
+      1_000 +
+      16 +
+      (await lastEventBytes(accountId));
     await setStored(accountId, FREE.maxStorageBytes - 3 * size - 10);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) => call(entity(`p-${i}`, ['o'.repeat(1_000)]))),

@@ -15,6 +15,7 @@ import * as accountDeletion from './014-account-deletion.js';
 import * as typeLists from './016-type-lists.js';
 import * as subscriptionReads from './015-subscription-reads.js';
 import * as exportLeases from './017-export-leases.js';
+import * as recallTerms from './018-recall-terms.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -35,4 +36,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '015-subscription-reads', sql: subscriptionReads.sql },
   { name: '016-type-lists', sql: typeLists.sql },
   { name: '017-export-leases', sql: exportLeases.sql },
+  { name: '018-recall-terms', sql: recallTerms.sql },
 ];

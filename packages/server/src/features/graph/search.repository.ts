@@ -7,9 +7,11 @@ import { type EntityRow, escapeLike } from './entities.repository.js';
 /** Search over entity names, types and observations, ranked and bounded. Scoped by account. */
 
 /**
- * The query's words as a full-text query over observations: the words in
- * order, next to each other, each matching the start of a word
- * (`memory safe` finds "Memory-safe systems"). Null when the query has no word.
+ * The query's words as a full-text query over observations' stored words
+ * (English stems, migration 018): the words in order, next to each other,
+ * each matching the start of a word's stem (`memory safe` finds "Memory-safe
+ * systems", `running` finds "runs"). English stop words alone match nothing.
+ * Null when the query has no word.
  */
 export function wordsQuery(query: string): string | null {
   const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu);
@@ -81,7 +83,7 @@ function hitsOf(accountId: string, filter: SearchFilter) {
       select e.id, lower(e.name), 4
         from (select distinct o.entity_id
                 from (select account_id, entity_id from observations
-                       where to_tsvector('simple', content) @@ to_tsquery('simple', ${hidden(sql`${wordsQuery(filter.query)}::text`)})
+                       where terms @@ to_tsquery('english', ${hidden(sql`${wordsQuery(filter.query)}::text`)})
                       offset 0) o
                where o.account_id = ${accountId}) o
         -- One primary-key lookup per hit, never a join planned from an estimate.

@@ -1,0 +1,66 @@
+import {
+  contextAnswer,
+  contextQuery,
+  errorResponse,
+  recallAnswer,
+  recallQuery,
+} from '@engram/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authOf } from '../../http/authenticate.js';
+import type { RouteDeps } from '../../route-deps.js';
+import * as recall from './recall.service.js';
+
+const errors = { 400: errorResponse, 401: errorResponse, 402: errorResponse };
+
+/** REST adapters over recall: validate, call, shape. */
+export const recallRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+  app.addHook('onRequest', deps.authenticate);
+  const tags = ['recall'];
+  const security = [{ bearerAuth: [] }];
+
+  app.get(
+    '/api/recall',
+    {
+      config: { operation: { type: 'query', resource: 'observation' } },
+      schema: {
+        tags,
+        security,
+        summary: 'Observations that answer a question, best first',
+        description:
+          'Ranked retrieval for a question in plain words: individual observations with the entity each belongs to, best first. `types` and `entities` (comma separated) keep observations of entities of those types / with those exact names. A question nothing answers gets few or no results.',
+        querystring: recallQuery,
+        response: { 200: recallAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      const { q, limit, types, entities } = request.query;
+      return recall.recall(deps.recall, authOf(request), {
+        query: q,
+        limit,
+        entityTypes: types,
+        entityNames: entities,
+      });
+    },
+  );
+
+  app.get(
+    '/api/context',
+    {
+      config: { operation: { type: 'query', resource: 'observation' } },
+      schema: {
+        tags,
+        security,
+        summary: 'A block of what the memory knows about a question, cut to a budget',
+        description:
+          'The best observations for the question grouped by entity, with the relations among those entities, as one text of at most `maxChars` characters (default 4,000, at most 20,000) and as structured lists.',
+        querystring: contextQuery,
+        response: { 200: contextAnswer, ...errors },
+      },
+    },
+    async (request) =>
+      recall.context(deps.recall, authOf(request), {
+        query: request.query.q,
+        maxChars: request.query.maxChars,
+      }),
+  );
+};
