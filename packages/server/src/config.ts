@@ -125,6 +125,20 @@ const envSchema = z.object({
   STRIPE_API_BASE: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .optional(),
+  /**
+   * An OpenAI-compatible embeddings endpoint (a local Ollama, say): with it,
+   * observations are embedded in the background and recall adds a semantic
+   * ranking (features/embeddings). A base URL gets `/v1/embeddings` (or
+   * `/embeddings` after a path ending in `/v1`); a URL ending in `/embeddings`
+   * is used as it is. Unset, nothing of this runs and recall is lexical.
+   */
+  EMBEDDINGS_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  /** The model the endpoint embeds with; required with EMBEDDINGS_URL. Changing it re-embeds everything. */
+  EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
+  /** Sent as `Authorization: Bearer …` to EMBEDDINGS_URL when set; never logged. */
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
 });
 
 /** What a Stripe setup needs besides the secret key. */
@@ -139,8 +153,18 @@ const STRIPE_REQUIRED = [
   'STRIPE_PRICE_TEAM_ANNUAL',
 ] as const;
 
-/** Settings that only make sense together: Stripe needs all of its values once its key is given. */
+/**
+ * Settings that only make sense together: Stripe needs all of its values once
+ * its key is given, an embeddings endpoint its model.
+ */
 const checkedEnvSchema = envSchema.superRefine((env, context) => {
+  if (env.EMBEDDINGS_URL && !env.EMBEDDINGS_MODEL) {
+    context.addIssue({
+      code: 'custom',
+      path: ['EMBEDDINGS_MODEL'],
+      message: 'is required when EMBEDDINGS_URL is set (the model the endpoint embeds with)',
+    });
+  }
   if (!env.STRIPE_SECRET_KEY) return;
   for (const name of STRIPE_REQUIRED) {
     if (!env[name]) {

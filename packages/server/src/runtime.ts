@@ -7,6 +7,11 @@ import type { AnalyticsDeps } from './features/analytics/analytics.service.js';
 import { authenticateSession, sessionStatus, type AuthDeps } from './features/auth/auth.service.js';
 import type { BillingDeps } from './features/billing/billing.service.js';
 import { billingProviderFor } from './features/billing/providers.js';
+import { EmbeddingIndexer, type IndexerOptions } from './features/embeddings/embedding-indexer.js';
+import {
+  embeddingsFromConfig,
+  type EmbeddingsDeps,
+} from './features/embeddings/embeddings.service.js';
 import { ChangeLogCompactor } from './features/graph/change-log.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
 import type { RecallDeps } from './features/recall/recall.service.js';
@@ -50,6 +55,10 @@ export interface Runtime {
   accountPurge: AccountPurge;
   /** Removes change-log events past their retention window. */
   changeLog: ChangeLogCompactor;
+  /** The semantic index (recall's semantic arm, the dashboard's line); its `embedder` null without EMBEDDINGS_URL. */
+  embeddings: EmbeddingsDeps;
+  /** Embeds observations in the background; only with EMBEDDINGS_URL. */
+  embeddingIndexer: EmbeddingIndexer | undefined;
   /** Who a bearer credential (session token or API key) acts as, if anyone. */
   authenticate(credential: string): Promise<AuthContext | undefined>;
   close(): Promise<void>;
@@ -64,6 +73,8 @@ export interface RuntimeOptions {
   onError?: ((error: unknown, message: string) => void) | undefined;
   /** The account purge's batch size and schedule (tests make batches small and stop it midway). */
   accountPurge?: Partial<PurgeOptions> | undefined;
+  /** The embedding indexer's schedule and batch sizes (tests run it by hand). */
+  embeddingIndexer?: Partial<IndexerOptions> | undefined;
 }
 
 export async function createRuntime(
@@ -122,7 +133,17 @@ export async function createRuntime(
       bus.publish(events);
     },
   };
-  const recall: RecallDeps = { db: database.db };
+  const embeddings = embeddingsFromConfig(database.db, config, options.onError);
+  // Only with an endpoint: without one nothing of the semantic index runs or writes.
+  const embeddingIndexer = embeddings.embedder
+    ? new EmbeddingIndexer(
+        { db: database.db, embedder: embeddings.embedder },
+        options.embeddingIndexer,
+        (error) => options.onError?.(error, 'embedding observations failed; retried later'),
+      )
+    : undefined;
+  embeddingIndexer?.start();
+  const recall: RecallDeps = { db: database.db, embeddings };
   const changeLog = new ChangeLogCompactor(
     database.db,
     now,
@@ -130,7 +151,7 @@ export async function createRuntime(
     (error) => options.onError?.(error, 'change log compaction failed'),
   );
   changeLog.start();
-  const analytics: AnalyticsDeps = { db: database.db, now, usage: meter };
+  const analytics: AnalyticsDeps = { db: database.db, now, usage: meter, embeddings };
   const billing: BillingDeps = {
     db: database.db,
     now,
@@ -194,6 +215,8 @@ export async function createRuntime(
     upkeep,
     accountPurge,
     changeLog,
+    embeddings,
+    embeddingIndexer,
     async authenticate(credential) {
       return (
         (await authenticateSession(auth, credential)) ??
@@ -201,6 +224,7 @@ export async function createRuntime(
       );
     },
     async close() {
+      await embeddingIndexer?.stop();
       await accountPurge.stop();
       upkeep.stop();
       await changeLog.stop();

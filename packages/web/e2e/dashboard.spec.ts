@@ -315,7 +315,7 @@ test.describe('Dashboard', () => {
     const cases = [
       ['Create Entity', '/entities?create=1', /\/entities(\?|$)/],
       ['View Graph', '/graph', /\/graph$/],
-      ['Search Knowledge', '/entities?focus=search', /\/entities(\?|$)/],
+      ['Search Knowledge', '/search', /\/search$/],
       ['View Full Billing Details', '/billing', /\/billing$/],
     ] as const;
     for (const [name, href, lands] of cases) {

@@ -58,6 +58,20 @@ export const dailyOperations = operationCounts.extend({
 });
 export type DailyOperations = z.infer<typeof dailyOperations>;
 
+/**
+ * The account's semantic index (only with an embeddings endpoint configured):
+ * observations embedded and waiting, the model, and the last failure.
+ */
+export const embeddingStatus = z.object({
+  model: z.string(),
+  embedded: count,
+  /** Observations waiting for their vector. */
+  pending: count,
+  /** Why embedding stopped last (the endpoint failing, storage full); null once it works again. */
+  lastError: z.string().nullable(),
+});
+export type EmbeddingStatus = z.infer<typeof embeddingStatus>;
+
 /** GET /api/analytics: the dashboard's summary (spec §3 "Analytics summary"). */
 export const analyticsSummary = z.object({
   totalEntities: count,
@@ -86,5 +100,7 @@ export const analyticsSummary = z.object({
   usageResetsAt: z.string(),
   /** Operations per day of this month (UTC), only days that had any, oldest first. */
   dailyOperations: z.array(dailyOperations),
+  /** The semantic index; absent when the server has no embeddings endpoint. */
+  embeddings: embeddingStatus.nullable().optional(),
 });
 export type AnalyticsSummary = z.infer<typeof analyticsSummary>;

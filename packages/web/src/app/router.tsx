@@ -63,6 +63,10 @@ export const appRoutes: RouteObject[] = [
                 }),
               },
               {
+                path: '/search',
+                lazy: async () => ({ Component: (await import('@/features/search')).SearchPage }),
+              },
+              {
                 path: '/relations',
                 lazy: async () => ({
                   Component: (await import('@/features/relations')).RelationsPage,

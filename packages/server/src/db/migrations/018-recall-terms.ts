@@ -7,6 +7,11 @@
  * they are no longer kept). Recall scores candidates by matching each query
  * word against the stored vector, so it never re-parses an observation.
  *
+ * Entity names get an index over their English words too (an expression
+ * index: names are short, so nothing is stored beside them): recall finds the
+ * entities a question names by their words — "Maya" finds "Maya Patel",
+ * "Caroline's" finds "Caroline" — from the index, whatever the account's size.
+ *
  * The stored words count toward the account's storage: 16 bytes per distinct
  * word an observation holds (a tsvector entry, its position and alignment),
  * a rule that gives the same figure on insert and delete.
@@ -17,6 +22,8 @@ export const sql = /* sql */ `
   drop index observations_words;
   create index observations_terms on observations
     using gin (terms) with (fastupdate = on, gin_pending_list_limit = 256);
+  create index entities_name_words on entities
+    using gin (to_tsvector('english', name)) with (fastupdate = on, gin_pending_list_limit = 256);
 
   create or replace function observations_account_totals() returns trigger language plpgsql as $$
   begin

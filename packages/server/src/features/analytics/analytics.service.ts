@@ -11,6 +11,7 @@ import {
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { currentPlan } from '../billing/billing.service.js';
+import { embeddingStatus, type EmbeddingsDeps } from '../embeddings/embeddings.service.js';
 import { overview } from '../graph/graph.service.js';
 import { liveKeyCount } from '../keys/keys.service.js';
 import type { UsageMeter, UsageReport } from '../usage/usage.service.js';
@@ -19,6 +20,8 @@ export interface AnalyticsDeps {
   db: Db;
   now: () => Date;
   usage: UsageMeter;
+  /** The semantic index, for its line on the dashboard (null there when no endpoint is set). */
+  embeddings?: EmbeddingsDeps | undefined;
 }
 
 /** Entity types listed in the summary, most common first. */
@@ -54,11 +57,12 @@ export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<A
     .toISOString()
     .slice(0, 10);
   const { accountId } = auth;
-  const [rows, apiKeys, plan, usage] = await Promise.all([
+  const [rows, apiKeys, plan, usage, embeddings] = await Promise.all([
     overview(deps.db, accountId, { since, recent: RECENT_ENTITIES_MAX, types: ENTITY_TYPES_MAX }),
     liveKeyCount(deps.db, accountId, now),
     currentPlan(deps.db, accountId),
     deps.usage.report(accountId),
+    deps.embeddings ? embeddingStatus(deps.embeddings, accountId) : null,
   ]);
   const { features } = plan;
   return {
@@ -88,6 +92,8 @@ export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<A
     operationsThisMonth: usage.admitted,
     usageResetsAt: usage.resetsAt,
     dailyOperations: usage.days,
+    // Only on a server with an embeddings endpoint: otherwise the answer is as it always was.
+    ...(embeddings ? { embeddings } : {}),
   };
 }
 

@@ -8,19 +8,27 @@
 
 /** BM25's term-frequency saturation and length normalisation. */
 export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+export const BM25_B = 0.5;
 
-/** A word in the entity's name counts this much of one in the observation. */
-export const NAME_FIELD_WEIGHT = 0.6;
+/** A word in the entity's name counts as much as one in the observation (the entity is who said or holds it). */
+export const NAME_FIELD_WEIGHT = 1;
 
 /**
  * Past this many matches in an account a word is common: counting further
  * would cost a read per match, and its weight is near the floor anyway.
  */
-export const COMMON_WORD_MATCHES = 2_000;
+export const COMMON_WORD_MATCHES = 1_000;
 
-/** The most observations one recall scores (all words' matches, rarest words first). */
-export const CANDIDATE_BUDGET = 4_000;
+/** Observations in the sample common words are counted in. */
+export const SAMPLE_SIZE = 300;
+
+/** The most observations one recall scores from the question's words. */
+export const CANDIDATE_BUDGET = 1_500;
+/** Past the budget, the rarest words' matches taken whole, at most… */
+export const RARE_BUDGET = 500;
+/** …and then pairs among this many of the next rarest words, those not too common to narrow anything. */
+export const PAIRED_WORDS = 5;
+export const PAIRED_MATCHES_MAX = 10 * CANDIDATE_BUDGET;
 
 /** The most words of a question recall reads. */
 export const QUERY_WORDS_MAX = 32;
@@ -40,7 +48,9 @@ export const DATE_BOOST = 0.25;
 
 export interface TermWeight {
   lexeme: string;
-  /** How many of the account's observations hold it (at most COMMON_WORD_MATCHES). */
+  /** The word as a one-word tsquery. */
+  query: string;
+  /** How many of the account's observations hold it: counted, or estimated from the sample when common. */
   matches: number;
   /** BM25's inverse document frequency. */
   weight: number;
@@ -52,42 +62,62 @@ export function inverseFrequency(matches: number, total: number): number {
   return Math.log(1 + (n - matches + 0.5) / (matches + 0.5));
 }
 
+/**
+ * Each word's weight from its count, or — for a word too common to count —
+ * from its share of the sample, never below the cap it would have passed.
+ */
 export function weighTerms(
-  counts: { lexeme: string; matches: number }[],
-  total: number,
+  words: { lexeme: string; query: string; matches: number | null; sampleHits: number }[],
+  sample: { observations: number; sampleSize: number },
 ): TermWeight[] {
-  return counts.map(({ lexeme, matches }) => ({
-    lexeme,
-    matches,
-    weight: inverseFrequency(matches, total),
-  }));
+  return words.map(({ lexeme, query, matches, sampleHits }) => {
+    const estimated =
+      matches ??
+      Math.max(
+        COMMON_WORD_MATCHES,
+        Math.round((sampleHits / Math.max(sample.sampleSize, 1)) * sample.observations),
+      );
+    return {
+      lexeme,
+      query,
+      matches: estimated,
+      weight: inverseFrequency(estimated, sample.observations),
+    };
+  });
 }
 
 /**
- * The words that find candidates: the rarest first, while their matches fit
- * the budget (always at least the rarest, so a question of common words still
- * finds something). The others still score the candidates they match.
+ * Which observations are candidates, as one tsquery. When all the words'
+ * matches fit the budget, every observation holding any word is (BM25 is then
+ * exact). Otherwise, the observations holding one of the rarest words (whose
+ * matches fit RARE_BUDGET; always at least the rarest), and those holding two
+ * of the next few words: an observation with only one common word cannot
+ * outscore them. Null when no word is held by any observation.
  */
-export function probeTerms(terms: TermWeight[]): TermWeight[] {
+export function candidateQuery(terms: TermWeight[]): string | null {
   const found = terms.filter((term) => term.matches > 0).sort((a, b) => a.matches - b.matches);
-  const probe: TermWeight[] = [];
+  if (found.length === 0) return null;
+  const total = found.reduce((sum, term) => sum + term.matches, 0);
+  if (total <= CANDIDATE_BUDGET) return anyOf(found);
+  const rare: TermWeight[] = [];
   let rows = 0;
   for (const term of found) {
-    if (probe.length > 0 && rows + term.matches > CANDIDATE_BUDGET) break;
-    probe.push(term);
+    if (rare.length > 0 && rows + term.matches > RARE_BUDGET) break;
+    rare.push(term);
     rows += term.matches;
   }
-  return probe;
-}
-
-/** A word as a one-word tsquery (quoted, so any character in it is literal). */
-export function lexemeQuery(lexeme: string): string {
-  return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  const paired = found
+    .slice(rare.length, rare.length + PAIRED_WORDS)
+    .filter((term) => term.matches <= PAIRED_MATCHES_MAX);
+  const pairs = paired.flatMap((a, i) =>
+    paired.slice(i + 1).map((b) => `(${a.query} & ${b.query})`),
+  );
+  return [...rare.map((term) => term.query), ...pairs].join(' | ');
 }
 
 /** Any of the words, as one tsquery. */
-export function anyOf(terms: { lexeme: string }[]): string {
-  return terms.map((term) => lexemeQuery(term.lexeme)).join(' | ');
+export function anyOf(terms: { query: string }[]): string {
+  return terms.map((term) => term.query).join(' | ');
 }
 
 const TIME_QUESTION =
@@ -126,19 +156,17 @@ export interface ScoredCandidate {
 }
 
 /**
- * The final order: the database's score, raised for observations of entities
- * next to the ones the question names and, for questions about time, for
- * observations that carry a date; recency breaks ties. Results below the
- * floor (too little of the question matched, or far behind the best) are
- * dropped, so a question nothing answers gets few or no results.
+ * The database's scores, raised for observations of entities next to the
+ * ones the question names and, for questions about time, for observations
+ * that carry a date; observations matching too little of the question are
+ * dropped. Best first; recency breaks ties.
  */
-export function rankCandidates<T extends ScoredCandidate>(
+export function rescore<T extends ScoredCandidate>(
   candidates: T[],
   context: { question: string; neighbours: ReadonlySet<string> },
-  limit: number,
-): (T & { score: number })[] {
+): T[] {
   const aboutTime = asksAboutTime(context.question);
-  const rescored = candidates
+  return candidates
     .filter((candidate) => candidate.coverage >= MIN_COVERAGE)
     .map((candidate) => {
       let factor = 1;
@@ -146,15 +174,20 @@ export function rankCandidates<T extends ScoredCandidate>(
       if (aboutTime && carriesDate(candidate.content)) factor += DATE_BOOST;
       return { ...candidate, score: candidate.score * factor };
     })
-    .sort(
-      (a, b) =>
-        b.score - a.score ||
-        b.createdAt.getTime() - a.createdAt.getTime() ||
-        (a.id < b.id ? -1 : 1),
-    );
-  const best = rescored[0]?.score ?? 0;
-  return rescored
-    .filter((candidate) => candidate.score >= best * MIN_SHARE_OF_BEST)
+    .sort(byScore);
+}
+
+function byScore(a: { score: number; createdAt: Date; id: string }, b: typeof a): number {
+  return (
+    b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : 1)
+  );
+}
+
+/** The first `limit`, dropping those far behind the best; scores rounded for the answer. */
+export function finalOrder<T extends { score: number }>(ranked: T[], limit: number): T[] {
+  const best = ranked[0]?.score ?? 0;
+  return ranked
+    .filter((row) => row.score >= best * MIN_SHARE_OF_BEST)
     .slice(0, limit)
-    .map((candidate) => ({ ...candidate, score: Math.round(candidate.score * 1000) / 1000 }));
+    .map((row) => ({ ...row, score: Math.round(row.score * 1000) / 1000 }));
 }

@@ -1,81 +1,132 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 
 /** Recall's reads (decision 020): a question's words, their counts, candidates scored by BM25. */
 
-/** The question's words as the database stores observations' words: English stems, no stop words. */
-export async function questionWords(
+/** A word as a one-word tsquery, in SQL: quoted, so any character in it is literal. */
+const asQuery = (lexeme: RawBuilder<string>) =>
+  sql`('''' || replace(replace(${lexeme}, '\\', '\\\\'), '''', '''''') || '''')::tsquery`;
+
+export interface QuestionWord {
+  lexeme: string;
+  /** The word as a one-word tsquery. */
+  query: string;
+  /** Observations holding it, counted exactly up to the cap; null when the sample shows it is common. */
+  matches: number | null;
+  /** Of the sample's observations, how many hold it. */
+  sampleHits: number;
+}
+
+export interface Question {
+  words: QuestionWord[];
+  /** The account's observations. */
+  observations: number;
+  /** Observations in the sample, and their average length in words. */
+  sampleSize: number;
+  averageWords: number;
+  /** Entities whose name holds a word of the question, the most fully named first. */
+  named: string[];
+}
+
+/** Where the sample starts: observations' ids are random, so the rows after any id are a fair sample. */
+const SAMPLE_PIVOT = '80000000-0000-4000-8000-000000000000';
+
+/**
+ * Everything recall needs to know about a question, in one statement: its
+ * words as observations store them (English stems, no stop words), how many
+ * observations hold each, and the entities it names.
+ *
+ * Counting a common word exactly would read every observation holding it, so
+ * each word is first counted in a fixed sample of the account's observations
+ * (the rows after a point in the random id space); a word the sample shows to
+ * be common is left to the sample's estimate, the others are counted exactly,
+ * up to `cap`. The word indexes span accounts; the account is checked on the
+ * rows found.
+ */
+export async function readQuestion(
   db: Db,
   accountId: string,
   question: string,
-  max: number,
-): Promise<{ lexemes: string[]; observations: number; averageWords: number }> {
+  limits: { words: number; cap: number; sample: number; named: number },
+): Promise<Question> {
+  const cap = hidden(sql`${limits.cap}::int`);
+  const sampleSize = hidden(sql`${limits.sample}::int`);
+  const pivot = hidden(sql`${SAMPLE_PIVOT}::uuid`);
   const { rows } = await sql<{
-    lexemes: string[] | null;
+    lexeme: string | null;
+    query: string | null;
+    sample_hits: number | null;
+    matches: number | null;
     observations: number;
+    sample_size: number;
     average: number | null;
+    named: string[] | null;
   }>`
     ${planOnce}
-    select (select array_agg(lexeme order by positions[1]) from unnest(to_tsvector('english', ${question}::text))) as lexemes,
-           a.observation_count::int as observations,
-           -- Observations' average length in words, from a sample of the
-           -- account's first rows: exact enough for length normalisation.
-           (select avg(length(o.terms))::float8
-              from (select terms from observations o where o.account_id = ${accountId}
-                     limit 500) o) as average
-      from accounts a where a.id = ${accountId}
+    with words as materialized (
+      select t.lexeme, ${asQuery(sql`t.lexeme`)} as q, t.positions[1] as pos
+        from unnest(to_tsvector('english', ${hidden(sql`${question}::text`)})) t
+       order by t.positions[1] limit ${hidden(sql`${limits.words}::int`)}
+    ),
+    sample as materialized (
+      select terms from (
+        (select terms from observations o where o.account_id = ${accountId} and o.id >= ${pivot}
+          order by o.id limit ${sampleSize})
+        union all
+        (select terms from observations o where o.account_id = ${accountId} and o.id < ${pivot}
+          order by o.id limit ${sampleSize})
+      ) s limit ${sampleSize}
+    ),
+    account as (
+      select observation_count::int as observations,
+             (select count(*)::int from sample) as sample_size,
+             (select avg(length(terms))::float8 from sample) as average
+        from accounts where id = ${accountId}
+    ),
+    counted as (
+      select w.lexeme, w.q, w.pos, (select count(*)::int from sample where sample.terms @@ w.q) as hits
+        from words w
+    ),
+    named as (
+      select array_agg(n.id order by n.share desc, n.id) as ids from (
+        select e.id, (select count(*) from unnest(e.words) u
+                       where u.lexeme in (select lexeme from words))::float8
+                     / greatest(length(e.words), 1) as share
+          from (select id, account_id, to_tsvector('english', name) as words from entities e
+                 where to_tsvector('english', name) @@ (select string_agg(q::text, ' | ')::tsquery from words)
+                offset 0) e
+         where e.account_id = ${accountId}
+         limit 200
+      ) n
+    )
+    select c.lexeme, c.q::text as query, c.hits as sample_hits,
+           -- A word the sample shows to be common (it would pass the cap
+           -- twice over) is not counted; the others are, up to the cap.
+           case when c.hits::float8 * a.observations < 2 * ${cap} * greatest(a.sample_size, 1)
+                then (select count(*)::int from (
+                        select 1 from (select account_id from observations o where o.terms @@ c.q offset 0) o
+                         where o.account_id = ${accountId} limit ${cap}) m)
+           end as matches,
+           a.observations, a.sample_size, a.average, (select ids from named) as named
+      from account a left join counted c on true
+     order by c.pos
   `.execute(db);
-  const row = rows[0];
+  const first = rows[0];
   return {
-    lexemes: (row?.lexemes ?? []).slice(0, max),
-    observations: row?.observations ?? 0,
-    averageWords: row?.average && row.average > 0 ? row.average : 1,
+    words: rows
+      .filter((row) => row.lexeme !== null)
+      .map((row) => ({
+        lexeme: row.lexeme!,
+        query: row.query!,
+        matches: row.matches,
+        sampleHits: row.sample_hits ?? 0,
+      })),
+    observations: first?.observations ?? 0,
+    sampleSize: first?.sample_size ?? 0,
+    averageWords: first?.average && first.average > 0 ? first.average : 1,
+    named: (first?.named ?? []).slice(0, limits.named),
   };
-}
-
-/**
- * How many of the account's observations hold each word, counted up to `cap`.
- * Each count reads the word's matches through the word index (whose entries
- * span accounts; the account is checked on the rows found), stopping at the cap.
- */
-export async function wordMatches(
-  db: Db,
-  accountId: string,
-  queries: string[],
-  cap: number,
-): Promise<number[]> {
-  const { rows } = await sql<{ matches: number }>`
-    ${planOnce}
-    select (select count(*)::int
-              from (select 1 from (select account_id from observations o where o.terms @@ t.q offset 0) o
-                     where o.account_id = ${accountId} limit ${hidden(sql`${cap}::int`)}) c) as matches
-      from unnest(${hidden(sql`${queries}::tsquery[]`)}) with ordinality t(q, i)
-     order by t.i
-  `.execute(db);
-  return rows.map((row) => row.matches);
-}
-
-/** Entities whose name holds one of the words (trigram word similarity, any case), best first. */
-export async function namedEntities(
-  db: Db,
-  accountId: string,
-  words: string[],
-  max: number,
-): Promise<string[]> {
-  if (words.length === 0) return [];
-  const { rows } = await sql<{ id: string }>`
-    ${planOnce}
-    select e.id
-      from unnest(${hidden(sql`${words}::text[]`)}) w(word)
-      cross join lateral (select id, account_id, lower(name) as lname from entities
-                           where w.word <% lower(name) offset 0) e
-     where e.account_id = ${accountId}
-     group by e.id
-     order by max(word_similarity(w.word, e.lname)) desc, e.id
-     limit ${hidden(sql`${max}::int`)}
-  `.execute(db);
-  return rows.map((row) => row.id);
 }
 
 /** Entities one relation away from any of `ids`, either direction. */
@@ -106,7 +157,7 @@ export interface CandidateSearch {
   terms: { query: string; weight: number }[];
   /** Words whose matches are candidates, as one tsquery (null: none). */
   probe: string | null;
-  /** Entities whose observations holding any word are candidates too, as are their latest few. */
+  /** Entities the question names: their observations holding any word are candidates, as are their latest few. */
   named: string[];
   /** Only observations of entities of these types / these entities (null: any). */
   types: string[] | null;
@@ -132,77 +183,136 @@ export interface CandidateRow {
 }
 
 /**
- * The candidates, scored: BM25 with binary term frequency over the
- * observation's words, plus each word found in its entity's name at
- * `nameWeight`. Candidates are the probe words' matches (bounded by the
- * budget), the named entities' observations holding any word, and the
- * named entities' latest observations.
+ * The candidates, scored in one statement: BM25 with binary term frequency
+ * over the observation's words, plus each word found in the name of a named
+ * entity at `nameWeight`. Candidates are the probe words' matches (at most
+ * the budget), the named entities' observations holding any word, and the
+ * named entities' latest observations. The score is one expression per word
+ * (written out, not a join, so each candidate is scored in one pass); only
+ * the best `limit` are read in full.
  */
 export async function scoredCandidates(
   db: Db,
   accountId: string,
   search: CandidateSearch,
 ): Promise<CandidateRow[]> {
-  const queries = search.terms.map((term) => term.query);
-  const weights = search.terms.map((term) => term.weight);
-  const total = weights.reduce((sum, weight) => sum + weight, 0) || 1;
-  const named = search.named;
+  const named = hidden(sql`${search.named}::uuid[]`);
   const budget = hidden(sql`${search.budget}::int`);
   const anyWord = search.terms.map((term) => term.query).join(' | ') || null;
+  const k1 = hidden(sql`${search.k1}::float8`);
+  const b = hidden(sql`${search.b}::float8`);
+  const average = hidden(sql`${search.averageWords}::float8`);
+  const total = search.terms.reduce((sum, term) => sum + term.weight, 0) || 1;
+
+  // Per word: does the observation hold it, does its named entity's name.
+  const inText = search.terms.map(
+    (term) => sql`(c.terms @@ ${hidden(sql`${term.query}::tsquery`)})`,
+  );
+  const inName = search.terms.map(
+    (term) => sql`coalesce(n.words @@ ${hidden(sql`${term.query}::tsquery`)}, false)`,
+  );
+  const weight = (i: number) => hidden(sql`${search.terms[i]!.weight}::float8`);
+  const sum = (parts: RawBuilder<unknown>[]) =>
+    parts.length > 0 ? sql.join(parts, sql` + `) : sql`0`;
+  const score = sum(
+    search.terms.map(
+      (_, i) =>
+        sql`${weight(i)} * ((case when ${inText[i]!} then c.norm else 0 end) + (case when ${inName[i]!} then ${hidden(sql`${search.nameWeight}::float8`)} else 0 end))`,
+    ),
+  );
+  const matched = sum(
+    search.terms.map(
+      (_, i) => sql`(case when ${inText[i]!} or ${inName[i]!} then ${weight(i)} else 0 end)`,
+    ),
+  );
+
+  // The filters read each candidate's entity: only when asked for.
+  const types = search.types ? hidden(sql`${search.types}::text[]`) : null;
+  const entities = search.entities ? hidden(sql`${search.entities}::uuid[]`) : null;
+  const keep =
+    types || entities
+      ? sql`cross join lateral (select type from entities e
+                                where e.account_id = ${accountId} and e.id = s.entity_id limit 1) e
+             where ${types ? sql`e.type = any(${types}::text[])` : sql`true`}
+               and ${entities ? sql`s.entity_id = any(${entities}::uuid[])` : sql`true`}`
+      : sql``;
 
   const { rows } = await sql<CandidateRow>`
-    ${planOnce}
-    with q as materialized (
-      select t.q, t.w from unnest(${hidden(sql`${queries}::tsquery[]`)}, ${hidden(sql`${weights}::float8[]`)}) t(q, w)
-    ),
-    found as materialized (
-      (select o.id from (select id, account_id from observations o
-                          where o.terms @@ ${hidden(sql`${search.probe}::tsquery`)} offset 0) o
+    with found as (
+      (select o.id, o.entity_id, o.created_at, o.terms
+         from (select id, account_id, entity_id, created_at, terms from observations o
+                where o.terms @@ ${hidden(sql`${search.probe}::tsquery`)} offset 0) o
         where o.account_id = ${accountId} limit ${budget})
-      union
-      (select o.id from observations o
-        where o.account_id = ${accountId} and o.entity_id = any(${hidden(sql`${named}::uuid[]`)}::uuid[])
+      union all
+      (select o.id, o.entity_id, o.created_at, o.terms from observations o
+        where o.account_id = ${accountId} and o.entity_id = any(${named}::uuid[])
           and o.terms @@ ${hidden(sql`${anyWord}::tsquery`)}
         limit ${budget})
-      union
-      (select l.id from unnest(${hidden(sql`${named}::uuid[]`)}) n(id)
-        cross join lateral (select o.id from observations o
+      union all
+      (select l.* from unnest(${named}::uuid[]) n(id)
+        cross join lateral (select o.id, o.entity_id, o.created_at, o.terms from observations o
                              where o.account_id = ${accountId} and o.entity_id = n.id
                              order by o.position desc
                              limit ${hidden(sql`${search.latestPerNamed}::int`)}) l)
     ),
-    candidates as materialized (
-      select o.id, o.content, o.created_at, o.terms, o.entity_id, e.name, e.type,
-             to_tsvector('english', e.name) as name_terms,
-             ${BM25_NORM(search)} as norm
+    names as materialized (
+      select e.id, to_tsvector('english', e.name) as words
+        from unnest(${named}::uuid[]) n(id)
+        cross join lateral (select id, name from entities e
+                             where e.account_id = ${accountId} and e.id = n.id limit 1) e
+    ),
+    candidates as (
+      select f.id, f.entity_id, f.created_at, f.terms,
+             (${k1} + 1) / (1 + ${k1} * (1 - ${b} + ${b} * length(f.terms) / ${average})) as norm
         from found f
-        cross join lateral (select * from observations o
-                             where o.account_id = ${accountId} and o.id = f.id limit 1) o
-        cross join lateral (select name, type from entities e
-                             where e.account_id = ${accountId} and e.id = o.entity_id limit 1) e
-       where (${hidden(sql`${search.types}::text[]`)} is null or e.type = any(${hidden(sql`${search.types}::text[]`)}::text[]))
-         and (${hidden(sql`${search.entities}::uuid[]`)} is null or o.entity_id = any(${hidden(sql`${search.entities}::uuid[]`)}::uuid[]))
+    ),
+    scored as (
+      select c.id, c.entity_id, c.created_at, ${score} as score, ${matched} as matched
+        from candidates c
+        left join names n on n.id = c.entity_id
+    ),
+    best as (
+      select s.* from scored s ${keep}
+       order by s.score desc, s.created_at desc, s.id
+       limit ${hidden(sql`${search.limit}::int`)}
     )
-    select c.id, c.content, c.created_at as "createdAt", c.entity_id as "entityId",
-           c.name as "entityName", c.type as "entityType", s.score, s.matched / ${total}::float8 as coverage
-      from candidates c
-      cross join lateral (
-        select coalesce(sum(q.w * (case when c.terms @@ q.q then c.norm else 0 end
-                                   + case when c.name_terms @@ q.q then ${search.nameWeight}::float8 else 0 end)), 0) as score,
-               coalesce(sum(q.w) filter (where c.terms @@ q.q or c.name_terms @@ q.q), 0) as matched
-          from q) s
-     order by s.score desc, c.created_at desc, c.id
-     limit ${hidden(sql`${search.limit}::int`)}
+    select s.id, o.content, s.created_at as "createdAt", s.entity_id as "entityId",
+           e.name as "entityName", e.type as "entityType", s.score,
+           s.matched / ${total}::float8 as coverage
+      from best s
+      -- Primary-key lookups for the few kept, never a join planned from a guess.
+      cross join lateral (select content from observations o
+                           where o.account_id = ${accountId} and o.id = s.id limit 1) o
+      cross join lateral (select name, type from entities e
+                           where e.account_id = ${accountId} and e.id = s.entity_id limit 1) e
+     order by s.score desc, s.created_at desc, s.id
   `.execute(db);
-  return rows;
+  // An observation found by two arms is scored twice, alike: keep it once.
+  const seen = new Set<string>();
+  return rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
 }
 
-/** BM25's per-document factor for binary term frequency: (k1 + 1) / (1 + k1·(1 − b + b·len/avg)). */
-function BM25_NORM(search: CandidateSearch) {
-  const k1 = hidden(sql`${search.k1}::float8`);
-  const b = hidden(sql`${search.b}::float8`);
-  const average = hidden(sql`${search.averageWords}::float8`);
-  return sql`(${k1} + 1) / (1 + ${k1} * (1 - ${b} + ${b} * length(o.terms) / ${average}))`;
+/** Observations by id, with their entity, kept to the filters (types, entities); unknown ids are left out. */
+export async function observationsByIds(
+  db: Db,
+  accountId: string,
+  ids: string[],
+  filters: { types: string[] | null; entities: string[] | null },
+): Promise<Omit<CandidateRow, 'score' | 'coverage'>[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<Omit<CandidateRow, 'score' | 'coverage'>>`
+    ${planOnce}
+    select o.id, o.content, o.created_at as "createdAt", o.entity_id as "entityId",
+           e.name as "entityName", e.type as "entityType"
+      from unnest(${hidden(sql`${ids}::uuid[]`)}) s(id)
+      cross join lateral (select id, content, created_at, entity_id from observations o
+                           where o.account_id = ${accountId} and o.id = s.id limit 1) o
+      cross join lateral (select name, type from entities e
+                           where e.account_id = ${accountId} and e.id = o.entity_id limit 1) e
+     where (${hidden(sql`${filters.types}::text[]`)} is null or e.type = any(${hidden(sql`${filters.types}::text[]`)}::text[]))
+       and (${hidden(sql`${filters.entities}::uuid[]`)} is null or o.entity_id = any(${hidden(sql`${filters.entities}::uuid[]`)}::uuid[]))
+  `.execute(db);
+  return rows;
 }
 
 /** The relations among `ids` (both ends in the list), by name, at most `max`. */

@@ -6,19 +6,21 @@ import {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
+import * as embeddings from '../embeddings/embeddings.service.js';
+import type { EmbeddingsDeps } from '../embeddings/embeddings.service.js';
 import * as repo from './recall.repository.js';
 import {
-  anyOf,
   BM25_B,
   BM25_K1,
   CANDIDATE_BUDGET,
+  candidateQuery,
   COMMON_WORD_MATCHES,
-  lexemeQuery,
   NAME_FIELD_WEIGHT,
-  probeTerms,
   QUERY_WORDS_MAX,
-  rankCandidates,
+  finalOrder,
+  rescore,
   RESCORED_MAX,
+  SAMPLE_SIZE,
   weighTerms,
 } from './ranking.js';
 
@@ -30,12 +32,8 @@ import {
  */
 export interface RecallDeps {
   db: Db;
-  /** Similarity (−1…1) of the question to each candidate with a stored vector; null when off or failing. */
-  semantic?: (
-    accountId: string,
-    question: string,
-    observationIds: string[],
-  ) => Promise<Map<string, number> | null>;
+  /** The semantic index: with an embedding endpoint, its order by meaning is fused with the lexical one. */
+  embeddings?: EmbeddingsDeps | undefined;
 }
 
 export interface RecallInput {
@@ -51,8 +49,10 @@ const NAMED_MAX = 8;
 const LATEST_PER_NAMED = 20;
 /** Relations followed from the named entities to find their neighbours. */
 const NEIGHBOURS_MAX = 200;
-/** Words shorter than this never name an entity (trigram matching needs three characters). */
-const NAME_WORD_MIN = 3;
+/** Observations the semantic arm brings of its own. */
+const SEMANTIC_CANDIDATES = 50;
+/** An observation counts as near in meaning from this share of the nearest one's similarity. */
+const MEANING_FLOOR = 0.5;
 /** Reciprocal rank fusion's constant: how much the first ranks dominate. */
 const FUSION_K = 60;
 
@@ -71,54 +71,51 @@ async function rankedObservations(
   input: RecallInput,
 ): Promise<RecallResult[]> {
   const { db } = deps;
-  const question = await repo.questionWords(db, accountId, input.query, QUERY_WORDS_MAX);
-  if (question.lexemes.length === 0 || question.observations === 0) return [];
-
   const only = input.entityNames?.length
     ? await repo.entityIdsByName(db, accountId, input.entityNames)
     : null;
   if (only && only.length === 0) return [];
 
-  const [matches, named] = await Promise.all([
-    repo.wordMatches(db, accountId, question.lexemes.map(lexemeQuery), COMMON_WORD_MATCHES),
-    only ??
-      repo.namedEntities(
-        db,
-        accountId,
-        question.lexemes.filter((lexeme) => lexeme.length >= NAME_WORD_MIN),
-        NAMED_MAX,
-      ),
-  ]);
-  const terms = weighTerms(
-    question.lexemes.map((lexeme, i) => ({ lexeme, matches: matches[i] ?? 0 })),
-    question.observations,
-  );
-  const probe = only ? [] : probeTerms(terms);
+  // The semantic arm's own nearest observations (null without an endpoint), asked beside the lexical work.
+  const nearest = deps.embeddings
+    ? embeddings.semanticCandidates(deps.embeddings, accountId, input.query, SEMANTIC_CANDIDATES)
+    : Promise.resolve(null);
+  const question = await repo.readQuestion(db, accountId, input.query, {
+    words: QUERY_WORDS_MAX,
+    cap: COMMON_WORD_MATCHES,
+    sample: SAMPLE_SIZE,
+    named: NAMED_MAX,
+  });
+  if (question.observations === 0) return [];
+
+  const terms = weighTerms(question.words, question);
+  // Asked for some entities, those are the named ones and the only candidates.
+  const named = only ?? question.named;
+  const probe = only ? null : candidateQuery(terms);
   const [neighbours, candidates] = await Promise.all([
     repo.neighbourEntities(db, accountId, named, NEIGHBOURS_MAX),
-    repo.scoredCandidates(db, accountId, {
-      terms: terms.map((term) => ({ query: lexemeQuery(term.lexeme), weight: term.weight })),
-      probe: probe.length > 0 ? anyOf(probe) : null,
-      named,
-      types: input.entityTypes?.length ? input.entityTypes : null,
-      entities: only,
-      averageWords: question.averageWords,
-      budget: CANDIDATE_BUDGET,
-      latestPerNamed: LATEST_PER_NAMED,
-      limit: RESCORED_MAX,
-      k1: BM25_K1,
-      b: BM25_B,
-      nameWeight: NAME_FIELD_WEIGHT,
-    }),
+    terms.length === 0 && named.length === 0
+      ? []
+      : repo.scoredCandidates(db, accountId, {
+          terms,
+          probe,
+          named,
+          types: input.entityTypes?.length ? input.entityTypes : null,
+          entities: only,
+          averageWords: question.averageWords,
+          budget: CANDIDATE_BUDGET,
+          latestPerNamed: LATEST_PER_NAMED,
+          limit: RESCORED_MAX,
+          k1: BM25_K1,
+          b: BM25_B,
+          nameWeight: NAME_FIELD_WEIGHT,
+        }),
   ]);
   const neighbourSet = new Set(neighbours.filter((id) => !named.includes(id)));
-  const lexical = rankCandidates(
-    candidates,
-    { question: input.query, neighbours: neighbourSet },
-    Math.max(input.limit, RESCORED_MAX),
-  );
-  const ordered = await fuseWithMeaning(deps, accountId, input.query, lexical);
-  return ordered.slice(0, input.limit).map((row) => ({
+  const lexical = rescore(candidates, { question: input.query, neighbours: neighbourSet });
+  const fused = await fuseWithMeaning(deps, accountId, input, lexical, await nearest, only);
+  const ordered = finalOrder(fused, input.limit);
+  return ordered.map((row) => ({
     observation: row.content,
     observationId: row.id,
     entityName: row.entityName,
@@ -130,36 +127,60 @@ async function rankedObservations(
 }
 
 /**
- * With an embedding endpoint, the lexical order and the order by meaning of
- * the same candidates are fused by reciprocal rank (each rank r counts
- * 1/(K + r)), so neither scale has to be calibrated against the other.
- * Without one, or when it fails, the lexical order stands.
+ * With an embedding endpoint, the lexical order and the order by meaning are
+ * fused by reciprocal rank (each rank r counts 1/(K + r)), so neither scale
+ * has to be calibrated against the other. The semantic arm brings its own
+ * nearest observations (those sharing no word with the question) and scores
+ * the lexical ones. Without an endpoint, or when it fails, the lexical order
+ * stands.
  */
-async function fuseWithMeaning<T extends { id: string; score: number }>(
+async function fuseWithMeaning(
   deps: RecallDeps,
   accountId: string,
-  question: string,
-  lexical: T[],
-): Promise<T[]> {
-  if (!deps.semantic || lexical.length === 0) return lexical;
-  const similarity = await deps.semantic(
+  input: RecallInput,
+  lexical: repo.CandidateRow[],
+  nearest: embeddings.SemanticCandidate[] | null,
+  only: string[] | null,
+): Promise<repo.CandidateRow[]> {
+  if (!deps.embeddings?.embedder) return lexical;
+  const similarity = await embeddings.semanticScores(
+    deps.embeddings,
     accountId,
-    question,
+    input.query,
     lexical.map((row) => row.id),
   );
-  if (!similarity || similarity.size === 0) return lexical;
-  const byMeaning = lexical
-    .filter((row) => similarity.has(row.id))
-    .sort((a, b) => similarity.get(b.id)! - similarity.get(a.id)!);
-  const fused = new Map<string, number>();
-  lexical.forEach((row, rank) => fused.set(row.id, 1 / (FUSION_K + rank + 1)));
-  byMeaning.forEach((row, rank) =>
-    fused.set(row.id, fused.get(row.id)! + 1 / (FUSION_K + rank + 1)),
+  if (!similarity && !nearest) return lexical;
+  const known = new Set(lexical.map((row) => row.id));
+  const added = await repo.observationsByIds(
+    deps.db,
+    accountId,
+    (nearest ?? []).map((hit) => hit.observationId).filter((id) => !known.has(id)),
+    { types: input.entityTypes?.length ? input.entityTypes : null, entities: only },
   );
-  const scale = 1000;
-  return lexical
-    .map((row) => ({ ...row, score: Math.round(fused.get(row.id)! * scale * 1000) / 1000 }))
-    .sort((a, b) => b.score - a.score);
+  for (const hit of nearest ?? []) similarity?.set(hit.observationId, hit.score);
+  const meaning = new Map(
+    similarity ?? (nearest ?? []).map((hit) => [hit.observationId, hit.score]),
+  );
+  // Only the near ones count: every observation has some similarity to anything.
+  const nearestSimilarity = Math.max(0, ...meaning.values());
+  const near = (id: string) =>
+    (meaning.get(id) ?? 0) > 0 && meaning.get(id)! >= nearestSimilarity * MEANING_FLOOR;
+  const all = [
+    ...lexical,
+    ...added.filter((row) => near(row.id)).map((row) => ({ ...row, score: 0, coverage: 0 })),
+  ];
+  const byMeaning = all
+    .filter((row) => near(row.id))
+    .sort((a, b) => meaning.get(b.id)! - meaning.get(a.id)!);
+  const fused = new Map<string, number>();
+  const lend = (id: string, rank: number) =>
+    fused.set(id, (fused.get(id) ?? 0) + 1 / (FUSION_K + rank + 1));
+  lexical.forEach((row, rank) => lend(row.id, rank));
+  byMeaning.forEach((row, rank) => lend(row.id, rank));
+  // Scaled so that a result first in both orders scores about 33.
+  return all
+    .map((row) => ({ ...row, score: fused.get(row.id)! * 1000 }))
+    .sort((a, b) => b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime());
 }
 
 /** Relations shown among a context's entities, at most. */

@@ -122,7 +122,7 @@ describe('Dashboard (/dashboard)', () => {
     expect(screen.getByRole('link', { name: /View Graph/ })).toHaveAttribute('href', '/graph');
     expect(screen.getByRole('link', { name: /Search Knowledge/ })).toHaveAttribute(
       'href',
-      '/entities?focus=search',
+      '/search',
     );
     expect(screen.getByRole('button', { name: /Export Data/ })).toBeEnabled();
     expect(screen.getByRole('link', { name: /View Full Billing Details/ })).toHaveAttribute(

@@ -12,6 +12,7 @@ import { CurrentUsage } from './current-usage';
 import { QuickActions } from './quick-actions';
 import { RecentActivity } from './recent-activity';
 import { RecentEntities } from './recent-entities';
+import { SemanticIndex } from './semantic-index';
 import { StatCards } from './stat-cards';
 import { UsageOverview } from './usage-overview';
 
@@ -66,6 +67,7 @@ export function DashboardPage() {
       ) : (
         <>
           <StatCards summary={summary} />
+          <SemanticIndex status={summary.embeddings} />
           <div className="grid gap-4 lg:grid-cols-3">
             <RecentActivity activity={summary.activityStats} />
             <RecentEntities entities={summary.recentEntities} />

@@ -58,7 +58,7 @@ export function QuickActions() {
         <ActionLink to="/graph">
           <ActionContent icon={Network} label="View Graph" hint="See how everything connects" />
         </ActionLink>
-        <ActionLink to="/entities?focus=search">
+        <ActionLink to="/search">
           <ActionContent icon={Search} label="Search Knowledge" hint="Find entities and facts" />
         </ActionLink>
         <button

@@ -1,0 +1,450 @@
+import { randomUUID } from 'node:crypto';
+import { formatBytes, UNLIMITED } from '@engram/shared';
+import type { Db } from '../../db/connection.js';
+import { currentPlan } from '../billing/billing.service.js';
+import { changesAfter } from '../graph/change-log.service.js';
+import { EMBED_BATCH, EmbeddingError } from './embedding-client.js';
+import * as repo from './embeddings.repository.js';
+import type { Embedder } from './embeddings.service.js';
+import { quantize, toBase64 } from './vectors.js';
+
+/**
+ * The semantic index's background job (issue 32): embeds what the accounts'
+ * observations lack, never inside a graph write's transaction. How it finds
+ * that work without touching the write path: migration 019.
+ */
+
+export interface IndexerOptions {
+  /** Pause between runs with nothing left to do (and before the first). */
+  intervalMs: number;
+  /** Texts embedded per run at most (a run also ends with its accounts); the next run follows at once. */
+  textsPerRun: number;
+  /** Longest one batch request may take. */
+  requestTimeoutMs: number;
+  /** How long a node holds an account it works on; renewed with every batch. */
+  leaseMs: number;
+  /** First pause after the endpoint failed; doubled with each failure in a row… */
+  backoffMs: number;
+  /** …up to this. */
+  maxBackoffMs: number;
+  /** How long an account whose storage is full waits before it is looked at again. */
+  storageRetryMs: number;
+}
+
+const DEFAULT_OPTIONS: IndexerOptions = {
+  intervalMs: 5_000,
+  textsPerRun: 512,
+  requestTimeoutMs: 60_000,
+  leaseMs: 5 * 60_000,
+  backoffMs: 5_000,
+  maxBackoffMs: 5 * 60_000,
+  storageRetryMs: 10 * 60_000,
+};
+
+/** Accounts looked at per run. */
+const ACCOUNTS_PER_RUN = 100;
+/** Observations (or vectors) one walk statement reads, and pages (walk or change log) per run. */
+const WALK_PAGE = 500;
+const WALK_PAGES_PER_RUN = 200;
+/** Change-log events applied per step; entities compared per statement. */
+const EVENTS_PAGE = 500;
+const ENTITIES_PER_STEP = 100;
+/** Other models' vectors removed per statement. */
+const REMOVE_BATCH = 5_000;
+/** Row overhead a vector counts for in `stored_bytes`, as migration 019's trigger counts it. */
+const VECTOR_OVERHEAD_BYTES = 100;
+/** Dimensions assumed for the storage check before the model's are known. */
+const ASSUMED_DIMENSIONS = 1_024;
+
+/** What one run did (tests and logs). */
+export interface IndexerRun {
+  /** Vectors stored (refused texts' empty markers included). */
+  embedded: number;
+  /** Vectors removed: their observations gone, or of another model. */
+  removed: number;
+  accounts: number;
+  /** Work was left for the next run. */
+  more: boolean;
+  /** The endpoint's failure that ended the run (the indexer backs off). */
+  failed?: EmbeddingError;
+}
+
+/** The account's storage has no room for more vectors: it waits (`storageRetryMs`). */
+class StorageFull extends Error {}
+/** The indexer is stopping, or the account's lease went to another node (it expired during a long run). */
+class Interrupted extends Error {}
+
+/**
+ * What a run may still do: texts to embed, and pages (of a walk or of the
+ * change log) to read, so one big account leaves the others their turn.
+ */
+type Budget = { texts: number; pages: number };
+
+/**
+ * Embeds what the accounts lack, in the background: started by the runtime
+ * only when EMBEDDINGS_URL is set, stopped on close; `runOnce` for tests.
+ * A run takes each account with work under a lease (so several nodes share
+ * the accounts, never one account), applies its change log (or walks it
+ * whole, see migration 019), embeds in batches of EMBED_BATCH outside any
+ * transaction and stores each batch in one statement, skipping observations
+ * deleted meanwhile. When the endpoint fails the run ends and the next waits
+ * longer each time (`backoffMs` doubling up to `maxBackoffMs`); the failure is
+ * kept in the database and shown on the dashboard until a request works.
+ */
+export class EmbeddingIndexer {
+  private readonly options: IndexerOptions;
+  private readonly holder = randomUUID();
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<IndexerRun> | undefined;
+  private stopped = false;
+  private failures = 0;
+  /** The model's recorded failure may be set (by an earlier run or process) until a request works. */
+  private errorShown = true;
+  private dimensions: number | undefined;
+
+  constructor(
+    private readonly deps: { db: Db; embedder: Embedder },
+    options: Partial<IndexerOptions> = {},
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+  }
+
+  /** Runs `intervalMs` after start, then again after each run (at once while work is left). */
+  start(): void {
+    if (this.timer || this.stopped) return;
+    this.schedule(this.options.intervalMs);
+  }
+
+  /** The pause before the next scheduled run: longer after each failure in a row. */
+  nextDelayMs(): number {
+    if (this.failures === 0) return this.options.intervalMs;
+    const backoff = this.options.backoffMs * 2 ** (this.failures - 1);
+    return Math.min(this.options.maxBackoffMs, backoff);
+  }
+
+  /** One run now (or the one under way). */
+  async runOnce(): Promise<IndexerRun> {
+    if (this.stopped) return { embedded: 0, removed: 0, accounts: 0, more: false };
+    this.running ??= this.run().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /** Ends the schedule and cuts the request under way; resolves when the run has ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.abort.abort();
+    await this.running?.catch(() => {});
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => void this.tick(), delayMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    const run = await this.runOnce();
+    if (this.stopped) return;
+    // Work left: go on after a breath (other statements get their turn on PGlite).
+    this.schedule(
+      run.more && !run.failed ? Math.min(100, this.options.intervalMs) : this.nextDelayMs(),
+    );
+  }
+
+  private get model(): string {
+    return this.deps.embedder.model;
+  }
+
+  private async run(): Promise<IndexerRun> {
+    const run: IndexerRun = { embedded: 0, removed: 0, accounts: 0, more: false };
+    const budget: Budget = { texts: this.options.textsPerRun, pages: WALK_PAGES_PER_RUN };
+    const { db } = this.deps;
+    try {
+      const accounts = await repo.accountsWithWork(db, this.model, ACCOUNTS_PER_RUN);
+      run.more = accounts.length === ACCOUNTS_PER_RUN;
+      for (const account of accounts) {
+        if (this.stopped || budget.texts <= 0 || budget.pages <= 0) {
+          run.more = true;
+          break;
+        }
+        const state = await repo.claimAccount(db, account.id, {
+          model: this.model,
+          holder: this.holder,
+          leaseMs: this.options.leaseMs,
+          eventSeq: account.eventSeq,
+        });
+        if (!state) continue;
+        run.accounts += 1;
+        try {
+          if (!(await this.indexAccount(state, account.eventSeq, run, budget))) run.more = true;
+        } finally {
+          await repo.releaseAccount(db, account.id, this.holder);
+        }
+      }
+    } catch (error) {
+      if (error instanceof EmbeddingError && !this.stopped) {
+        this.failures += 1;
+        run.failed = error;
+        this.errorShown = true;
+        await repo.noteModelError(db, this.model, error.message).catch(this.onError);
+      }
+      if (!this.stopped) this.onError(error);
+    }
+    return run;
+  }
+
+  /** Works on one account within the budget; true when it has nothing left for now. */
+  private async indexAccount(
+    state: repo.StateRow,
+    eventSeq: number,
+    run: IndexerRun,
+    budget: Budget,
+  ): Promise<boolean> {
+    const { db } = this.deps;
+    const accountId = state.account_id;
+    try {
+      if (state.model !== this.model) {
+        // A new model: the old vectors go first (none is comparable with the new ones), then a walk.
+        for (;;) {
+          if (this.stopped) return false;
+          const removed = await repo.removeOtherModels(db, accountId, this.model, REMOVE_BATCH);
+          run.removed += removed;
+          if (removed < REMOVE_BATCH) break;
+        }
+        const seq = await repo.eventSeqOf(db, accountId);
+        await repo.restartWalk(db, accountId, this.holder, { model: this.model, seq });
+        state = {
+          ...state,
+          model: this.model,
+          walk_seq: seq,
+          walk_phase: 'observations',
+          walk_cursor: null,
+        };
+      }
+      if (state.walk_seq !== null) return await this.walk(state, eventSeq, run, budget);
+      return await this.applyChanges(state, eventSeq, run, budget);
+    } catch (error) {
+      if (error instanceof StorageFull) return true;
+      if (error instanceof Interrupted) return false;
+      throw error;
+    }
+  }
+
+  /** Pages of the account's observations (embedding those without a vector), then of its vectors (removing orphans). */
+  private async walk(
+    state: repo.StateRow,
+    eventSeq: number,
+    run: IndexerRun,
+    budget: Budget,
+  ): Promise<boolean> {
+    const { db } = this.deps;
+    const accountId = state.account_id;
+    let phase = state.walk_phase ?? 'observations';
+    let cursor = state.walk_cursor;
+    for (;;) {
+      if (this.stopped || budget.texts <= 0 || budget.pages <= 0) return false;
+      budget.pages -= 1;
+      if (phase === 'observations') {
+        const rows = await repo.walkObservations(db, accountId, cursor, WALK_PAGE);
+        const pending = rows.flatMap((row) =>
+          row.content === null ? [] : [{ id: row.id, content: row.content }],
+        );
+        await this.embedAndStore(state, pending, run, budget);
+        cursor = rows.at(-1)?.id ?? cursor;
+        if (rows.length < WALK_PAGE) {
+          phase = 'vectors';
+          cursor = null;
+        }
+      } else {
+        const swept = await repo.sweepVectors(db, accountId, cursor, WALK_PAGE);
+        run.removed += swept.removed;
+        if (swept.scanned < WALK_PAGE) {
+          await repo.finishWalk(db, accountId, this.holder);
+          // Then the events that came during the walk, from the seq it started at.
+          const applied = Math.max(state.applied_seq, state.walk_seq ?? 0);
+          return this.applyChanges(
+            { ...state, applied_seq: applied, walk_seq: null },
+            eventSeq,
+            run,
+            budget,
+          );
+        }
+        cursor = swept.last;
+      }
+      const ours = await repo.saveWalk(db, accountId, this.holder, {
+        phase,
+        cursor,
+        leaseMs: this.options.leaseMs,
+      });
+      if (!ours) return false;
+    }
+  }
+
+  /**
+   * The change-log events after the applied position name the entities that
+   * changed: their vectors without an observation go, their observations
+   * without a vector are embedded. Then the position moves past those events.
+   */
+  private async applyChanges(
+    state: repo.StateRow,
+    eventSeq: number,
+    run: IndexerRun,
+    budget: Budget,
+  ): Promise<boolean> {
+    const { db } = this.deps;
+    const accountId = state.account_id;
+    let applied = state.applied_seq;
+    for (;;) {
+      if (this.stopped || budget.texts <= 0 || budget.pages <= 0) return false;
+      budget.pages -= 1;
+      const page = await changesAfter({ db }, { accountId }, applied, EVENTS_PAGE);
+      if (page.resync) {
+        // Compacted past our position (embeddings were off longer than the retention): walk instead.
+        const seq = await repo.eventSeqOf(db, accountId);
+        await repo.restartWalk(db, accountId, this.holder, { model: this.model, seq });
+        return false;
+      }
+      const last = page.events.at(-1);
+      if (!last) {
+        await repo.setApplied(db, accountId, this.holder, Math.max(applied, eventSeq));
+        return true;
+      }
+      const entities = new Set<string>();
+      for (const event of page.events) {
+        if ('entityId' in event.payload) entities.add(event.payload.entityId);
+      }
+      const ids = [...entities];
+      for (let start = 0; start < ids.length; start += ENTITIES_PER_STEP) {
+        const step = ids.slice(start, start + ENTITIES_PER_STEP);
+        run.removed += await repo.removeOrphansOf(db, accountId, step);
+        for (let stalled = 0; ;) {
+          // Positions move only once every entity of the page is done: a stop redoes this page, cheaply.
+          if (this.stopped || budget.texts <= 0) return false;
+          const pending = await repo.missingOf(db, accountId, step, EMBED_BATCH * 4);
+          if (pending.length === 0) break;
+          const stored = await this.embedAndStore(state, pending, run, budget);
+          if (pending.length < EMBED_BATCH * 4) break;
+          // Texts stored for none of a full list (all deleted meanwhile) is possible once, not again and again.
+          stalled = stored === 0 ? stalled + 1 : 0;
+          if (stalled === 3) throw new Error('Embedding index: no progress on an account');
+        }
+      }
+      applied = last.seq;
+      await repo.setApplied(db, accountId, this.holder, applied);
+      if (page.events.length < EVENTS_PAGE && applied >= eventSeq) return true;
+    }
+  }
+
+  /** Embeds `items` in batches and stores their vectors; returns how many were stored. */
+  private async embedAndStore(
+    state: repo.StateRow,
+    items: repo.Pending[],
+    run: IndexerRun,
+    budget: Budget,
+  ): Promise<number> {
+    const { db } = this.deps;
+    const accountId = state.account_id;
+    let stored = 0;
+    for (let start = 0; start < items.length; start += EMBED_BATCH) {
+      // Thrown, not returned: a walk must not move past texts left unembedded.
+      if (this.stopped) throw new Interrupted();
+      const batch = items.slice(start, start + EMBED_BATCH);
+      await this.assertRoom(accountId, batch.length);
+      const vectors = await this.embedBatch(batch.map((item) => item.content));
+      for (const length of new Set(vectors.flatMap((vector) => (vector ? [vector.length] : [])))) {
+        await this.checkDimensions(length);
+      }
+      // The endpoint works (with vectors of the right length): no more backing off.
+      await this.succeeded();
+      const rows = batch.map((item, index) => {
+        const vector = vectors[index];
+        return { observationId: item.id, vector: vector ? toBase64(quantize(vector)) : '' };
+      });
+      const count = await repo.storeVectors(db, accountId, this.model, rows);
+      stored += count;
+      run.embedded += count;
+      budget.texts -= batch.length;
+      if (state.last_error !== null) {
+        await repo.clearAccountError(db, accountId);
+        state.last_error = null;
+      }
+      if (!(await repo.renewLease(db, accountId, this.holder, this.options.leaseMs))) {
+        throw new Interrupted();
+      }
+    }
+    return stored;
+  }
+
+  /**
+   * One request's vectors; null for a text the endpoint refuses. A refused
+   * batch may hold one text the model cannot take (too long, say) or mean the
+   * endpoint itself is broken: a short probe tells which. If it works, the
+   * texts go one at a time and only those refused alone are given up on.
+   */
+  private async embedBatch(texts: string[]): Promise<(number[] | null)[]> {
+    const request = (inputs: string[]) =>
+      this.deps.embedder.client.embed(inputs, {
+        timeoutMs: this.options.requestTimeoutMs,
+        signal: this.abort.signal,
+      });
+    try {
+      return await request(texts);
+    } catch (error) {
+      if (!(error instanceof EmbeddingError) || !error.refusedInput) throw error;
+      await request(['probe']);
+      if (texts.length === 1) return [null];
+      const vectors: (number[] | null)[] = [];
+      for (const text of texts) {
+        try {
+          vectors.push((await request([text]))[0]!);
+        } catch (single) {
+          if (!(single instanceof EmbeddingError) || !single.refusedInput) throw single;
+          vectors.push(null);
+        }
+      }
+      return vectors;
+    }
+  }
+
+  private async succeeded(): Promise<void> {
+    this.failures = 0;
+    if (this.errorShown) {
+      await repo.clearModelError(this.deps.db, this.model);
+      this.errorShown = false;
+    }
+  }
+
+  /** Refuses vectors of another length than the model's (the first vectors stored set it). */
+  private async checkDimensions(length: number): Promise<void> {
+    this.dimensions ??= await repo.modelDimensions(this.deps.db, this.model, length);
+    if (length !== this.dimensions) {
+      throw new EmbeddingError(
+        'dimensions',
+        `The embedding service answered ${length}-dimension vectors where the index holds ${this.dimensions}: the model changed under the same name (set another EMBEDDINGS_MODEL to rebuild the index)`,
+      );
+    }
+  }
+
+  /**
+   * Refuses a batch the account's plan has no room for: vectors count
+   * toward its storage, and they never take the last of it from the graph.
+   */
+  private async assertRoom(accountId: string, count: number): Promise<void> {
+    const { db } = this.deps;
+    const plan = await currentPlan(db, accountId);
+    const limit = plan.features.maxStorageBytes;
+    if (limit === UNLIMITED) return;
+    const needed = count * (VECTOR_OVERHEAD_BYTES + (this.dimensions ?? ASSUMED_DIMENSIONS));
+    if ((await repo.storedBytesOf(db, accountId)) + needed <= limit) return;
+    await repo.noteAccountError(
+      db,
+      accountId,
+      `Storage limit reached: the ${plan.name} plan allows ${formatBytes(limit)}, so the observations left wait for room`,
+      this.options.storageRetryMs,
+    );
+    throw new StorageFull();
+  }
+}

@@ -1,0 +1,114 @@
+import { MessageCircleQuestion, SearchX } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EXAMPLE_QUESTIONS } from '../search-rules';
+
+function StateCard({
+  icon,
+  title,
+  children,
+}: {
+  icon: ReactNode;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="flex flex-col items-center px-6 py-10 text-center sm:py-12">
+      <div className="flex size-12 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
+        {icon}
+      </div>
+      <h2 className="mt-4 text-base font-semibold">{title}</h2>
+      {children}
+    </Card>
+  );
+}
+
+/** Before a question: what to ask, with examples that ask themselves when clicked. */
+export function AskState({ onAsk }: { onAsk: (question: string) => void }) {
+  return (
+    <StateCard
+      icon={<MessageCircleQuestion className="size-5" aria-hidden />}
+      title="Ask your memory a question"
+    >
+      <p className="mt-1 max-w-md text-sm text-muted-foreground">
+        Write it the way you would ask a colleague. Engram finds the observations that answer it,
+        best first.
+      </p>
+      <ul
+        aria-label="Example questions"
+        className="mt-6 flex max-w-xl flex-wrap justify-center gap-2"
+      >
+        {EXAMPLE_QUESTIONS.map((question) => (
+          <li key={question}>
+            <button
+              type="button"
+              className="cursor-pointer rounded-full border border-border bg-card px-3 py-1.5 text-sm shadow-xs transition-colors outline-none hover:border-ring/50 hover:bg-primary-soft hover:text-primary-soft-foreground focus-visible:ring-2 focus-visible:ring-ring"
+              onClick={() => onAsk(question)}
+            >
+              {question}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ul className="mt-6 grid list-disc gap-1 pl-4 text-left text-xs text-muted-foreground marker:text-border">
+        <li>Name the person, project or thing you mean.</li>
+        <li>Any form of a word will do: start, started, starting.</li>
+        <li>Narrow the answers to one entity type with the filter.</li>
+      </ul>
+    </StateCard>
+  );
+}
+
+/** A question that nothing stored answers. */
+export function NoResultsState({
+  filtered,
+  onClearType,
+}: {
+  filtered: boolean;
+  onClearType: () => void;
+}) {
+  return (
+    <StateCard
+      icon={<SearchX className="size-5" aria-hidden />}
+      title="Nothing in memory answers that"
+    >
+      <p className="mt-1 max-w-md text-sm text-muted-foreground">
+        {filtered
+          ? 'Nothing of this type matches. Search every type, or ask with other words.'
+          : 'Try other words, or name the person or thing you mean.'}
+      </p>
+      {filtered ? (
+        <Button variant="outline" className="mt-6" onClick={onClearType}>
+          Search all types
+        </Button>
+      ) : null}
+    </StateCard>
+  );
+}
+
+/** Where the answers will be, while the first of them is on its way. */
+export function ResultSkeletons() {
+  return (
+    <div role="status" className="grid gap-2">
+      <span className="sr-only">Searching…</span>
+      {[0.92, 0.75, 0.84].map((width, index) => (
+        <div
+          key={index}
+          aria-hidden
+          className="grid gap-3 rounded-lg border border-border bg-card p-4 shadow-xs"
+        >
+          <div className="grid animate-pulse gap-2">
+            <div className="h-3.5 rounded bg-muted" style={{ width: `${width * 100}%` }} />
+            <div className="h-3.5 rounded bg-muted" style={{ width: `${width * 55}%` }} />
+          </div>
+          <div className="flex animate-pulse items-center gap-2.5">
+            <div className="h-4 w-24 rounded bg-muted" />
+            <div className="h-4 w-16 rounded-md bg-muted" />
+            <div className="ml-auto h-3 w-20 rounded bg-muted" />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
