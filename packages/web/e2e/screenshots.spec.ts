@@ -23,6 +23,7 @@ const SIGNED_IN_SCREENS = [
   ['entities', '/entities', 'Entity Management'],
   ['entity-detail', '/entities/example-id', 'Entity Details'],
   ['relations', '/relations', 'Relation Management'],
+  ['search', '/search', 'Search'],
   ['graph', '/graph', 'Knowledge Graph Visualization'],
   ['billing', '/billing', 'Billing & Subscription'],
   ['api-keys', '/api-keys', 'API Keys'],

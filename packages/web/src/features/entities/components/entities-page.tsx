@@ -36,8 +36,8 @@ const typeFilterOptions = (types: TypeSummary[]) =>
  * edit and delete dialogs. The search and type live in the address, so Back
  * from an entity's page returns to the same results.
  *
- * Arriving with ?create=1 opens Create Entity, with ?focus=search focuses the
- * search box (the dashboard's quick actions); either is then dropped from the
+ * Arriving with ?create=1 opens Create Entity (the dashboard's quick action),
+ * with ?focus=search focuses the search box; either is then dropped from the
  * address so a reload does not repeat it.
  */
 export function EntitiesPage() {
@@ -61,8 +61,8 @@ export function EntitiesPage() {
   const [viewing, setViewing] = useState<Entity | null>(null);
   const [deleting, setDeleting] = useState<Entity | null>(null);
 
-  // The dashboard's quick actions act once: the search is focused, and both
-  // parameters leave the address so a reload does not repeat them.
+  // Arrival parameters act once: the search is focused or the dialog opened,
+  // and both leave the address so a reload does not repeat them.
   const arrival = params.has('create') || params.has('focus');
   const focusSearch = params.get('focus') === 'search';
   useEffect(() => {
