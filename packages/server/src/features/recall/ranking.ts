@@ -17,15 +17,15 @@ export const NAME_FIELD_WEIGHT = 1;
  * Past this many matches in an account a word is common: counting further
  * would cost a read per match, and its weight is near the floor anyway.
  */
-export const COMMON_WORD_MATCHES = 1_000;
+export const COMMON_WORD_MATCHES = 300;
 
 /** Observations in the sample common words are counted in. */
 export const SAMPLE_SIZE = 300;
 
 /** The most observations one recall scores from the question's words. */
-export const CANDIDATE_BUDGET = 1_500;
+export const CANDIDATE_BUDGET = 800;
 /** Past the budget, the rarest words' matches taken whole, at most… */
-export const RARE_BUDGET = 500;
+export const RARE_BUDGET = 300;
 /** …and then pairs among this many of the next rarest words, those not too common to narrow anything. */
 export const PAIRED_WORDS = 5;
 export const PAIRED_MATCHES_MAX = 10 * CANDIDATE_BUDGET;
