@@ -16,6 +16,10 @@ export default defineConfig({
   // Each worker drives its own Chromium beside the server; more than two only
   // contend for the CPU on these machines.
   workers: 2,
+  // One more run for a test that fails once: on a busy 2-core machine two
+  // workers' timing-bound steps (live notices, 30 s budgets) can miss (seen
+  // on main before issue 32 as after it); a real failure fails both runs.
+  retries: 1,
   reporter: [['list']],
   timeout: 30_000,
   expect: { timeout: 10_000 },
