@@ -151,6 +151,15 @@ test.describe('API Keys', () => {
       year: 'numeric',
     });
     await expect(banner.getByText(new RegExp(`keeps working until ${graceEnd}`))).toBeVisible();
+    // The old key is on its way out with two weeks left: amber, 'Expires Soon', and says so.
+    await expect(cards.nth(1)).toHaveAttribute('data-state', 'expiring-soon');
+    await expect(cards.nth(1).getByText('Expires Soon')).toBeVisible();
+    await expect(cards.nth(1).getByTestId('roll-note')).toContainText(
+      `by ${masked(newKey)} · works until ${graceEnd}`,
+    );
+    await expect(cards.nth(0)).toHaveAttribute('data-state', 'active');
+    await expect(cards.nth(0).getByTestId('roll-note')).toContainText(`Replaces the key rolled on`);
+    await expect(cards.nth(0).getByTestId('roll-note')).toContainText(`(${masked(oldKey)})`);
 
     expect((await entitiesWith(page.request, newKey)).status()).toBe(200);
     expect((await entitiesWith(page.request, oldKey)).status()).toBe(200);
@@ -328,6 +337,8 @@ function sampleKeys() {
         lastUsedAt: iso(-0.1),
         createdAt: iso(-40),
         usage: { totalRequests: 18204, activeDays: 31 },
+        replacedById: null,
+        replacesId: null,
       },
       {
         ...base,
@@ -340,6 +351,8 @@ function sampleKeys() {
         lastUsedAt: iso(-1),
         createdAt: iso(-90),
         usage: { totalRequests: 2310, activeDays: 12 },
+        replacedById: null,
+        replacesId: null,
       },
       {
         ...base,
@@ -352,6 +365,8 @@ function sampleKeys() {
         lastUsedAt: null,
         createdAt: iso(-120),
         usage: { totalRequests: 0, activeDays: 0 },
+        replacedById: null,
+        replacesId: null,
       },
     ],
   };
@@ -368,6 +383,55 @@ for (const viewport of WIDTHS) {
     };
     const viewportShot = (page: Page, name: string) =>
       page.screenshot({ path: `test-results/screenshots/api-keys-${name}-${viewport.name}.png` });
+
+    test("a rolled key's two cards: the old one expires soon and names its replacement", async ({
+      page,
+      request,
+    }) => {
+      const account = await createAccount(request, `keys-rolled-${viewport.name}`);
+      const auth = { Authorization: `Bearer ${account.token}` };
+      const created = await request.post('/api/keys', {
+        headers: auth,
+        data: { name: 'Production agent', permissions: [] },
+      });
+      const { id, keyPreview: oldPreview } = (await created.json()) as {
+        id: string;
+        keyPreview: string;
+      };
+      const rolled = await request.post(`/api/keys/${id}/roll`, { headers: auth });
+      expect(rolled.status()).toBe(200);
+      const { newKey, oldKey } = (await rolled.json()) as {
+        newKey: { keyPreview: string; createdAt: string };
+        oldKey: { expiresAt: string };
+      };
+      const day = (iso: string) =>
+        new Date(iso).toLocaleDateString('en-US', {
+          month: 'short',
+          day: 'numeric',
+          year: 'numeric',
+        });
+
+      await openSignedIn(page, account, '/api-keys');
+      const cards = page.getByRole('article', { name: 'Production agent' });
+      await expect(cards).toHaveCount(2);
+      const [replacement, replaced] = [cards.nth(0), cards.nth(1)];
+      await expect(replaced).toHaveAttribute('data-state', 'expiring-soon');
+      await expect(replaced.getByText('Expires Soon')).toBeVisible();
+      await expect(replaced.getByTestId('roll-note')).toHaveText(
+        `Replaced on ${day(newKey.createdAt)} by ${newKey.keyPreview} · works until ${day(oldKey.expiresAt)}`,
+      );
+      await expect(replacement).toHaveAttribute('data-state', 'active');
+      await expect(replacement.getByText('Expires Soon')).toHaveCount(0);
+      await expect(replacement.getByTestId('roll-note')).toHaveText(
+        `Replaces the key rolled on ${day(newKey.createdAt)} (${oldPreview})`,
+      );
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        viewport: document.documentElement.clientWidth,
+      }));
+      expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+      await shot(page, 'rolled-pair');
+    });
 
     test('every state of the screen', async ({ page, request }) => {
       const account = await createAccount(request, `keys-shots-${viewport.name}`);

@@ -3,7 +3,7 @@ import { text } from './common.js';
 
 /** A rolled key's predecessor keeps working this long (spec §4). */
 export const ROLL_GRACE_DAYS = 14;
-/** A key expiring within this many days is flagged isExpiringSoon. */
+/** A key expiring within this many days is flagged isExpiringSoon (so is a rolled key in its grace). */
 export const EXPIRING_SOON_DAYS = 7;
 
 export const createApiKeyInput = z.object({
@@ -31,6 +31,10 @@ export const apiKey = z.object({
   createdAt: z.string(),
   createdBy: z.object({ name: z.string() }),
   usage: z.object({ totalRequests: z.number().int(), activeDays: z.number().int() }),
+  /** Set once the key is rolled: the id of the key that replaced it. */
+  replacedById: z.string().nullable(),
+  /** Set on a key issued by a roll: the id of the key it replaced. */
+  replacesId: z.string().nullable(),
 });
 export type ApiKey = z.infer<typeof apiKey>;
 

@@ -11,6 +11,7 @@ export interface ApiKeyRow {
   creator_name: string;
   expires_at: Date | null;
   replaced_by: string | null;
+  rolled_from: string | null;
   last_used_at: Date | null;
   total_requests: number;
   active_days: number;
@@ -38,6 +39,7 @@ function selectKeys(db: Db) {
       sql<string>`trim(u.first_name || ' ' || u.last_name)`.as('creator_name'),
       'k.expires_at',
       'k.replaced_by',
+      'k.rolled_from',
       'k.last_used_at',
       sql<number>`k.total_requests::int`.as('total_requests'),
       sql<number>`(select count(*)::int from api_key_usage_days d

@@ -48,14 +48,17 @@ function toApiKey(row: repo.ApiKeyRow, now: Date): ApiKey {
     permissions: [],
     expiresAt: row.expires_at?.toISOString() ?? null,
     isExpired,
+    // A rolled key in its grace is on its way out however long it has left.
     isExpiringSoon:
       !isExpired &&
       expiresAt !== undefined &&
-      expiresAt - now.getTime() <= EXPIRING_SOON_DAYS * DAY_MS,
+      (row.replaced_by !== null || expiresAt - now.getTime() <= EXPIRING_SOON_DAYS * DAY_MS),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     createdBy: { name: row.creator_name || 'Unknown' },
     usage: { totalRequests: row.total_requests, activeDays: row.active_days },
+    replacedById: row.replaced_by,
+    replacesId: row.rolled_from,
   };
 }
 

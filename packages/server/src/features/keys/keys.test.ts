@@ -68,6 +68,7 @@ describe('API keys', () => {
       createdBy: { name: 'Grace Hopper' },
       usage: { totalRequests: 2, activeDays: 1 },
     });
+    expect(listed).toMatchObject({ replacedById: null, replacesId: null });
     expect(listed.lastUsedAt).toBe(clock.now().toISOString());
     expect(listed).not.toHaveProperty('apiKey');
   });
@@ -119,6 +120,23 @@ describe('API keys', () => {
       t.app.inject({ method: 'GET', url: '/api/entities', headers: bearer(key) });
     expect((await read(newKey.apiKey)).statusCode).toBe(200);
     expect((await read(old.apiKey)).statusCode).toBe(200);
+
+    // The list tells the two cards of one name apart, and the old one is on its way out
+    // with all 14 days still ahead (more than the 7 that flag an ordinary key).
+    const rolledList = (await call({ method: 'GET', url: '/api/keys' })).json().apiKeys;
+    expect(rolledList).toMatchObject([
+      { id: newKey.id, name: 'roll me', replacesId: old.id, replacedById: null },
+      {
+        id: old.id,
+        name: 'roll me',
+        replacesId: null,
+        replacedById: newKey.id,
+        expiresAt: oldKey.expiresAt,
+        isExpired: false,
+        isExpiringSoon: true,
+      },
+    ]);
+    expect(rolledList[0]).toMatchObject({ isExpiringSoon: false, expiresAt: null });
 
     clock.advanceDays(8);
     const listed = (await call({ method: 'GET', url: '/api/keys' })).json().apiKeys;

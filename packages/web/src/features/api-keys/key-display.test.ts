@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import { errorMessage, keyStateOf, maskedPreview } from './key-display';
+import type { ApiKey } from '@engram/shared';
+import { errorMessage, keyStateOf, maskedPreview, rollOf } from './key-display';
 
 describe('API key display rules', () => {
   it('masks a known key to its first 6 and last 4 characters around an ellipsis (spec §5)', () => {
@@ -36,5 +37,18 @@ describe('API key display rules', () => {
     expect(errorMessage(new Error('boom'), 'Failed to load API keys')).toBe(
       'Failed to load API keys',
     );
+  });
+
+  it('finds the other keys of a roll among the listed keys', () => {
+    const key = (id: string, links: Partial<ApiKey> = {}) =>
+      ({ id, replacedById: null, replacesId: null, ...links }) as ApiKey;
+    const oldest = key('a', { replacedById: 'b' });
+    const middle = key('b', { replacesId: 'a', replacedById: 'c' });
+    const newest = key('c', { replacesId: 'b' });
+    const keys = [newest, middle, oldest];
+    expect(rollOf(middle, keys)).toEqual({ replacedBy: newest, replaces: oldest });
+    expect(rollOf(newest, keys)).toEqual({ replacedBy: undefined, replaces: middle });
+    // A deleted counterpart is simply not found.
+    expect(rollOf(oldest, [oldest])).toEqual({ replacedBy: undefined, replaces: undefined });
   });
 });

@@ -12,6 +12,26 @@ export function keyStateOf(key: Pick<ApiKey, 'isExpired' | 'isExpiringSoon'>): K
   return 'active';
 }
 
+/** The other keys of a roll, as listed: the card of each names the other. */
+export interface KeyRoll {
+  /** The key this one was rolled into; undefined when there is none or it was deleted. */
+  replacedBy?: ApiKey | undefined;
+  /** The key this one replaced, while it is still listed. */
+  replaces?: ApiKey | undefined;
+}
+
+/**
+ * A roll leaves two keys of one name: the card of each says which it is, by
+ * the other key's preview and the date of the roll.
+ */
+export function rollOf(
+  key: Pick<ApiKey, 'replacedById' | 'replacesId'>,
+  keys: readonly ApiKey[],
+): KeyRoll {
+  const find = (id: string | null) => (id === null ? undefined : keys.find((k) => k.id === id));
+  return { replacedBy: find(key.replacedById), replaces: find(key.replacesId) };
+}
+
 /**
  * What the card shows in place of the key: the full key masked to its first
  * 6 and last 4 characters when this session knows it, else the server's

@@ -1,5 +1,5 @@
 import type { ApiKey } from '@engram/shared';
-import { KeyRound, RefreshCw, Trash2 } from 'lucide-react';
+import { History, KeyRound, RefreshCw, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -11,6 +11,7 @@ import {
   formatDateTime,
   keyStateOf,
   maskedPreview,
+  type KeyRoll,
   type KeyState,
 } from '../key-display';
 import { KeyValue } from './key-value';
@@ -19,6 +20,8 @@ interface ApiKeyCardProps {
   apiKey: ApiKey;
   /** The full key, when it was created or rolled in this session. */
   secret?: string | undefined;
+  /** The keys of its roll, if it was rolled or issued by a roll. */
+  roll?: KeyRoll;
   onRoll: (key: ApiKey) => void;
   onDelete: (key: ApiKey) => void;
 }
@@ -36,7 +39,7 @@ const ICON_TONE: Record<KeyState, string> = {
   active: 'bg-primary-soft text-primary-soft-foreground',
 };
 
-export function ApiKeyCard({ apiKey, secret, onRoll, onDelete }: ApiKeyCardProps) {
+export function ApiKeyCard({ apiKey, secret, roll = {}, onRoll, onDelete }: ApiKeyCardProps) {
   const state = keyStateOf(apiKey);
   const titleId = `api-key-${apiKey.id}-name`;
   return (
@@ -78,6 +81,7 @@ export function ApiKeyCard({ apiKey, secret, onRoll, onDelete }: ApiKeyCardProps
             <p className="mt-0.5 text-xs text-muted-foreground">
               Created {formatDate(apiKey.createdAt)} by {apiKey.createdBy.name}
             </p>
+            <RollNotes apiKey={apiKey} state={state} roll={roll} />
           </div>
         </div>
         <div className="flex shrink-0 gap-2 pl-12 sm:pl-0">
@@ -120,6 +124,55 @@ export function ApiKeyCard({ apiKey, secret, onRoll, onDelete }: ApiKeyCardProps
         </Stat>
       </dl>
     </Card>
+  );
+}
+
+const PREVIEW = 'font-mono text-[12px] whitespace-nowrap text-foreground';
+
+/**
+ * After a roll two cards share one name: the old one says what replaced it
+ * and until when it works, the new one which key it replaces.
+ */
+function RollNotes({ apiKey, state, roll }: { apiKey: ApiKey; state: KeyState; roll: KeyRoll }) {
+  const { replacedBy, replaces } = roll;
+  const notes: ReactNode[] = [];
+  if (apiKey.replacedById !== null) {
+    notes.push(
+      replacedBy ? (
+        <>
+          Replaced on {formatDate(replacedBy.createdAt)} by{' '}
+          <span className={PREVIEW}>{replacedBy.keyPreview}</span>
+          {state !== 'expired' && apiKey.expiresAt
+            ? ` · works until ${formatDate(apiKey.expiresAt)}`
+            : null}
+        </>
+      ) : (
+        'Rolled; the key that replaced it was deleted'
+      ),
+    );
+  }
+  if (replaces) {
+    notes.push(
+      <>
+        Replaces the key rolled on {formatDate(apiKey.createdAt)} (
+        <span className={PREVIEW}>{replaces.keyPreview}</span>)
+      </>,
+    );
+  }
+  if (notes.length === 0) return null;
+  return (
+    <div className="mt-1 grid gap-0.5">
+      {notes.map((note, index) => (
+        <p
+          key={index}
+          data-testid="roll-note"
+          className="flex items-start gap-1.5 text-xs text-foreground/80"
+        >
+          <History className="mt-0.5 size-3.5 shrink-0 text-muted-foreground" aria-hidden />
+          <span className="min-w-0 break-words">{note}</span>
+        </p>
+      ))}
+    </div>
   );
 }
 

@@ -22,6 +22,8 @@ function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
     createdAt: '2027-01-05T10:00:00.000Z',
     createdBy: { name: 'Ada Lovelace' },
     usage: { totalRequests: 0, activeDays: 0 },
+    replacedById: null,
+    replacesId: null,
     ...overrides,
   };
 }
@@ -45,11 +47,20 @@ function keysServer(
       return { status: 201, body: { ...created, apiKey: FULL_KEY } };
     },
     'POST /api/keys/key-new/roll': () => {
-      const successor = apiKey({ id: 'key-rolled', name: 'CI agent', keyPreview: 'eng_ke…3210' });
+      const successor = apiKey({
+        id: 'key-rolled',
+        name: 'CI agent',
+        keyPreview: 'eng_ke…3210',
+        replacesId: 'key-new',
+      });
       const expiresAt = '2027-01-19T10:00:00.000Z';
       keys = [
         successor,
-        ...keys.map((key) => (key.id === 'key-new' ? { ...key, expiresAt } : key)),
+        ...keys.map((key) =>
+          key.id === 'key-new'
+            ? { ...key, expiresAt, isExpiringSoon: true, replacedById: 'key-rolled' }
+            : key,
+        ),
       ];
       return {
         status: 200,
@@ -282,6 +293,16 @@ describe('API Keys screen', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(screen.getAllByRole('button', { name: 'Show key' })).toHaveLength(2),
     );
+    // Two cards of one name: each says which it is.
+    const [successor, predecessor] = screen.getAllByRole('article', { name: 'CI agent' });
+    expect(within(successor!).getByTestId('roll-note')).toHaveTextContent(
+      'Replaces the key rolled on Jan 5, 2027 (eng_ke…6789)',
+    );
+    expect(within(successor!).queryByText('Expires Soon')).not.toBeInTheDocument();
+    expect(within(predecessor!).getByTestId('roll-note')).toHaveTextContent(
+      'Replaced on Jan 5, 2027 by eng_ke…3210 · works until Jan 19, 2027',
+    );
+    expect(within(predecessor!).getByText('Expires Soon')).toBeInTheDocument();
   });
 
   it('deletes a key after a dialog that lists the consequences', async () => {

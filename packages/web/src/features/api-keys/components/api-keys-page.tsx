@@ -1,14 +1,15 @@
 import type { ApiKey, CreatedApiKey, RolledApiKey } from '@engram/shared';
-import { Info, KeyRound, Plus } from 'lucide-react';
+import { KeyRound, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { ConnectAgentPanel } from '@/components/connect-agent/connect-agent-panel';
 import { PageHeader } from '@/components/page-header';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { useApiKeys } from '../api/list-api-keys';
-import { errorMessage } from '../key-display';
+import { errorMessage, rollOf } from '../key-display';
 import { useKeySecrets } from '../key-secrets';
 import { ApiKeyCard } from './api-key-card';
 import { CreateKeyDialog } from './create-key-dialog';
@@ -92,21 +93,21 @@ export function ApiKeysPage() {
       {list && list.length === 0 ? <EmptyState onCreate={() => setCreating(true)} /> : null}
 
       {list && list.length > 0 ? (
-        <>
-          <div className="grid gap-4">
-            {list.map((key) => (
-              <ApiKeyCard
-                key={key.id}
-                apiKey={key}
-                secret={secrets[key.id]}
-                onRoll={setRolling}
-                onDelete={setDeleting}
-              />
-            ))}
-          </div>
-          <UsageHint />
-        </>
+        <div className="grid gap-4">
+          {list.map((key) => (
+            <ApiKeyCard
+              key={key.id}
+              apiKey={key}
+              secret={secrets[key.id]}
+              roll={rollOf(key, list)}
+              onRoll={setRolling}
+              onDelete={setDeleting}
+            />
+          ))}
+        </div>
       ) : null}
+
+      {list ? <ConnectAgentPanel /> : null}
 
       <CreateKeyDialog open={creating} onOpenChange={setCreating} onCreated={handleCreated} />
       <RollKeyDialog apiKey={rolling} onClose={() => setRolling(null)} onRolled={handleRolled} />
@@ -135,20 +136,5 @@ function EmptyState({ onCreate }: { onCreate: () => void }) {
         Create Your First API Key
       </Button>
     </Card>
-  );
-}
-
-function UsageHint() {
-  return (
-    <p className="flex items-start gap-2 text-sm text-muted-foreground">
-      <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
-      <span>
-        Send a key in the{' '}
-        <code className="font-mono text-[13px] text-foreground">Authorization</code> header as{' '}
-        <code className="font-mono text-[13px] text-foreground">Bearer &lt;key&gt;</code> to call
-        the REST API or to connect an MCP client to{' '}
-        <code className="font-mono text-[13px] text-foreground">/mcp</code>.
-      </span>
-    </p>
   );
 }

@@ -2,7 +2,7 @@ import { Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/copy-button';
 
 interface KeyValueProps {
   /** What is shown while hidden: the first 6 and last 4 characters around an ellipsis. */

@@ -2,7 +2,7 @@ import { CircleCheck, TriangleAlert } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { formatDate } from '../key-display';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/copy-button';
 
 export interface NewKey {
   name: string;

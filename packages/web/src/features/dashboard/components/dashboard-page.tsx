@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ConnectAgentPanel } from '@/components/connect-agent/connect-agent-panel';
 import { RefreshButton } from '@/components/refresh-button';
 import { PageHeader } from '@/components/page-header';
 import { Alert } from '@/components/ui/alert';
@@ -77,6 +78,7 @@ export function DashboardPage() {
             <CurrentUsage summary={summary} />
             <UsageOverview summary={summary} />
           </div>
+          <ConnectAgentPanel />
         </>
       )}
     </div>

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { agentConfigs, KEY_PLACEHOLDER, mcpUrlOf } from './agent-configs';
+
+const URL = 'https://engram.example.com/mcp';
+
+describe('agent configurations', () => {
+  it("puts /mcp on the app's origin", () => {
+    expect(mcpUrlOf('http://127.0.0.1:8787')).toBe('http://127.0.0.1:8787/mcp');
+    expect(mcpUrlOf('https://engram.example.com/')).toBe(URL);
+  });
+
+  it('gives Claude Code one command with the URL and the key as a bearer header', () => {
+    const [claude] = agentConfigs(URL);
+    expect(claude!.snippet).toBe(
+      `claude mcp add --transport http engram ${URL} --header "Authorization: Bearer ${KEY_PLACEHOLDER}"`,
+    );
+  });
+
+  it('gives Cursor and VS Code their own mcp.json shapes, as valid JSON', () => {
+    const byClient = Object.fromEntries(agentConfigs(URL).map((c) => [c.client, c.snippet]));
+    const headers = { Authorization: `Bearer ${KEY_PLACEHOLDER}` };
+    expect(JSON.parse(byClient['cursor']!)).toEqual({
+      mcpServers: { engram: { url: URL, headers } },
+    });
+    expect(JSON.parse(byClient['vscode']!)).toEqual({
+      servers: { engram: { type: 'http', url: URL, headers } },
+    });
+  });
+
+  it('starts `engram mcp` over stdio with the key in ENGRAM_API_KEY', () => {
+    const stdio = agentConfigs(URL).find((c) => c.client === 'stdio')!;
+    const { engram } = JSON.parse(stdio.snippet).mcpServers;
+    expect(engram.command).toBe('node');
+    expect(engram.args.at(-1)).toBe('mcp');
+    expect(engram.args[0]).toMatch(/packages\/server\/dist\/main\.js$/);
+    expect(engram.env.ENGRAM_API_KEY).toBe(KEY_PLACEHOLDER);
+  });
+
+  it('never holds anything that looks like a real key', () => {
+    for (const { snippet } of agentConfigs(URL)) expect(snippet).not.toMatch(/eng_key_/);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * What a person pastes into an MCP client to give it this server's memory.
+ * The key is a placeholder: the panel never prints a secret (a new key is
+ * shown once on the API Keys screen, the personal key behind Show in Settings).
+ */
+
+export const KEY_PLACEHOLDER = '<your-api-key>';
+
+export type AgentClient = 'claude-code' | 'cursor' | 'vscode' | 'stdio';
+
+export interface AgentConfig {
+  client: AgentClient;
+  /** The segment's label. */
+  label: string;
+  /** One line above the snippet: where it goes. */
+  where: string;
+  snippet: string;
+}
+
+/** `/mcp` on the origin the app was opened at: the server serves both (PUBLIC_URL's origin when set). */
+export function mcpUrlOf(origin: string): string {
+  return `${origin.replace(/\/+$/, '')}/mcp`;
+}
+
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+/**
+ * One snippet per client. The remote ones send the key as a bearer token (`/mcp`
+ * also reads `X-API-Key`); the stdio one starts `engram mcp` on this machine,
+ * which relays to the running server when it owns the data folder.
+ */
+export function agentConfigs(mcpUrl: string): AgentConfig[] {
+  const authorization = `Bearer ${KEY_PLACEHOLDER}`;
+  return [
+    {
+      client: 'claude-code',
+      label: 'Claude Code',
+      where: 'Run in a terminal:',
+      snippet: `claude mcp add --transport http engram ${mcpUrl} --header "Authorization: ${authorization}"`,
+    },
+    {
+      client: 'cursor',
+      label: 'Cursor',
+      where: 'Add to ~/.cursor/mcp.json (or .cursor/mcp.json in a project):',
+      snippet: json({
+        mcpServers: { engram: { url: mcpUrl, headers: { Authorization: authorization } } },
+      }),
+    },
+    {
+      client: 'vscode',
+      label: 'VS Code',
+      where: 'Add to .vscode/mcp.json in your workspace:',
+      snippet: json({
+        servers: {
+          engram: { type: 'http', url: mcpUrl, headers: { Authorization: authorization } },
+        },
+      }),
+    },
+    {
+      client: 'stdio',
+      label: 'stdio',
+      where:
+        'On the machine Engram runs on (e.g. claude_desktop_config.json); /path/to/engram is the Engram folder:',
+      snippet: json({
+        mcpServers: {
+          engram: {
+            command: 'node',
+            args: ['/path/to/engram/packages/server/dist/main.js', 'mcp'],
+            env: { ENGRAM_API_KEY: KEY_PLACEHOLDER, DATA_DIR: '/path/to/engram/data' },
+          },
+        },
+      }),
+    },
+  ];
+}

@@ -1,0 +1,103 @@
+import { Plug } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { CopyButton } from '@/components/copy-button';
+import { Card } from '@/components/ui/card';
+import { SegmentedControl } from '@/components/ui/segmented-control';
+import { cn } from '@/lib/cn';
+import { agentConfigs, KEY_PLACEHOLDER, mcpUrlOf, type AgentClient } from './agent-configs';
+
+const INLINE_CODE = 'rounded bg-muted px-1 py-0.5 font-mono text-[12px] text-foreground';
+
+/**
+ * How to give an AI agent this memory: the server's MCP address and a
+ * ready-to-paste configuration per common client. Shown on the dashboard and
+ * the API Keys screen.
+ */
+export function ConnectAgentPanel({ className }: { className?: string }) {
+  const titleId = useId();
+  const [client, setClient] = useState<AgentClient>('claude-code');
+  const mcpUrl = mcpUrlOf(window.location.origin);
+  const configs = agentConfigs(mcpUrl);
+  const config = configs.find((candidate) => candidate.client === client) ?? configs[0]!;
+
+  return (
+    // min-w-0: a long line scrolls inside its code block instead of widening the page.
+    <Card role="region" aria-labelledby={titleId} className={cn('min-w-0 p-4 sm:p-5', className)}>
+      <div className="flex items-start gap-3">
+        <div className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-primary-soft text-primary-soft-foreground">
+          <Plug className="size-4" aria-hidden />
+        </div>
+        <div className="min-w-0">
+          <h2 id={titleId} className="text-base leading-6 font-semibold">
+            Connect an agent
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            Agents read and write this memory over the Model Context Protocol (MCP).
+          </p>
+        </div>
+      </div>
+
+      <div className="mt-4 grid min-w-0 gap-4">
+        <div className="flex min-w-0 items-center gap-2 sm:max-w-xl">
+          <span className="shrink-0 text-xs font-medium text-muted-foreground">MCP URL</span>
+          {/* Wrapped, not cut: the whole address stays readable on a phone. */}
+          <code
+            data-testid="mcp-url"
+            className="min-w-0 flex-1 rounded-md border border-border bg-muted px-2.5 py-1 font-mono text-[13px] leading-5 break-all"
+          >
+            {mcpUrl}
+          </code>
+          <CopyButton value={mcpUrl} label="Copy MCP URL" className="size-8" />
+        </div>
+
+        <div className="grid min-w-0 gap-2">
+          {/* The four fit at 375 px; on anything narrower they scroll sideways rather than wrap. */}
+          <div className="-mx-1 overflow-x-auto px-1 pb-0.5">
+            <SegmentedControl
+              aria-label="MCP client"
+              value={client}
+              onValueChange={setClient}
+              options={configs.map(({ client: value, label }) => ({ value, label }))}
+              // Narrower segments on a phone, so the four fit on one line at 375 px.
+              className="whitespace-nowrap *:px-2 *:text-[13px] sm:*:px-3 sm:*:text-sm"
+            />
+          </div>
+          <div className="flex min-w-0 items-end justify-between gap-3">
+            <p className="min-w-0 text-xs text-muted-foreground">{config.where}</p>
+            <CopyButton
+              // A new client's snippet starts uncopied.
+              key={config.client}
+              data-testid="copy-agent-config"
+              value={config.snippet}
+              label="Copy"
+              showLabel
+              className="h-7 shrink-0 px-2.5 text-xs"
+            />
+          </div>
+          <pre
+            data-testid="agent-config"
+            className="max-w-full min-w-0 overflow-x-auto rounded-md border border-border bg-muted px-3 py-2.5 font-mono text-[12.5px] leading-5"
+          >
+            <code>{config.snippet}</code>
+          </pre>
+        </div>
+
+        <p className="text-xs leading-5 text-muted-foreground">
+          Replace <code className={INLINE_CODE}>{KEY_PLACEHOLDER}</code> with a key from{' '}
+          <Link to="/api-keys" className="font-medium text-primary hover:underline">
+            API Keys
+          </Link>{' '}
+          (shown in full once, when created; one per agent lets you roll or delete each alone) or
+          with your personal key from{' '}
+          <Link to="/settings" className="font-medium text-primary hover:underline">
+            Settings
+          </Link>
+          , which acts as you. <code className={INLINE_CODE}>/mcp</code> and the REST API read the
+          key from <code className={INLINE_CODE}>Authorization: Bearer</code> or{' '}
+          <code className={INLINE_CODE}>X-API-Key</code>.
+        </p>
+      </div>
+    </Card>
+  );
+}
