@@ -22,10 +22,10 @@ import { keysRoutes } from './features/keys/keys.routes.js';
 import { transferRoutes } from './features/transfer/transfer.routes.js';
 import { authenticateWith, sessionOnlyWith } from './http/authenticate.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
-import { loggerOptions } from './http/logging.js';
+import { loggerOptions, OneLinePerRequest } from './http/logging.js';
 import { registerMetering } from './features/usage/usage.routes.js';
 import { accountRateLimitOf, apiRateLimit, registerAccountRateLimit } from './http/rate-limits.js';
-import { securityHeaders } from './http/security-headers.js';
+import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { checkOriginWith, originPolicy } from './http/origin.js';
 import type { RouteDeps } from './route-deps.js';
 import { registerWebApp } from './http/web-app.js';
@@ -51,6 +51,7 @@ export async function buildApp({
 }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config, logDestination),
+    logController: new OneLinePerRequest(),
     // Behind a load balancer the client address comes from X-Forwarded-For (TRUST_PROXY hops).
     trustProxy:
       typeof config.TRUST_PROXY === 'number'
@@ -109,7 +110,11 @@ export async function buildApp({
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    transformStaticCSP: docsContentSecurityPolicy,
+  });
 
   const deps: RouteDeps = {
     config,

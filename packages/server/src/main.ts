@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { describeDatabase, startupBanner } from './http/banner.js';
 import { announceServer, DataFolderBusyError, runningServer } from './db/data-lock.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
@@ -34,6 +35,8 @@ Commands:
 
 The database is DATABASE_URL, else the embedded one in DATA_DIR (default ./data).`;
 
+type App = Awaited<ReturnType<typeof buildApp>>;
+
 /** How long a graceful stop may take before the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -61,13 +64,39 @@ async function serve(config: Config): Promise<void> {
   };
   process.once('SIGINT', () => void close('SIGINT'));
   process.once('SIGTERM', () => void close('SIGTERM'));
+  // The banner below says where the server is: Fastify's own "Server listening at" lines would repeat it.
+  const level = app.log.level;
+  app.log.level = 'warn';
   await app.listen({ port: config.PORT, host: config.HOST });
+  app.log.level = level;
+  const url = localUrl(app, config.PORT);
   // The embedded data folder is this process's: `engram mcp` relays to us instead.
-  if (!config.DATABASE_URL) withdraw = announceServer(config.DATA_DIR, localUrl(app, config.PORT));
+  if (!config.DATABASE_URL) withdraw = announceServer(config.DATA_DIR, url);
+  announce(app, config, url);
+}
+
+/**
+ * Where the web app, /docs and /mcp are and which database is in use: a short
+ * banner for a person, one log entry in production (where logs are JSON).
+ */
+function announce(app: App, config: Config, localAddress: string): void {
+  const url = config.PUBLIC_URL ?? localAddress;
+  if (config.NODE_ENV === 'production') {
+    const database = describeDatabase(config.DATABASE_URL, config.DATA_DIR);
+    app.log.info({ url, database }, 'Engram is running');
+  } else if (config.LOG_LEVEL !== 'silent') {
+    const banner = startupBanner({
+      url,
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      logLevel: config.LOG_LEVEL,
+    });
+    console.log(banner);
+  }
 }
 
 /** Where this machine reaches the server (a wildcard bind is reached on loopback). */
-function localUrl(app: Awaited<ReturnType<typeof buildApp>>, port: number): string {
+function localUrl(app: App, port: number): string {
   const address = app.server.address();
   if (!address || typeof address === 'string') return `http://127.0.0.1:${port}`;
   const host = ['0.0.0.0', '::'].includes(address.address)

@@ -66,7 +66,12 @@ test.describe('Billing without a payment provider', () => {
     // The plan dialog: current plan chosen, Free only monthly, nothing chosen on the annual tab.
     let dialog = await openPlanDialog(page);
     await expect(dialog.getByRole('radio', { name: 'Free' })).toBeChecked();
-    await expect(dialog.getByRole('button', { name: 'Downgrade' })).toBeEnabled();
+    // Confirming the plan the person is on would change nothing: disabled, and said why.
+    await expect(dialog.getByRole('button', { name: 'Downgrade' })).toBeDisabled();
+    await expect(dialog.getByTestId('plan-choice-hint')).toHaveText(
+      'You are on the Free plan. Choose another plan to change.',
+    );
+    await shoot(page, 'billing-change-plan-current');
     await dialog.getByRole('radio', { name: /Annual/ }).click();
     await expect(dialog.getByRole('radio', { name: 'Free' })).toHaveCount(0);
     await expect(dialog.getByRole('button', { name: 'Change Plan' })).toBeDisabled();
@@ -93,17 +98,42 @@ test.describe('Billing without a payment provider', () => {
     await expect(currentPlan(page).getByTestId('billing-date')).toContainText('Next billing date');
     await expect(currentPlan(page).getByText('$200 / year')).toBeVisible();
 
-    // Pro annual → Starter monthly: paid to paid through change-plan.
+    const periodEnd = (await currentPlan(page).getByTestId('billing-date').innerText()).replace(
+      'Next billing date ',
+      '',
+    );
+
+    // Pro annual → Starter monthly: a downgrade, so at the end of the year; Pro stays until then.
     dialog = await openPlanDialog(page);
     await expect(dialog.getByRole('radio', { name: /Annual/ })).toHaveAttribute('data-state', 'on');
     await expect(dialog.getByRole('radio', { name: 'Pro' })).toBeChecked();
+    await expect(dialog.getByRole('button', { name: 'Change Plan' })).toBeDisabled();
     await dialog.getByRole('radio', { name: 'Monthly' }).click();
     await dialog.getByRole('radio', { name: 'Starter' }).check();
+    await expect(dialog.getByTestId('plan-choice-hint')).toHaveText(
+      `Pro stays until ${periodEnd}; Starter applies from then.`,
+    );
+    await shoot(page, 'billing-change-plan-downgrade');
     await dialog.getByRole('button', { name: 'Change Plan' }).click();
     await expect(toast(page, 'Plan changed successfully')).toBeVisible();
     await expect(dialog).toBeHidden();
-    await expect(currentPlan(page).getByTestId('current-plan-name')).toHaveText('Starter');
-    await expect(limit(page, 'Max Entities')).toHaveText('10,000');
+    await expect(currentPlan(page).getByTestId('current-plan-name')).toHaveText('Pro');
+    await expect(currentPlan(page).getByTestId('scheduled-change')).toContainText(
+      `Moves to Starter on ${periodEnd}. Pro and its limits stay until then`,
+    );
+    await expect(limit(page, 'Max Entities')).toHaveText('100,000');
+    await shoot(page, 'billing-scheduled-downgrade');
+
+    // Choosing Pro again calls the downgrade off.
+    dialog = await openPlanDialog(page);
+    await expect(dialog.getByRole('radio', { name: 'Pro' })).toBeChecked();
+    await expect(dialog.getByTestId('plan-choice-hint')).toHaveText(
+      `Keeps Pro: the move to Starter on ${periodEnd} is called off.`,
+    );
+    await dialog.getByRole('button', { name: 'Change Plan' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(currentPlan(page).getByTestId('scheduled-change')).toHaveCount(0);
+    await expect(currentPlan(page).getByTestId('billing-date')).toContainText(periodEnd);
 
     // Cancel at the period end, then reactivate.
     await currentPlan(page).getByRole('button', { name: 'Cancel Subscription' }).click();
@@ -120,25 +150,36 @@ test.describe('Billing without a payment provider', () => {
     await expect(
       currentPlan(page).getByRole('button', { name: 'Cancel Subscription' }),
     ).toHaveCount(0);
-    // Still Starter until the period ends.
-    await expect(limit(page, 'Max Entities')).toHaveText('10,000');
+    // Still Pro until the period ends.
+    await expect(limit(page, 'Max Entities')).toHaveText('100,000');
     await shoot(page, 'billing-cancelling');
     await currentPlan(page).getByRole('button', { name: 'Reactivate' }).click();
     await expect(toast(page, 'Subscription reactivated')).toBeVisible();
     await expect(currentPlan(page).getByTestId('billing-date')).toContainText('Next billing date');
 
-    // Down to Free: 'Downgrade', no price.
+    // Down to Free: 'Downgrade', no price; Free from the period end, like a cancellation.
     dialog = await openPlanDialog(page);
+    await dialog.getByRole('radio', { name: 'Monthly' }).click();
     await dialog.getByRole('radio', { name: 'Free' }).check();
+    await expect(dialog.getByTestId('plan-choice-hint')).toHaveText(
+      `Pro stays until ${periodEnd}; Free applies from then.`,
+    );
     await dialog.getByRole('button', { name: 'Downgrade' }).click();
     await expect(toast(page, 'Plan changed to Free')).toBeVisible();
-    await expect(currentPlan(page).getByTestId('current-plan-name')).toHaveText('Free');
-    await expect(limit(page, 'Max Entities')).toHaveText('1,000');
+    await expect(
+      toast(page, `Pro stays until ${periodEnd}; Free applies from then.`),
+    ).toBeVisible();
+    await expect(currentPlan(page).getByTestId('current-plan-name')).toHaveText('Pro');
+    await expect(currentPlan(page).getByTestId('billing-date')).toContainText(
+      `Subscription ends on ${periodEnd}`,
+    );
+    await expect(currentPlan(page).getByRole('button', { name: 'Reactivate' })).toBeVisible();
+    await expect(limit(page, 'Max Entities')).toHaveText('100,000');
 
     await page.getByRole('link', { name: 'Dashboard' }).first().click();
     await expect(page.getByRole('progressbar', { name: 'Entities' }).first()).toHaveAttribute(
       'aria-valuetext',
-      /\/ 1,000\)/,
+      /\/ 100,000\)/,
     );
   });
 

@@ -474,17 +474,19 @@ test.describe('A 5,000-entity account', () => {
     await page.goto('/entities');
     // Only one page of 100 is fetched (asserted below with the requests); how
     // fast it shows is a benchmark's question, not a wall-clock test's.
-    await expect(page.getByRole('article')).toHaveCount(100);
     await expect(page.getByText('5,000 entities', { exact: true })).toBeVisible();
     await expect(page.getByText('Showing 100 of 5,000')).toBeVisible();
     // Newest first: the import's last entity leads.
     await expect(page.getByRole('article').first()).toHaveAccessibleName('Entity 05000');
 
     await page.getByRole('button', { name: 'Load more' }).click();
-    await expect(page.getByRole('article')).toHaveCount(200);
     await expect(page.getByText('Showing 200 of 5,000')).toBeVisible();
+    // The next page goes on by the cursor the first gave, not by offset.
+    expect(pages).toEqual(['?limit=100', expect.stringMatching(/^\?limit=100&cursor=[\w-]+$/)]);
+    await page.evaluate(() =>
+      window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }),
+    );
     await expect(card(page, 'Entity 04801')).toBeVisible();
-    expect(pages).toEqual(['?limit=100', '?limit=100&offset=100']);
     await page.evaluate(() => window.scrollTo(0, 0));
     await saveScreenshot(page, 'entities-big-account-desktop');
 
@@ -739,10 +741,14 @@ for (const viewport of WIDTHS) {
 
       await page.getByRole('button', { name: 'Create Entity' }).first().click();
       const create = page.getByRole('dialog', { name: 'Create Entity' });
-      await create.getByLabel('Name').fill('Ada Lovelace');
+      // One submit shows every mistake at its field.
+      await create.getByLabel('Metadata (JSON)').fill('{"born": 1815,');
       await create.getByRole('button', { name: 'Create Entity' }).click();
+      await expect(create.getByText('Name is required')).toBeVisible();
       await expect(create.getByText('Type is required')).toBeVisible();
-      await viewportShot('create-error');
+      await expect(create.getByText('Invalid JSON format')).toBeVisible();
+      await viewportShot('create-errors');
+      await create.getByLabel('Name').fill('Ada Lovelace');
       await choose(page, create, 'Type', 'Custom Type...');
       await create.getByRole('textbox', { name: 'Custom type' }).fill('mathematician');
       await create.getByLabel('Metadata (JSON)').fill('{"born": 1815, "field": "mathematics"}');
@@ -838,6 +844,213 @@ for (const viewport of WIDTHS) {
       });
       await shot('load-error');
       await page.unrouteAll();
+    });
+  });
+}
+
+// ── 2,000 entities: pages by cursor, cards drawn by the screenful ──────────────
+
+const MANY = 2_000;
+const manyName = (i: number) => `Card ${String(i).padStart(4, '0')}`;
+
+/** Calls one MCP tool as an agent would (Streamable HTTP at /mcp), failing the test on an error. */
+async function mcpCall(
+  request: APIRequestContext,
+  account: Account,
+  name: string,
+  args: Record<string, unknown>,
+) {
+  const headers = {
+    Authorization: `Bearer ${account.token}`,
+    Accept: 'application/json, text/event-stream',
+    'Content-Type': 'application/json',
+  };
+  const init = await request.post('/mcp', {
+    headers,
+    data: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'engram-e2e', version: '1.0.0' },
+      },
+    },
+  });
+  expect(init.status(), await init.text()).toBe(200);
+  const session = {
+    ...headers,
+    'Mcp-Session-Id': init.headers()['mcp-session-id'] ?? '',
+    'Mcp-Protocol-Version': '2025-06-18',
+  };
+  await request.post('/mcp', {
+    headers: session,
+    data: { jsonrpc: '2.0', method: 'notifications/initialized' },
+  });
+  const call = await request.post('/mcp', {
+    headers: session,
+    data: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } },
+    timeout: 60_000,
+  });
+  const text = await call.text();
+  expect(call.status(), text.slice(0, 300)).toBe(200);
+  expect(text).not.toContain('"isError":true');
+  await request.delete('/mcp', { headers: session });
+}
+
+/** An account on Starter (no payment provider: the upgrade applies at once) holding 2,000 entities. */
+async function accountWithMany(request: APIRequestContext, label: string) {
+  const account = await createAccount(request, label);
+  const upgrade = await request.post('/api/billing/checkout', {
+    headers: { Authorization: `Bearer ${account.token}` },
+    data: {
+      priceId: 'price_starter_monthly',
+      successUrl: 'http://127.0.0.1/dashboard',
+      cancelUrl: 'http://127.0.0.1/billing',
+    },
+  });
+  expect(upgrade.ok(), await upgrade.text()).toBe(true);
+  // Two batches of 1,000, oldest first: 'Card 2000' is the newest.
+  for (let start = 1; start <= MANY; start += 1_000) {
+    await mcpCall(request, account, 'create_entities', {
+      entities: Array.from({ length: 1_000 }, (_, k) => {
+        const i = start + k;
+        return {
+          name: manyName(i),
+          entityType: ['person', 'concept', 'technology'][i % 3],
+          observations: i % 4 ? [`Observation ${i}`] : [],
+        };
+      }),
+    });
+  }
+  return account;
+}
+
+/**
+ * Scrolls the whole grid a screen at a time and reads the card names in
+ * page order, each once; also the most cards the page held at one time.
+ */
+async function readGridByScrolling(page: Page) {
+  return page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
+    const seen: string[] = [];
+    const known = new Set<string>();
+    let most = 0;
+    for (let y = 0; ; y += Math.floor(window.innerHeight * 0.8)) {
+      // Instantly: the page scrolls smoothly otherwise.
+      window.scrollTo({ top: y, behavior: 'instant' });
+      await frame();
+      await frame();
+      const cards = Array.from(document.querySelectorAll('[role="article"]'));
+      most = Math.max(most, cards.length);
+      for (const card of cards) {
+        const name = card.querySelector('h3')?.textContent ?? '';
+        if (!known.has(name)) {
+          known.add(name);
+          seen.push(name);
+        }
+      }
+      if (y + window.innerHeight >= document.documentElement.scrollHeight) break;
+    }
+    return { seen, most };
+  });
+}
+
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 375, height: 812 },
+] as const) {
+  test.describe(`2,000 entities at ${viewport.width}px`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    test.describe.configure({ timeout: 240_000 });
+
+    test('Load more pages by cursor to the end without gaps or repeats; only the cards on screen are in the page', async ({
+      page,
+      request,
+    }) => {
+      const account = await accountWithMany(request, `entities-many-${viewport.name}`);
+      const asked: URL[] = [];
+      const answered: string[] = [];
+      page.on('request', (sent) => {
+        const url = new URL(sent.url());
+        if (url.pathname === '/api/entities') asked.push(url);
+      });
+      page.on('response', async (response) => {
+        if (new URL(response.url()).pathname !== '/api/entities') return;
+        const body = (await response.json()) as { entities: { name: string }[] };
+        answered.push(...body.entities.map((entity) => entity.name));
+      });
+
+      await openSignedIn(page, account, '/entities');
+      await expect(page.getByText('2,000 entities', { exact: true })).toBeVisible();
+      await expect(page.getByText('Showing 100 of 2,000')).toBeVisible();
+      await expect(page.getByRole('article').first()).toHaveAccessibleName(manyName(MANY));
+
+      const loadMore = page.getByRole('button', { name: 'Load more' });
+      for (let loaded = 200; loaded <= MANY; loaded += 100) {
+        await loadMore.scrollIntoViewIfNeeded();
+        await loadMore.click();
+        if (loaded < MANY) {
+          await expect(
+            page.getByText(`Showing ${loaded.toLocaleString('en-US')} of 2,000`),
+          ).toBeVisible();
+        }
+      }
+      await expect(loadMore).toHaveCount(0);
+      await expect(page.getByText('2,000 entities', { exact: true })).toBeVisible();
+
+      // Twenty pages: the first without a cursor, every later one by the cursor before it.
+      expect(asked).toHaveLength(20);
+      expect(asked[0]!.searchParams.has('cursor')).toBe(false);
+      expect(asked.slice(1).every((url) => url.searchParams.has('cursor'))).toBe(true);
+      expect(asked.some((url) => url.searchParams.has('offset'))).toBe(false);
+      // What the server answered: every entity once, newest first.
+      const newestFirst = Array.from({ length: MANY }, (_, k) => manyName(MANY - k));
+      expect(answered).toEqual(newestFirst);
+
+      // What the screen shows, scrolled from top to bottom: the same, in the same order,
+      // with far fewer cards in the page at any time than are loaded.
+      const { seen, most } = await readGridByScrolling(page);
+      expect(seen).toEqual(newestFirst);
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThan(120);
+      // The end of the list: the last card, and no Load more.
+      await expect(card(page, manyName(1))).toBeVisible();
+      await page.screenshot({
+        path: `test-results/screenshots/entities-many-end-${viewport.name}.png`,
+      });
+
+      // Keyboard focus survives scrolling its card out of view, and Tab goes on to the next card.
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+      const first = page.getByRole('link', { name: manyName(MANY), exact: true });
+      await first.focus();
+      await page.keyboard.press('Tab');
+      await expect(
+        page.getByRole('button', { name: `Actions for ${manyName(MANY)}` }),
+      ).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('link', { name: manyName(MANY - 1), exact: true })).toBeFocused();
+      await page.evaluate(() =>
+        window.scrollTo({ top: document.documentElement.scrollHeight / 2, behavior: 'instant' }),
+      );
+      await expect(page.getByRole('link', { name: manyName(MANY - 1), exact: true })).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(
+        page.getByRole('button', { name: `Actions for ${manyName(MANY - 1)}` }),
+      ).toBeFocused();
+
+      // Mid-list, the cards fill the width with nothing spilling sideways.
+      await page.evaluate(() =>
+        window.scrollTo({ top: document.documentElement.scrollHeight / 2, behavior: 'instant' }),
+      );
+      await page.mouse.move(0, 0);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      ).toBe(true);
+      await page.screenshot({
+        path: `test-results/screenshots/entities-many-middle-${viewport.name}.png`,
+      });
     });
   });
 }

@@ -180,11 +180,15 @@ test.describe('Graph view', () => {
     await expect(page.getByLabel('Limit')).toHaveValue('250');
     await expect(page.getByLabel('Depth')).toHaveValue('2');
 
-    // Values not offered fall back to the defaults.
+    // Values not offered fall back to the defaults, and a quiet notice says so.
     await page.goto('/graph?limit=99999&depth=0');
     await expect(page.getByLabel('Limit')).toHaveValue('250');
     await expect(page.getByLabel('Depth')).toHaveValue('2');
     await expect(stat(page, 'nodes')).toHaveText('8');
+    await expect(page.getByTestId('graph-param-notice')).toHaveText(
+      'Limit 99999 is not one of the options (100, 250, 500); showing 250. ' +
+        'Depth 0 is not one of the options (1, 2, 3, 4, 5); using 2.',
+    );
   });
 
   test('a node can be dragged, the view zoomed and reset', async ({ page, request }) => {

@@ -76,7 +76,7 @@ test.describe('Realtime (spec §4)', () => {
     for (const text of [
       'Entity "Engram" created',
       'Observation added',
-      'Relation "uses" created',
+      'Relation "Uses" created',
       'Entity "Ada" updated',
       'Entity "Babbage" created',
     ]) {
@@ -101,8 +101,8 @@ test.describe('Realtime (spec §4)', () => {
     await call('DELETE', `/api/relations/${uses.id}`);
     await call('DELETE', `/api/entities/${engram.id}`);
     for (const text of [
-      'Relation "needs" updated',
-      'Relation "needs" deleted',
+      'Relation "Needs" updated',
+      'Relation "Needs" deleted',
       'Entity "Engram" deleted',
     ]) {
       await expect(notices.getByText(text)).toBeVisible();

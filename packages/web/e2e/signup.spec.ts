@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createAccount, PASSWORD, storedToken, uniqueEmail } from './support';
+import { createAccount, PASSWORD, saveScreenshot, storedToken, uniqueEmail } from './support';
 
 async function fillSignup(page: Page, values: { email: string; confirm?: string }) {
   await page.getByLabel('First Name').fill(' Grace ');
@@ -71,6 +71,17 @@ test.describe('Sign up', () => {
     await expect(page).toHaveURL('/dashboard', { timeout: 6000 });
     await expect(page.getByRole('heading', { name: 'Knowledge Graph Dashboard' })).toBeVisible();
     expect(await storedToken(page)).not.toBeNull();
+    // Nothing was paid, and the notice says so instead of 'Payment successful!'.
+    const notices = page.locator('[data-sonner-toast]');
+    await expect(notices.filter({ hasText: 'You are on the Starter plan' })).toBeVisible();
+    await expect(
+      notices.filter({
+        hasText: 'No payment was taken: this server runs without a payment provider.',
+      }),
+    ).toBeVisible();
+    await expect(notices.filter({ hasText: 'Payment successful' })).toHaveCount(0);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await saveScreenshot(page, 'signup-paid-no-provider-mobile');
   });
 
   test('with a paid plan, goes to the checkout page the server returns', async ({

@@ -1,3 +1,4 @@
+import { CLIENT_ID_HEADER, CLIENT_ID_PATTERN } from '@engram/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../lib/auth-context.js';
 import { unauthorized } from '../lib/errors.js';
@@ -30,8 +31,16 @@ export function authenticateWith(resolve: CredentialResolver) {
     if (!credential || credential.length > 512) throw unauthorized();
     const auth = await resolve(credential);
     if (!auth) throw unauthorized('Invalid or expired credentials');
-    request.auth = auth;
+    const origin = clientOf(request);
+    // A copy: the resolver may hand out one cached context to many requests.
+    request.auth = origin === undefined ? auth : { ...auth, origin };
   };
+}
+
+/** The client the request names in CLIENT_ID_HEADER, when well-formed. */
+function clientOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[CLIENT_ID_HEADER];
+  return typeof header === 'string' && CLIENT_ID_PATTERN.test(header) ? header : undefined;
 }
 
 /**

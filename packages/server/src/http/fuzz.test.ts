@@ -346,7 +346,7 @@ const ROUTES: Record<string, RouteSpec> = {
     path: () => '/api/entities',
     hasId: false,
     auth: 'main',
-    query: { query: 'text', types: 'list', limit: 'int', offset: 'int' },
+    query: { query: 'text', types: 'list', limit: 'int', offset: 'int', cursor: 'text' },
   },
   'GET /api/entities/types': {
     method: 'GET',

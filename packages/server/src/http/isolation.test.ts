@@ -179,6 +179,7 @@ describe('account A’s data never shows in account B’s reads', () => {
       total: 0,
       nextOffset: null,
       truncated: false,
+      nextCursor: null,
     });
     expect((await getJson<TypeList>(b.req, '/api/entities/types')).types).toEqual([
       { type: 'public', label: 'Public', count: 2 },

@@ -1,4 +1,9 @@
-import type { FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Config } from '../config.js';
 
 /** Query parameters that carry credentials (the WebSocket's `?api_key=`, tokens in links). */
@@ -35,8 +40,9 @@ interface LoggedRequest {
 }
 
 /**
- * Fastify's logger: JSON in production, pretty in development; request URLs
- * with credential query values redacted, credential headers never printed.
+ * Fastify's logger: JSON in production, pretty in development (one line per
+ * entry); request URLs with credential query values redacted, credential
+ * headers never printed. Requests are logged by `OneLinePerRequest`.
  */
 export function loggerOptions(
   config: Config,
@@ -58,7 +64,33 @@ export function loggerOptions(
     },
     ...(destination ? { stream: destination } : {}),
     ...(pretty
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } }
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
+          },
+        }
       : {}),
   };
+}
+
+/**
+ * Fastify's request log lines: instead of two multi-line entries per request
+ * at info ("incoming request", "request completed"), one line at debug
+ * (`GET /api/entities?limit=5 200 4 ms`), so the default level logs no
+ * request unless it fails (the error handler logs server errors). Fastify's
+ * other lines (a response stream that failed, a serializer error) stay.
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) return super.requestCompleted(error, request, reply);
+    const ms = Math.round(reply.elapsedTime);
+    request.log.debug(`${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${ms} ms`);
+  }
 }

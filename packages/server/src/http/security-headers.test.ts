@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 
@@ -29,5 +30,29 @@ describe('security headers', () => {
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
     expect(response.headers['referrer-policy']).toBe('no-referrer');
+  });
+});
+
+describe('the API reference at /docs', () => {
+  it('allows exactly the style elements Swagger UI creates, by hash', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect(page.statusCode).toBe(200);
+    const csp = page.headers['content-security-policy'] as string;
+    const styleSrc = csp.split(';').find((directive) => directive.trim().startsWith('style-src'));
+    expect(styleSrc).not.toContain("'unsafe-inline'");
+
+    // Every <style> the served preset's scripts create, hashed as the browser does.
+    const preset = await t.app.inject({
+      method: 'GET',
+      url: '/docs/static/swagger-ui-standalone-preset.js',
+    });
+    expect(preset.statusCode).toBe(200);
+    const styles = [...preset.body.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)];
+    expect(styles.length).toBeGreaterThan(0);
+    for (const [, literal] of styles) {
+      const text = JSON.parse(literal!) as string;
+      const hash = createHash('sha256').update(text).digest('base64');
+      expect(styleSrc).toContain(`'sha256-${hash}'`);
+    }
   });
 });

@@ -28,3 +28,21 @@ export function securityHeaders(sources: ContentSources): onRequestHookHandler {
   });
   return (request, reply, done) => apply(request.raw, reply.raw, (error) => done(error as Error));
 }
+
+/**
+ * The style elements /docs (Swagger UI) creates, by hash. Its top bar draws
+ * Swagger's logo as an SVG holding one <style> element,
+ * `.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}`
+ * (swagger-ui-dist's standalone preset), which the plugin's own policy
+ * blocks with a console error on every visit. security-headers.test.ts
+ * hashes the installed preset's style elements again, so an upgrade that
+ * changes them fails there.
+ */
+export const DOCS_INLINE_STYLES = ["'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"];
+
+/** /docs's policy (@fastify/swagger-ui's `transformStaticCSP`): its own, plus those styles. */
+export function docsContentSecurityPolicy(header: string): string {
+  return header.replace(/style-src[^;]*/, (directive) =>
+    [directive.trim(), ...DOCS_INLINE_STYLES].join(' '),
+  );
+}

@@ -22,4 +22,10 @@ export interface AuthContext {
   userId: string;
   actor: Actor;
   credential: Credential;
+  /**
+   * The client the request named (a web app tab, CLIENT_ID_HEADER): the
+   * events of its changes carry it, so that tab can tell them from changes
+   * made elsewhere. Not proof of anything; absent when not named.
+   */
+  origin?: string;
 }

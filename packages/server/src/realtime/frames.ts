@@ -40,7 +40,10 @@ export function frameText(frame: Frame): Buffer {
   return frame.bytes.subarray(frame.payloadOffset);
 }
 
-/** A graph event as the spec's message: `{ id, type, payload (with seq), timestamp, seq }`. */
+/**
+ * A graph event as the spec's message: `{ id, type, payload (with seq),
+ * timestamp, seq }`, and `origin` when the change named its client.
+ */
 export function eventMessage(event: ChangeEvent): ServerMessage {
   return {
     id: `event-${event.seq}`,
@@ -48,6 +51,7 @@ export function eventMessage(event: ChangeEvent): ServerMessage {
     payload: { ...event.payload, seq: event.seq },
     timestamp: event.at,
     seq: event.seq,
+    ...(event.origin ? { origin: event.origin } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { graphChange } from '@engram/shared';
+import { CLIENT_ID_HEADER, graphChange } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEntity } from '../features/graph/graph.service.js';
 import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
@@ -163,6 +163,33 @@ describe('realtime gateway', () => {
     expect(names).toEqual(['missed-1', 'missed-2', 'missed-3', 'live']);
     const seqs = again.ofType('entity_created').map((m) => m.seq);
     expect(seqs).toEqual([lastSeen + 1, lastSeen + 2, lastSeen + 3, lastSeen + 4]);
+  });
+
+  it('names the client that made a change, live and replayed, and no one else', async () => {
+    const { call, apiKey } = await account();
+    const socket = await subscribed(apiKey);
+    const tab = 'tab-3f9c2a71';
+    const named = (name: string, headers: Record<string, string> = {}) =>
+      call({ method: 'POST', url: '/api/entities', headers, payload: { name, type: 'x' } });
+    expect((await named('from-tab', { [CLIENT_ID_HEADER]: tab })).statusCode).toBe(201);
+    expect((await named('from-elsewhere')).statusCode).toBe(201);
+    // Not a client id: ignored, never echoed.
+    expect((await named('bad-id', { [CLIENT_ID_HEADER]: 'no spaces allowed' })).statusCode).toBe(
+      201,
+    );
+    await socket.next((m) => m.payload.name === 'bad-id');
+    const origins = (s: TestSocket) =>
+      s.ofType('entity_created').map((m) => [m.payload.name, m.origin]);
+    const expected = [
+      ['from-tab', tab],
+      ['from-elsewhere', undefined],
+      ['bad-id', undefined],
+    ];
+    expect(origins(socket)).toEqual(expected);
+
+    // A client resuming from the change log hears the same.
+    const resumed = await subscribed(apiKey, { lastSeq: 0 });
+    expect(origins(resumed)).toEqual(expected);
   });
 
   it('replays in seq order across a digit boundary', async () => {

@@ -189,7 +189,7 @@ describe('secrets never reach the logs', () => {
       },
     });
     const database = await createTestDatabase();
-    const config = testConfig({ LOG_LEVEL: 'info', NODE_ENV: 'production' });
+    const config = testConfig({ LOG_LEVEL: 'debug', NODE_ENV: 'production' });
     const runtime = await createRuntime(config, { database });
     const server = await buildApp({ config, runtime, logDestination: sink });
     try {

@@ -159,7 +159,25 @@ describe('plan changes without a payment provider', () => {
       payload: { planId: 'free', priceId: null },
     });
     expect(toFree.statusCode, toFree.body).toBe(200);
-    expect(toFree.json().subscription).toMatchObject({ plan: 'free', planChanges: 'operator' });
+    // Free from the period end, like any downgrade; keeping Pro again stays open.
+    expect(toFree.json().subscription).toMatchObject({
+      plan: 'pro',
+      planChanges: 'operator',
+      scheduledChange: { plan: 'free' },
+    });
+    const keep = await call({
+      method: 'POST',
+      url: '/api/billing/change-plan',
+      payload: { planId: 'pro', priceId: 'price_pro_monthly' },
+    });
+    expect(keep.statusCode, keep.body).toBe(200);
+    expect(keep.json().subscription).toMatchObject({ plan: 'pro', scheduledChange: null });
+    const now = await call({
+      method: 'POST',
+      url: '/api/billing/cancel-subscription',
+      payload: { immediate: true },
+    });
+    expect(now.json().subscription).toMatchObject({ plan: 'free', planChanges: 'operator' });
     expect((await currentPlan(database.db, accountId)).id).toBe('free');
   });
 
@@ -186,7 +204,11 @@ describe('plan changes without a payment provider', () => {
         payload: { priceId: 'price_pro_monthly', ...returnUrls },
       });
       expect(checkout.statusCode, checkout.body).toBe(200);
-      expect((await subscriptionOf(call)).plan).toBe('pro');
+      // A lower plan, so from the period end (the plan in force stays until then).
+      expect(await subscriptionOf(call)).toMatchObject({
+        plan: 'team',
+        scheduledChange: { plan: 'pro' },
+      });
     }
   });
 });

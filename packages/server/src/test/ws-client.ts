@@ -6,6 +6,7 @@ export interface Received {
   payload: Record<string, unknown>;
   timestamp: string;
   seq?: number;
+  origin?: string;
 }
 
 /** A real WebSocket client that records what it receives and can wait for a message. */

@@ -57,6 +57,15 @@ export const subscription = z.object({
   features: planFeatures,
   /** The plan whose limits are in force (differs from `plan` after a lapse, or until a downgrade takes effect). */
   limitsPlan: z.object({ id: z.string(), name: z.string() }),
+  /**
+   * A change that takes effect at the period end: a downgrade (upgrades
+   * apply at once), or Free when set to cancel. Until `at` (epoch seconds)
+   * `plan` and its limits stay; choosing `plan` again calls the change off.
+   */
+  scheduledChange: z
+    .object({ plan: z.string(), name: z.string(), at: z.number().int() })
+    .nullable()
+    .default(null),
   provider: billingProvider,
   /** Who may change the plan (the billing screen says so). */
   planChanges,

@@ -92,10 +92,16 @@ export const addObservationsInput = z.object({
 });
 export type AddObservationsInput = z.input<typeof addObservationsInput>;
 
+/**
+ * GET /api/entities. `cursor` is a previous answer's `nextCursor`: the page
+ * starts right after that answer's last entity, so entities created or
+ * deleted between pages shift nothing (`offset` is ignored with it).
+ */
 export const entityListQuery = z.object({
   query: text().trim().max(500).optional(),
   types: commaList.optional(),
   ...pagination,
+  cursor: z.string().max(2000).optional(),
 });
 
 export const observation = z.object({
@@ -136,6 +142,8 @@ export const entityList = z.object({
   entities: z.array(entity),
   total: z.number().int(),
   ...listPaging,
+  /** Pass as `cursor` for the next page; null when nothing follows. */
+  nextCursor: z.string().nullable(),
 });
 export type EntityList = z.infer<typeof entityList>;
 

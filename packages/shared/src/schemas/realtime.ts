@@ -9,6 +9,14 @@ export const NORMAL_CLOSE_CODE = 1000;
 /** The gateway closes with this when the api_key is missing, unknown or expired. */
 export const UNAUTHORIZED_CLOSE_CODE = 4401;
 
+/**
+ * A request header naming the client (one browser tab) that made a change:
+ * the change's events carry it back as `origin`, so that tab can tell its own
+ * changes from those made elsewhere. Letters, digits, '-' and '_', 8–64 long.
+ */
+export const CLIENT_ID_HEADER = 'x-engram-client';
+export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
 export const GRAPH_EVENT_TYPES = [
   'entity_created',
   'entity_updated',
@@ -104,11 +112,16 @@ export const clientMessage = z.discriminatedUnion('type', [
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
 
-/** Every message either way: `{ id, type, payload, timestamp }`; graph events also carry `seq`. */
+/**
+ * Every message either way: `{ id, type, payload, timestamp }`; graph events
+ * also carry `seq`, and `origin` when the request that made them named its
+ * client (CLIENT_ID_HEADER).
+ */
 export interface ServerMessage {
   id: string;
   type: string;
   payload: Record<string, unknown>;
   timestamp: string;
   seq?: number;
+  origin?: string;
 }

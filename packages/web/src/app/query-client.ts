@@ -38,10 +38,25 @@ function sameKeyOrder(a: unknown, b: unknown): boolean {
   );
 }
 
+/**
+ * No refresh on a timer, on window focus or on coming back online: most
+ * reads are metered operations (docs/security.md, "Usage counts"), and an
+ * idle open tab must spend none. The realtime feed keeps the graph's queries
+ * fresh instead (every change refreshes the queries under `liveQueryKeys`, a
+ * reconnect replays what was missed or reloads them all), and a screen's
+ * queries load again when it is shown after `staleTime`. A query that costs
+ * no operation may opt back in (the dashboard's usage does).
+ */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { retry: shouldRetry, staleTime: 30_000, structuralSharing: shareKeepingOrder },
+      queries: {
+        retry: shouldRetry,
+        staleTime: 30_000,
+        structuralSharing: shareKeepingOrder,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+      },
       mutations: { retry: false },
     },
   });

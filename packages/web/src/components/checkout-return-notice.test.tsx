@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeServer, TEST_USER } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
-import { checkoutReturnOf } from './checkout-return-notice';
+import { checkoutReturnOf, paidSignUpReturn, PAYMENT_SUCCESSFUL } from './checkout-return-notice';
 
 const of = (path: string) => {
   const url = new URL(path, 'http://localhost');
@@ -54,5 +54,48 @@ describe('returns from checkout (spec §7, both readings)', () => {
     const { router } = renderApp('/signup?plan=pro&billing=annual&payment=cancelled');
     await waitFor(() => expect(info).toHaveBeenCalledWith('Payment cancelled', expect.anything()));
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+});
+
+describe('a paid sign-up’s return says whether a payment happened', () => {
+  const base = {
+    plan: 'starter',
+    name: 'Starter',
+    status: 'active',
+    cancelAtPeriodEnd: false,
+    currentPeriodEnd: 1_804_032_000,
+    features: { maxEntities: 1, maxQueries: 1, maxApiKeys: 1, maxWebhooks: 0, features: [] },
+    limitsPlan: { id: 'starter', name: 'Starter' },
+    scheduledChange: null,
+  };
+
+  it('words it from the subscription the server reports', () => {
+    expect(
+      paidSignUpReturn({ ...base, provider: 'stripe', planChanges: 'provider' }),
+    ).toMatchObject({ tone: 'success', message: PAYMENT_SUCCESSFUL });
+    expect(paidSignUpReturn({ ...base, provider: 'none', planChanges: 'self' })).toEqual({
+      tone: 'success',
+      message: 'You are on the Starter plan',
+      description: 'No payment was taken: this server runs without a payment provider.',
+    });
+    expect(paidSignUpReturn(null)).toMatchObject({ tone: 'info', message: 'Account created' });
+  });
+
+  it('without a payment provider, never says a payment was successful', async () => {
+    localStorage.setItem('auth_token', 'valid-token');
+    fakeServer({
+      'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+      'GET /api/billing/subscription': () => ({
+        status: 200,
+        body: { ...base, provider: 'none', planChanges: 'self' },
+      }),
+    });
+    const success = vi.spyOn(toast, 'success');
+    const { router } = renderApp('/dashboard?payment=success');
+    await waitFor(() =>
+      expect(success).toHaveBeenCalledWith('You are on the Starter plan', expect.anything()),
+    );
+    expect(success).not.toHaveBeenCalledWith(PAYMENT_SUCCESSFUL, expect.anything());
+    await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 });

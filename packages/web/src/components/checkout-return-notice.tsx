@@ -1,7 +1,8 @@
-import { planById } from '@engram/shared';
+import { planById, subscription as subscriptionSchema, type Subscription } from '@engram/shared';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { apiRequest } from '@/lib/api-client';
 
 /**
  * What a return from the hosted checkout page says (spec §7, both readings
@@ -15,6 +16,35 @@ export interface CheckoutReturn {
   description?: string;
   /** Query keys to drop once the notice is shown (a reload must not repeat it). */
   consumed: string[];
+  /**
+   * A paid sign-up's return: whether a payment happened is the server's to
+   * say (without a payment provider the plan is taken and nothing is paid),
+   * so the subscription is read before the notice is worded (`paidSignUpReturn`).
+   */
+  askServer?: true;
+}
+
+export const PAYMENT_SUCCESSFUL = 'Payment successful! Your subscription is now active.';
+
+/** The words of a paid sign-up's return, once the subscription is read (null: it could not be). */
+export function paidSignUpReturn(
+  subscription: Subscription | null,
+): Pick<CheckoutReturn, 'tone' | 'message' | 'description'> {
+  if (!subscription) {
+    return {
+      tone: 'info',
+      message: 'Account created',
+      description: 'Your plan and its status are under Billing.',
+    };
+  }
+  if (subscription.provider === 'none') {
+    return {
+      tone: 'success',
+      message: `You are on the ${subscription.name} plan`,
+      description: 'No payment was taken: this server runs without a payment provider.',
+    };
+  }
+  return { tone: 'success', message: PAYMENT_SUCCESSFUL };
 }
 
 export function checkoutReturnOf(pathname: string, search: URLSearchParams): CheckoutReturn | null {
@@ -23,11 +53,7 @@ export function checkoutReturnOf(pathname: string, search: URLSearchParams): Che
     return plan ? planById(plan).name : undefined;
   };
   if (pathname === '/dashboard' && search.get('payment') === 'success') {
-    return {
-      tone: 'success',
-      message: 'Payment successful! Your subscription is now active.',
-      consumed: ['payment'],
-    };
+    return { tone: 'success', message: PAYMENT_SUCCESSFUL, consumed: ['payment'], askServer: true };
   }
   if (pathname === '/dashboard' && search.get('success') === 'true') {
     const name = planName();
@@ -62,6 +88,12 @@ export function checkoutReturnOf(pathname: string, search: URLSearchParams): Che
   return null;
 }
 
+function show(id: string, notice: Pick<CheckoutReturn, 'tone' | 'message' | 'description'>) {
+  const options = { id, ...(notice.description ? { description: notice.description } : {}) };
+  if (notice.tone === 'success') toast.success(notice.message, options);
+  else toast.info(notice.message, options);
+}
+
 /** Shows the toast of a checkout return once, then takes its query values out of the address. */
 export function CheckoutReturnNotice() {
   const location = useLocation();
@@ -70,12 +102,14 @@ export function CheckoutReturnNotice() {
     const search = new URLSearchParams(location.search);
     const notice = checkoutReturnOf(location.pathname, search);
     if (!notice) return;
-    const options = {
-      id: `checkout-return:${location.pathname}`,
-      ...(notice.description ? { description: notice.description } : {}),
-    };
-    if (notice.tone === 'success') toast.success(notice.message, options);
-    else toast.info(notice.message, options);
+    const id = `checkout-return:${location.pathname}`;
+    if (notice.askServer) {
+      void apiRequest('/api/billing/subscription', { schema: subscriptionSchema })
+        .catch(() => null)
+        .then((subscription) => show(id, paidSignUpReturn(subscription)));
+    } else {
+      show(id, notice);
+    }
     if (notice.consumed.length === 0) return;
     for (const key of notice.consumed) search.delete(key);
     const rest = search.toString();

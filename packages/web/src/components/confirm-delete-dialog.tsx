@@ -38,7 +38,7 @@ export function ConfirmDeleteDialog({
       <DialogContent>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
-          <DialogDescription className="break-words">{question}</DialogDescription>
+          <DialogDescription className="wrap-anywhere">{question}</DialogDescription>
         </DialogHeader>
         {children}
         <DialogFooter>

@@ -32,11 +32,14 @@ const LOOK: Record<GraphEventType, { icon: LucideIcon; tone: string }> = {
 const PHONE_LIMIT = 3;
 
 /**
- * Live notifications of graph changes (spec §4): a compact stack at the
- * bottom right (full width at the bottom on phones, newest 3 only), newest
- * at the bottom, each dismissable. The top right belongs to toast notices (spec §2), so the
- * two never cover each other; the bottom edge also keeps the header, its
- * connection badge and the page title clear.
+ * Live notifications of changes made elsewhere (spec §4; another tab, an
+ * agent, the API — this tab's own changes have their toast): a compact stack
+ * at the bottom right (full width at the bottom on phones, newest 3 only),
+ * newest at the bottom, each dismissable. The top right belongs to toast
+ * notices (spec §2), so the two never cover each other; the bottom edge keeps
+ * the header, its connection badge and the page title clear. A card lets
+ * clicks through to the page below it: only its dismiss button takes the
+ * pointer, so a card never stands between the person and a control.
  */
 export function LiveNotifications({
   notifications,
@@ -60,7 +63,7 @@ export function LiveNotifications({
             <li
               key={notification.id}
               className={cn(
-                'pointer-events-auto flex animate-fade-in items-start gap-3 rounded-lg border border-border bg-popover p-2.5 text-sm shadow-md sm:p-3',
+                'flex animate-fade-in items-start gap-3 rounded-lg border border-border bg-popover p-2.5 text-sm shadow-md sm:p-3',
                 index < firstOnPhones && 'max-sm:hidden',
               )}
             >
@@ -71,7 +74,7 @@ export function LiveNotifications({
                 <Icon className="size-4" />
               </span>
               <div className="min-w-0 flex-1 pt-0.5">
-                <p className="font-medium break-words text-foreground">{notification.title}</p>
+                <p className="font-medium wrap-anywhere text-foreground">{notification.title}</p>
                 {notification.detail ? (
                   <p className="truncate text-xs text-muted-foreground">{notification.detail}</p>
                 ) : null}
@@ -80,7 +83,7 @@ export function LiveNotifications({
                 type="button"
                 onClick={() => onDismiss(notification.id)}
                 aria-label={`Dismiss: ${notification.title}`}
-                className="-m-1 flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-muted hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring"
+                className="pointer-events-auto -m-1 flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-muted hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring"
               >
                 <X className="size-4" aria-hidden />
               </button>

@@ -1,6 +1,7 @@
 import { errorResponse, type ErrorBody, type ErrorDetail } from '@engram/shared';
 import type { z } from 'zod';
 import { clearAuthToken, readAuthToken } from './auth-token';
+import { CLIENT_ID_HEADER, TAB_CLIENT_ID } from './client-id';
 
 /**
  * A failed call. `body` is the server's `{error, code, details}` when it sent
@@ -86,7 +87,11 @@ export async function apiRequest<T = unknown>(
   path: string,
   { method = 'GET', body, schema, token, signOutOnUnauthorized = true }: RequestOptions<T> = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  // The tab's id: realtime events of the changes it makes come back marked as its own.
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    [CLIENT_ID_HEADER]: TAB_CLIENT_ID,
+  };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const bearer = token ?? readAuthToken();
   if (bearer) headers.Authorization = `Bearer ${bearer}`;

@@ -39,3 +39,8 @@ export function formatDateTime(iso: string): string {
 export function formatCount(value: number): string {
   return count.format(value);
 }
+
+/** 1 → '1 delete', 2 → '2 deletes', 1234 → '1,234 queries' (with `many` for irregular words). */
+export function pluralize(value: number, one: string, many = `${one}s`): string {
+  return `${count.format(value)} ${value === 1 ? one : many}`;
+}

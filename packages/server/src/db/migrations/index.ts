@@ -17,6 +17,7 @@ import * as subscriptionReads from './015-subscription-reads.js';
 import * as exportLeases from './017-export-leases.js';
 import * as recallTerms from './018-recall-terms.js';
 import * as embeddings from './019-embeddings.js';
+import * as entityPages from './020-entity-pages.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -39,4 +40,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '017-export-leases', sql: exportLeases.sql },
   { name: '018-recall-terms', sql: recallTerms.sql },
   { name: '019-embeddings', sql: embeddings.sql },
+  { name: '020-entity-pages', sql: entityPages.sql },
 ];

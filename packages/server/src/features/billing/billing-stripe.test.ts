@@ -293,11 +293,13 @@ describe('billing on Stripe', () => {
       .slice(mark)
       .find((r) => r.method === 'POST' && r.path === subPath);
     expect(downgrade?.body).toMatchObject({ proration_behavior: 'none' });
-    // Starter from the next period; the Power User limits stay until this one ends.
+    // Starter from the next period; Power User and its limits stay until this one ends.
+    const periodEnd = itemOf(fake.subscriptions.get(stripeSubscription.id)!).current_period_end;
     expect(down.json().subscription).toMatchObject({
-      plan: 'starter',
+      plan: 'team',
       limitsPlan: { id: 'team' },
       features: { maxEntities: 1_000_000 },
+      scheduledChange: { plan: 'starter', name: 'Starter', at: periodEnd },
     });
     // The subscription's own webhook for that change agrees and changes nothing.
     await deliverAll([
@@ -307,13 +309,43 @@ describe('billing on Stripe', () => {
     ]);
     expect((await subscriptionOf(call)).limitsPlan.id).toBe('team');
 
+    // Choosing Power User again calls the downgrade off, without charging again for the period.
+    const keepMark = fake.requests.length;
+    const kept = await call({
+      method: 'POST',
+      url: '/api/billing/change-plan',
+      payload: { planId: 'team', priceId: 'price_1TeamM' },
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const keep = fake.requests
+      .slice(keepMark)
+      .find((r) => r.method === 'POST' && r.path === subPath);
+    expect(keep?.body).toMatchObject({
+      items: [{ price: 'price_1TeamM' }],
+      proration_behavior: 'none',
+    });
+    expect(kept.json().subscription).toMatchObject({
+      plan: 'team',
+      limitsPlan: { id: 'team' },
+      scheduledChange: null,
+    });
+    await call({
+      method: 'POST',
+      url: '/api/billing/change-plan',
+      payload: { planId: 'starter', priceId: 'price_1StarterM' },
+    });
+
     // The period ends.
     await t.database.db
       .updateTable('subscriptions')
       .set({ grace_until: new Date(Date.now() - 1000) })
       .where('account_id', '=', accountId)
       .execute();
-    expect((await subscriptionOf(call)).limitsPlan.id).toBe('starter');
+    expect(await subscriptionOf(call)).toMatchObject({
+      plan: 'starter',
+      limitsPlan: { id: 'starter' },
+      scheduledChange: null,
+    });
     expect((await currentPlan(t.database.db, accountId)).id).toBe('starter');
   });
 
@@ -337,6 +369,7 @@ describe('billing on Stripe', () => {
       plan: 'pro-annual',
       cancelAtPeriodEnd: true,
       limitsPlan: { id: 'pro-annual' },
+      scheduledChange: { plan: 'free' },
     });
 
     const back = await call({

@@ -149,7 +149,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
         ...schema,
         summary: 'Move to another plan; priceId null moves to Free (owners only)',
         description:
-          'Without a payment provider the plan applies at once. With Stripe, upgrades are charged and apply now, downgrades keep the higher limits until the period ends, Free cancels at the period end, and a first paid plan goes through checkout.',
+          'Upgrades apply now; a downgrade is scheduled for the period end (the plan in force and its limits stay until then, shown as `scheduledChange`), and Free cancels at the period end. Choosing the plan in force again calls a scheduled change off. With Stripe, upgrades are charged now and a first paid plan goes through checkout; without a payment provider nothing is charged.',
         body: changePlanInput,
         response: { 200: subscriptionChange, ...errors },
       },
@@ -167,7 +167,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
         ...schema,
         summary: 'The hosted checkout page for a paid plan (owners only)',
         description:
-          'Returns the address to send the browser to; it comes back to successUrl or cancelUrl. Without a payment provider the plan applies at once and the answer is successUrl.',
+          'Returns the address to send the browser to; it comes back to successUrl or cancelUrl. Without a payment provider nothing is paid: the plan is taken like change-plan takes it and the answer is successUrl.',
         body: checkoutInput,
         response: { 200: checkoutSession, ...errors },
       },

@@ -75,8 +75,10 @@ export type EntitlementRow = Pick<
  * subscription is active (or trialing); a lapsed or failed one (past due,
  * unpaid, cancelled, or set to cancel and past its period end) falls back to
  * the free limits — nothing is deleted, the account just cannot grow past
- * them. After a downgrade the higher plan it was paid for stays in force
- * until that period ends (`grace_*`, pricing FAQ). No row means free.
+ * them. After a downgrade the plan it was on stays in force until that
+ * period ends (`grace_*`, pricing FAQ): `plan_id` is the plan it moves to.
+ * Nothing has to run at the period end: the row is judged against `now`
+ * whenever it is read. No row means free.
  */
 export function effectivePlan(row: EntitlementRow | undefined, now: Date): Plan {
   if (!row) return FREE;
@@ -86,11 +88,23 @@ export function effectivePlan(row: EntitlementRow | undefined, now: Date): Plan 
   if (row.cancel_at_period_end && row.current_period_end && row.current_period_end <= now) {
     return FREE;
   }
-  if (row.grace_plan_id && row.grace_until && row.grace_until > now) {
-    const grace = planById(row.grace_plan_id);
-    if (tierRank(grace.id) > tierRank(plan.id)) return grace;
-  }
-  return plan;
+  return pendingDowngrade(row, now)?.from ?? plan;
+}
+
+/**
+ * A downgrade not yet due: the plan still in force (`from`), the plan the
+ * row moves to, and when. A grace plan that is not above the row's plan (an
+ * upgrade since) is no downgrade.
+ */
+function pendingDowngrade(
+  row: EntitlementRow,
+  now: Date,
+): { from: Plan; to: Plan; at: Date } | null {
+  if (!row.grace_plan_id || !row.grace_until || row.grace_until <= now) return null;
+  const from = planById(row.grace_plan_id);
+  const to = planById(row.plan_id);
+  if (from.id === to.id || isUpgrade(from, to)) return null;
+  return { from, to, at: row.grace_until };
 }
 
 /** The plan whose limits apply to the account now (spec §9); other features call this. */
@@ -109,13 +123,15 @@ export async function entitlementOf(
 // ── how a subscription reads ────────────────────────────────────────────────
 
 interface Standing {
-  /** The plan subscribed to (free once a paid plan ran out). */
+  /** The plan the account is on now (free once a paid plan ran out; before a downgrade is due, the plan it leaves). */
   plan: Plan;
   status: string;
   cancelAtPeriodEnd: boolean;
   currentPeriodEnd: Date | null;
   /** The plan whose limits apply. */
   limits: Plan;
+  /** What happens at the period end: a downgrade, or Free when set to cancel. */
+  scheduled: { plan: Plan; at: Date } | null;
 }
 
 function addInterval(from: Date, interval: 'month' | 'year'): Date {
@@ -137,19 +153,25 @@ function standingOf(row: repo.SubscriptionRow, now: Date, provider: BillingProvi
       cancelAtPeriodEnd: false,
       currentPeriodEnd: null,
       limits,
+      scheduled: null,
     };
   }
   let periodEnd = row.current_period_end;
   // Without a provider nothing renews a period: the next one simply starts.
-  if (!provider.billsPeriods && periodEnd && plan.interval) {
+  if (!provider.renewsPeriods && periodEnd && plan.interval) {
     while (periodEnd <= now) periodEnd = addInterval(periodEnd, plan.interval);
   }
+  const downgrade = LIVE.has(row.status) ? pendingDowngrade(row, now) : null;
+  let scheduled: Standing['scheduled'] = null;
+  if (row.cancel_at_period_end) scheduled = periodEnd ? { plan: FREE, at: periodEnd } : null;
+  else if (downgrade) scheduled = { plan: downgrade.to, at: downgrade.at };
   return {
-    plan,
+    plan: downgrade?.from ?? plan,
     status: row.status,
     cancelAtPeriodEnd: row.cancel_at_period_end,
     currentPeriodEnd: periodEnd,
     limits,
+    scheduled,
   };
 }
 
@@ -170,6 +192,13 @@ function present(row: repo.SubscriptionRow, deps: BillingDeps): Subscription {
       : null,
     features: featuresOf(standing.limits),
     limitsPlan: { id: standing.limits.id, name: standing.limits.name },
+    scheduledChange: standing.scheduled
+      ? {
+          plan: standing.scheduled.plan.id,
+          name: standing.scheduled.plan.name,
+          at: Math.floor(standing.scheduled.at.getTime() / 1000),
+        }
+      : null,
     provider: deps.provider.kind,
     planChanges: planChangesOf(deps),
   };
@@ -332,7 +361,7 @@ function isUpgrade(from: Plan, to: Plan): boolean {
   );
 }
 
-/** The `none` provider's plan change: at once, a new period starting now. */
+/** A plan given at once, a new period starting now (an upgrade without a provider, or the operator's). */
 function directChange(plan: Plan, now: Date): repo.SubscriptionChange {
   return {
     plan_id: plan.id,
@@ -341,6 +370,39 @@ function directChange(plan: Plan, now: Date): repo.SubscriptionChange {
     current_period_end: plan.interval ? addInterval(now, plan.interval) : null,
     grace_plan_id: null,
     grace_until: null,
+  };
+}
+
+/**
+ * The `none` provider's plan change, timed as with a provider (pricing FAQ):
+ * an upgrade applies at once with a new period; a downgrade keeps the plan
+ * in force until the period ends (`grace_*`), Free by cancelling at the
+ * period end; choosing the plan in force again calls a scheduled change off.
+ */
+function directMove(standing: Standing, plan: Plan, now: Date): repo.SubscriptionChange {
+  const from = standing.plan;
+  const periodEnd = standing.currentPeriodEnd;
+  if (from.id === FREE_PLAN_ID || isUpgrade(from, plan) || !periodEnd) {
+    return directChange(plan, now);
+  }
+  if (plan.id === from.id) {
+    return {
+      plan_id: plan.id,
+      cancel_at_period_end: false,
+      current_period_end: periodEnd,
+      grace_plan_id: null,
+      grace_until: null,
+    };
+  }
+  if (plan.id === FREE_PLAN_ID) {
+    return { cancel_at_period_end: true, current_period_end: periodEnd };
+  }
+  return {
+    plan_id: plan.id,
+    cancel_at_period_end: false,
+    current_period_end: periodEnd,
+    grace_plan_id: from.id,
+    grace_until: periodEnd,
   };
 }
 
@@ -389,25 +451,24 @@ function changeFrom(
       ? new Date(reported.currentPeriodEnd * 1000)
       : null,
   };
+  if (next.id === currentPlan.id) return change;
+  // The plan moved: judged against the plan in force (a downgrade not yet due keeps the one it left).
   const wasLivePaid = sameSubscription && currentPlan.id !== FREE_PLAN_ID && LIVE.has(row.status);
-  if (tierRank(next.id) > tierRank(currentPlan.id)) {
-    change.grace_plan_id = null;
-    change.grace_until = null;
-  } else if (
-    tierRank(next.id) < tierRank(currentPlan.id) &&
+  const pending = pendingDowngrade(row, now);
+  const inForce = pending?.from ?? currentPlan;
+  if (
     wasLivePaid &&
-    deps.provider.billsPeriods &&
+    next.id !== inForce.id &&
+    !isUpgrade(inForce, next) &&
     row.current_period_end &&
     row.current_period_end > now
   ) {
-    // Downgrade: the higher plan was paid for until the period ends.
-    const graceStillOn =
-      row.grace_plan_id &&
-      row.grace_until &&
-      row.grace_until > now &&
-      tierRank(row.grace_plan_id) > tierRank(currentPlan.id);
-    change.grace_plan_id = graceStillOn ? row.grace_plan_id : currentPlan.id;
-    change.grace_until = graceStillOn ? row.grace_until : row.current_period_end;
+    // Downgrade: the plan in force was paid for until the period ends.
+    change.grace_plan_id = inForce.id;
+    change.grace_until = pending?.at ?? row.current_period_end;
+  } else {
+    change.grace_plan_id = null;
+    change.grace_until = null;
   }
   return change;
 }
@@ -450,12 +511,14 @@ async function applyDirect(
 }
 
 /**
- * POST /api/billing/change-plan (spec §4): a null price moves to free. No
- * provider: the plan applies at once (a paid one only where owners choose
- * their plan: `requireSelfService`). Stripe: paid to paid changes the
- * subscription's price (an upgrade is charged and applies now; a downgrade
- * keeps the higher limits until the period ends); to free cancels at the
- * period end; free to paid goes through checkout.
+ * POST /api/billing/change-plan (spec §4): a null price moves to free.
+ * Upgrades apply now; downgrades at the period end, the plan in force
+ * staying until then; Free cancels at the period end (pricing FAQ), with or
+ * without a provider. Choosing the plan in force again calls a scheduled
+ * change off. No provider: a paid plan is taken only where owners choose
+ * their plan (`requireSelfService`). Stripe: paid to paid changes the
+ * subscription's price (an upgrade is charged now; a downgrade is not
+ * prorated); free to paid goes through checkout.
  */
 export async function changePlan(
   deps: BillingDeps,
@@ -478,15 +541,16 @@ export async function changePlan(
         : `That price is not the ${plan.name} plan's`,
     );
   }
-  if (plan.id !== FREE_PLAN_ID) requireSelfService(deps);
   const row = await subscriptionRow(deps, auth.accountId);
   const standing = standingOf(row, deps.now(), deps.provider);
-  if (standing.plan.id === plan.id && !standing.cancelAtPeriodEnd && LIVE.has(standing.status)) {
-    return present(row, deps);
-  }
+  const keeping = standing.plan.id === plan.id && LIVE.has(standing.status);
+  if (keeping && !standing.scheduled) return present(row, deps);
+  // Keeping the plan in force never raises the limits: open even where the operator sets plans.
+  if (plan.id !== FREE_PLAN_ID && !keeping) requireSelfService(deps);
 
   if (deps.provider.kind === 'none') {
-    return present(await applyDirect(deps, auth.accountId, directChange(plan, deps.now())), deps);
+    const change = directMove(standing, plan, deps.now());
+    return present(await applyDirect(deps, auth.accountId, change), deps);
   }
 
   const subscriptionId = row.provider_subscription_id;
@@ -499,6 +563,7 @@ export async function changePlan(
   if (!hasPaidSubscription) {
     throw conflict('Start a paid plan through checkout: this account has no paid subscription yet');
   }
+  // Back to the plan in force is no upgrade: its period is paid for already.
   const reported = await deps.provider.changePrice(
     subscriptionId,
     priceId!,
@@ -534,7 +599,8 @@ export async function startCheckout(
   const row = await subscriptionRow(deps, auth.accountId);
 
   if (deps.provider.kind === 'none') {
-    await applyDirect(deps, auth.accountId, directChange(plan, deps.now()));
+    const standing = standingOf(row, deps.now(), deps.provider);
+    await applyDirect(deps, auth.accountId, directMove(standing, plan, deps.now()));
     return { url: input.successUrl };
   }
 

@@ -18,8 +18,9 @@ import { currentPlan, effectivePlan } from './billing.service.js';
 
 /**
  * Billing with no payment provider configured (the `none` provider, the
- * default): plan changes apply at once, both ways, and the account's limits
- * follow; no cards, no invoices, no webhooks.
+ * default): upgrades apply at once, downgrades at the period end (as with a
+ * provider), and the account's limits follow; no cards, no invoices, no
+ * webhooks.
  */
 
 let t: TestApp;
@@ -54,6 +55,16 @@ async function memberOf(ownerUserId: string): Promise<Call> {
     .where('user_id', '=', member.user.id)
     .execute();
   return as(t.app, member.token);
+}
+
+/** The period ends, as time would: its end (and a downgrade's) moved into the past. */
+async function periodEnds(accountId: string) {
+  const past = new Date(Date.now() - 60_000);
+  await t.database.db
+    .updateTable('subscriptions')
+    .set({ current_period_end: past, grace_until: past })
+    .where('account_id', '=', accountId)
+    .execute();
 }
 
 function expectError(response: Awaited<ReturnType<Call>>, status: number, message?: string) {
@@ -101,6 +112,7 @@ describe('billing without a payment provider', () => {
       currentPeriodEnd: null,
       features: expect.objectContaining({ maxEntities: 1_000, maxQueries: 15_000, maxApiKeys: 1 }),
       limitsPlan: { id: 'free', name: 'Free' },
+      scheduledChange: null,
       provider: 'none',
       // The test server listens on loopback without PUBLIC_URL: owners choose.
       planChanges: 'self',
@@ -135,8 +147,8 @@ describe('billing without a payment provider', () => {
     expectError(webhook, 409, PAYMENTS_NOT_CONFIGURED);
   });
 
-  it('moves between plans at once, both ways, and the limits follow', async () => {
-    const { token } = await signUp(t.app);
+  it('moves up at once, to Free at the period end, and the limits follow', async () => {
+    const { token, user } = await signUp(t.app);
     const call = as(t.app, token);
     const key = (name: string) =>
       call({ method: 'POST', url: '/api/keys', payload: { name, permissions: [] } });
@@ -177,16 +189,121 @@ describe('billing without a payment provider', () => {
 
     const down = await changePlan(call, 'free', null);
     expect(down.statusCode).toBe(200);
+    const periodEnd = annual.json().subscription.currentPeriodEnd;
+    // Free from the period end: the paid year stays until then.
     expect(down.json().subscription).toMatchObject({
+      plan: 'pro-annual',
+      cancelAtPeriodEnd: true,
+      currentPeriodEnd: periodEnd,
+      limitsPlan: { id: 'pro-annual' },
+      scheduledChange: { plan: 'free', name: 'Free', at: periodEnd },
+    });
+    await periodEnds(await accountIdOf(t, user.id));
+    expect(await subscriptionOf(call)).toMatchObject({
       plan: 'free',
       currentPeriodEnd: null,
       limitsPlan: { id: 'free' },
+      scheduledChange: null,
       features: { maxApiKeys: 1 },
     });
     // Both keys are kept; a third is refused on free.
     const keys = await call({ method: 'GET', url: '/api/keys' });
     expect(keys.json().apiKeys).toHaveLength(2);
     expect((await key('three')).statusCode).toBe(402);
+  });
+
+  it('downgrades at the period end, keeping the plan in force until then; choosing it again calls that off', async () => {
+    const { token, user } = await signUp(t.app);
+    const call = as(t.app, token);
+    const accountId = await accountIdOf(t, user.id);
+    const team = subscriptionChange.parse(
+      (await changePlan(call, 'team', 'price_team_monthly')).json(),
+    ).subscription;
+    const periodEnd = team.currentPeriodEnd!;
+
+    const down = await changePlan(call, 'starter', 'price_starter_monthly');
+    expect(down.statusCode, down.body).toBe(200);
+    const scheduled = {
+      plan: 'team',
+      name: 'Power User',
+      cancelAtPeriodEnd: false,
+      currentPeriodEnd: periodEnd,
+      limitsPlan: { id: 'team', name: 'Power User' },
+      features: { maxEntities: 1_000_000 },
+      scheduledChange: { plan: 'starter', name: 'Starter', at: periodEnd },
+    };
+    expect(down.json().subscription).toMatchObject(scheduled);
+    expect(await subscriptionOf(call)).toMatchObject(scheduled);
+    expect((await currentPlan(t.database.db, accountId)).id).toBe('team');
+    // Another downgrade before the period ends replaces the scheduled one; the period stays.
+    const lower = await changePlan(call, 'pro', 'price_pro_monthly');
+    expect(lower.json().subscription).toMatchObject({
+      plan: 'team',
+      currentPeriodEnd: periodEnd,
+      scheduledChange: { plan: 'pro', at: periodEnd },
+    });
+
+    // Choosing the plan in force again: nothing scheduled, the same period.
+    const kept = await changePlan(call, 'team', 'price_team_monthly');
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json().subscription).toMatchObject({
+      plan: 'team',
+      currentPeriodEnd: periodEnd,
+      limitsPlan: { id: 'team' },
+      scheduledChange: null,
+    });
+    // Choosing it once more changes nothing.
+    expect((await changePlan(call, 'team', 'price_team_monthly')).json().subscription).toEqual(
+      kept.json().subscription,
+    );
+
+    // Scheduled again, then the period ends: Starter and its limits, read from the clock alone.
+    await changePlan(call, 'starter', 'price_starter_monthly');
+    await periodEnds(accountId);
+    const after = await subscriptionOf(call);
+    expect(after).toMatchObject({
+      plan: 'starter',
+      status: 'active',
+      cancelAtPeriodEnd: false,
+      limitsPlan: { id: 'starter' },
+      features: { maxEntities: 10_000 },
+      scheduledChange: null,
+    });
+    // The next period has begun (nothing renews one without a provider).
+    expect(after.currentPeriodEnd! * 1000).toBeGreaterThan(Date.now());
+    expect((await currentPlan(t.database.db, accountId)).id).toBe('starter');
+    const summary = analyticsSummary.parse(
+      (await call({ method: 'GET', url: '/api/analytics' })).json(),
+    );
+    expect(summary.userPlan).toBe('starter');
+
+    // An upgrade still applies at once, and Free is scheduled as a cancellation that Reactivate undoes.
+    const up = await changePlan(call, 'pro-annual', 'price_pro_annual');
+    expect(up.json().subscription).toMatchObject({ plan: 'pro-annual', scheduledChange: null });
+    const toFree = await changePlan(call, 'free', null);
+    const yearEnd = up.json().subscription.currentPeriodEnd;
+    expect(toFree.json().subscription).toMatchObject({
+      plan: 'pro-annual',
+      cancelAtPeriodEnd: true,
+      scheduledChange: { plan: 'free', at: yearEnd },
+    });
+    const back = await call({
+      method: 'POST',
+      url: '/api/billing/reactivate-subscription',
+      payload: {},
+    });
+    expect(back.json().subscription).toMatchObject({
+      plan: 'pro-annual',
+      cancelAtPeriodEnd: false,
+      currentPeriodEnd: yearEnd,
+      scheduledChange: null,
+    });
+    // Annual to monthly of the same tier is a downgrade too: at the end of the paid year.
+    const monthly = await changePlan(call, 'pro', 'price_pro_monthly');
+    expect(monthly.json().subscription).toMatchObject({
+      plan: 'pro-annual',
+      scheduledChange: { plan: 'pro', at: yearEnd },
+    });
   });
 
   it('refuses unknown plans and prices that are not the plan’s', async () => {

@@ -6,7 +6,8 @@ export const paymentsNotConfigured = () => new AppError(409, 'CONFLICT', PAYMENT
 
 /**
  * The self-hosted default: no payment provider. Plans are moved by the
- * billing service directly (at once, both ways); there are no cards,
+ * billing service directly, timed as with a provider (upgrades at once,
+ * downgrades at the end of the plan's period); there are no cards,
  * invoices or webhooks, and anything that would need a provider answers
  * 'Payments are not configured on this server'. Paid plans are named by the
  * catalog's own price ids (the pricing and sign-up pages use them too).
@@ -17,7 +18,7 @@ export function createNoneProvider(): BillingProvider {
   };
   return {
     kind: 'none',
-    billsPeriods: false,
+    renewsPeriods: false,
     priceIdOf: (planId) => planById(planId).priceId,
     createCustomer: refuse,
     createSetupIntent: refuse,

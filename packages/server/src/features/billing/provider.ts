@@ -2,19 +2,19 @@ import type { BillingProvider as ProviderKind } from '@engram/shared';
 
 /**
  * What billing needs of a payment provider. Two implementations, chosen by
- * config (runtime.ts): `none` (none-provider.ts, the default: no payments,
- * plan changes apply at once) and `stripe` (stripe-provider.ts). The rules —
- * who may change what, entitlements, applying webhook events — live in
- * billing.service.ts and are the same for both.
+ * config (runtime.ts): `none` (none-provider.ts, the default: no payments)
+ * and `stripe` (stripe-provider.ts). The rules — who may change what, when a
+ * change applies (upgrades now, downgrades at the period end), entitlements,
+ * applying webhook events — live in billing.service.ts and are the same for
+ * both.
  */
 export interface BillingProvider {
   readonly kind: ProviderKind;
   /**
-   * Whether a paid plan is paid ahead for a period: then a downgrade keeps
-   * the higher plan's limits until the period ends (pricing FAQ). Without
-   * payments every change applies at once.
+   * Whether the provider renews periods and reports their ends. Without one
+   * (`none`) the period still counts, and the next simply starts when one ends.
    */
-  readonly billsPeriods: boolean;
+  readonly renewsPeriods: boolean;
   /** What checkout and change-plan take for a plan; null when it cannot be bought (free). */
   priceIdOf(planId: string): string | null;
 

@@ -184,7 +184,7 @@ export function createStripeProvider(settings: StripeSettings): BillingProvider 
 
   return {
     kind: 'stripe',
-    billsPeriods: true,
+    renewsPeriods: true,
     priceIdOf: (planId) => settings.prices[planId] ?? null,
 
     createCustomer: ({ accountId, email, name }) =>

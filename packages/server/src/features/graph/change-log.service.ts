@@ -54,6 +54,7 @@ export async function changesAfter(
       accountId: auth.accountId,
       seq: Number(row.seq),
       at: row.at.toISOString(),
+      ...(row.origin ? { origin: row.origin } : {}),
     })),
     resync: false,
   };

@@ -82,6 +82,8 @@ export interface EventRow {
   type: string;
   payload: Record<string, unknown>;
   at: Date;
+  /** The client that made the change, when its request named one. */
+  origin: string | null;
 }
 
 /**
@@ -107,7 +109,7 @@ export async function eventsSince(
       select seq from (select seq, sum(bytes) over (order by seq) - bytes as before from page) p
        where before < ${maxBytes}
     )
-    select g.seq::text as seq, g.type, g.payload, g.at
+    select g.seq::text as seq, g.type, g.payload, g.at, g.actor->>'origin' as origin
       from graph_events g
      where g.account_id = ${accountId} and g.seq in (select seq from kept)
      order by g.seq

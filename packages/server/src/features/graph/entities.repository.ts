@@ -123,11 +123,23 @@ export async function findEntityKeysByName(
   return entitiesBy(db, accountId, 'name', names, ['id', 'name', 'type']);
 }
 
-/** Newest first; the total comes from the per-type counts, not a count over every row. */
+/**
+ * Newest first; the total comes from the per-type counts, not a count over
+ * every row. With `after` (an entity id) the page starts right after that
+ * entity, read by key from `(account_id, ordinal)` or, with a type filter,
+ * `(account_id, type, ordinal)` (migration 020): a late page costs what the
+ * first does. When `after` names no entity of the account (it was deleted
+ * since), the page skips `offset` rows instead.
+ */
 export async function listEntities(
   db: Db,
   accountId: string,
-  filter: { types?: string[] | undefined; limit: number; offset: number },
+  filter: {
+    types?: string[] | undefined;
+    limit: number;
+    offset: number;
+    after?: string | undefined;
+  },
 ): Promise<{ rows: EntityRow[]; total: number }> {
   let query = db.selectFrom('entities').select(entityColumns).where('account_id', '=', accountId);
   let totalQuery = db
@@ -138,11 +150,27 @@ export async function listEntities(
     query = query.where('type', 'in', filter.types);
     totalQuery = totalQuery.where('type', 'in', filter.types);
   }
+  const boundary = filter.after ? await ordinalOf(db, accountId, filter.after) : undefined;
+  query =
+    boundary === undefined
+      ? query.offset(filter.offset)
+      : query.where('ordinal', '<', sql<string>`${boundary}::bigint`);
   const [rows, total] = await Promise.all([
-    query.orderBy('ordinal', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+    query.orderBy('ordinal', 'desc').limit(filter.limit).execute(),
     totalQuery.executeTakeFirstOrThrow(),
   ]);
   return { rows, total: total.total };
+}
+
+/** An entity's place in creation order: kept on the server, never put in a cursor. */
+async function ordinalOf(db: Db, accountId: string, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('entities')
+    .select(sql<string>`ordinal::text`.as('ordinal'))
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.ordinal;
 }
 
 export async function updateEntity(

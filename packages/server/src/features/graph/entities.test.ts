@@ -279,7 +279,13 @@ describe('GET /api/entities (list, filter, paginate)', () => {
 
   it('returns {entities, total}, newest first, 100 by default', async () => {
     const list = await getJson<EntityList>(a.req, '/api/entities');
-    expect(Object.keys(list).sort()).toEqual(['entities', 'nextOffset', 'total', 'truncated']);
+    expect(Object.keys(list).sort()).toEqual([
+      'entities',
+      'nextCursor',
+      'nextOffset',
+      'total',
+      'truncated',
+    ]);
     expect(list.total).toBe(105);
     expect(list.entities).toHaveLength(100);
     const newestFirst = [...created].reverse().map((entity) => entity.name);
@@ -296,7 +302,13 @@ describe('GET /api/entities (list, filter, paginate)', () => {
     }
     expect(seen).toEqual([...created].reverse().map((entity) => entity.name));
     const past = await getJson<EntityList>(a.req, '/api/entities?offset=500');
-    expect(past).toEqual({ entities: [], total: 105, nextOffset: null, truncated: false });
+    expect(past).toEqual({
+      entities: [],
+      total: 105,
+      nextOffset: null,
+      truncated: false,
+      nextCursor: null,
+    });
   });
 
   it('allows limit up to 1000', async () => {
@@ -336,7 +348,13 @@ describe('GET /api/entities (list, filter, paginate)', () => {
     expect(spaced.entities.every((entity) => entity.type === 'technology')).toBe(true);
 
     const none = await getJson<EntityList>(a.req, '/api/entities?types=nothing-like-this');
-    expect(none).toEqual({ entities: [], total: 0, nextOffset: null, truncated: false });
+    expect(none).toEqual({
+      entities: [],
+      total: 0,
+      nextOffset: null,
+      truncated: false,
+      nextCursor: null,
+    });
 
     // An empty or blank list is no filter.
     for (const types of ['', ',', '%20,%20']) {
@@ -404,12 +422,14 @@ describe('search ranking', () => {
       total: 7,
       nextOffset: null,
       truncated: false,
+      nextCursor: null,
     });
     expect(await search(a, { query: 'graph', offset: 100 })).toEqual({
       entities: [],
       total: 7,
       nextOffset: null,
       truncated: false,
+      nextCursor: null,
     });
   });
 
@@ -428,6 +448,7 @@ describe('search ranking', () => {
       total: 0,
       nextOffset: null,
       truncated: false,
+      nextCursor: null,
     });
   });
 });
@@ -658,6 +679,7 @@ describe('DELETE /api/entities/{id}', () => {
       total: 0,
       nextOffset: null,
       truncated: false,
+      nextCursor: null,
     });
 
     const list = await getJson<EntityList>(a.req, '/api/entities');

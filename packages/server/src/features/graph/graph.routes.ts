@@ -53,7 +53,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         ...entities,
         summary: 'List or search entities',
         description:
-          'Without `query`: newest first. With `query`: case-insensitive substring match on name, type or any observation, ranked exact name, name prefix, name substring, type, observation. `types` is comma separated.',
+          'Without `query`: newest first. With `query`: case-insensitive substring match on name, type or any observation, ranked exact name, name prefix, name substring, type, observation. `types` is comma separated. `nextCursor` is passed as `cursor` (same `query` and `types`) for the next page, which starts right after this one whatever was created or deleted meanwhile; null when nothing follows. `offset` still works and is ignored with `cursor`.',
         querystring: entityListQuery,
         response: { 200: entityList, ...errors },
       },

@@ -241,6 +241,27 @@ export async function getEntity(deps: GraphDeps, auth: AuthContext, id: string):
   return toEntities(bounded).entities[0]!;
 }
 
+/**
+ * Where an entity list's page ended (its `nextCursor`): the list it belongs
+ * to (`n`ewest first, or `s`earch), the last entity given and how many
+ * entities came before the next page. The entity's id, not its place in the
+ * order: that place is a server-wide counter, and a cursor tells nothing the
+ * answer did not. The count is where the next page goes on from, as an
+ * offset would, when that entity was deleted since (or no longer matches).
+ */
+const entityCursorShape = (list: 'n' | 's') =>
+  z
+    .tuple([
+      z.literal(list),
+      z.string().refine(isUuid),
+      z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1),
+    ])
+    .transform(([, after, seen]) => ({ after, seen }));
+
 export async function listEntities(
   deps: GraphDeps,
   auth: AuthContext,
@@ -249,14 +270,39 @@ export async function listEntities(
     types?: string[] | undefined;
     limit: number;
     offset: number;
+    cursor?: string | undefined;
   },
 ): Promise<EntityList> {
-  const page = { ...filter, limit: Math.min(filter.limit, deps.bounds.maxRows) };
-  const { rows, total } = page.query
-    ? await searchRepo.searchEntities(deps.db, auth.accountId, { ...page, query: page.query })
+  const list = filter.query ? 's' : 'n';
+  // Named as the REST error handler names a query parameter ('query.limit').
+  const at =
+    filter.cursor === undefined
+      ? undefined
+      : decodeCursor(filter.cursor, entityCursorShape(list), 'query.cursor');
+  const limit = Math.min(filter.limit, deps.bounds.maxRows);
+  const start = at ? at.seen : filter.offset;
+  const page = {
+    types: filter.types,
+    // One row past the page says whether another follows.
+    limit: limit + 1,
+    // Used only when the cursor's entity is gone: go on by count, without it.
+    offset: at ? at.seen - 1 : filter.offset,
+    after: at?.after,
+  };
+  const { rows, total } = filter.query
+    ? await searchRepo.searchEntities(deps.db, auth.accountId, { ...page, query: filter.query })
     : await entityRepo.listEntities(deps.db, auth.accountId, page);
-  const { entities, cut } = await withObservations(deps, auth.accountId, rows);
-  return { entities, total, ...pageEnd(filter, entities.length, total, cut) };
+  const { entities, cut } = await withObservations(deps, auth.accountId, rows.slice(0, limit));
+  const more = rows.length > limit || entities.length < Math.min(rows.length, limit);
+  const next = start + entities.length;
+  const last = entities[entities.length - 1];
+  return {
+    entities,
+    total,
+    nextOffset: more ? next : null,
+    truncated: more && (cut || entities.length < filter.limit),
+    nextCursor: more && last ? encodeCursor([list, last.id, next]) : null,
+  };
 }
 
 /**

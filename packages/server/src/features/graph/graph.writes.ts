@@ -30,8 +30,16 @@ import * as relationRepo from './relations.repository.js';
  * bytes) and the change-log events are kept here and nowhere else.
  */
 
-/** A committed change, as the change log recorded it (the shared `graphChange` union). */
-export type ChangeEvent = GraphChange & { accountId: string; seq: number; at: string };
+/**
+ * A committed change, as the change log recorded it (the shared `graphChange`
+ * union), with the client that made it when the request named one.
+ */
+export type ChangeEvent = GraphChange & {
+  accountId: string;
+  seq: number;
+  at: string;
+  origin?: string;
+};
 
 export interface WriteDeps {
   db: Db;
@@ -89,7 +97,8 @@ export async function write<T>(
       });
       if (pending.length === 0) return { result: outcome, firstSeq: 0, at };
       const appended = await changeRepo.appendEvents(trx, auth.accountId, pending, {
-        actor: { ...auth.actor },
+        // The origin too, so a replay after a reconnect still names it.
+        actor: { ...auth.actor, ...(auth.origin ? { origin: auth.origin } : {}) },
         at,
       });
       await assertPlanLimits(trx, auth.accountId, deps.planOf ?? currentPlan, {
@@ -110,6 +119,7 @@ export async function write<T>(
           accountId: auth.accountId,
           seq: firstSeq + index,
           at: stamped,
+          ...(auth.origin ? { origin: auth.origin } : {}),
         })),
       );
     }

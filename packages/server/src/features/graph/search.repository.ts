@@ -93,18 +93,36 @@ function hitsOf(accountId: string, filter: SearchFilter) {
        where strpos(lower(e.name), ${term}) = 0 and strpos(lower(e.type), ${term}) = 0 and ${ofTypes}`;
 }
 
-/** One page of the hits, best first: `(id, rank, lname)`. */
-const pageOf = (page: { limit: number; offset: number }) => sql`
+/**
+ * One page of the hits, best first: `(id, rank, lname)`. With `after` (an
+ * entity id) the page starts right after that hit, by key; when it is no
+ * longer a hit (deleted or changed since), the page skips `offset` hits instead.
+ */
+const pageOf = (page: { limit: number; offset: number; after?: string | undefined }) => {
+  const limit = hidden(sql`${page.limit}::int`);
+  const offset = hidden(sql`${page.offset}::int`);
+  if (!page.after) {
+    return sql`
   select id, rank, lname from hits
    order by rank, lname, id
-   limit ${hidden(sql`${page.limit}::int`)}
-  offset ${hidden(sql`${page.offset}::int`)}`;
+   limit ${limit}
+  offset ${offset}`;
+  }
+  const after = hidden(sql`${page.after}::uuid`);
+  return sql`
+  select id, rank, lname from hits
+   where not exists (select 1 from hits b where b.id = ${after})
+      or (rank, lname, id) > (select b.rank, b.lname, b.id from hits b where b.id = ${after})
+   order by rank, lname, id
+   limit ${limit}
+  offset (case when exists (select 1 from hits b where b.id = ${after}) then 0 else ${offset} end)`;
+};
 
 /** One page of the entities matching the query, and how many match in all. */
 export async function searchEntities(
   db: Db,
   accountId: string,
-  filter: SearchFilter & { limit: number; offset: number },
+  filter: SearchFilter & { limit: number; offset: number; after?: string | undefined },
 ): Promise<{ rows: EntityRow[]; total: number }> {
   const result = await sql<EntityRow & { total: number }>`
     ${planOnce} with hits as materialized (${hitsOf(accountId, filter)})

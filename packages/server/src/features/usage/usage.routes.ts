@@ -10,10 +10,10 @@ declare module 'fastify' {
 
 /**
  * Metered routes are admitted against the plan's monthly operations before
- * they run (429 with Retry-After past it) and counted when they succeed. A
- * request that fails gives its admission back before its answer is sent, so
- * the client's next request finds it again. Runs after authentication
- * (preHandler).
+ * they run (429 with Retry-After past it) and counted when they succeed. Both
+ * the count and the give-back of a request that failed happen before its
+ * answer is sent, so the client's next request (the dashboard's usage, say)
+ * already sees them. Runs after authentication (preHandler).
  */
 export function registerMetering(app: FastifyInstance, meter: UsageMeter): void {
   const admitted = new WeakSet<FastifyRequest>();
@@ -25,11 +25,14 @@ export function registerMetering(app: FastifyInstance, meter: UsageMeter): void 
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode >= 400 && request.auth && admitted.delete(request)) {
-      await meter.release(request.auth.accountId);
-    }
+    const { operation } = request.routeOptions.config;
+    if (!operation || !request.auth || !admitted.delete(request)) return payload;
+    // Counted in memory (flushed in batches): the answer never waits on a write for it.
+    if (reply.statusCode < 400) meter.record(request.auth.accountId, operation, reply.elapsedTime);
+    else await meter.release(request.auth.accountId);
     return payload;
   });
+  // A request that ended without onSend (hijacked, aborted) is settled here.
   app.addHook('onResponse', async (request, reply) => {
     const { operation } = request.routeOptions.config;
     if (!operation || !request.auth || !admitted.delete(request)) return;

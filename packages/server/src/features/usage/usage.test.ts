@@ -382,6 +382,35 @@ describe('usage metering', () => {
     expect(await monthly(accountId)).toEqual({ count: 2, reserved: 0 });
   });
 
+  it('shows each operation on the dashboard as soon as it is answered, without waiting for a flush', async () => {
+    const { token } = await signUp(t.app);
+    const call = as(t.app, token);
+    await t.runtime.usage.flush();
+    const dashboard = async () => {
+      const summary = (await call({ method: 'GET', url: '/api/analytics' })).json();
+      return [summary.todayApiCalls, summary.monthlyUsage.total, summary.operationsThisMonth];
+    };
+    expect(await dashboard()).toEqual([0, 0, 0]);
+    const created = await call({
+      method: 'POST',
+      url: '/api/entities',
+      payload: { name: 'fresh', type: 't' },
+    });
+    // Counted in memory and flushed every 5 s; the answer merges what is not flushed yet.
+    expect(await dashboard()).toEqual([1, 1, 1]);
+    await call({ method: 'GET', url: '/api/entities' });
+    await call({ method: 'GET', url: `/api/entities/${created.json().id}` });
+    expect(await dashboard()).toEqual([3, 3, 3]);
+    // Over a real connection too: the count is taken before the answer is sent.
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${baseUrl}/api/entities`, { headers })).status).toBe(200);
+    const summary = (await (await fetch(`${baseUrl}/api/analytics`, { headers })).json()) as {
+      todayApiCalls: number;
+      monthlyUsage: { queries: number };
+    };
+    expect([summary.todayApiCalls, summary.monthlyUsage.queries]).toEqual([4, 3]);
+  });
+
   it('counts every operation once in a report read while a flush writes them', async () => {
     const { token, user } = await signUp(t.app);
     const accountId = await accountIdOf(user.id);

@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/app/query-client';
 import { fakeServer, TEST_USER } from '@/test/fake-server';
 import { FakeWebSocket } from '@/test/fake-websocket';
+import { TAB_CLIENT_ID } from '@/lib/client-id';
 import { RealtimeProvider, useEntitySubscription, useRealtime } from '@/lib/realtime';
 import { SessionProvider, useSession } from '@/lib/session';
 import { RealtimeNotifications, RealtimeStatusBadge } from './realtime-status';
@@ -103,14 +104,42 @@ describe('realtime in the shell (RealtimeProvider, badge, notifications)', () =>
         relationType: 'uses',
       }),
     );
-    expect(log).toHaveTextContent('Relation "uses" created');
+    expect(log).toHaveTextContent('Relation "Uses" created');
     // A relation does not change the entity list.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(entitiesQuery).toHaveBeenCalledTimes(2);
 
     await userEvent.click(screen.getByRole('button', { name: 'Dismiss: Entity "Alice" created' }));
     expect(log).not.toHaveTextContent('Alice');
-    expect(log).toHaveTextContent('Relation "uses" created');
+    expect(log).toHaveTextContent('Relation "Uses" created');
+  });
+
+  it('shows a card only for changes made elsewhere; this tab’s own changes refresh quietly', async () => {
+    renderProvider();
+    const socket = await connectedSocket();
+    await waitFor(() => expect(entitiesQuery).toHaveBeenCalledTimes(1));
+    const created = (seq: number, name: string, origin?: string) =>
+      act(() =>
+        socket.receive({
+          id: `event-${seq}`,
+          type: 'entity_created',
+          seq,
+          payload: { entityId: name, id: name, name, type: 'person', seq },
+          ...(origin ? { origin } : {}),
+        }),
+      );
+
+    created(1, 'Mine', TAB_CLIENT_ID);
+    // Its toast said so already; the list still reloads.
+    await waitFor(() => expect(entitiesQuery).toHaveBeenCalledTimes(2));
+    expect(screen.getByRole('log')).toBeEmptyDOMElement();
+
+    created(2, 'From another tab', 'tab-0123456789abcdef');
+    created(3, 'From an agent');
+    const log = screen.getByRole('log');
+    expect(log).toHaveTextContent('Entity "From another tab" created');
+    expect(log).toHaveTextContent('Entity "From an agent" created');
+    expect(log).not.toHaveTextContent('Mine');
   });
 
   it('replaces the connection when the user’s key changes', async () => {

@@ -11,6 +11,9 @@ import {
   formatUsd,
   initialPlanChoice,
   isMostPopular,
+  isUpgrade,
+  planChangedDescription,
+  planChoiceHint,
   planChangeError,
   planChangeRoute,
   planChangesNotice,
@@ -48,6 +51,7 @@ const sub = (overrides: Partial<Subscription>): Subscription => ({
   currentPeriodEnd: null,
   features: { maxEntities: 1, maxQueries: 1, maxApiKeys: 1, maxWebhooks: 0, features: [] },
   limitsPlan: { id: 'free', name: 'Free' },
+  scheduledChange: null,
   provider: 'none',
   planChanges: 'self',
   ...overrides,
@@ -128,11 +132,74 @@ describe('who changes the plan', () => {
     );
   });
   it('says changes apply at once without payments, and nothing when payments decide', () => {
-    expect(planChangesNotice(sub({}))).toMatch(/plan changes apply at once/);
+    expect(planChangesNotice(sub({}))).toMatch(
+      /nothing is charged\. Upgrades apply at once; downgrades at the end of the period\.$/,
+    );
     expect(planChangesNotice(sub({ provider: 'stripe', planChanges: 'provider' }))).toBeNull();
     expect(planDialogDescription(sub({}))).toBe(
+      'Upgrades apply at once; downgrades at the end of the current period, your plan staying until then.',
+    );
+    expect(planDialogDescription(sub({ provider: 'stripe', planChanges: 'provider' }))).toBe(
       'Upgrades apply at once; downgrades keep what you paid for until the period ends.',
     );
+  });
+});
+
+describe('what confirming a plan would do', () => {
+  // 2027-03-03T00:00:00Z
+  const END = 1_804_032_000;
+  const priced = (id: string, name: string, interval: BillingPlan['interval']) => ({
+    ...plan(id, interval, `p_${id}`),
+    name,
+  });
+  const pro = sub({ plan: 'pro', name: 'Pro', currentPeriodEnd: END });
+  it('reads upgrades by tier, and monthly to annual on one tier', () => {
+    expect(isUpgrade('starter', priced('pro', 'Pro', 'month'))).toBe(true);
+    expect(isUpgrade('pro', priced('pro-annual', 'Pro', 'year'))).toBe(true);
+    expect(isUpgrade('pro-annual', priced('pro', 'Pro', 'month'))).toBe(false);
+    expect(isUpgrade('team', priced('starter-annual', 'Starter', 'year'))).toBe(false);
+    expect(isUpgrade('free', priced('starter', 'Starter', 'month'))).toBe(true);
+  });
+  it('blocks the plan the person is on, unless that calls a scheduled change off', () => {
+    expect(planChoiceHint(pro, undefined)).toBeNull();
+    expect(planChoiceHint(pro, priced('pro', 'Pro', 'month'))).toEqual({
+      text: 'You are on the Pro plan. Choose another plan to change.',
+      blocked: true,
+    });
+    expect(planChoiceHint(sub({}), PLANS[0])).toMatchObject({ blocked: true });
+    const scheduled = { ...pro, scheduledChange: { plan: 'starter', name: 'Starter', at: END } };
+    expect(planChoiceHint(scheduled, priced('pro', 'Pro', 'month'))).toEqual({
+      text: 'Keeps Pro: the move to Starter on March 3, 2027 is called off.',
+      blocked: false,
+    });
+    expect(planChoiceHint(scheduled, priced('starter', 'Starter', 'month'))).toEqual({
+      text: 'Already scheduled: Starter applies from March 3, 2027.',
+      blocked: true,
+    });
+  });
+  it('says an upgrade applies at once and a downgrade at the period end', () => {
+    expect(planChoiceHint(pro, priced('team', 'Power User', 'month'))).toEqual({
+      text: 'Power User applies at once.',
+      blocked: false,
+    });
+    expect(planChoiceHint(sub({}), priced('starter', 'Starter', 'month'))?.text).toBe(
+      'Starter applies at once.',
+    );
+    expect(planChoiceHint(pro, priced('starter', 'Starter', 'month'))?.text).toBe(
+      'Pro stays until March 3, 2027; Starter applies from then.',
+    );
+    expect(planChoiceHint(pro, { ...PLANS[0]!, name: 'Free' })?.text).toBe(
+      'Pro stays until March 3, 2027; Free applies from then.',
+    );
+  });
+  it('says in the toast when the change applies', () => {
+    expect(planChangedDescription(pro)).toBe('You are on the Pro plan.');
+    expect(
+      planChangedDescription({
+        ...pro,
+        scheduledChange: { plan: 'free', name: 'Free', at: END },
+      }),
+    ).toBe('Pro stays until March 3, 2027; Free applies from then.');
   });
 });
 

@@ -3,6 +3,7 @@ import {
   BILLING_OWNER_ONLY,
   PLAN_CHANGES_BY_OPERATOR,
   tierOf,
+  tierRank,
   UNLIMITED,
   type BillingPlan,
   type MonthlySummary,
@@ -74,7 +75,7 @@ export function planChangeRoute(
 export function planChangesNotice(subscription: Subscription): string | null {
   switch (subscription.planChanges) {
     case 'self':
-      return 'This server runs without a payment provider: plan changes apply at once and no card is needed.';
+      return 'This server runs without a payment provider: no card is needed and nothing is charged. Upgrades apply at once; downgrades at the end of the period.';
     case 'operator':
       return subscription.plan === FREE_PLAN
         ? `${PLAN_CHANGES_BY_OPERATOR} Ask the person who runs it for another plan.`
@@ -86,9 +87,65 @@ export function planChangesNotice(subscription: Subscription): string | null {
 
 /** The plan dialog's subtitle: how a change applies, or who makes it. */
 export function planDialogDescription(subscription: Subscription): string {
-  return subscription.planChanges === 'operator'
-    ? `${PLAN_CHANGES_BY_OPERATOR} You can move to Free here; ask the person who runs it for any other plan.`
-    : 'Upgrades apply at once; downgrades keep what you paid for until the period ends.';
+  switch (subscription.planChanges) {
+    case 'operator':
+      return `${PLAN_CHANGES_BY_OPERATOR} You can move to Free here; ask the person who runs it for any other plan.`;
+    case 'self':
+      return 'Upgrades apply at once; downgrades at the end of the current period, your plan staying until then.';
+    case 'provider':
+      return 'Upgrades apply at once; downgrades keep what you paid for until the period ends.';
+  }
+}
+
+/** Up a tier, or from monthly to annual on the same tier (the server's reading too). */
+export function isUpgrade(fromPlanId: string, to: BillingPlan): boolean {
+  const from = tierRank(fromPlanId);
+  const rank = tierRank(to.id);
+  return (
+    rank > from || (rank === from && to.interval === 'year' && !fromPlanId.endsWith('-annual'))
+  );
+}
+
+/**
+ * What confirming the chosen plan would do, said under the plans (null with
+ * nothing chosen). `blocked`: choosing the plan the person is on changes
+ * nothing, unless it calls a scheduled change off.
+ */
+export function planChoiceHint(
+  subscription: Subscription,
+  plan: BillingPlan | undefined,
+): { text: string; blocked: boolean } | null {
+  if (!plan) return null;
+  const scheduled = subscription.scheduledChange;
+  if (plan.id === subscription.plan) {
+    return scheduled
+      ? {
+          text: `Keeps ${subscription.name}: the move to ${scheduled.name} on ${formatBillingDate(scheduled.at)} is called off.`,
+          blocked: false,
+        }
+      : { text: `You are on the ${plan.name} plan. Choose another plan to change.`, blocked: true };
+  }
+  if (scheduled?.plan === plan.id) {
+    return {
+      text: `Already scheduled: ${plan.name} applies from ${formatBillingDate(scheduled.at)}.`,
+      blocked: true,
+    };
+  }
+  const end = subscription.currentPeriodEnd;
+  if (subscription.plan === FREE_PLAN || isUpgrade(subscription.plan, plan) || end === null) {
+    return { text: `${plan.name} applies at once.`, blocked: false };
+  }
+  return {
+    text: `${subscription.name} stays until ${formatBillingDate(end)}; ${plan.name} applies from then.`,
+    blocked: false,
+  };
+}
+
+/** The success toast's second line: when the change applies. */
+export function planChangedDescription(changed: Subscription): string {
+  const scheduled = changed.scheduledChange;
+  if (!scheduled) return `You are on the ${changed.name} plan.`;
+  return `${changed.name} stays until ${formatBillingDate(scheduled.at)}; ${scheduled.name} applies from then.`;
 }
 
 /** Spec §7: the plan dialog's checkout returns to the dashboard, or to billing when cancelled. */

@@ -18,20 +18,41 @@ const VALID: EntityFormValues = {
 };
 
 describe('checkEntityForm', () => {
-  it('reports each rule in the order of spec §5', () => {
-    // Each step fixes the previous problem, so the next rule is the first one broken.
-    const steps: [Partial<EntityFormValues>, string, string][] = [
-      [{ name: '', type: '', metadata: '{bad' }, 'Name is required', 'name'],
-      [{ name: '   ', type: '', metadata: '{bad' }, 'Name is required', 'name'],
-      [{ type: '', metadata: '{bad' }, 'Type is required', 'type'],
-      [{ type: 'person', customType: '  ', metadata: '{bad' }, 'Type is required', 'type'],
+  it('reports every broken rule at once, in the order of spec §5', () => {
+    expect(checkEntityForm({ ...VALID, name: '   ', type: '', metadata: '{bad' })).toEqual({
+      ok: false,
+      errors: [
+        { field: 'name', message: 'Name is required' },
+        { field: 'type', message: 'Type is required' },
+        { field: 'metadata', message: 'Invalid JSON format' },
+      ],
+    });
+    expect(checkEntityForm({ ...VALID, name: '', customType: '  ', metadata: '[1, 2]' })).toEqual({
+      ok: false,
+      errors: [
+        { field: 'name', message: 'Name is required' },
+        { field: 'type', message: 'Type is required' },
+        { field: 'metadata', message: 'Metadata must be a JSON object' },
+      ],
+    });
+  });
+
+  it('reports each rule alone when only it is broken', () => {
+    const cases: [Partial<EntityFormValues>, string, string][] = [
+      [{ name: '' }, 'Name is required', 'name'],
+      [{ name: '   ' }, 'Name is required', 'name'],
+      [{ type: '' }, 'Type is required', 'type'],
+      [{ type: 'person', customType: '  ' }, 'Type is required', 'type'],
       [{ metadata: '{bad' }, 'Invalid JSON format', 'metadata'],
       [{ metadata: "{'single': 'quotes'}" }, 'Invalid JSON format', 'metadata'],
       [{ metadata: '[1, 2]' }, 'Metadata must be a JSON object', 'metadata'],
       [{ metadata: '"text"' }, 'Metadata must be a JSON object', 'metadata'],
     ];
-    for (const [overrides, message, field] of steps) {
-      expect(checkEntityForm({ ...VALID, ...overrides })).toEqual({ ok: false, field, message });
+    for (const [overrides, message, field] of cases) {
+      expect(checkEntityForm({ ...VALID, ...overrides })).toEqual({
+        ok: false,
+        errors: [{ field, message }],
+      });
     }
   });
 

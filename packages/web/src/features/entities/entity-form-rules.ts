@@ -20,8 +20,16 @@ export interface EntityPayload {
   observations: string[];
 }
 
+/** A broken rule, at the field it concerns. */
+export interface EntityFormError {
+  field: EntityFormField;
+  message: string;
+}
+
 export type EntityFormCheck =
-  { ok: true; input: EntityPayload } | { ok: false; field: EntityFormField; message: string };
+  | { ok: true; input: EntityPayload }
+  /** Every broken rule, one per field, in the order of the fields. */
+  | { ok: false; errors: EntityFormError[] };
 
 /** The form of a new entity: one empty observation box (spec §3, §5). */
 export function emptyEntityForm(): EntityFormValues {
@@ -59,34 +67,40 @@ export function cleanObservationTexts(texts: string[]): string[] {
 /**
  * Spec §5, in order: a non-blank name ('Name is required'), a type ('Type is
  * required'), metadata that is valid JSON when given ('Invalid JSON format').
- * The first broken rule, or the payload to send: name and type trimmed,
- * blank observations dropped.
+ * Every broken rule (so one submit shows every mistake), or the payload to
+ * send: name and type trimmed, blank observations dropped.
  */
 export function checkEntityForm(values: EntityFormValues): EntityFormCheck {
+  const errors: EntityFormError[] = [];
   const name = values.name.trim();
-  if (!name) return { ok: false, field: 'name', message: 'Name is required' };
+  if (!name) errors.push({ field: 'name', message: 'Name is required' });
 
   const type = (values.customType ?? values.type).trim();
-  if (!type) return { ok: false, field: 'type', message: 'Type is required' };
+  if (!type) errors.push({ field: 'type', message: 'Type is required' });
 
-  let metadata: Record<string, unknown> = {};
-  if (values.metadata.trim()) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(values.metadata);
-    } catch {
-      return { ok: false, field: 'metadata', message: 'Invalid JSON format' };
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return { ok: false, field: 'metadata', message: 'Metadata must be a JSON object' };
-    }
-    metadata = parsed as Record<string, unknown>;
-  }
+  const metadata = parseMetadata(values.metadata);
+  if (typeof metadata === 'string') errors.push({ field: 'metadata', message: metadata });
 
+  if (errors.length > 0 || typeof metadata === 'string') return { ok: false, errors };
   return {
     ok: true,
     input: { name, type, metadata, observations: cleanObservationTexts(values.observations) },
   };
+}
+
+/** Metadata text as an object (blank: none), or what is wrong with it. */
+function parseMetadata(text: string): Record<string, unknown> | string {
+  if (!text.trim()) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'Invalid JSON format';
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return 'Metadata must be a JSON object';
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /** The known types of the shared catalog a person would give an entity (not 'observation'). */

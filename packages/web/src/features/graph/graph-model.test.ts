@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cutLabel,
   fallbackGraph,
+  graphParamNotices,
   graphSearch,
   neighbourSet,
   nodeLabel,
@@ -136,6 +137,36 @@ describe('parseGraphParams', () => {
     const search = graphSearch({ limit: 500, depth: 4 }, new URLSearchParams('x=1&limit=100'));
     expect(search.toString()).toBe('x=1&limit=500&depth=4');
     expect(parseGraphParams(search)).toEqual({ limit: 500, depth: 4 });
+  });
+});
+
+describe('graphParamNotices', () => {
+  const notices = (query: string) => graphParamNotices(new URLSearchParams(query));
+
+  it('says nothing for offered or absent values', () => {
+    expect(notices('')).toEqual([]);
+    expect(notices('limit=100&depth=5')).toEqual([]);
+    expect(notices('limit=&depth=')).toEqual([]);
+  });
+
+  it('names a value not offered and the one used instead', () => {
+    expect(notices('limit=99999')).toEqual([
+      'Limit 99999 is not one of the options (100, 250, 500); showing 250.',
+    ]);
+    expect(notices('limit=1000&depth=0')).toEqual([
+      'Limit 1000 is not one of the options (100, 250, 500); showing 250.',
+      'Depth 0 is not one of the options (1, 2, 3, 4, 5); using 2.',
+    ]);
+    // The selectors' other value is kept.
+    expect(notices('limit=abc&depth=4')).toEqual([
+      'Limit abc is not one of the options (100, 250, 500); showing 250.',
+    ]);
+  });
+
+  it('cuts a long value', () => {
+    expect(notices(`limit=${'9'.repeat(40)}`)[0]).toBe(
+      'Limit 999999999999… is not one of the options (100, 250, 500); showing 250.',
+    );
   });
 });
 

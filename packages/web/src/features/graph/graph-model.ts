@@ -169,6 +169,36 @@ export function parseGraphParams(search: URLSearchParams): GraphParams {
   };
 }
 
+/** Longest part of an unknown query value quoted back in a notice. */
+const QUOTED_MAX = 12;
+
+/**
+ * One short sentence for each of limit and depth the address gives but the
+ * selectors do not offer (parseGraphParams uses the default instead), e.g.
+ * 'Limit 99999 is not one of the options (100, 250, 500); showing 250.'
+ */
+export function graphParamNotices(search: URLSearchParams): string[] {
+  const notices: string[] = [];
+  const check = (
+    key: 'limit' | 'depth',
+    name: string,
+    options: readonly number[],
+    used: number,
+    verb: string,
+  ) => {
+    const raw = search.get(key);
+    if (raw === null || raw.trim() === '') return;
+    if (/^\d+$/.test(raw) && options.includes(Number(raw))) return;
+    notices.push(
+      `${name} ${cutLabel(raw, QUOTED_MAX)} is not one of the options (${options.join(', ')}); ${verb} ${used}.`,
+    );
+  };
+  const params = parseGraphParams(search);
+  check('limit', 'Limit', LIMIT_OPTIONS, params.limit, 'showing');
+  check('depth', 'Depth', DEPTH_OPTIONS, params.depth, 'using');
+  return notices;
+}
+
 /** The address query for `params`, keeping any other parameters of `current`. */
 export function graphSearch(params: GraphParams, current?: URLSearchParams): URLSearchParams {
   const next = new URLSearchParams(current);

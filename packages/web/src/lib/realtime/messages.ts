@@ -8,7 +8,7 @@ import {
 /**
  * A change to the account's graph as the gateway sends it (spec §4, §7): the
  * shared `graphChange` union — the payloads the server's change log records —
- * inside the message envelope.
+ * inside the message envelope; `origin` names the tab that made it, if one did.
  */
 export type GraphEvent = GraphChange & Omit<ServerMessage, 'type' | 'payload'>;
 
@@ -17,7 +17,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Reads one frame from the gateway: `{ id, type, payload, timestamp, seq? }`.
+ * Reads one frame from the gateway: `{ id, type, payload, timestamp, seq?, origin? }`.
  * Anything else (not text, not JSON, no `type`) is null; the caller only logs
  * it (spec §8: unparseable realtime messages are only logged).
  */
@@ -30,13 +30,14 @@ export function parseServerMessage(data: unknown): ServerMessage | null {
     return null;
   }
   if (!isRecord(parsed) || typeof parsed.type !== 'string' || parsed.type === '') return null;
-  const seq = parsed.seq;
+  const { seq, origin } = parsed;
   return {
     id: typeof parsed.id === 'string' ? parsed.id : '',
     type: parsed.type,
     payload: isRecord(parsed.payload) ? parsed.payload : {},
     timestamp: typeof parsed.timestamp === 'string' ? parsed.timestamp : '',
     ...(typeof seq === 'number' && Number.isSafeInteger(seq) ? { seq } : {}),
+    ...(typeof origin === 'string' && origin !== '' ? { origin } : {}),
   };
 }
 
@@ -59,5 +60,6 @@ export function readGraphEvent(message: ServerMessage): GraphEvent | null {
     id: message.id,
     timestamp: message.timestamp,
     ...(message.seq === undefined ? {} : { seq: message.seq }),
+    ...(message.origin === undefined ? {} : { origin: message.origin }),
   };
 }

@@ -58,10 +58,13 @@ describe('describeEvent', () => {
         'Observation added',
         undefined,
       ],
-      [event('relation_created', relation('uses')), 'Relation "uses" created', undefined],
-      [event('relation_updated', relation('needs')), 'Relation "needs" updated', undefined],
+      [event('relation_created', relation('uses')), 'Relation "Uses" created', undefined],
+      [event('relation_updated', relation('needs')), 'Relation "Needs" updated', undefined],
       [event('relation_updated', relation('')), 'Relation updated', undefined],
-      [event('relation_deleted', relation('uses')), 'Relation "uses" deleted', undefined],
+      [event('relation_deleted', relation('uses')), 'Relation "Uses" deleted', undefined],
+      // Worded as the relations table shows the type.
+      [event('relation_created', relation('based_on')), 'Relation "Based on" created', undefined],
+      [event('relation_created', relation('part-of')), 'Relation "Part of" created', undefined],
     ];
     for (const [input, title, detail] of cases) {
       expect(describeEvent(input)).toEqual({ title, detail });

@@ -1,4 +1,4 @@
-import type { GraphEventType } from '@engram/shared';
+import { typeLabel, type GraphEventType } from '@engram/shared';
 import type { GraphEvent } from './messages';
 import type { Timers } from './realtime-client';
 
@@ -54,7 +54,8 @@ export function describeEvent(event: GraphEvent): { title: string; detail?: stri
     case 'relation_updated':
     case 'relation_deleted': {
       const verb = event.type.slice('relation_'.length);
-      return { title: named('Relation', event.payload.relationType, verb) };
+      // Shown as the relations table shows it: 'based_on' → 'Based on'.
+      return { title: named('Relation', typeLabel(event.payload.relationType), verb) };
     }
   }
 }

@@ -9,6 +9,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
+import { TAB_CLIENT_ID } from '../client-id';
 import { useSession } from '../session';
 import { NotificationQueue, type LiveNotification } from './notifications';
 import { ALL_LIVE_QUERY_KEYS, queryKeysForEvent } from './query-keys';
@@ -64,6 +65,8 @@ const RealtimeContext = createContext<RealtimeValue | null>(null);
 
 export interface RealtimeProviderProps {
   children: ReactNode;
+  /** The id this tab sends with its requests (tests pass their own). */
+  clientId?: string;
   /** Tests pass a fake WebSocket; the browser's is the default. */
   createSocket?: SocketFactory;
   timers?: Timers;
@@ -72,10 +75,17 @@ export interface RealtimeProviderProps {
 /**
  * Holds the realtime connection of the signed-in user (spec §4): connected
  * while the session has a user with an apiKey, replaced when the key changes,
- * closed on unmount. Each graph event becomes a live notification and
- * refreshes the queries it affects (see `liveQueryKeys`).
+ * closed on unmount. Each graph event refreshes the queries it affects (see
+ * `liveQueryKeys`); one made elsewhere (another tab, an agent, the API) also
+ * becomes a live notification, while this tab's own changes (their events
+ * carry its `clientId` as origin) already had their toast.
  */
-export function RealtimeProvider({ children, createSocket, timers }: RealtimeProviderProps) {
+export function RealtimeProvider({
+  children,
+  clientId = TAB_CLIENT_ID,
+  createSocket,
+  timers,
+}: RealtimeProviderProps) {
   const { user } = useSession();
   const queryClient = useQueryClient();
   const apiKey = user?.apiKey ?? null;
@@ -110,7 +120,8 @@ export function RealtimeProvider({ children, createSocket, timers }: RealtimePro
       flushTimer ??= setTimeout(flush, INVALIDATE_BATCH_MS);
     };
     const offEvent = client.onGraphEvent((event) => {
-      queue.addEvent(event);
+      // A change this tab made was announced by its own toast: one notice per change.
+      if (event.origin !== clientId) queue.addEvent(event);
       refresh(queryKeysForEvent(event));
     });
     const offResync = client.onResync(() => refresh(ALL_LIVE_QUERY_KEYS));
@@ -120,7 +131,7 @@ export function RealtimeProvider({ children, createSocket, timers }: RealtimePro
       if (flushTimer !== undefined) clearTimeout(flushTimer);
       queue.clear();
     };
-  }, [client, queue, queryClient]);
+  }, [client, queue, queryClient, clientId]);
 
   const connection = useSyncExternalStore(client.subscribe, client.getSnapshot);
   const notifications = useSyncExternalStore(queue.subscribe, queue.getSnapshot);

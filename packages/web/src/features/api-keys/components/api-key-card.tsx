@@ -61,7 +61,7 @@ export function ApiKeyCard({ apiKey, secret, roll = {}, onRoll, onDelete }: ApiK
           </div>
           <div className="min-w-0">
             <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <h3 id={titleId} className="min-w-0 font-semibold break-words">
+              <h3 id={titleId} className="min-w-0 font-semibold wrap-anywhere">
                 {apiKey.name}
               </h3>
               {state === 'expired' ? (
@@ -169,7 +169,7 @@ function RollNotes({ apiKey, state, roll }: { apiKey: ApiKey; state: KeyState; r
           className="flex items-start gap-1.5 text-xs text-foreground/80"
         >
           <History className="mt-0.5 size-3.5 shrink-0 text-muted-foreground" aria-hidden />
-          <span className="min-w-0 break-words">{note}</span>
+          <span className="min-w-0 wrap-anywhere">{note}</span>
         </p>
       ))}
     </div>

@@ -21,8 +21,8 @@ export const SIGNUP_REDIRECT_DELAY_MS = 2000;
 /** What happened after the account was created; drives the message and the delayed redirect. */
 type Outcome =
   | { kind: 'created' }
-  | { kind: 'redirecting-to-checkout' }
-  | { kind: 'checkout-failed'; auth: AuthResponse };
+  | { kind: 'redirecting-to-checkout'; paymentPage: boolean }
+  | { kind: 'checkout-failed'; auth: AuthResponse; reason: string | null };
 
 function registrationErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
@@ -84,15 +84,16 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
     // Checkout needs the new session; the session state itself waits, so the
     // guest-only guard does not pull the user to /dashboard mid-redirect.
     storeAuthToken(auth.token);
+    const urls = checkoutUrls(paid);
     try {
-      const url = await checkoutMutation.mutateAsync({
-        priceId: paid.priceId,
-        ...checkoutUrls(paid),
-      });
-      setOutcome({ kind: 'redirecting-to-checkout' });
+      const url = await checkoutMutation.mutateAsync({ priceId: paid.priceId, ...urls });
+      // Without a payment provider the server takes the plan and answers the success address itself.
+      setOutcome({ kind: 'redirecting-to-checkout', paymentPage: url !== urls.successUrl });
       window.location.assign(url);
-    } catch {
-      setOutcome({ kind: 'checkout-failed', auth });
+    } catch (error) {
+      // The server's reason (e.g. plans set by the operator) says why no plan was taken.
+      const reason = error instanceof ApiError ? (error.body?.error ?? null) : null;
+      setOutcome({ kind: 'checkout-failed', auth, reason });
     }
   }
 
@@ -191,11 +192,19 @@ function OutcomeNotice({ outcome }: { outcome: Outcome | null }) {
     case 'created':
       return <Alert variant="success">Account created successfully! Redirecting to login...</Alert>;
     case 'redirecting-to-checkout':
-      return <Alert variant="info">Account created. Taking you to billing...</Alert>;
+      return (
+        <Alert variant="info">
+          {outcome.paymentPage
+            ? 'Account created. Taking you to billing...'
+            : 'Account created. Taking you to your dashboard...'}
+        </Alert>
+      );
     case 'checkout-failed':
       return (
         <Alert variant="info">
-          Account created, but billing could not be started. Taking you to your dashboard...
+          {outcome.reason
+            ? `Account created on the Free plan: ${outcome.reason} Taking you to your dashboard...`
+            : 'Account created, but billing could not be started. Taking you to your dashboard...'}
         </Alert>
       );
     default:

@@ -31,6 +31,7 @@ const SUBSCRIPTION: Subscription = {
   currentPeriodEnd: 1_804_032_000,
   features: { maxEntities: 100_000, maxQueries: 1, maxApiKeys: 1, maxWebhooks: 1, features: [] },
   limitsPlan: { id: 'pro', name: 'Pro' },
+  scheduledChange: null,
   provider: 'stripe',
   planChanges: 'provider',
 };

@@ -64,6 +64,7 @@ function sub(overrides: Partial<Subscription> = {}): Subscription {
     currentPeriodEnd: null,
     features: features(1_000),
     limitsPlan: { id: 'free', name: 'Free' },
+    scheduledChange: null,
     provider: 'none',
     planChanges: 'self',
     ...overrides,
@@ -178,7 +179,9 @@ describe('Billing & Subscription screen', { timeout: 20_000 }, () => {
       within(plan).queryByRole('button', { name: 'Cancel Subscription' }),
     ).not.toBeInTheDocument();
     expect(within(plan).queryByRole('button', { name: 'Reactivate' })).not.toBeInTheDocument();
-    expect(within(plan).getByText(/plan changes apply at once/)).toBeInTheDocument();
+    expect(
+      within(plan).getByText(/Upgrades apply at once; downgrades at the end of the period/),
+    ).toBeInTheDocument();
 
     const limits = await region('Plan features');
     expect(within(limits).getByText('Max Entities').nextSibling).toHaveTextContent('1,000');
@@ -201,11 +204,17 @@ describe('Billing & Subscription screen', { timeout: 20_000 }, () => {
     expect(within(usage).getByRole('listitem', { name: 'Total Operations' })).toHaveTextContent(
       '40 · 100%',
     );
-    expect(within(usage).getByTestId('usage-today')).toHaveTextContent('Today: 6 operations');
+    expect(within(usage).getByTestId('usage-today')).toHaveTextContent(
+      'Today: 6 operations (3 queries, 2 creates, 1 update, 0 deletes)',
+    );
+    expect(within(usage).getByTestId('usage-what-counts')).toHaveTextContent(
+      /each successful read or change .* from this app, the REST API or an agent over MCP/,
+    );
     const details = await region('Operation details');
     // At most the first 5 operation details (spec §9).
     expect(within(details).getAllByTestId('usage-detail')).toHaveLength(5);
-    expect(within(details).getByText('Resource 0')).toBeInTheDocument();
+    // Under the operation on a phone, in its own column from sm up (both in the DOM).
+    expect(within(details).getAllByText('Resource 0')).toHaveLength(2);
     expect(within(details).getByText('1.3 ms')).toBeInTheDocument();
     expect(within(details).queryByText('Resource 5')).not.toBeInTheDocument();
   });
@@ -311,7 +320,15 @@ describe('Billing & Subscription screen', { timeout: 20_000 }, () => {
         .map((radio) => radio.getAttribute('value')),
     ).toEqual(['starter-annual', 'pro-annual', 'team-annual']);
     expect(within(plans).getByRole('radio', { name: 'Pro' })).toBeChecked();
-    expect(within(dialog).getByRole('button', { name: 'Change Plan' })).toBeEnabled();
+    // Confirming the plan the person is on would change nothing.
+    expect(within(dialog).getByRole('button', { name: 'Change Plan' })).toBeDisabled();
+    expect(within(dialog).getByTestId('plan-choice-hint')).toHaveTextContent(
+      'You are on the Pro plan. Choose another plan to change.',
+    );
+    await user.click(within(plans).getByRole('radio', { name: 'Power User' }));
+    expect(within(dialog).getByTestId('plan-choice-hint')).toHaveTextContent(
+      'Power User applies at once.',
+    );
 
     // Monthly tab: month plans and Free; nothing chosen there yet.
     await user.click(within(dialog).getByRole('radio', { name: 'Monthly' }));
@@ -347,20 +364,66 @@ describe('Billing & Subscription screen', { timeout: 20_000 }, () => {
       planId: 'team',
       priceId: 'price_team_monthly',
     });
-    expect(success).toHaveBeenCalledWith('Plan changed successfully');
+    expect(success).toHaveBeenCalledWith('Plan changed successfully', {
+      description: 'You are on the Power User plan.',
+    });
     expect(await within(plan).findByText('Power User')).toBeInTheDocument();
 
     await user.click(within(plan).getByRole('button', { name: 'Change Plan' }));
     dialog = await screen.findByRole('dialog', { name: 'Change Plan' });
     expect(within(dialog).getByRole('radio', { name: 'Power User' })).toBeChecked();
     await user.click(within(dialog).getByRole('radio', { name: 'Free' }));
+    expect(within(dialog).getByTestId('plan-choice-hint')).toHaveTextContent(
+      'Power User stays until March 3, 2027; Free applies from then.',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Downgrade' }));
-    await waitFor(() => expect(success).toHaveBeenCalledWith('Plan changed to Free'));
+    await waitFor(() =>
+      expect(success).toHaveBeenCalledWith('Plan changed to Free', expect.anything()),
+    );
     expect(requests.filter((r) => r.path === '/api/billing/change-plan').at(-1)?.body).toEqual({
       planId: 'free',
       priceId: null,
     });
     expect(requests.some((r) => r.path === '/api/billing/checkout')).toBe(false);
+  });
+
+  it('shows a scheduled downgrade, and calls it off when the plan in force is chosen again', async () => {
+    const scheduled = {
+      ...PRO,
+      scheduledChange: { plan: 'starter', name: 'Starter', at: PERIOD_END },
+    };
+    const { requests } = billingServer({ subscription: scheduled });
+    const success = vi.spyOn(toast, 'success');
+    const { user } = await openBilling();
+    const plan = await region('Current plan');
+    expect(within(plan).getByTestId('current-plan-name')).toHaveTextContent('Pro');
+    expect(await within(plan).findByTestId('scheduled-change')).toHaveTextContent(
+      'Moves to Starter on March 3, 2027. Pro and its limits stay until then',
+    );
+
+    await user.click(within(plan).getByRole('button', { name: 'Change Plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change Plan' });
+    const starter = within(dialog).getByRole('radio', { name: 'Starter' }).closest('label')!;
+    expect(starter).toHaveTextContent('Scheduled');
+    await user.click(within(dialog).getByRole('radio', { name: 'Starter' }));
+    expect(within(dialog).getByRole('button', { name: 'Change Plan' })).toBeDisabled();
+    await user.click(within(dialog).getByRole('radio', { name: 'Pro' }));
+    expect(within(dialog).getByTestId('plan-choice-hint')).toHaveTextContent(
+      'Keeps Pro: the move to Starter on March 3, 2027 is called off.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Change Plan' }));
+    await waitFor(() =>
+      expect(success).toHaveBeenCalledWith('Plan changed successfully', {
+        description: 'You are on the Pro plan.',
+      }),
+    );
+    expect(requests.filter((r) => r.path === '/api/billing/change-plan').at(-1)?.body).toEqual({
+      planId: 'pro',
+      priceId: 'price_pro_monthly',
+    });
+    await waitFor(() =>
+      expect(within(plan).queryByTestId('scheduled-change')).not.toBeInTheDocument(),
+    );
   });
 
   it('goes from Free to a paid plan through checkout, returning to dashboard or billing', async () => {

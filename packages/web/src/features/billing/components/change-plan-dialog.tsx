@@ -27,8 +27,10 @@ import {
   confirmLabel,
   formatLimit,
   initialPlanChoice,
+  planChangedDescription,
   planChangeError,
   planChangeRoute,
+  planChoiceHint,
   planDialogDescription,
   plansForCycle,
 } from '../billing-rules';
@@ -80,10 +82,11 @@ function ChangePlanForm({
   const checkout = useStartCheckout();
   const shown = plansForCycle(plans, cycle);
   const chosen = chosenPlan(plans, cycle, planId);
+  const hint = planChoiceHint(subscription, chosen);
   const pending = changePlan.isPending || checkout.isPending || redirecting;
 
   function confirm() {
-    if (!chosen) return;
+    if (!chosen || hint?.blocked) return;
     const route = planChangeRoute(subscription, chosen);
     if (route === 'checkout') {
       const urls = checkoutReturnUrls(window.location.origin, chosen.id);
@@ -102,9 +105,10 @@ function ChangePlanForm({
     changePlan.mutate(
       { planId: chosen.id, priceId: chosen.priceId },
       {
-        onSuccess: () => {
+        onSuccess: (changed) => {
           toast.success(
             route === 'downgrade-to-free' ? 'Plan changed to Free' : 'Plan changed successfully',
+            { description: planChangedDescription(changed) },
           );
           onDone();
         },
@@ -152,10 +156,22 @@ function ChangePlanForm({
             plan={plan}
             checked={plan.id === planId}
             current={plan.id === subscription.plan}
+            scheduled={plan.id === subscription.scheduledChange?.plan}
             onSelect={() => setPlanId(plan.id)}
           />
         ))}
       </div>
+
+      {hint ? (
+        <p
+          id="plan-choice-hint"
+          data-testid="plan-choice-hint"
+          className="-mt-2 text-sm text-muted-foreground"
+          aria-live="polite"
+        >
+          {hint.text}
+        </p>
+      ) : null}
 
       <DialogFooter>
         <DialogClose asChild>
@@ -164,8 +180,9 @@ function ChangePlanForm({
           </Button>
         </DialogClose>
         <Button
-          variant={chosen?.priceId === null ? 'destructive' : 'primary'}
-          disabled={!chosen || pending}
+          variant={chosen?.priceId === null && !hint?.blocked ? 'destructive' : 'primary'}
+          disabled={!chosen || hint?.blocked || pending}
+          aria-describedby={hint ? 'plan-choice-hint' : undefined}
           onClick={confirm}
         >
           {pending ? <Spinner /> : null}
@@ -185,11 +202,14 @@ function PlanOption({
   plan,
   checked,
   current,
+  scheduled,
   onSelect,
 }: {
   plan: BillingPlan;
   checked: boolean;
   current: boolean;
+  /** The plan a scheduled change moves to at the period end. */
+  scheduled: boolean;
   onSelect: () => void;
 }) {
   const annual = plan.interval === 'year';
@@ -215,6 +235,7 @@ function PlanOption({
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-semibold">{plan.name}</span>
           {current ? <Badge variant="outline">Current</Badge> : null}
+          {scheduled ? <Badge variant="outline">Scheduled</Badge> : null}
         </div>
         <span
           className={cn(

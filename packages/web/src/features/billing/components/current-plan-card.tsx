@@ -138,14 +138,26 @@ export function CurrentPlanCard({
   );
 }
 
-/** When the limits in force are not the subscribed plan's: a lapse, or a downgrade not yet due. */
+/**
+ * When the limits in force are not the plan's (a lapse), or a downgrade is
+ * scheduled for the period end (a cancellation says so on the date line).
+ */
 function LimitsNotice({ subscription }: { subscription: Subscription }) {
-  const { limitsPlan } = subscription;
-  if (limitsPlan.id === subscription.plan) return null;
-  const lapsed = limitsPlan.id === FREE_PLAN;
+  const { limitsPlan, scheduledChange } = subscription;
+  const lapsed = limitsPlan.id !== subscription.plan && limitsPlan.id === FREE_PLAN;
+  const downgrade = scheduledChange && scheduledChange.plan !== FREE_PLAN ? scheduledChange : null;
+  let text: string;
+  if (lapsed) {
+    text = `The ${subscription.name} plan is not paid up (${statusLabel(subscription.status).toLowerCase()}): the Free plan's limits apply until it is. Nothing is deleted.`;
+  } else if (downgrade) {
+    text = `Moves to ${downgrade.name} on ${formatBillingDate(downgrade.at)}. ${subscription.name} and its limits stay until then; to keep it, choose ${subscription.name} again under Change Plan.`;
+  } else {
+    return null;
+  }
   return (
     <div
       role="note"
+      data-testid={lapsed ? 'plan-lapsed' : 'scheduled-change'}
       className={cn(
         'flex items-start gap-2 rounded-lg border px-3 py-2.5 text-sm',
         lapsed
@@ -154,15 +166,7 @@ function LimitsNotice({ subscription }: { subscription: Subscription }) {
       )}
     >
       <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-      <p>
-        {lapsed
-          ? `The ${subscription.name} plan is not paid up (${statusLabel(subscription.status).toLowerCase()}): the Free plan's limits apply until it is. Nothing is deleted.`
-          : `Your ${limitsPlan.name} limits stay in force until the period you paid for ends${
-              subscription.currentPeriodEnd
-                ? ` on ${formatBillingDate(subscription.currentPeriodEnd)}`
-                : ''
-            }; ${subscription.name} applies from then.`}
-      </p>
+      <p>{text}</p>
     </div>
   );
 }

@@ -10,6 +10,7 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
+import { pluralize } from '@/lib/format';
 import { useMonthlyUsage } from '../api/get-monthly-usage';
 import { useTodayUsage } from '../api/get-today-usage';
 import {
@@ -103,11 +104,17 @@ export function UsageCards({ subscription }: { subscription: Subscription | unde
             </p>
           ) : null}
           <p className="text-xs text-muted-foreground tabular-nums" data-testid="usage-today">
-            Today: {(today.data?.total ?? 0).toLocaleString('en-US')} operations (
-            {(today.data?.queries ?? 0).toLocaleString('en-US')} queries,{' '}
-            {(today.data?.creates ?? 0).toLocaleString('en-US')} creates,{' '}
-            {(today.data?.updates ?? 0).toLocaleString('en-US')} updates,{' '}
-            {(today.data?.deletes ?? 0).toLocaleString('en-US')} deletes)
+            Today: {pluralize(today.data?.total ?? 0, 'operation')} (
+            {pluralize(today.data?.queries ?? 0, 'query', 'queries')},{' '}
+            {pluralize(today.data?.creates ?? 0, 'create')},{' '}
+            {pluralize(today.data?.updates ?? 0, 'update')},{' '}
+            {pluralize(today.data?.deletes ?? 0, 'delete')})
+          </p>
+          {/* What the server meters (usage.routes.ts, the MCP tools); worded for people. */}
+          <p className="text-xs text-muted-foreground" data-testid="usage-what-counts">
+            What counts: each successful read or change of your entities, observations, relations,
+            graph or API keys, from this app, the REST API or an agent over MCP. Signing in,
+            billing, settings and usage figures don&apos;t count, nor do failed requests.
           </p>
         </CardContent>
       </Card>
@@ -135,7 +142,8 @@ export function UsageCards({ subscription }: { subscription: Subscription | unde
               <TableHeader>
                 <TableRow className="hover:bg-transparent">
                   <TableHead className="pl-6">Operation</TableHead>
-                  <TableHead>Resource</TableHead>
+                  {/* On a phone the resource goes under the operation, so every column fits. */}
+                  <TableHead className="hidden sm:table-cell">Resource</TableHead>
                   <TableHead className="text-right">Avg Response</TableHead>
                   <TableHead className="pr-6 text-right">Requests</TableHead>
                 </TableRow>
@@ -148,9 +156,14 @@ export function UsageCards({ subscription }: { subscription: Subscription | unde
                   >
                     <TableCell className="pl-6 font-medium">
                       {OPERATION_LABELS[detail.operation_type] ?? detail.operation_type}
+                      <span className="block text-xs font-normal text-muted-foreground sm:hidden">
+                        {resourceLabel(detail.resource_type)}
+                      </span>
                     </TableCell>
-                    <TableCell>{resourceLabel(detail.resource_type)}</TableCell>
-                    <TableCell className="text-right tabular-nums">
+                    <TableCell className="hidden sm:table-cell">
+                      {resourceLabel(detail.resource_type)}
+                    </TableCell>
+                    <TableCell className="text-right whitespace-nowrap tabular-nums">
                       {detail.avg_response_time.toFixed(1)} ms
                     </TableCell>
                     <TableCell className="pr-6 text-right tabular-nums">

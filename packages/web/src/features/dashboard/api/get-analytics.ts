@@ -15,12 +15,20 @@ export function getAnalytics(): Promise<AnalyticsSummary> {
   return apiRequest('/api/analytics', { schema: analyticsSummary });
 }
 
+/**
+ * Fresh whenever the dashboard is shown: the summary is not a metered
+ * operation, so reading it costs nothing, while the person's own reads
+ * elsewhere in the app (which send no graph event) move its usage figures.
+ * Every graph change refreshes it through the realtime feed; coming back to
+ * the tab reads it again (an agent's reads send no event either). No timer:
+ * an idle tab sends nothing.
+ */
 export function analyticsQueryOptions() {
   return queryOptions({
     queryKey: analyticsSummaryKey,
     queryFn: getAnalytics,
-    // API calls made elsewhere (agents, other tabs) send no graph event: look again now and then.
-    refetchInterval: 60_000,
+    staleTime: 0,
+    refetchOnWindowFocus: true,
   });
 }
 

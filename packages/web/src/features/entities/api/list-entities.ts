@@ -18,18 +18,21 @@ export const entityPagesKey = (filter: EntityFilter) =>
   [...liveQueryKeys.entities, 'list', filter] as const;
 
 /**
- * GET /api/entities?query=&types=&limit=100&offset= → one page of entities
- * with their observations, the total, and where the next page starts.
+ * GET /api/entities?query=&types=&limit=100&cursor= → one page of entities
+ * with their observations, the total, and the cursor of the next page: it
+ * starts right after this page's last entity, so a late page costs the server
+ * what the first does, and entities created meanwhile neither repeat nor hide
+ * one.
  */
 export function listEntities(
   filter: EntityFilter,
-  offset = 0,
+  cursor: string | null = null,
   limit = ENTITY_PAGE_SIZE,
 ): Promise<EntityList> {
   const params = new URLSearchParams({ limit: String(limit) });
   if (filter.query.trim()) params.set('query', filter.query.trim());
   if (filter.type) params.set('types', filter.type);
-  if (offset > 0) params.set('offset', String(offset));
+  if (cursor) params.set('cursor', cursor);
   return apiRequest(`/api/entities?${params.toString()}`, { schema: entityList });
 }
 
@@ -38,8 +41,8 @@ export function useEntityPages(filter: EntityFilter) {
   return useInfiniteQuery({
     queryKey: entityPagesKey(filter),
     queryFn: ({ pageParam }) => listEntities(filter, pageParam),
-    initialPageParam: 0,
-    getNextPageParam: (last) => last.nextOffset ?? undefined,
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
     // A new search keeps the old cards on screen until its answer arrives.
     placeholderData: keepPreviousData,
   });

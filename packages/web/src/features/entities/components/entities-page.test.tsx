@@ -46,7 +46,13 @@ function entitiesServer(entities: Entity[]) {
   localStorage.setItem('auth_token', 'valid-token');
   const list = () => ({
     status: 200,
-    body: { entities, total: entities.length, nextOffset: null, truncated: false },
+    body: {
+      entities,
+      total: entities.length,
+      nextOffset: null,
+      truncated: false,
+      nextCursor: null,
+    },
   });
   return fakeServer({
     'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
@@ -101,6 +107,39 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
     );
   });
 
+  it('Load more asks for the page after the last card by the cursor it was given', async () => {
+    localStorage.setItem('auth_token', 'valid-token');
+    const first = entity();
+    const second = entity({ id: 'e2', name: 'Grace Hopper' });
+    const { requests } = fakeServer({
+      'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+      'GET /api/entities': (request) => {
+        const next = request.query.get('cursor') === 'after-e1';
+        return {
+          status: 200,
+          body: {
+            entities: [next ? second : first],
+            total: 2,
+            nextOffset: next ? null : 1,
+            truncated: false,
+            nextCursor: next ? null : 'after-e1',
+          },
+        };
+      },
+      'GET /api/entities/types': () => ({ status: 200, body: { types: [], nextCursor: null } }),
+    });
+    const { user } = await openScreen();
+    await screen.findByRole('article', { name: 'Ada Lovelace' });
+    expect(screen.getByText('Showing 1 of 2')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByRole('article', { name: 'Grace Hopper' });
+    expect(screen.getByRole('article', { name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    const pages = requests.filter((request) => request.path === '/api/entities');
+    expect(pages.map((request) => request.query.get('cursor'))).toEqual([null, 'after-e1']);
+    expect(pages.every((request) => !request.query.has('offset'))).toBe(true);
+  });
+
   it('Refresh reads the list and the type counts again', async () => {
     const { requests } = entitiesServer([entity()]);
     const { user } = await openScreen();
@@ -133,18 +172,31 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Remove observation 2' }));
     expect(within(dialog).queryByRole('button', { name: /Remove observation/ })).toBeNull();
 
-    await user.click(submit);
-    expect(within(dialog).getByText('Name is required')).toBeInTheDocument();
-    await user.type(within(dialog).getByLabelText('Name'), '  Grace  ');
-    expect(within(dialog).queryByText('Name is required')).toBeNull();
-    await user.click(submit);
-    expect(within(dialog).getByText('Type is required')).toBeInTheDocument();
-
-    await user.click(within(dialog).getByRole('combobox', { name: 'Type' }));
-    await user.click(await screen.findByRole('option', { name: 'person' }));
+    // One submit shows every broken rule, in the spec's order, and focuses the first.
     await user.type(within(dialog).getByLabelText('Metadata (JSON)'), '{{"born": 1906');
     await user.click(submit);
+    const messages = ['Name is required', 'Type is required', 'Invalid JSON format'];
+    const shown = messages.map((message) => within(dialog).getByText(message));
+    for (let i = 1; i < shown.length; i++) {
+      expect(shown[i - 1]!.compareDocumentPosition(shown[i]!)).toBe(
+        Node.DOCUMENT_POSITION_FOLLOWING,
+      );
+    }
+    expect(within(dialog).getByLabelText('Name')).toHaveFocus();
+    expect(within(dialog).getByLabelText('Name')).toHaveAccessibleDescription('Name is required');
+
+    // Fixing a field clears its error only; the others stay until fixed.
+    await user.type(within(dialog).getByLabelText('Name'), '  Grace  ');
+    expect(within(dialog).queryByText('Name is required')).toBeNull();
+    expect(within(dialog).getByText('Type is required')).toBeInTheDocument();
     expect(within(dialog).getByText('Invalid JSON format')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('combobox', { name: 'Type' }));
+    await user.click(await screen.findByRole('option', { name: 'person' }));
+    expect(within(dialog).queryByText('Type is required')).toBeNull();
+    await user.click(submit);
+    expect(within(dialog).getByText('Invalid JSON format')).toBeInTheDocument();
+    expect(within(dialog).queryByText('Name is required')).toBeNull();
+    expect(within(dialog).getByLabelText('Metadata (JSON)')).toHaveFocus();
     expect(writes(requests)).toEqual([]);
 
     await user.clear(within(dialog).getByLabelText('Metadata (JSON)'));
@@ -230,7 +282,7 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
       'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
       'GET /api/entities': () => ({
         status: 200,
-        body: { entities: [], total: 0, nextOffset: null, truncated: false },
+        body: { entities: [], total: 0, nextOffset: null, truncated: false, nextCursor: null },
       }),
       'GET /api/entities/types': typePages(many),
     });
@@ -271,7 +323,7 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
       'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
       'GET /api/entities': () => ({
         status: 200,
-        body: { entities: [], total: 0, nextOffset: null, truncated: false },
+        body: { entities: [], total: 0, nextOffset: null, truncated: false, nextCursor: null },
       }),
       'GET /api/entities/types': typePages([{ type: 'person', count: 3 }, ...many]),
       'POST /api/entities': (request) => ({

@@ -19,6 +19,7 @@ import { entityCountLabel, formatCount } from '../display';
 import { DeleteEntityDialog } from './delete-entity-dialog';
 import { EntityCard } from './entity-card';
 import { EntityFormDialog, type EntityFormDialogState } from './entity-form-dialog';
+import { EntityGrid } from './entity-grid';
 import { ViewEntityDialog } from './view-entity-dialog';
 
 const ALL_TYPES = 'all';
@@ -32,8 +33,8 @@ const typeFilterOptions = (types: TypeSummary[]) =>
 
 /**
  * Entity Management (/entities, spec §2): search and filter, a grid of
- * entity cards read from the server 100 at a time, and the create, view,
- * edit and delete dialogs. The search and type live in the address, so Back
+ * entity cards read from the server 100 at a time (only the rows on screen
+ * are in the page), and the create, view, edit and delete dialogs. The search and type live in the address, so Back
  * from an entity's page returns to the same results.
  *
  * Arriving with ?create=1 opens Create Entity (the dashboard's quick action),
@@ -233,13 +234,10 @@ export function EntitiesPage() {
             <span className="font-medium text-foreground">{entityCountLabel(total)}</span>
             {filtered ? ' found' : null}
           </p>
-          <div
-            className={cn(
-              'grid gap-4 sm:grid-cols-2 lg:grid-cols-3',
-              pages.isPlaceholderData && 'opacity-60',
-            )}
-          >
-            {entities.map((entity) => (
+          <EntityGrid
+            entities={entities}
+            className={cn(pages.isPlaceholderData && 'opacity-60')}
+            renderCard={(entity) => (
               <EntityCard
                 key={entity.id}
                 entity={entity}
@@ -247,8 +245,8 @@ export function EntitiesPage() {
                 onEdit={(chosen) => setFormDialog({ mode: 'edit', entity: chosen })}
                 onDelete={setDeleting}
               />
-            ))}
-          </div>
+            )}
+          />
           <div className="flex flex-col items-center gap-2 pt-2">
             {pages.hasNextPage ? (
               <p className="text-xs text-muted-foreground">

@@ -37,7 +37,7 @@ export function EntityCard({ entity, onView, onEdit, onDelete }: EntityCardProps
     >
       <div className="flex items-start justify-between gap-2">
         <div className="grid min-w-0 gap-1.5">
-          <h3 id={titleId} className="min-w-0 text-sm leading-5 font-semibold break-words">
+          <h3 id={titleId} className="min-w-0 text-sm leading-5 font-semibold wrap-anywhere">
             <Link
               to={`/entities/${encodeURIComponent(entity.id)}`}
               className="outline-none after:absolute after:inset-0 after:rounded-lg after:content-['']"

@@ -14,6 +14,7 @@ import { entityTypePages } from '../api/list-entity-types';
 import {
   checkEntityForm,
   typeChoices,
+  type EntityFormError,
   type EntityFormField,
   type EntityFormValues,
   type EntityPayload,
@@ -44,10 +45,7 @@ function typeWithDot(type: string) {
   );
 }
 
-export interface FieldError {
-  field: EntityFormField;
-  message: string;
-}
+export type FieldError = EntityFormError;
 
 interface EntityFormProps {
   initial: EntityFormValues;
@@ -69,7 +67,8 @@ interface ObservationBox {
  * The entity form of spec §3 and §5: name, type from the list or 'Custom
  * Type...', metadata as JSON text, and observation boxes (one to start, a
  * remove button only when there is more than one). Nothing is submitted
- * while a rule is broken; the first broken rule is shown at its field.
+ * while a rule is broken; a submit shows every broken rule at its field and
+ * moves focus to the first.
  */
 export function EntityForm({
   initial,
@@ -87,9 +86,9 @@ export function EntityForm({
   const [observations, setObservations] = useState<ObservationBox[]>(() =>
     initial.observations.map((text, key) => ({ key, text })),
   );
-  const [error, setError] = useState<FieldError | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<EntityFormField, string>>>({});
   const [dismissedServerError, setDismissedServerError] = useState<FieldError | null>(null);
-  const shownError = error ?? (serverError !== dismissedServerError ? serverError : null) ?? null;
+  const liveServerError = serverError !== dismissedServerError ? serverError : null;
 
   const ids = { type: useId(), custom: useId(), metadata: useId(), observations: useId() };
   const nameRef = useRef<HTMLInputElement>(null);
@@ -100,11 +99,11 @@ export function EntityForm({
   const boxRefs = useRef(new Map<number, HTMLTextAreaElement>());
 
   const errorFor = (field: EntityFormField) =>
-    shownError?.field === field ? shownError.message : undefined;
+    errors[field] ?? (liveServerError?.field === field ? liveServerError.message : undefined);
 
-  /** The error goes away as soon as the field it names is edited. */
+  /** A field's error goes away as soon as that field is edited; the others stay. */
   function edited(field: EntityFormField) {
-    if (error?.field === field) setError(null);
+    if (errors[field]) setErrors(({ [field]: _, ...others }) => others);
     if (serverError?.field === field) setDismissedServerError(serverError);
   }
 
@@ -125,11 +124,11 @@ export function EntityForm({
       observations: observations.map((box) => box.text),
     });
     if (!check.ok) {
-      setError({ field: check.field, message: check.message });
-      focusField(check.field);
+      setErrors(Object.fromEntries(check.errors.map(({ field, message }) => [field, message])));
+      focusField(check.errors[0]!.field);
       return;
     }
-    setError(null);
+    setErrors({});
     onSubmit(check.input);
   }
 

@@ -45,7 +45,7 @@ function server() {
     'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
     'GET /api/entities': () => ({
       status: 200,
-      body: { entities: [stored], total: 1, nextOffset: null, truncated: false },
+      body: { entities: [stored], total: 1, nextOffset: null, truncated: false, nextCursor: null },
     }),
     'GET /api/entities/types': () => ({
       status: 200,

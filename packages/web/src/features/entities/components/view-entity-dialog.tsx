@@ -50,7 +50,7 @@ function EntityDetails({
   return (
     <>
       <DialogHeader>
-        <DialogTitle className="break-words">{entity.name}</DialogTitle>
+        <DialogTitle className="wrap-anywhere">{entity.name}</DialogTitle>
         <DialogDescription>Entity details</DialogDescription>
       </DialogHeader>
 
@@ -88,7 +88,7 @@ function EntityDetails({
           <ul className="max-h-64 divide-y divide-border overflow-y-auto rounded-lg border border-border">
             {entity.observations.map((observation) => (
               <li key={observation.id} className="px-3 py-2">
-                <p className="text-sm break-words whitespace-pre-wrap">{observation.content}</p>
+                <p className="text-sm wrap-anywhere whitespace-pre-wrap">{observation.content}</p>
                 <p className="mt-1 text-xs text-muted-foreground">
                   {formatDateTime(observation.createdAt)}
                 </p>

@@ -161,7 +161,7 @@ function LoadedEntity({
       <BackLink />
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight break-words">{entity.name}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{entity.name}</h1>
           <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-muted-foreground">
             <EntityTypeBadge type={entity.type} />
             <span className="flex items-center gap-1.5">
@@ -381,7 +381,7 @@ function ObservationsCard({ entity }: { entity: Entity }) {
           <ul className="divide-y divide-border" aria-label="Observations">
             {observations.map((observation) => (
               <li key={observation.id} className="grid gap-1.5 px-4 py-3">
-                <p className="text-sm break-words whitespace-pre-wrap">{observation.content}</p>
+                <p className="text-sm wrap-anywhere whitespace-pre-wrap">{observation.content}</p>
                 <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
                   <span>{formatDate(observation.createdAt)}</span>
                   {observation.metadata && Object.keys(observation.metadata).length > 0 ? (
@@ -420,7 +420,7 @@ function SelectedEntityPanel({
         <div className="grid gap-4">
           <dl className="grid gap-3">
             <DetailRow label="Name">
-              <span className="font-medium break-words">{selected.name}</span>
+              <span className="font-medium wrap-anywhere">{selected.name}</span>
             </DetailRow>
             <DetailRow label="Type">
               <EntityTypeBadge type={selected.type} />

@@ -41,6 +41,7 @@ export function GraphCanvas({
 }: GraphCanvasProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const sceneRef = useRef<GraphScene | null>(null);
+  const zoomControlsRef = useRef<HTMLDivElement>(null);
   const initialHeight = useRef(height);
   const handlers = useRef({ onNodeActivate, onBackgroundClick });
   const [layoutState, setLayoutState] = useState<LayoutState>('empty');
@@ -58,6 +59,7 @@ export function GraphCanvas({
       height: initialHeight.current,
       worker: createLayoutWorker(),
       reducedMotion: prefersReducedMotion(),
+      overlay: zoomControlsRef.current,
       onNodeActivate: (node) => handlers.current.onNodeActivate?.(node),
       onBackgroundClick: () => handlers.current.onBackgroundClick?.(),
       onLayoutState: setLayoutState,
@@ -95,7 +97,10 @@ export function GraphCanvas({
         className="block w-full cursor-grab touch-none outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
         style={{ height }}
       />
-      <div className="absolute top-2 right-2 flex flex-col overflow-hidden rounded-lg border border-border bg-card/90 shadow-xs backdrop-blur">
+      <div
+        ref={zoomControlsRef}
+        className="absolute top-2 right-2 flex flex-col overflow-hidden rounded-lg border border-border bg-card/90 shadow-xs backdrop-blur"
+      >
         <ZoomButton label="Zoom in" onClick={() => sceneRef.current?.zoomBy(1.3)}>
           <Plus aria-hidden />
         </ZoomButton>

@@ -12,6 +12,7 @@ import { useGraphData } from '../api/get-graph-data';
 import { formatCount } from '../format';
 import {
   DEPTH_OPTIONS,
+  graphParamNotices,
   graphSearch,
   LIMIT_OPTIONS,
   parseGraphParams,
@@ -34,6 +35,7 @@ const EMPTY_GRAPH: GraphView = { nodes: [], edges: [] };
 export function GraphPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = parseGraphParams(searchParams);
+  const notices = graphParamNotices(searchParams);
   const graph = useGraphData(params);
   const [selectedId, setSelectedId] = useState<string | null>(null);
 
@@ -82,6 +84,7 @@ export function GraphPage() {
             // Re-mounted when the address changes (Back, Forward), so the selectors show it.
             key={`${params.limit}-${params.depth}`}
             params={params}
+            notices={notices}
             onApply={apply}
           />
           <div className="relative border-t border-border">
@@ -139,9 +142,12 @@ export function GraphPage() {
 
 function GraphControls({
   params,
+  notices,
   onApply,
 }: {
   params: GraphParams;
+  /** Address values the selectors do not offer, and what is used instead. */
+  notices: string[];
   onApply: (params: GraphParams) => void;
 }) {
   const [limit, setLimit] = useState<GraphLimit>(params.limit);
@@ -180,6 +186,11 @@ function GraphControls({
           Pinch to zoom, drag to pan or move a node
         </span>
       </p>
+      {notices.length > 0 ? (
+        <p data-testid="graph-param-notice" className="basis-full text-xs text-muted-foreground">
+          {notices.join(' ')}
+        </p>
+      ) : null}
     </form>
   );
 }
@@ -216,7 +227,7 @@ function SelectedNodePanel({ node }: { node: GraphNodeView | null }) {
           <DetailRow label="Name">
             <Link
               to={`/entities/${encodeURIComponent(node.id)}`}
-              className="font-medium break-words text-primary underline-offset-4 hover:underline"
+              className="font-medium wrap-anywhere text-primary underline-offset-4 hover:underline"
             >
               {node.name}
             </Link>

@@ -19,13 +19,16 @@ import {
   type GraphView,
 } from '../graph-model';
 import type { LayoutFrame, ToLayout } from '../layout/protocol';
+import { placeLabels, type Box, type LabelCandidate, type PlacedLabel } from './label-placement';
 
 /*
  * The graph canvas without React: nodes and edges drawn on one <canvas> (no
  * DOM node per graph node), laid out by the worker, zoomed and panned by
  * d3-zoom, nodes dragged, hovered, focused and activated here. Every frame is
  * drawn on requestAnimationFrame, only when something changed, and only what
- * is in view.
+ * is in view. Labels are drawn by room, not by count: most important first
+ * (hovered, selected, matching the search, then best connected), each only
+ * where it overlaps no other label (label-placement.ts).
  */
 
 /** What the scene needs of the layout worker (a real Worker, or an in-process stand-in in tests). */
@@ -53,6 +56,8 @@ export interface SceneOptions extends SceneCallbacks {
   worker: LayoutPort;
   /** prefers-reduced-motion: the layout settles without animation. */
   reducedMotion: boolean;
+  /** Controls laid over the canvas (the zoom buttons): labels are not drawn under them. */
+  overlay?: HTMLElement | null;
 }
 
 /** Read-only facts for end-to-end tests and the UI benchmark (`canvas.graphProbe`). */
@@ -65,6 +70,10 @@ export interface GraphProbe {
   screenPositionOf(id: string): { x: number; y: number } | null;
   /** How long each of the last frames took to draw, ms. */
   readonly drawTimes: readonly number[];
+  /** The labels of the last frame: node id, text and box in client (viewport) coordinates. */
+  readonly labels: readonly ProbedLabel[];
+  /** Every laid-out node: id, centre in client coordinates and radius on screen. */
+  screenNodes(): { id: string; x: number; y: number; r: number }[];
   /**
    * Each load: when the data reached the canvas, when its layout settled
    * (performance.now()), and how many layout frames were drawn on the way.
@@ -79,10 +88,21 @@ export interface LayoutRecord {
   frames: number;
 }
 
+export interface ProbedLabel {
+  id: string;
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export type ProbedCanvas = HTMLCanvasElement & { graphProbe?: GraphProbe };
 
 interface SceneNode extends GraphNodeView {
   label: string;
+  /** The label's width on screen (CSS px), measured in idle time after a load; 0 until then. */
+  labelWidth: number;
   color: string;
   radius: number;
   x: number;
@@ -103,8 +123,10 @@ interface Palette {
   focus: string;
 }
 
-/** Above this many nodes in view, only highlighted nodes are labelled. */
-const LABELLED_IN_VIEW_MAX = 450;
+/** Nodes at least this big on screen (radius, CSS px) keep labels off them. */
+const LABEL_OBSTACLE_RADIUS = 5;
+/** Time one idle slice may spend measuring label widths, ms. */
+const MEASURE_SLICE_MS = 6;
 /** From this many edges in view, edges are one device pixel wide (see draw). */
 const HAIRLINE_EDGES_FROM = 600;
 /** Nodes get a thin outline (separating overlaps) up to this many nodes. */
@@ -142,8 +164,15 @@ export class GraphScene {
   private rawEdges: GraphEdgeView[] = [];
   private indexById = new Map<string, number>();
   private groups: { color: string; members: number[] }[] = [];
-  /** Half the width of the longest label, estimated (CSS px). */
-  private labelHalfWidth = 0;
+  /** Node indices, best connected first: the order labels are offered in after the highlighted ones. */
+  private labelOrder: number[] = [];
+  private measureHandle: number | null = null;
+  /** Nodes matching the search (their labels come first); null without a search. */
+  private matches: Set<string> | null = null;
+  private drawnLabels: PlacedLabel[] = [];
+  private readonly overlay: HTMLElement | null;
+  /** Where the overlay sits on the canvas (CSS px), measured on resize. */
+  private overlayBox: Box | null = null;
   private version = 0;
   private layoutState: LayoutState = 'empty';
 
@@ -173,6 +202,7 @@ export class GraphScene {
     this.reducedMotion = options.reducedMotion;
     this.height = options.height;
     this.callbacks = options;
+    this.overlay = options.overlay ?? null;
     this.palette = this.readPalette();
 
     this.worker.onmessage = (event) => this.receive(event.data);
@@ -221,6 +251,7 @@ export class GraphScene {
     for (const cleanup of this.cleanups) cleanup();
     select(this.canvas).on('.zoom', null);
     if (this.frameRequested) cancelAnimationFrame(this.frameRequested);
+    this.cancelMeasuring();
     this.worker.onmessage = null;
     this.worker.terminate();
     delete this.canvas.graphProbe;
@@ -238,9 +269,11 @@ export class GraphScene {
     const focusedId = this.nodes[this.focusIndex]?.id;
     this.nodes = graph.nodes.map((node) => {
       const known = previous.get(node.id);
+      const label = nodeLabel(node);
       return {
         ...node,
-        label: nodeLabel(node),
+        label,
+        labelWidth: known?.label === label ? known.labelWidth : 0,
         color: entityTypeColor(node.type),
         radius: nodeRadius(node.observationsCount),
         x: known?.x ?? 0,
@@ -249,15 +282,26 @@ export class GraphScene {
       };
     });
     this.indexById = new Map(this.nodes.map((node, index) => [node.id, index]));
-    const longest = this.nodes.reduce((most, node) => Math.max(most, node.label.length), 0);
-    this.labelHalfWidth = longest * 3.2 + 6;
     this.rawEdges = graph.edges;
     this.edges = [];
+    const degree = new Uint32Array(this.nodes.length);
     for (const edge of graph.edges) {
       const from = this.indexById.get(edge.source);
       const to = this.indexById.get(edge.target);
-      if (from !== undefined && to !== undefined) this.edges.push({ ...edge, from, to });
+      if (from === undefined || to === undefined) continue;
+      this.edges.push({ ...edge, from, to });
+      degree[from]!++;
+      degree[to]!++;
     }
+    // Best connected first, then most observed (the biggest node), then as the server sent them.
+    this.labelOrder = this.nodes
+      .map((_, index) => index)
+      .sort(
+        (a, b) =>
+          degree[b]! - degree[a]! ||
+          this.nodes[b]!.observationsCount - this.nodes[a]!.observationsCount ||
+          a - b,
+      );
     const byColor = new Map<string, number[]>();
     this.nodes.forEach((node, index) => {
       const members = byColor.get(node.color) ?? [];
@@ -297,6 +341,13 @@ export class GraphScene {
       pinnedId,
       animate: !this.reducedMotion,
     });
+    this.measureLabels();
+    this.requestDraw();
+  }
+
+  /** Rings the nodes `ids` and labels them first (a search); null clears. */
+  setMatches(ids: ReadonlySet<string> | null): void {
+    this.matches = ids && ids.size > 0 ? new Set(ids) : null;
     this.requestDraw();
   }
 
@@ -369,6 +420,7 @@ export class GraphScene {
     this.dpr = dpr;
     this.canvas.width = Math.max(1, Math.round(width * dpr));
     this.canvas.height = Math.max(1, Math.round(this.height * dpr));
+    this.overlayBox = this.measureOverlay();
     if (this.autoFit) this.fit();
     this.requestDraw();
   }
@@ -393,13 +445,12 @@ export class GraphScene {
     } else {
       const spanX = Math.max(maxX - minX, 1);
       const spanY = Math.max(maxY - minY, 1);
-      // Labels are drawn at screen size, centred under their node: keep room for half of one.
-      const padX = Math.min(this.width / 4, Math.max(FIT_PADDING, this.labelHalfWidth));
+      // Labels near the sides are moved inside the canvas when drawn: no room kept for them here.
       const k = Math.min(
         FIT_ZOOM_MAX,
         Math.max(
           ZOOM_MIN,
-          Math.min((this.width - 2 * padX) / spanX, (this.height - 2 * FIT_PADDING) / spanY),
+          Math.min((this.width - 2 * FIT_PADDING) / spanX, (this.height - 2 * FIT_PADDING) / spanY),
         ),
       );
       target = zoomIdentity
@@ -555,7 +606,12 @@ export class GraphScene {
     ring(selected, palette.ring, 3, 2.5);
     if (this.focusIndex >= 0) ring(this.focusIndex, palette.focus, 6, 1.5);
 
-    // Labels in screen space, so they stay 11 px at every zoom.
+    // Search matches get a ring of their own, so they stand out before their labels do.
+    if (this.matches) {
+      for (const id of this.matches) ring(this.indexById.get(id), palette.focus, 3, 1.5);
+    }
+
+    // Labels in screen space, so they stay 11 px at every zoom; placed by room.
     context.setTransform(dpr, 0, 0, dpr, 0, 0);
     context.textAlign = 'center';
     context.textBaseline = 'top';
@@ -563,23 +619,150 @@ export class GraphScene {
     context.lineWidth = 3;
     context.strokeStyle = palette.halo;
     context.fillStyle = palette.label;
-    const labelAll = visible.length <= LABELLED_IN_VIEW_MAX;
-    for (const index of visible) {
-      const node = this.nodes[index]!;
-      const strong = index === selected || index === this.hoverIndex || index === this.focusIndex;
-      const highlighted = lit !== null && lit.has(node.id);
-      if (!labelAll && !strong && !highlighted) continue;
-      context.globalAlpha = lit === null || highlighted ? 1 : 0.25;
-      context.font = strong ? LABEL_FONT_STRONG : LABEL_FONT;
-      const sx = tx + node.x * k;
-      const sy = ty + (node.y + node.radius) * k + 3;
-      context.strokeText(node.label, sx, sy);
-      context.fillText(node.label, sx, sy);
+    const labels = placeLabels(
+      this.labelCandidates(visible, selected),
+      this.width,
+      this.height,
+      this.labelObstacles(visible),
+    );
+    for (const label of labels) {
+      const node = this.nodes[label.index]!;
+      context.globalAlpha = lit === null || lit.has(node.id) ? 1 : 0.25;
+      context.font = this.isStrong(label.index, selected) ? LABEL_FONT_STRONG : LABEL_FONT;
+      const x = label.x + label.width / 2;
+      const y = label.y + 1;
+      context.strokeText(node.label, x, y);
+      context.fillText(node.label, x, y);
     }
     context.globalAlpha = 1;
+    this.drawnLabels = labels;
+    if (this.canvas.dataset.labels !== String(labels.length)) {
+      this.canvas.dataset.labels = String(labels.length);
+    }
 
     this.drawTimes.push(performance.now() - started);
     if (this.drawTimes.length > DRAW_TIMES_KEPT) this.drawTimes.shift();
+  }
+
+  // ── labels ──────────────────────────────────────────────────────────────
+
+  /** The hovered, keyboard-focused and selected nodes: labelled first, in the stronger font. */
+  private isStrong(index: number, selected: number | undefined): boolean {
+    return index === selected || index === this.hoverIndex || index === this.focusIndex;
+  }
+
+  /**
+   * The visible nodes' labels in the order they claim room: hovered, focused,
+   * selected, search matches, the hovered node's neighbours, then the best
+   * connected. Labels not measured yet wait for their idle slice (see
+   * measureLabels); the strong ones are measured at once.
+   */
+  private labelCandidates(visible: number[], selected: number | undefined): LabelCandidate[] {
+    const context = this.context!;
+    const { k, x: tx, y: ty } = this.transform;
+    const shown = new Uint8Array(this.nodes.length);
+    for (const index of visible) shown[index] = 1;
+    const candidates: LabelCandidate[] = [];
+    const offer = (index: number | undefined) => {
+      if (index === undefined || index < 0 || shown[index] !== 1) return;
+      shown[index] = 2;
+      const node = this.nodes[index]!;
+      let width = node.labelWidth;
+      if (this.isStrong(index, selected)) {
+        context.font = LABEL_FONT_STRONG;
+        width = context.measureText(node.label).width;
+      }
+      if (width === 0) return;
+      candidates.push({
+        index,
+        cx: tx + node.x * k,
+        cy: ty + node.y * k,
+        r: node.radius * k,
+        // Room for the halo drawn around the text.
+        width: width + 4,
+        required: this.isStrong(index, selected),
+      });
+    };
+    offer(this.hoverIndex);
+    offer(this.focusIndex);
+    offer(selected);
+    if (this.matches)
+      for (const index of this.labelOrder)
+        if (this.matches.has(this.nodes[index]!.id)) offer(index);
+    if (this.lit)
+      for (const index of this.labelOrder) if (this.lit.has(this.nodes[index]!.id)) offer(index);
+    for (const index of this.labelOrder) offer(index);
+    return candidates;
+  }
+
+  /** What labels keep clear of: the overlay and the nodes big enough to hide. */
+  private labelObstacles(visible: number[]): Box[] {
+    const { k, x: tx, y: ty } = this.transform;
+    const obstacles: Box[] = this.overlayBox ? [this.overlayBox] : [];
+    for (const index of visible) {
+      const node = this.nodes[index]!;
+      const r = node.radius * k;
+      if (r < LABEL_OBSTACLE_RADIUS) continue;
+      // The square inside the disc's bounds: labels may graze a node's rim, not cross it.
+      const half = r * 0.85;
+      const cx = tx + node.x * k;
+      const cy = ty + node.y * k;
+      obstacles.push({ x: cx - half, y: cy - half, width: 2 * half, height: 2 * half });
+    }
+    return obstacles;
+  }
+
+  private measureOverlay(): Box | null {
+    if (!this.overlay) return null;
+    const canvas = this.canvas.getBoundingClientRect();
+    const overlay = this.overlay.getBoundingClientRect();
+    if (overlay.width === 0) return null;
+    return {
+      x: overlay.left - canvas.left,
+      y: overlay.top - canvas.top,
+      width: overlay.width,
+      height: overlay.height,
+    };
+  }
+
+  /**
+   * Measures label widths a slice at a time in idle time, best connected
+   * first, so loading a large graph never spends one long task on text; each
+   * slice redraws with the labels measured so far.
+   */
+  private measureLabels(): void {
+    if (this.measureHandle !== null || !this.context) return;
+    const context = this.context;
+    const slice = () => {
+      this.measureHandle = null;
+      const started = performance.now();
+      context.font = LABEL_FONT;
+      let measured = 0;
+      let remaining = false;
+      for (const index of this.labelOrder) {
+        const node = this.nodes[index]!;
+        if (node.labelWidth !== 0) continue;
+        if (measured > 0 && performance.now() - started > MEASURE_SLICE_MS) {
+          remaining = true;
+          break;
+        }
+        node.labelWidth = context.measureText(node.label).width || 1;
+        measured++;
+      }
+      if (measured > 0) this.requestDraw();
+      if (remaining) this.measureLabels();
+    };
+    this.measureHandle =
+      typeof requestIdleCallback === 'function'
+        ? requestIdleCallback(slice, { timeout: 100 })
+        : window.setTimeout(slice, 0);
+  }
+
+  private cancelMeasuring(): void {
+    if (this.measureHandle === null) return;
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.measureHandle);
+    else window.clearTimeout(this.measureHandle);
+    this.measureHandle = null;
   }
 
   // ── pointer and keyboard ────────────────────────────────────────────────
@@ -807,6 +990,27 @@ export class GraphScene {
       },
       get layouts() {
         return scene.layouts;
+      },
+      get labels() {
+        const rect = scene.canvas.getBoundingClientRect();
+        return scene.drawnLabels.map((label) => ({
+          id: scene.nodes[label.index]?.id ?? '',
+          text: scene.nodes[label.index]?.label ?? '',
+          x: rect.left + label.x,
+          y: rect.top + label.y,
+          width: label.width,
+          height: label.height,
+        }));
+      },
+      screenNodes() {
+        const rect = scene.canvas.getBoundingClientRect();
+        const { k } = scene.transform;
+        return scene.nodes
+          .filter((node) => node.placed)
+          .map((node) => {
+            const [x, y] = scene.transform.apply([node.x, node.y]);
+            return { id: node.id, x: rect.left + x, y: rect.top + y, r: node.radius * k };
+          });
       },
     };
   }

@@ -17,7 +17,7 @@ const QUESTIONS = [
   {
     question: 'What counts as an operation?',
     answer:
-      'Every read or write your agents or your team make through the API or MCP: queries, creates, updates and deletes.',
+      'Each successful read or write of your memory or API keys — queries, creates, updates and deletes — whether your agents make it over MCP, your code through the REST API, or your team in the app. Signing in, billing and settings don’t count.',
   },
 ];
 

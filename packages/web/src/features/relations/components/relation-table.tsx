@@ -104,7 +104,7 @@ function EntityEnd({ label, entity }: { label: string; entity: Relation['fromEnt
       <span className="w-9 shrink-0 text-xs text-muted-foreground sm:hidden">{label}</span>
       <Link
         to={`/entities/${encodeURIComponent(entity.id)}`}
-        className="min-w-0 font-medium break-words hover:underline hover:underline-offset-4"
+        className="min-w-0 font-medium wrap-anywhere hover:underline hover:underline-offset-4"
       >
         {entity.name}
       </Link>

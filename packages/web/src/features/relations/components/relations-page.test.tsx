@@ -72,7 +72,7 @@ function relationsServer(relations: Relation[]) {
     }),
     'GET /api/entities': () => ({
       status: 200,
-      body: { entities: ENTITIES, total: 3, nextOffset: null, truncated: false },
+      body: { entities: ENTITIES, total: 3, nextOffset: null, truncated: false, nextCursor: null },
     }),
     'POST /api/relations': (request) => {
       const body = request.body as { fromEntityId: string; toEntityId: string; type: string };

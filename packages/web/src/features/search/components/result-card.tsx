@@ -35,7 +35,7 @@ export function ResultCard({ id, result, words, active }: ResultCardProps) {
           : 'hover:border-zinc-300 dark:hover:border-zinc-600',
       )}
     >
-      <p id={textId} className="text-sm leading-6 break-words whitespace-pre-line">
+      <p id={textId} className="text-sm leading-6 wrap-anywhere whitespace-pre-line">
         <HighlightedText text={result.observation} words={words} />
       </p>
       <div
