@@ -114,6 +114,12 @@ test.describe('Notices', () => {
 
       // The toast sits below the header, clear of its controls, and lets clicks through.
       const header = await box(page.locator('header').first());
+      // Measured once its entrance animation has ended (it slides in from above).
+      await toast.evaluate((element) =>
+        Promise.all(
+          element.getAnimations({ subtree: true }).map((animation) => animation.finished),
+        ),
+      );
       const toastBox = await box(toast);
       expect(toastBox.y).toBeGreaterThanOrEqual(header.y + header.height);
       for (const control of headerControls(page, width)) {

@@ -9,7 +9,7 @@ import {
   usageWarning,
 } from './usage-rules';
 
-describe('dashboard usage rules (spec §4, §5, §9)', () => {
+describe('dashboard usage rules', () => {
   it('warns at 80% and at 95% of the entity limit, inclusive', () => {
     expect(usageWarning(799, 1000).level).toBe('none');
     expect(usageWarning(800, 1000)).toEqual({ level: 'warning', percent: 80 });

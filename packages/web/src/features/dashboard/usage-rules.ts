@@ -17,7 +17,7 @@ export function usagePercent(used: number, limit: number): number | null {
   return (used / limit) * 100;
 }
 
-/** Progress bars are capped at 100% and turn red over 100% (spec §5). */
+/** Progress bars are capped at 100% and turn red over 100% (docs/product.md, Forms). */
 export function progressBar(percent: number | null): { width: number; over: boolean } {
   if (percent === null) return { width: 0, over: false };
   return { width: Math.min(100, Math.max(0, percent)), over: percent > 100 };
@@ -29,7 +29,7 @@ export type UsageWarning =
   | { level: 'none'; percent: number | null };
 
 /**
- * The dashboard's usage notice (spec §5), from the entities used against the
+ * The dashboard's usage notice (docs/product.md, Forms), from the entities used against the
  * plan's limit: at or above 95% 'Limit Exceeded', at or above 80%
  * 'Approaching Limits', otherwise none (the next plan is suggested instead).
  */
@@ -43,10 +43,10 @@ export function usageWarning(totalEntities: number, entityLimit: number): UsageW
 export type UpgradeHint = { kind: 'plan'; name: string; price: string } | { kind: 'enterprise' };
 
 /**
- * The plan upgrade path (spec §4): free → Starter, starter → Pro, pro → Team
+ * The plan upgrade path (docs/product.md, States): free → Starter, starter → Pro, pro → Team
  * Pro, team or anything else → Enterprise via contact sales. Names and prices
  * come from the shared catalog; the top tier is called Team Pro here, as the
- * spec's hint calls it (DESIGN.md: "Power User", a.k.a. Team Pro).
+ * hint has always called it ("Power User" elsewhere: docs/product.md, Plans).
  */
 export function upgradeHint(userPlan: string): UpgradeHint {
   const index = PLAN_TIERS.indexOf(tierOf(userPlan));
@@ -60,7 +60,7 @@ export function upgradeHint(userPlan: string): UpgradeHint {
   };
 }
 
-/** What the dashboard shows when its data could not be loaded (spec §4): zeros and the free plan. */
+/** What the dashboard shows when its data could not be loaded (docs/product.md, States): zeros and the free plan. */
 export function emptySummary(): AnalyticsSummary {
   const free = planById('free');
   const zero = { queries: 0, creates: 0, updates: 0, deletes: 0, total: 0 };

@@ -7,7 +7,7 @@ import { liveQueryKeys } from '@/lib/realtime';
 export const analyticsSummaryKey = [...liveQueryKeys.analytics, 'summary'] as const;
 
 /**
- * GET /api/analytics → the dashboard's summary (spec §3): graph totals,
+ * GET /api/analytics → the dashboard's summary (docs/product.md, Shapes): graph totals,
  * recent activity and entities, today's and this month's operations, and the
  * plan with its limits (the web app keeps no table of its own).
  */

@@ -97,7 +97,7 @@ function Notice({
   );
 }
 
-/** The §5 notice under the bars: 'Limit Exceeded' at 95%, 'Approaching Limits' at 80%, else the next plan. */
+/** The usage notice under the bars (docs/product.md, Forms): 'Limit Exceeded' at 95%, 'Approaching Limits' at 80%, else the next plan. */
 function UsageNotice({ summary }: { summary: AnalyticsSummary }) {
   const warning = usageWarning(summary.totalEntities, summary.plan.limits.entities);
   const limit = formatCount(summary.plan.limits.entities);
@@ -162,7 +162,7 @@ function UsageNotice({ summary }: { summary: AnalyticsSummary }) {
   );
 }
 
-/** Spec §2 "Current Usage": the plan's limits with progress bars, and the §5 notice. */
+/** Current Usage: the plan's limits with progress bars, and the usage notice. */
 export function CurrentUsage({ summary }: { summary: AnalyticsSummary }) {
   const { limits } = summary.plan;
   return (

@@ -18,7 +18,7 @@ import { StatCards } from './stat-cards';
 import { UsageOverview } from './usage-overview';
 
 /**
- * Knowledge Graph Dashboard (/dashboard, spec §2, §4, §5): totals, recent
+ * Knowledge Graph Dashboard (/dashboard; docs/product.md, The signed-in app): totals, recent
  * activity and entities, quick actions, usage against the plan. Loading,
  * loaded, or failed (a red alert over zeroed numbers on the free plan). Live:
  * its query sits under the `['analytics']` prefix that every graph event refreshes.
@@ -45,7 +45,9 @@ export function DashboardPage() {
   const busy = refreshing || analytics.isFetching;
 
   return (
-    <div className="grid gap-6">
+    // grid-cols-1 (minmax(0, 1fr)), not an auto column: a long entity name
+    // truncates in its card instead of widening the page on a phone.
+    <div className="grid grid-cols-1 gap-6">
       <title>Knowledge Graph Dashboard · Engram</title>
       <PageHeader
         title="Knowledge Graph Dashboard"
@@ -69,12 +71,12 @@ export function DashboardPage() {
         <>
           <StatCards summary={summary} />
           <SemanticIndex status={summary.embeddings} />
-          <div className="grid gap-4 lg:grid-cols-3">
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
             <RecentActivity activity={summary.activityStats} />
             <RecentEntities entities={summary.recentEntities} />
             <QuickActions />
           </div>
-          <div className="grid gap-4 lg:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
             <CurrentUsage summary={summary} />
             <UsageOverview summary={summary} />
           </div>

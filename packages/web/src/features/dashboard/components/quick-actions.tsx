@@ -40,8 +40,8 @@ function ActionLink({ to, children }: { to: string; children: ReactNode }) {
 }
 
 /**
- * Spec §2's Quick Actions. Export Data downloads the account's graph as
- * lossless JSON (it replaces the spec's 'coming soon' alert).
+ * The dashboard's Quick Actions. Export Data downloads the account's graph as
+ * lossless JSON (not a 'coming soon' alert).
  */
 export function QuickActions() {
   const exporting = useExportGraph();

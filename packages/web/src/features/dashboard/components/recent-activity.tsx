@@ -33,7 +33,7 @@ function LiveBadge() {
   );
 }
 
-/** Spec §2: up to 7 daily entries, '{count} entities created' with a date; 'No recent activity'. */
+/** Up to 7 daily entries, '{count} entities created' with a date; 'No recent activity'. */
 export function RecentActivity({ activity }: { activity: AnalyticsSummary['activityStats'] }) {
   const entries = activity.slice(0, RECENT_ACTIVITY_DAYS);
   return (
@@ -54,14 +54,14 @@ export function RecentActivity({ activity }: { activity: AnalyticsSummary['activ
             <p className="text-sm text-muted-foreground">No recent activity</p>
           </div>
         ) : (
-          <ul className="grid gap-1" aria-label="Recent activity">
+          <ul className="grid grid-cols-1 gap-1" aria-label="Recent activity">
             {entries.map((entry) => (
               <li key={entry.date} className="flex items-center gap-3 rounded-md py-1.5 text-sm">
                 <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
                   <CalendarDays className="size-4" aria-hidden />
                 </span>
                 <span className="min-w-0 flex-1 truncate font-medium">
-                  {/* The spec's template word for word, '1 entities created' included. */}
+                  {/* The template word for word, '1 entities created' included (decision 007). */}
                   {`${entry.count} entities created`}
                 </span>
                 <time dateTime={entry.date} className="shrink-0 text-xs text-muted-foreground">

@@ -6,7 +6,7 @@ import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDate } from '../usage-rules';
 
-/** Spec §2: up to 5, each with name, type and creation date; 'No entities yet'. */
+/** Up to 5, each with name, type and creation date; 'No entities yet'. */
 export function RecentEntities({ entities }: { entities: AnalyticsSummary['recentEntities'] }) {
   const shown = entities.slice(0, RECENT_ENTITIES_MAX);
   return (
@@ -24,7 +24,7 @@ export function RecentEntities({ entities }: { entities: AnalyticsSummary['recen
             <p className="text-sm text-muted-foreground">No entities yet</p>
           </div>
         ) : (
-          <ul className="grid gap-1" aria-label="Recent entities">
+          <ul className="grid grid-cols-1 gap-1" aria-label="Recent entities">
             {shown.map((entity) => (
               <li key={entity.id} className="flex items-center gap-3 py-1.5 text-sm">
                 <div className="min-w-0 flex-1">

@@ -30,7 +30,7 @@ function StatCard({ label, value, hint, icon: Icon }: StatCardProps) {
   );
 }
 
-/** The four totals of spec §2: Total Entities, Relations, Observations, API Calls Today. */
+/** The four totals: Total Entities, Relations, Observations, API Calls Today. */
 export function StatCards({ summary }: { summary: AnalyticsSummary }) {
   const types = summary.entityTypeStats.length;
   return (

@@ -10,7 +10,7 @@ import { formatCount, formatDay } from '../usage-rules';
 // The charting library is the screen's largest part: load it after the numbers.
 const OperationsChart = lazy(() => import('./operations-chart'));
 
-/** Spec §2 "Usage Overview": this month's operations by kind, a daily chart, and billing. */
+/** Usage Overview: this month's operations by kind, a daily chart, and billing. */
 export function UsageOverview({ summary }: { summary: AnalyticsSummary }) {
   const usage = summary.monthlyUsage;
   const kinds = [
