@@ -3,7 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// DESIGN.md "Layout and rules", enforced. ESLint keeps one `no-restricted-imports`
+// The rules of docs/architecture.md, enforced. ESLint keeps one `no-restricted-imports`
 // per file (the last matching block wins), so each block below lists every
 // pattern that applies to its files.
 
@@ -11,7 +11,7 @@ const SERVER = 'packages/server/src';
 
 const databaseDrivers = {
   group: ['kysely', 'pg', '@electric-sql/*'],
-  message: 'SQL lives only in *.repository.ts and db/ (DESIGN.md "Layout and rules").',
+  message: 'SQL lives only in *.repository.ts and db/ (docs/architecture.md).',
 };
 const repositories = {
   regex: '\\.repository\\.js$',
@@ -22,17 +22,32 @@ const plumbingReachingUp = {
   message:
     'http/ and lib/ are plumbing below the features: no feature, realtime, mcp or db/ imports.',
 };
+const realtimeReachingIntoFeatures = {
+  regex: '^\\.\\./features/',
+  message:
+    'realtime/ is transport below the features: events come from lib/change-event.ts; only gateway.ts, the adapter, calls services.',
+};
 const otherFeaturesInternals = {
   regex: '^\\.\\./[\\w-]+/(?![\\w.-]+\\.service\\.js$)',
   message: "A feature calls another feature's service, never its repository or routes.",
 };
 const otherWebFeature = (climb) => ({
   regex: `^${'\\.\\./'.repeat(climb)}[\\w-]`,
-  message: 'Web features do not import each other: app/ composes them (DESIGN.md).',
+  message: 'Web features do not import each other: app/ composes them (docs/architecture.md).',
 });
 const webFeatureAlias = {
   group: ['@/features/*'],
-  message: 'Web features do not import each other: app/ composes them (DESIGN.md).',
+  message: 'Web features do not import each other: app/ composes them (docs/architecture.md).',
+};
+
+const webSharedReachingUp = {
+  regex: '^(@/|(\\.\\./)+)features(/|$)',
+  message:
+    'lib/ and components/ are shared below the web features: no feature imports (move the shared part here).',
+};
+const webFeatureInternals = {
+  regex: '^(@/|(\\.\\./)+)features/[\\w-]+/',
+  message: "app/ imports a web feature through its index.ts ('@/features/x'), never its files.",
 };
 
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
@@ -75,6 +90,11 @@ export default tseslint.config(
     rules: restrict(databaseDrivers, repositories),
   },
   {
+    files: [`${SERVER}/realtime/**/*.ts`],
+    ignores: [...tests, `${SERVER}/realtime/gateway.ts`],
+    rules: restrict(databaseDrivers, repositories, realtimeReachingIntoFeatures),
+  },
+  {
     files: [`${SERVER}/features/**/*.ts`],
     ignores: tests,
     rules: restrict(databaseDrivers, otherFeaturesInternals),
@@ -91,6 +111,14 @@ export default tseslint.config(
       ...reactHooks.configs.flat.recommended.rules,
       'react-hooks/exhaustive-deps': 'error',
     },
+  },
+  {
+    files: ['packages/web/src/lib/**/*.{ts,tsx}', 'packages/web/src/components/**/*.{ts,tsx}'],
+    rules: restrict(webSharedReachingUp),
+  },
+  {
+    files: ['packages/web/src/app/**/*.{ts,tsx}'],
+    rules: restrict(webFeatureInternals),
   },
   {
     files: ['packages/web/src/features/*/*.{ts,tsx}'],

@@ -484,7 +484,7 @@ function printReport(reports: DbReport[]) {
   if (stall) {
     console.log(
       `PGlite event-loop stall during the 10% search: max ${stall.loopMax.toFixed(1)} ms ` +
-        `(DESIGN.md: move PGlite off the main thread if stalls exceed 50 ms)`,
+        `(decision 001: PGlite moves off the main thread if stalls exceed 50 ms)`,
     );
   }
   const missed = reports.flatMap((report) =>

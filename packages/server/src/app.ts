@@ -79,8 +79,9 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  // Clients that send `Content-Type: application/json` on every request (spec
-  // §7) also send it on DELETE without a body: an empty body is no body.
+  // Clients that send `Content-Type: application/json` on every request (the
+  // web app: docs/product.md, Calls) also send it on DELETE without a body: an
+  // empty body is no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') done(null, undefined);

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-// DESIGN.md's dependency rules are kept by the linter: each case plants one
+// The dependency rules of docs/architecture.md are kept by the linter: each case plants one
 // violation in a file of the folder the rule guards and expects the repository's
 // ESLint configuration to reject it, and the allowed form to pass.
 
@@ -52,6 +52,15 @@ const cases: { rule: string; file: string; planted: string; allowed: string; say
     says: /never a repository/,
   },
   {
+    rule: 'realtime/ carries events without reaching into a feature',
+    file: 'packages/server/src/realtime/planted.ts',
+    planted:
+      "import type { GraphDeps } from '../features/graph/graph.service.js';\nexport type X = GraphDeps;",
+    allowed:
+      "import type { ChangeEvent } from '../lib/change-event.js';\nexport type X = ChangeEvent;",
+    says: /transport below the features/,
+  },
+  {
     rule: 'http/ is plumbing below the features',
     file: 'packages/server/src/http/planted.ts',
     planted:
@@ -74,6 +83,29 @@ const cases: { rule: string; file: string; planted: string; allowed: string; say
       "import { LoginForm } from '../../auth/components/login-form';\nexport const x = LoginForm;",
     allowed: "import { PlanCard } from './plan-card';\nexport const x = PlanCard;",
     says: /do not import each other/,
+  },
+  {
+    rule: 'web lib/ does not import a feature',
+    file: 'packages/web/src/lib/api/planted.ts',
+    planted:
+      "import { entityCountLabel } from '@/features/entities/display';\nexport const x = entityCountLabel;",
+    allowed: "import { apiRequest } from '@/lib/api-client';\nexport const x = apiRequest;",
+    says: /shared below the web features/,
+  },
+  {
+    rule: 'web components/ does not import a feature',
+    file: 'packages/web/src/components/planted.tsx',
+    planted: "import { SearchPage } from '../features/search';\nexport const x = SearchPage;",
+    allowed: "import { Button } from './ui/button';\nexport const x = Button;",
+    says: /shared below the web features/,
+  },
+  {
+    rule: 'web app/ imports a feature through its index.ts only',
+    file: 'packages/web/src/app/planted.tsx',
+    planted:
+      "import { LoginForm } from '@/features/auth/components/login-form';\nexport const x = LoginForm;",
+    allowed: "import { LoginPage } from '@/features/auth';\nexport const x = LoginPage;",
+    says: /through its index\.ts/,
   },
 ];
 

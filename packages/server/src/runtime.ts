@@ -12,6 +12,7 @@ import {
   embeddingsFromConfig,
   type EmbeddingsDeps,
 } from './features/embeddings/embeddings.service.js';
+import { Entitlements } from './features/entitlements/entitlements.service.js';
 import { ChangeLogCompactor } from './features/graph/change-log.service.js';
 import type { GraphDeps } from './features/graph/graph.service.js';
 import type { RecallDeps } from './features/recall/recall.service.js';
@@ -107,6 +108,8 @@ export async function createRuntime(
     verified.forget(changes);
     bus.credentialsChanged(changes);
   };
+  // The one reader of plans: billing tells it of every change it makes.
+  const entitlements = new Entitlements(database.db, now);
   const usage = new KeyUsageTracker(database.db, options.onError);
   usage.start(5_000);
   const keys: KeysDeps = {
@@ -116,17 +119,18 @@ export async function createRuntime(
     secret: await instanceSecret(database.db, config.SECRET_KEY),
     credentialsChanged,
     verified,
+    entitlements,
   };
   const upkeep = new DatabaseUpkeep(database, {}, (error) =>
     options.onError?.(error, 'database upkeep failed'),
   );
   upkeep.start();
-  const meter = new UsageMeter(database.db, now, options.onError);
+  const meter = new UsageMeter(database.db, now, entitlements, options.onError);
   meter.start(5_000);
   const graph: GraphDeps = {
     db: database.db,
     now,
-    planOf: (db, accountId) => meter.planOf(accountId, now(), db),
+    planOf: (db, accountId) => entitlements.planOf(accountId, now(), db),
     bounds: { maxRows: config.READ_MAX_ROWS, maxBytes: config.READ_MAX_BYTES },
     publish: (events) => {
       upkeep.noteChanges(events.length);
@@ -137,7 +141,7 @@ export async function createRuntime(
   // Only with an endpoint: without one nothing of the semantic index runs or writes.
   const embeddingIndexer = embeddings.embedder
     ? new EmbeddingIndexer(
-        { db: database.db, embedder: embeddings.embedder },
+        { db: database.db, embedder: embeddings.embedder, entitlements },
         options.embeddingIndexer,
         (error) => options.onError?.(error, 'embedding observations failed; retried later'),
       )
@@ -146,12 +150,19 @@ export async function createRuntime(
   const recall: RecallDeps = { db: database.db, embeddings };
   const changeLog = new ChangeLogCompactor(
     database.db,
+    entitlements,
     now,
     { retentionDays: config.CHANGE_LOG_RETENTION_DAYS, intervalMs: 10 * 60_000 },
     (error) => options.onError?.(error, 'change log compaction failed'),
   );
   changeLog.start();
-  const analytics: AnalyticsDeps = { db: database.db, now, usage: meter, embeddings };
+  const analytics: AnalyticsDeps = {
+    db: database.db,
+    now,
+    usage: meter,
+    entitlements,
+    embeddings,
+  };
   const billing: BillingDeps = {
     db: database.db,
     now,
@@ -159,7 +170,7 @@ export async function createRuntime(
     planSelfService: planSelfService(config),
     publicOrigin: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : undefined,
     onError: options.onError,
-    planChanged: (accountId) => meter.forgetPlan(accountId),
+    planChanged: (accountId) => entitlements.forget(accountId),
   };
   const accountPurge = new AccountPurge(
     database.db,

@@ -1,4 +1,4 @@
-/** Colours of the known entity types (DESIGN.md "Visual language"). */
+/** Colours of the known entity types (docs/architecture.md, Web). */
 export const KNOWN_ENTITY_TYPES = {
   concept: '#6366f1',
   person: '#10b981',
@@ -29,13 +29,13 @@ export function entityTypeColor(type: string): string {
   return EXTRA_PALETTE[hash % EXTRA_PALETTE.length]!;
 }
 
-/** 'depends_on' → 'Depends on': first letter capitalised, - and _ as spaces (spec §2). */
+/** 'depends_on' → 'Depends on': first letter capitalised, - and _ as spaces (docs/product.md, The signed-in app). */
 export function typeLabel(type: string): string {
   const spaced = type.replace(/[-_]+/g, ' ').trim();
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-/** Relation types offered by the relation form (spec §5). Other types are allowed. */
+/** Relation types offered by the relation form (docs/product.md, Forms). Other types are allowed. */
 export const SUGGESTED_RELATION_TYPES = [
   'relates_to',
   'depends_on',

@@ -1,5 +1,5 @@
 /**
- * Every non-2xx response body has this shape (DESIGN.md "Errors"). The web app
+ * Every non-2xx response body has this shape (docs/product.md, Calls). The web app
  * and agents branch on `code`; `error` is for people.
  */
 export const ERROR_CODES = [

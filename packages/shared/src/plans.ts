@@ -1,7 +1,7 @@
 /**
- * The one plan catalog (DESIGN.md "Plans"), used by the server to enforce
+ * The one plan catalog (docs/product.md, Plans), used by the server to enforce
  * limits and by the web app's pricing page. Limits are the public pricing
- * page's (spec §9); -1 means unlimited.
+ * page's (docs/product.md, Numbers); -1 means unlimited.
  */
 export interface PlanFeatures {
   maxEntities: number;
@@ -199,7 +199,7 @@ export function formatBytes(bytes: number): string {
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** The plan with this id; unknown ids get the free plan (spec §9). */
+/** The plan with this id; unknown ids get the free plan (docs/product.md, Numbers). */
 export function planById(id: string | null | undefined): Plan {
   return PLANS.find((plan) => plan.id === id) ?? PLANS[0]!;
 }

@@ -41,7 +41,7 @@ describe('plan catalog', () => {
 });
 
 describe('display helpers', () => {
-  it('labels types and masks keys as the spec says', () => {
+  it('labels types and masks keys as documented', () => {
     expect(typeLabel('depends_on')).toBe('Depends on');
     expect(typeLabel('part-of')).toBe('Part of');
     expect(maskKey('eng_key_abcdefghijklmnopqrstuvwxyz')).toBe('eng_ke…wxyz');

@@ -4,7 +4,7 @@ import { createAccount, openSignedIn, saveScreenshot, type Account } from './sup
 const FREE_PLAN_LIMIT =
   'API key limit reached: the Free plan allows 1 API key. Delete a key or upgrade your plan to create more.';
 
-/** Spec §5: the first 6 and last 4 characters around an ellipsis. */
+/** The first 6 and last 4 characters around an ellipsis (docs/product.md, Forms). */
 const masked = (key: string) => `${key.slice(0, 6)}…${key.slice(-4)}`;
 
 function entitiesWith(request: APIRequestContext, key: string) {

@@ -7,7 +7,7 @@ import { createAccount, openSignedIn, PASSWORD, saveScreenshot, uniqueEmail } fr
 import { StripeFake } from '../../server/src/features/billing/stripe-fake.test-support';
 
 /**
- * Billing (spec §2, §4, §7, §8) against the real server. The shared server
+ * Billing (docs/product.md: The signed-in app, States, Calls, Failures) against the real server. The shared server
  * runs with no payment provider (the `none` default): plan changes apply at
  * once. The paid sign-up runs on a private server pointed at a local fake of
  * Stripe's API (the server's own test support), whose checkout page pays and
@@ -269,7 +269,7 @@ test.describe('Billing on a server whose operator sets plans', () => {
     );
     await dialog.getByRole('radio', { name: 'Power User' }).check();
     await dialog.getByRole('button', { name: 'Change Plan' }).click();
-    // Spec §8: the failure shows the server's text.
+    // The failure shows the server's text (docs/product.md, Failures).
     await expect(toast(page, OPERATOR)).toBeVisible();
     await expect(dialog).toBeVisible();
     await shoot(page, 'billing-operator-refused');

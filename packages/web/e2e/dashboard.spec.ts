@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createAccount, openSignedIn, saveScreenshot, type Account } from './support';
 
-/** The dashboard (spec §2, §4, §5) against the real server: true numbers, live, limits, actions. */
+/** The dashboard (docs/product.md: The signed-in app, States) against the real server: true numbers, live, limits, actions. */
 
 const PHONE = { width: 375, height: 812 };
 

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { createAccount, openSignedIn, saveScreenshot, type Account } from './support';
 
 /*
- * The Entity detail page (spec §2 Entity detail, §4, §8, §9) on a seeded
+ * The Entity detail page (docs/product.md: The signed-in app, States, Failures, Numbers) on a seeded
  * account, in Chromium, against the real server.
  */
 
@@ -289,7 +289,7 @@ test.describe('Entity detail', () => {
     await expect(canvas).toHaveAttribute('data-nodes', '11', { timeout: 15_000 });
     await expect(canvas).toHaveAttribute('data-edges', '10');
     await expect(page.getByRole('list', { name: 'Node Types' })).toContainText('observation10');
-    // If the relations call fails, the list is empty (spec §4).
+    // If the relations call fails, the list is empty (docs/product.md, States).
     await expect(page.getByText('No relationships found')).toBeVisible({ timeout: 15_000 });
     await waitForSettled(canvas);
     await saveScreenshot(page, 'entity-page-fallback-desktop');

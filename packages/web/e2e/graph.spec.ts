@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { createAccount, openSignedIn, saveScreenshot, type Account } from './support';
 
 /*
- * The Graph view (spec §2 Graph, §4, §8, §9) on a seeded account, in Chromium,
+ * The Graph view (docs/product.md: The signed-in app, States, Failures, Numbers) on a seeded account, in Chromium,
  * against the real server: counts drawn, selectors in the address, clicking a
  * node, dragging, hover, live edges, the empty and failed states.
  */
@@ -329,7 +329,7 @@ test.describe('Graph view', () => {
     await expect(page.getByText('Loading graph data...')).toBeVisible();
     await saveScreenshot(page, 'graph-view-loading-desktop');
     release();
-    // Two retries of a 5xx first (about 3 s), then the red alert of spec §8.
+    // Two retries of a 5xx first (about 3 s), then the red alert (docs/product.md, Failures).
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('Failed to load graph data', { timeout: 15_000 });
     await expect(alert).toHaveCSS('color', /rgb\(185, 28, 28\)|rgb\(252, 165, 165\)/);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createAccount, openSignedIn } from './support';
 
 test.describe('Landing page', () => {
-  test('shows every section and its buttons lead where the spec says', async ({ page }) => {
+  test('shows every section and its buttons lead where they should', async ({ page }) => {
     await page.goto('/');
     await expect(
       page.getByRole('heading', { level: 1, name: 'Persistent Memory for AI Agents' }),

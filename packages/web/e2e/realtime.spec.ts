@@ -2,12 +2,12 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { PrivateServer } from './private-server';
 import { createAccount, saveScreenshot, type Account } from './support';
 
-/** The shell's connection badge (spec §2, §4). */
+/** The shell's connection badge (docs/product.md, The signed-in app; States). */
 function badge(page: Page, label: string) {
   return page.getByRole('status', { name: `Realtime connection: ${label}`, exact: true });
 }
 
-/** The live notifications stack (spec §4). */
+/** The live notifications stack (docs/product.md, States). */
 function liveUpdates(page: Page) {
   return page.getByRole('region', { name: 'Live updates' });
 }
@@ -41,7 +41,7 @@ async function newPage(browser: Browser, width = 1280, height = 800): Promise<Pa
   return context.newPage();
 }
 
-test.describe('Realtime (spec §4)', () => {
+test.describe('Realtime', () => {
   test('a change made in one session shows live in another of the same account', async ({
     browser,
     request,
@@ -116,7 +116,7 @@ test.describe('Realtime (spec §4)', () => {
   });
 });
 
-test.describe('Realtime across a server restart (spec §4)', () => {
+test.describe('Realtime across a server restart', () => {
   let server: PrivateServer;
   let serverRequest: APIRequestContext;
 

@@ -113,7 +113,7 @@ test.describe('Relation Management (/relations)', () => {
     await submit.click();
     await expect(dialog.getByText('Relation type is required')).toBeVisible();
 
-    // The ten types of spec §5, then the free text.
+    // The ten documented types (docs/product.md, Forms), then the free text.
     await dialog.getByRole('combobox', { name: 'Relation Type', exact: true }).click();
     await expect(page.getByRole('option')).toHaveText([
       /relates_to/,

@@ -10,7 +10,7 @@ async function revokeSession(page: Page) {
   expect(response.ok()).toBe(true);
 }
 
-test.describe('Session (spec §4)', () => {
+test.describe('Session', () => {
   test('a revoked session sends the next protected visit to /login', async ({ page, request }) => {
     const account = await createAccount(request, 'revoked');
     await openSignedIn(page, account);

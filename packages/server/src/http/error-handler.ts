@@ -16,7 +16,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 
 const CONTEXT_NAMES: Record<string, string> = { querystring: 'query' };
 
-/** One handler turns every failure into `{ error, code, details? }` (DESIGN.md "Errors"). */
+/** One handler turns every failure into `{ error, code, details? }` (docs/product.md, Calls). */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof AppError ? error : fromDatabaseError(error);

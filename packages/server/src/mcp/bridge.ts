@@ -48,7 +48,7 @@ const NAME_FIELD: Record<string, string> = {
   'tasks/cancel': 'taskId',
 };
 
-/** An HTTP field value: plain when it is safe visible ASCII, else the spec's base64 form. */
+/** An HTTP field value: plain when it is safe visible ASCII, else the MCP specification's base64 form. */
 function fieldValue(value: string): string {
   const plain = value.length > 0 && value === value.trim() && /^[\x20-\x7e\t]*$/.test(value);
   return plain && !(value.startsWith('=?base64?') && value.endsWith('?='))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangeEvent } from '../features/graph/graph.service.js';
+import type { ChangeEvent } from '../lib/change-event.js';
 import { AccountFeeds, type FeedListener } from './account-feed.js';
 import { LocalEventBus } from './event-bus.js';
 

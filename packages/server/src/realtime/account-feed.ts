@@ -1,4 +1,4 @@
-import type { ChangeEvent } from '../features/graph/graph.service.js';
+import type { ChangeEvent } from '../lib/change-event.js';
 import type { EventBus } from './event-bus.js';
 
 /** Reads an account's committed events after `afterSeq` from the change log, oldest first. */

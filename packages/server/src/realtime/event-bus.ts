@@ -1,4 +1,4 @@
-import type { ChangeEvent } from '../features/graph/graph.service.js';
+import type { ChangeEvent } from '../lib/change-event.js';
 import type { Credential } from '../lib/auth-context.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;

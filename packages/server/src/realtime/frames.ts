@@ -1,5 +1,5 @@
 import type { ServerMessage } from '@engram/shared';
-import type { ChangeEvent } from '../features/graph/graph.service.js';
+import type { ChangeEvent } from '../lib/change-event.js';
 
 /**
  * One server message, encoded once as a complete WebSocket text frame (RFC
@@ -41,7 +41,7 @@ export function frameText(frame: Frame): Buffer {
 }
 
 /**
- * A graph event as the spec's message: `{ id, type, payload (with seq),
+ * A graph event as the realtime message (docs/product.md, States): `{ id, type, payload (with seq),
  * timestamp, seq }`, and `origin` when the change named its client.
  */
 export function eventMessage(event: ChangeEvent): ServerMessage {

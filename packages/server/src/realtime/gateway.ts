@@ -11,11 +11,12 @@ import {
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { WebSocket } from 'ws';
 import { changesAfter } from '../features/graph/change-log.service.js';
-import type { ChangeEvent, GraphDeps } from '../features/graph/graph.service.js';
+import type { GraphDeps } from '../features/graph/graph.service.js';
 import { authenticateApiKey } from '../features/keys/keys.service.js';
 import type { RouteDeps } from '../route-deps.js';
 import type { UsageMeter } from '../features/usage/usage.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
+import type { ChangeEvent } from '../lib/change-event.js';
 import { AppError } from '../lib/errors.js';
 import { AccountFeeds, type FeedListener } from './account-feed.js';
 import { eventFrame, textFrame } from './frames.js';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { ChangeEvent } from '../features/graph/graph.service.js';
+import type { ChangeEvent } from '../lib/change-event.js';
 import {
   LocalEventBus,
   type ChangeListener,

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig, planSelfService, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/connection.js';
-import { currentPlan, setPlanByOperator } from '../features/billing/billing.service.js';
+import { setPlanByOperator } from '../features/billing/billing.service.js';
+import { currentPlan } from '../features/entitlements/entitlements.service.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import {
   accountIdOf,

@@ -1,6 +1,6 @@
 import { subscription } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentPlan } from '../features/billing/billing.service.js';
+import { currentPlan } from '../features/entitlements/entitlements.service.js';
 import { StripeFake } from '../features/billing/stripe-fake.test-support.js';
 import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../test/harness.js';
 

@@ -2,7 +2,7 @@ import { ERROR_CODES } from '@engram/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
-/** The one error body every non-2xx response carries (DESIGN.md "Errors"). */
+/** The one error body every non-2xx response carries (docs/product.md, Calls). */
 export interface ErrorBodyShape {
   error: string;
   code: string;

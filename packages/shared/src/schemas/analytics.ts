@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { typeSummary } from './graph.js';
 
-/** Dashboard list sizes (spec §9). */
+/** Dashboard list sizes (docs/product.md, Numbers). */
 export const RECENT_ACTIVITY_DAYS = 7;
 export const RECENT_ENTITIES_MAX = 5;
-/** Usage warning thresholds in percent of a plan limit (spec §5, §9). */
+/** Usage warning thresholds in percent of a plan limit (docs/product.md, Forms; Numbers). */
 export const USAGE_WARNING_PERCENT = 80;
 export const USAGE_CRITICAL_PERCENT = 95;
 
 const count = z.number().int().min(0);
 
-/** Operations by kind this period (spec §3 "Real-time stats"; also `monthlyUsage`). */
+/** Operations by kind this period (`GET /api/analytics/stats/real-time`; also `monthlyUsage`). */
 export const operationCounts = z.object({
   queries: count,
   creates: count,
@@ -43,7 +43,7 @@ export const monthlySummary = z.object({
 });
 export type MonthlySummary = z.infer<typeof monthlySummary>;
 
-/** A plan's limits as the dashboard shows them; -1 means unlimited (spec §9). */
+/** A plan's limits as the dashboard shows them; -1 means unlimited (docs/product.md, Numbers). */
 export const planLimits = z.object({
   entities: z.number().int(),
   operationsPerMonth: z.number().int(),
@@ -72,7 +72,7 @@ export const embeddingStatus = z.object({
 });
 export type EmbeddingStatus = z.infer<typeof embeddingStatus>;
 
-/** GET /api/analytics: the dashboard's summary (spec §3 "Analytics summary"). */
+/** GET /api/analytics: the dashboard's summary (docs/product.md, Calls). */
 export const analyticsSummary = z.object({
   totalEntities: count,
   totalRelations: count,

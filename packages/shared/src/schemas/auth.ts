@@ -56,7 +56,7 @@ export const user = z.object({
   email: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  /** The user's personal API key (spec §3 User.apiKey); null until one exists. */
+  /** The user's personal API key (docs/product.md, Shapes); null until one exists. */
   apiKey: z.string().nullable(),
 });
 export type User = z.infer<typeof user>;

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { idString, text } from './common.js';
 
 /**
- * Billing wire shapes (spec §3 Subscription, Plan, Payment method, Invoice;
- * §7 Billing calls). Amounts are cents, dates epoch seconds, -1 unlimited.
+ * Billing wire shapes: subscription, plan, payment method, invoice and the
+ * billing calls (docs/product.md, Calls and Shapes). Amounts are cents, dates
+ * epoch seconds, -1 unlimited.
  */
 
 /** Which payment provider the server runs: `none` (self-hosted, no payments) or `stripe`. */
@@ -122,7 +123,7 @@ export const setupIntent = z.object({
 });
 export type SetupIntent = z.infer<typeof setupIntent>;
 
-/** POST /api/billing/change-plan: priceId null moves to the free plan (spec §4). */
+/** POST /api/billing/change-plan: priceId null moves to the free plan (docs/product.md, States). */
 export const changePlanInput = z.object({
   planId: idString,
   priceId: text().min(1).max(200).nullable(),
@@ -146,7 +147,7 @@ export type CheckoutSession = z.infer<typeof checkoutSession>;
 
 export const cancelSubscriptionInput = z
   .object({
-    /** true ends the paid plan now; the web app sends false (at period end, spec §4). */
+    /** true ends the paid plan now; the web app sends false (at the period end: docs/product.md, States). */
     immediate: z.boolean().default(false),
   })
   .default({ immediate: false });
@@ -158,7 +159,7 @@ export const subscriptionChange = z.object({
 });
 export type SubscriptionChange = z.infer<typeof subscriptionChange>;
 
-/** Spec §6 / §8. */
+/** The texts of billing refusals (docs/product.md, Calls). */
 export const BILLING_OWNER_ONLY = 'Access denied. Only account owners can change billing plans.';
 export const BILLING_NOT_FOUND = 'Account or plan not found.';
 export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this server';

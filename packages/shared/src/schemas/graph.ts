@@ -201,7 +201,7 @@ export const relation = z.object({
   id: z.string(),
   fromEntityId: z.string(),
   toEntityId: z.string(),
-  /** The relation's kind; `relationType` carries the same value (spec §3 gives both readings). */
+  /** The relation's kind; `relationType` carries the same value (both readings: docs/product.md, Shapes). */
   type: z.string(),
   relationType: z.string(),
   createdAt: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { text } from './common.js';
 
-/** A rolled key's predecessor keeps working this long (spec §4). */
+/** A rolled key's predecessor keeps working this long (docs/product.md, States). */
 export const ROLL_GRACE_DAYS = 14;
 /** A key expiring within this many days is flagged isExpiringSoon (so is a rolled key in its grace). */
 export const EXPIRING_SOON_DAYS = 7;
@@ -52,7 +52,7 @@ export type RolledApiKey = z.infer<typeof rolledApiKey>;
 
 export const personalApiKey = z.object({ apiKey: z.string() });
 
-/** 'eng_key_abcdef…wxyz' → 'eng_ke…wxyz' (spec §5): first 6 and last 4 around an ellipsis. */
+/** 'eng_key_abcdef…wxyz' → 'eng_ke…wxyz' (docs/product.md, Forms): first 6 and last 4 around an ellipsis. */
 export function maskKey(key: string): string {
   return key.length > 12 ? `${key.slice(0, 6)}…${key.slice(-4)}` : key;
 }

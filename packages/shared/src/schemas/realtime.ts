@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Realtime constants shared by the gateway and the web client (spec §9). */
+/** Realtime constants shared by the gateway and the web client (docs/product.md, Numbers). */
 export const REALTIME_PATH = '/ws/connect';
 export const PING_INTERVAL_MS = 30_000;
 export const RECONNECT_INTERVAL_MS = 5_000;
@@ -64,7 +64,7 @@ const observationsAdded = z.object({
 
 /**
  * A change to an account's graph, as the change log records it and the
- * gateway sends it (spec §4): the server emits exactly these payloads, the
+ * gateway sends it (docs/product.md, States): the server emits exactly these payloads, the
  * gateway routes entity subscriptions by them, the web client reads them.
  */
 export const graphChange = z.discriminatedUnion('type', [

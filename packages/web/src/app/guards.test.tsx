@@ -9,7 +9,7 @@ function signedIn() {
   return fakeServer({ 'GET /auth/me': () => ({ status: 200, body: TEST_USER }) });
 }
 
-describe('route guards (spec §2)', () => {
+describe('route guards', () => {
   it('sends visitors from a protected path to /login', async () => {
     fakeServer({});
     const { router } = renderApp('/entities');

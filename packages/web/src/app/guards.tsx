@@ -7,7 +7,7 @@ interface ReturnState {
   from?: Location;
 }
 
-/** Signed-in routes: visitors go to /login (spec §2), then come back here. */
+/** Signed-in routes: visitors go to /login (docs/product.md, The signed-in app), then come back here. */
 export function RequireSession() {
   const { status } = useSession();
   const location = useLocation();
@@ -32,9 +32,9 @@ export function GuestOnly() {
 }
 
 /**
- * Unknown paths (spec §2): to /dashboard when signed in, otherwise to the
- * landing page. The spec's "unauthenticated … unknown path goes to /login"
- * contradicts its "otherwise to /"; the more specific rule wins.
+ * Unknown paths (docs/product.md, Public pages): to /dashboard when signed in,
+ * otherwise to the landing page: only protected paths send a visitor to /login
+ * (packages/web/README.md, "Unknown paths").
  */
 export function UnknownRoute() {
   const { status } = useSession();

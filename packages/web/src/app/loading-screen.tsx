@@ -1,6 +1,6 @@
 import { Spinner } from '@/components/ui/spinner';
 
-/** Shown while the stored session is checked at start (spec §2). */
+/** Shown while the stored session is checked at start (docs/product.md, The signed-in app). */
 export function LoadingScreen() {
   return (
     <div

@@ -7,7 +7,7 @@ import { useSession } from '@/lib/session';
 const headerLink =
   'rounded-md px-3 py-1.5 text-sm font-medium text-muted-foreground outline-none transition-colors hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring';
 
-/** Account button: 'Sign In', or 'Dashboard' when signed in (spec §1). */
+/** Account button: 'Sign In', or 'Dashboard' when signed in (docs/product.md, Public pages). */
 function AccountButton() {
   const { status } = useSession();
   if (status === 'authenticated') {

@@ -8,7 +8,7 @@ import { RouteError } from './route-error';
 import { SessionRoot } from './session-root';
 
 /**
- * The route table of spec §2. The public pages ship in the first bundle; the
+ * The route table of docs/product.md (Public pages, The signed-in app). The public pages ship in the first bundle; the
  * auth forms and the signed-in app load on first visit, so a visitor's
  * landing page does not wait for code it never runs.
  */

@@ -10,7 +10,7 @@ const of = (path: string) => {
   return checkoutReturnOf(url.pathname, url.searchParams);
 };
 
-describe('returns from checkout (spec §7, both readings)', () => {
+describe('returns from checkout (both readings)', () => {
   it('reads each return address', () => {
     expect(of('/dashboard?payment=success')).toMatchObject({
       tone: 'success',

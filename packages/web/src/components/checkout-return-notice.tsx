@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { apiRequest } from '@/lib/api-client';
 
 /**
- * What a return from the hosted checkout page says (spec §7, both readings
+ * What a return from the hosted checkout page says (docs/product.md, States: both readings
  * of the return URLs): from sign-up, /dashboard?payment=success or
  * /signup?…&payment=cancelled; from the plan dialog,
  * /dashboard?success=true&plan={id} or /billing?canceled=true&plan={id}.

@@ -15,7 +15,7 @@ interface ConfirmDeleteDialogProps {
   open: boolean;
   onClose: () => void;
   title: string;
-  /** The question the spec asks before a deletion. */
+  /** The question asked before a deletion. */
   question: ReactNode;
   /** What else the person should know (consequences, the item itself). */
   children?: ReactNode;
@@ -23,7 +23,7 @@ interface ConfirmDeleteDialogProps {
   onConfirm: () => void;
 }
 
-/** Spec §4: a deletion asks first; Cancel or Escape keeps everything. */
+/** A deletion asks first; Cancel or Escape keeps everything (docs/product.md, States). */
 export function ConfirmDeleteDialog({
   open,
   onClose,

@@ -16,7 +16,7 @@ const BASE =
   'inline-flex h-7 items-center gap-2 rounded-md border border-border bg-card px-2.5 text-xs font-medium whitespace-nowrap text-muted-foreground';
 
 /**
- * The realtime connection's state (spec §2, §4): Connecting, Connected,
+ * The realtime connection's state (docs/product.md, The signed-in app; States): Connecting, Connected,
  * Disconnecting, Disconnected or Unknown. `detail` explains it on hover (e.g.
  * "Reconnecting, attempt 3 of 10"). With `onRetry` the badge is a button that
  * tries to connect again.

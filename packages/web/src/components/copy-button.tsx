@@ -14,7 +14,7 @@ interface CopyButtonProps extends Omit<ButtonProps, 'onClick' | 'children'> {
 
 /**
  * Copies `value` and says 'Copied' for two seconds. A refused clipboard is
- * only logged (spec §8): the value stays on screen to be selected by hand.
+ * only logged (docs/product.md, Failures): the value stays on screen to be selected by hand.
  */
 export function CopyButton({
   value,

@@ -3,7 +3,7 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/cn';
 
 /**
- * An entity type in its catalog colour (DESIGN.md "Visual language"): the same
+ * An entity type in its catalog colour (docs/architecture.md, Web): the same
  * colour the graph's node and legend use, so a type reads alike everywhere.
  */
 export function EntityTypeBadge({

@@ -32,11 +32,11 @@ const LOOK: Record<GraphEventType, { icon: LucideIcon; tone: string }> = {
 const PHONE_LIMIT = 3;
 
 /**
- * Live notifications of changes made elsewhere (spec §4; another tab, an
+ * Live notifications of changes made elsewhere (docs/product.md, States; another tab, an
  * agent, the API — this tab's own changes have their toast): a compact stack
  * at the bottom right (full width at the bottom on phones, newest 3 only),
  * newest at the bottom, each dismissable. The top right belongs to toast
- * notices (spec §2), so the two never cover each other; the bottom edge keeps
+ * notices (docs/product.md, The signed-in app), so the two never cover each other; the bottom edge keeps
  * the header, its connection badge and the page title clear. A card lets
  * clicks through to the page below it: only its dismiss button takes the
  * pointer, so a card never stands between the person and a control.

@@ -10,7 +10,7 @@ interface RefreshButtonProps {
   className?: string;
 }
 
-/** The 'Refresh' action every data screen offers (spec §2). */
+/** The 'Refresh' action every data screen offers (docs/product.md, The signed-in app). */
 export function RefreshButton({ onClick, spinning, disabled, className }: RefreshButtonProps) {
   return (
     <Button variant="outline" onClick={onClick} disabled={disabled} className={className}>

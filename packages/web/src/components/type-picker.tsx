@@ -6,8 +6,14 @@ import {
   type InfiniteData,
   type UseInfiniteQueryOptions,
 } from '@tanstack/react-query';
-import { Check, ChevronDown, Search } from 'lucide-react';
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { ChevronDown } from 'lucide-react';
+import { useId, useRef, useState, type ReactNode, type Ref } from 'react';
+import {
+  PickerOption,
+  PickerSearch,
+  pickerTriggerClass,
+  scrollToOption,
+} from '@/components/ui/picker';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
@@ -120,25 +126,14 @@ export function TypePicker({
     if (!options.length) return;
     const next = (current + step + options.length) % options.length;
     setActive(next);
-    listRef.current
-      ?.querySelector(`[data-index="${next}"]`)
-      ?.scrollIntoView?.({ block: 'nearest' });
+    scrollToOption(listRef.current, next);
   }
 
-  function keyDown(event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key === 'ArrowDown') {
-      event.preventDefault();
-      move(1);
-    } else if (event.key === 'ArrowUp') {
-      event.preventDefault();
-      move(-1);
-    } else if (event.key === 'Enter') {
-      event.preventDefault();
-      // Options still answering an earlier text would pick the wrong type.
-      if (stale) return;
-      const chosen = options[current];
-      if (chosen) pick(chosen);
-    }
+  function enter() {
+    // Options still answering an earlier text would pick the wrong type.
+    if (stale) return;
+    const chosen = options[current];
+    if (chosen) pick(chosen);
   }
 
   const activeOption = options[current];
@@ -156,11 +151,7 @@ export function TypePicker({
           aria-expanded={open}
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
-          className={cn(
-            'flex h-9 w-full min-w-0 cursor-pointer items-center justify-between gap-2 rounded-lg border border-input bg-card px-3 text-left text-sm text-foreground shadow-xs transition-colors outline-none',
-            'focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30',
-            'aria-invalid:border-destructive aria-invalid:ring-destructive/20',
-          )}
+          className={cn(pickerTriggerClass, 'text-foreground')}
         >
           <span className={cn('truncate', display === null && 'text-muted-foreground')}>
             {display ?? placeholder}
@@ -172,32 +163,22 @@ export function TypePicker({
         className="w-[var(--radix-popover-trigger-width)] min-w-64 p-0"
         onCloseAutoFocus={onCloseAutoFocus}
       >
-        <div className="flex items-center gap-2 border-b border-border px-3">
-          {searching ? (
-            <Spinner className="text-muted-foreground" />
-          ) : (
-            <Search className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-          )}
-          {/* The first thing in the list that takes focus: Radix focuses it on opening. */}
-          <input
-            role="combobox"
-            aria-label={searchLabel}
-            aria-expanded
-            aria-controls={listId}
-            aria-autocomplete="list"
-            aria-activedescendant={activeOption ? optionId(current) : undefined}
-            placeholder="Search types..."
-            autoComplete="off"
-            maxLength={100}
-            className="h-10 w-full min-w-0 bg-transparent text-sm outline-none placeholder:text-muted-foreground"
-            value={search}
-            onChange={(event) => {
-              setSearch(event.target.value);
-              setActive(0);
-            }}
-            onKeyDown={keyDown}
-          />
-        </div>
+        <PickerSearch
+          searching={searching}
+          listId={listId}
+          onMove={move}
+          onEnter={enter}
+          aria-label={searchLabel}
+          aria-activedescendant={activeOption ? optionId(current) : undefined}
+          placeholder="Search types..."
+          autoComplete="off"
+          maxLength={100}
+          value={search}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            setActive(0);
+          }}
+        />
         <ul
           ref={listRef}
           id={listId}
@@ -212,27 +193,19 @@ export function TypePicker({
               (index === leading.length && leading.length > 0) ||
               (index === leading.length + typeOptions.length && index > 0);
             return (
-              <li
+              <PickerOption
                 key={option.value}
                 id={optionId(index)}
                 data-index={index}
-                role="option"
-                aria-selected={selected}
-                className={cn(
-                  'flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm select-none',
-                  index === current && 'bg-muted',
-                  divided && 'mt-1 rounded-t-none border-t border-border pt-2',
-                )}
+                selected={selected}
+                active={index === current}
+                className={cn(divided && 'mt-1 rounded-t-none border-t border-border pt-2')}
                 onMouseMove={() => setActive(index)}
                 onClick={() => pick(option)}
               >
-                <Check
-                  className={cn('size-4 shrink-0 text-primary', !selected && 'invisible')}
-                  aria-hidden
-                />
                 {option.icon}
                 <span className="min-w-0 flex-1 truncate">{option.label}</span>
-              </li>
+              </PickerOption>
             );
           })}
         </ul>

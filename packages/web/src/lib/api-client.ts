@@ -46,7 +46,7 @@ export interface RequestOptions<T> {
   /** Overrides the stored token, e.g. to revoke a session that was never stored. */
   token?: string;
   /**
-   * Whether a 401 means "the session is gone" (clear it and go to /login, spec §4).
+   * Whether a 401 means "the session is gone" (clear it and go to /login: docs/product.md, States).
    * Login (401 = wrong password) and the start-up session check turn this off.
    */
   signOutOnUnauthorized?: boolean;

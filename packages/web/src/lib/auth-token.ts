@@ -1,4 +1,4 @@
-/** The session token lives in localStorage under this key (spec §3). */
+/** The session token lives in localStorage under this key (docs/product.md, Shapes). */
 const AUTH_TOKEN_KEY = 'auth_token';
 
 export function readAuthToken(): string | null {

@@ -29,7 +29,7 @@ export async function exportGraph(): Promise<string> {
     throw new ApiError(0, null, 'Could not reach the server');
   }
   if (!response.ok) {
-    // A 401 signs out (spec §4): the one API client does that, so let it see one.
+    // A 401 signs out (docs/product.md, States): the one API client does that, so let it see one.
     if (response.status === 401) await apiRequest('/auth/me').catch(() => undefined);
     const body = (await response.json().catch(() => null)) as { error?: string } | null;
     throw new ApiError(

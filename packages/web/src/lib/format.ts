@@ -5,7 +5,7 @@ const wholeDollars = new Intl.NumberFormat('en-US', {
 });
 const dollarsAndCents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
-/** 1000 → '$10', 833 → '$8.33': amounts are cents (spec §9), shown as USD. */
+/** 1000 → '$10', 833 → '$8.33': amounts are cents (docs/product.md, Numbers), shown as USD. */
 export function formatCents(cents: number): string {
   const rounded = Math.round(cents);
   return rounded % 100 === 0

@@ -1,7 +1,7 @@
 /**
  * Accounts, people, sessions and the graph. Identity tables (accounts, users)
  * are global; every tenant table leads its keys and indexes with account_id so
- * Citus can distribute it on that column unchanged (DESIGN.md).
+ * Citus can distribute it on that column unchanged (decision 002).
  */
 export const sql = /* sql */ `
     create extension if not exists pg_trgm;

@@ -7,7 +7,7 @@ import * as analytics from './analytics.service.js';
 const errors = { 401: errorResponse };
 
 /**
- * The dashboard's reads (spec §7 "Analytics"). Not metered: looking at your
+ * The dashboard's reads (docs/product.md, Calls). Not metered: looking at your
  * usage does not use it up, and stays possible past the monthly limit.
  */
 export const analyticsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {

@@ -10,8 +10,8 @@ import {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
-import { currentPlan } from '../billing/billing.service.js';
 import { embeddingStatus, type EmbeddingsDeps } from '../embeddings/embeddings.service.js';
+import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { overview } from '../graph/graph.service.js';
 import { liveKeyCount } from '../keys/keys.service.js';
 import type { UsageMeter, UsageReport } from '../usage/usage.service.js';
@@ -20,6 +20,8 @@ export interface AnalyticsDeps {
   db: Db;
   now: () => Date;
   usage: UsageMeter;
+  /** The plan in force, shown with its limits. */
+  entitlements: Entitlements;
   /** The semantic index, for its line on the dashboard (null there when no endpoint is set). */
   embeddings?: EmbeddingsDeps | undefined;
 }
@@ -46,7 +48,7 @@ function monthlyOf(report: UsageReport): MonthlySummary {
 }
 
 /**
- * The dashboard's summary (spec §3), composed from the features that own
+ * The dashboard's summary (docs/product.md, Shapes), composed from the features that own
  * each part: the graph's counters (totals, daily creations, newest entities,
  * types), the live API keys, the usage rows and the plan in force. A few
  * short reads, whatever the account's size.
@@ -60,7 +62,7 @@ export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<A
   const [rows, apiKeys, plan, usage, embeddings] = await Promise.all([
     overview(deps.db, accountId, { since, recent: RECENT_ENTITIES_MAX, types: ENTITY_TYPES_MAX }),
     liveKeyCount(deps.db, accountId, now),
-    currentPlan(deps.db, accountId),
+    deps.entitlements.planOf(accountId, now),
     deps.usage.report(accountId),
     deps.embeddings ? embeddingStatus(deps.embeddings, accountId) : null,
   ]);
@@ -97,7 +99,7 @@ export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<A
   };
 }
 
-/** Today's operations (UTC day), spec §3 "Real-time stats". */
+/** Today's operations (UTC day): `GET /api/analytics/stats/real-time`. */
 export async function realTimeStats(
   deps: AnalyticsDeps,
   auth: AuthContext,
@@ -105,7 +107,7 @@ export async function realTimeStats(
   return (await deps.usage.report(auth.accountId)).today;
 }
 
-/** This month's operations with their breakdown and details, spec §3 "Billing monthly summary". */
+/** This month's operations with their breakdown and details: `GET /api/analytics/billing/monthly-summary`. */
 export async function monthlySummary(
   deps: AnalyticsDeps,
   auth: AuthContext,

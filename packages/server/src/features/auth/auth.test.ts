@@ -293,7 +293,7 @@ describe('POST /auth/logout', () => {
     expectError(await t.app.inject({ method: 'POST', url: '/auth/logout' }), 401, 'UNAUTHORIZED');
   });
 
-  // Spec §7: "Every request sends a JSON content type" — so the SPA's logout
+  // The web app marks every request as JSON (docs/product.md, Calls) — so the SPA's logout
   // arrives with `content-type: application/json` and no body.
   it('accepts a JSON content type with an empty body (the SPA sends one on every call)', async () => {
     const signup = await registered();

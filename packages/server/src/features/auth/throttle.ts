@@ -1,7 +1,13 @@
+import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/secrets.js';
-import type { AuthDeps } from './auth.service.js';
 import * as repo from './auth.repository.js';
+
+/** What a throttle needs: the database and the clock (the auth service's deps carry both). */
+export interface ThrottleDeps {
+  db: Db;
+  now: () => Date;
+}
 
 /**
  * Failed-attempt throttles kept in the database, so they hold across nodes
@@ -37,7 +43,7 @@ function lockedError(rule: ThrottleRule, until: Date, now: Date): AppError {
 
 /** Throws 429 while the subject is locked; otherwise holds a repeated failer back a little. */
 export async function assertNotLocked(
-  deps: AuthDeps,
+  deps: ThrottleDeps,
   rule: ThrottleRule,
   subject: string,
 ): Promise<void> {
@@ -54,7 +60,7 @@ export async function assertNotLocked(
 
 /** Counts a failure; the one that reaches the limit locks the subject. */
 export async function recordFailure(
-  deps: AuthDeps,
+  deps: ThrottleDeps,
   rule: ThrottleRule,
   subject: string,
 ): Promise<void> {
@@ -68,7 +74,7 @@ export async function recordFailure(
 }
 
 export async function clearFailures(
-  deps: AuthDeps,
+  deps: ThrottleDeps,
   rule: ThrottleRule,
   subject: string,
 ): Promise<void> {

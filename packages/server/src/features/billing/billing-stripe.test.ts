@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
 import { errorShapeProblem } from '../../test/http-assertions.js';
-import { currentPlan } from './billing.service.js';
+import { currentPlan } from '../entitlements/entitlements.service.js';
 import { StripeFake } from './stripe-fake.test-support.js';
 
 /**

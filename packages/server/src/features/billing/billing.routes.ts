@@ -18,6 +18,8 @@ import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
 import type { RouteDeps } from '../../route-deps.js';
 import * as billing from './billing.service.js';
+import * as paymentMethods from './payment-methods.service.js';
+import * as webhooks from './webhooks.service.js';
 
 const errors = {
   400: errorResponse,
@@ -32,7 +34,7 @@ const errors = {
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 /**
- * Billing (spec §7 "Billing"). A person's own act: a session token only,
+ * Billing (docs/product.md, Calls). A person's own act: a session token only,
  * never an API key; changes only by the account's owner (403 otherwise).
  * Not metered — an account past its monthly operations can still upgrade.
  */
@@ -79,7 +81,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
       },
     },
     async (request) => ({
-      paymentMethods: await billing.listPaymentMethods(deps.billing, authOf(request)),
+      paymentMethods: await paymentMethods.listPaymentMethods(deps.billing, authOf(request)),
     }),
   );
 
@@ -94,7 +96,11 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await billing.setDefaultPaymentMethod(deps.billing, authOf(request), request.params.id);
+      await paymentMethods.setDefaultPaymentMethod(
+        deps.billing,
+        authOf(request),
+        request.params.id,
+      );
       return { success: true as const };
     },
   );
@@ -110,7 +116,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await billing.removePaymentMethod(deps.billing, authOf(request), request.params.id);
+      await paymentMethods.removePaymentMethod(deps.billing, authOf(request), request.params.id);
       return { success: true as const };
     },
   );
@@ -139,7 +145,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
         response: { 200: setupIntent, ...errors },
       },
     },
-    async (request) => billing.createSetupIntent(deps.billing, authOf(request)),
+    async (request) => paymentMethods.createSetupIntent(deps.billing, authOf(request)),
   );
 
   app.post(
@@ -239,7 +245,7 @@ const webhookRoute: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
     async (request) => {
       const signature = request.headers['stripe-signature'];
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return billing.handleWebhook(
+      return webhooks.handleWebhook(
         deps.billing,
         body,
         typeof signature === 'string' ? signature : undefined,

@@ -5,31 +5,33 @@ import {
   PLAN_CHANGES_BY_OPERATOR,
   PLANS,
   planById,
-  tierRank,
   type BillingPlan,
   type ChangePlanInput,
   type CheckoutInput,
   type Invoice,
-  type PaymentMethod,
   type Plan,
   type PlanChanges,
   type PlanFeaturesView,
-  type SetupIntent,
   type Subscription,
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.js';
-import { isUuid } from '../../lib/ids.js';
+import {
+  effectivePlan,
+  isUpgrade,
+  LIVE,
+  pendingDowngrade,
+} from '../entitlements/entitlements.service.js';
 import * as repo from './billing.repository.js';
-import { paymentsNotConfigured } from './none-provider.js';
-import type {
-  BillingProvider,
-  ProviderInvoice,
-  ProviderSubscription,
-  VerifiedEvent,
-} from './provider.js';
+import type { BillingProvider, ProviderSubscription } from './provider.js';
 
+/**
+ * Subscriptions: how one reads, and every change to it (checkout, plan
+ * changes, cancelling, the operator's). Cards are payment-methods.service.ts,
+ * the provider's events webhooks.service.ts; the plan whose limits apply is
+ * entitlements', which billing tells of every change (`planChanged`).
+ */
 export interface BillingDeps {
   db: Db;
   now: () => Date;
@@ -42,83 +44,16 @@ export interface BillingDeps {
   /** Origin of PUBLIC_URL: checkout's return addresses must be on it when set. */
   publicOrigin?: string | undefined;
   onError?: ((error: unknown, message: string) => void) | undefined;
-  /** Called once an account's subscription changed (what this node keeps of its plan is read again). */
+  /** Called once an account's subscription changed: entitlements read its plan again (`Entitlements.forget`). */
   planChanged?: ((accountId: string) => void) | undefined;
 }
 
-/** Provider states in which a paid plan is in force. */
-const LIVE = new Set(['active', 'trialing']);
 /** Provider states after which a subscription never comes back. */
-const ENDED = new Set(['canceled', 'incomplete_expired']);
-/** Stripe redelivers an event for up to 3 days; ids are kept well past that. */
-const EVENT_MEMORY_DAYS = 30;
+export const ENDED = new Set(['canceled', 'incomplete_expired']);
 const INVOICES_MAX = 100;
 
 const FREE = planById(FREE_PLAN_ID);
 const notFound = () => new AppError(404, 'NOT_FOUND', BILLING_NOT_FOUND);
-
-// ── entitlements ────────────────────────────────────────────────────────────
-
-/** What decides an account's plan at any moment (its subscription); `effectivePlan` judges it. */
-export type EntitlementRow = Pick<
-  repo.SubscriptionRow,
-  | 'plan_id'
-  | 'status'
-  | 'cancel_at_period_end'
-  | 'current_period_end'
-  | 'grace_plan_id'
-  | 'grace_until'
->;
-
-/**
- * The plan whose limits apply now. A paid plan applies while its
- * subscription is active (or trialing); a lapsed or failed one (past due,
- * unpaid, cancelled, or set to cancel and past its period end) falls back to
- * the free limits — nothing is deleted, the account just cannot grow past
- * them. After a downgrade the plan it was on stays in force until that
- * period ends (`grace_*`, pricing FAQ): `plan_id` is the plan it moves to.
- * Nothing has to run at the period end: the row is judged against `now`
- * whenever it is read. No row means free.
- */
-export function effectivePlan(row: EntitlementRow | undefined, now: Date): Plan {
-  if (!row) return FREE;
-  const plan = planById(row.plan_id);
-  if (plan.id === FREE_PLAN_ID) return FREE;
-  if (!LIVE.has(row.status)) return FREE;
-  if (row.cancel_at_period_end && row.current_period_end && row.current_period_end <= now) {
-    return FREE;
-  }
-  return pendingDowngrade(row, now)?.from ?? plan;
-}
-
-/**
- * A downgrade not yet due: the plan still in force (`from`), the plan the
- * row moves to, and when. A grace plan that is not above the row's plan (an
- * upgrade since) is no downgrade.
- */
-function pendingDowngrade(
-  row: EntitlementRow,
-  now: Date,
-): { from: Plan; to: Plan; at: Date } | null {
-  if (!row.grace_plan_id || !row.grace_until || row.grace_until <= now) return null;
-  const from = planById(row.grace_plan_id);
-  const to = planById(row.plan_id);
-  if (from.id === to.id || isUpgrade(from, to)) return null;
-  return { from, to, at: row.grace_until };
-}
-
-/** The plan whose limits apply to the account now (spec §9); other features call this. */
-export async function currentPlan(db: Db, accountId: string, now = new Date()): Promise<Plan> {
-  return effectivePlan(await entitlementOf(db, accountId), now);
-}
-
-/** The account's subscription as `effectivePlan` reads it (undefined: none, so free). */
-export async function entitlementOf(
-  db: Db,
-  accountId: string,
-): Promise<EntitlementRow | undefined> {
-  return repo.findSubscription(db, accountId);
-}
 
 // ── how a subscription reads ────────────────────────────────────────────────
 
@@ -222,13 +157,13 @@ function requireSelfService(deps: BillingDeps): void {
   if (planChangesOf(deps) === 'operator') throw forbidden(PLAN_CHANGES_BY_OPERATOR);
 }
 
-async function subscriptionRow(deps: BillingDeps, accountId: string) {
+export async function subscriptionRow(deps: BillingDeps, accountId: string) {
   const row = await repo.findSubscription(deps.db, accountId);
   if (!row) throw notFound();
   return row;
 }
 
-async function requireOwner(deps: BillingDeps, auth: AuthContext): Promise<void> {
+export async function requireOwner(deps: BillingDeps, auth: AuthContext): Promise<void> {
   if ((await repo.memberRole(deps.db, auth.accountId, auth.userId)) !== 'owner') {
     throw forbidden(BILLING_OWNER_ONLY);
   }
@@ -253,43 +188,6 @@ export function listPlans(deps: BillingDeps): BillingPlan[] {
   }));
 }
 
-function paymentMethodOf(row: repo.PaymentMethodRow): PaymentMethod {
-  return {
-    id: row.id,
-    brand: row.brand,
-    last4: row.last4,
-    expMonth: row.exp_month,
-    expYear: row.exp_year,
-    isDefault: row.is_default,
-  };
-}
-
-/**
- * The account's cards. With a provider, its list is read and the mirror
- * brought up to date first (a card added a moment ago shows even before its
- * webhook arrives); if the provider cannot be reached, the mirror answers.
- */
-export async function listPaymentMethods(
-  deps: BillingDeps,
-  auth: AuthContext,
-): Promise<PaymentMethod[]> {
-  const row = await subscriptionRow(deps, auth.accountId);
-  if (row.provider_customer_id && deps.provider.kind !== 'none') {
-    try {
-      const live = await deps.provider.listPaymentMethods(row.provider_customer_id);
-      await repo.replacePaymentMethods(
-        deps.db,
-        auth.accountId,
-        live.methods.map(methodRow),
-        live.defaultId,
-      );
-    } catch (error) {
-      deps.onError?.(error, 'payment methods could not be read from the provider');
-    }
-  }
-  return (await repo.listPaymentMethods(deps.db, auth.accountId)).map(paymentMethodOf);
-}
-
 export async function listInvoices(deps: BillingDeps, auth: AuthContext): Promise<Invoice[]> {
   const rows = await repo.listInvoices(deps.db, auth.accountId, INVOICES_MAX);
   return rows.map((row) => ({
@@ -305,21 +203,7 @@ export async function listInvoices(deps: BillingDeps, auth: AuthContext): Promis
 
 // ── changes ─────────────────────────────────────────────────────────────────
 
-const methodRow = (method: {
-  id: string;
-  brand: string;
-  last4: string;
-  expMonth: number;
-  expYear: number;
-}) => ({
-  id: method.id,
-  brand: method.brand,
-  last4: method.last4,
-  exp_month: method.expMonth,
-  exp_year: method.expYear,
-});
-
-async function ensureCustomer(
+export async function ensureCustomer(
   deps: BillingDeps,
   auth: AuthContext,
   row: repo.SubscriptionRow,
@@ -334,30 +218,12 @@ async function ensureCustomer(
   return (await repo.claimCustomerId(deps.db, auth.accountId, created)) ?? created;
 }
 
-export async function createSetupIntent(
-  deps: BillingDeps,
-  auth: AuthContext,
-): Promise<SetupIntent> {
-  await requireOwner(deps, auth);
-  if (deps.provider.kind === 'none') throw paymentsNotConfigured();
-  const row = await subscriptionRow(deps, auth.accountId);
-  return deps.provider.createSetupIntent(await ensureCustomer(deps, auth, row));
-}
-
 /** The catalog plan a price id names: the provider's id, or the catalog's own (the pricing page's). */
 function planOfPrice(deps: BillingDeps, priceId: string): Plan | undefined {
   return PLANS.find(
     (plan) =>
       plan.priceId !== null &&
       (deps.provider.priceIdOf(plan.id) === priceId || plan.priceId === priceId),
-  );
-}
-
-function isUpgrade(from: Plan, to: Plan): boolean {
-  const rankFrom = tierRank(from.id);
-  const rankTo = tierRank(to.id);
-  return (
-    rankTo > rankFrom || (rankTo === rankFrom && to.interval === 'year' && from.interval !== 'year')
   );
 }
 
@@ -412,7 +278,7 @@ function directMove(standing: Standing, plan: Plan, now: Date): repo.Subscriptio
  * ended (it never comes back), the end of an older subscription while
  * another is live, or a price this server does not sell.
  */
-function changeFrom(
+export function changeFrom(
   row: repo.SubscriptionRow,
   reported: ProviderSubscription,
   deps: BillingDeps,
@@ -511,7 +377,7 @@ async function applyDirect(
 }
 
 /**
- * POST /api/billing/change-plan (spec §4): a null price moves to free.
+ * POST /api/billing/change-plan (docs/product.md, States): a null price moves to free.
  * Upgrades apply now; downgrades at the period end, the plan in force
  * staying until then; Free cancels at the period end (pricing FAQ), with or
  * without a provider. Choosing the plan in force again calls a scheduled
@@ -619,7 +485,7 @@ export async function startCheckout(
   return { url };
 }
 
-/** POST /api/billing/cancel-subscription: at the period end (spec §4), or now with immediate. */
+/** POST /api/billing/cancel-subscription: at the period end (docs/product.md, States), or now with immediate. */
 export async function cancelSubscription(
   deps: BillingDeps,
   auth: AuthContext,
@@ -700,40 +566,6 @@ export async function setPlanByOperator(
   return { email: address, from, to: plan };
 }
 
-async function ownPaymentMethod(
-  deps: BillingDeps,
-  auth: AuthContext,
-  paymentMethodId: string,
-): Promise<string> {
-  await requireOwner(deps, auth);
-  const row = await subscriptionRow(deps, auth.accountId);
-  const customerId = row.provider_customer_id;
-  if (!customerId || !(await repo.hasPaymentMethod(deps.db, auth.accountId, paymentMethodId))) {
-    throw new AppError(404, 'NOT_FOUND', 'Payment method not found');
-  }
-  return customerId;
-}
-
-export async function setDefaultPaymentMethod(
-  deps: BillingDeps,
-  auth: AuthContext,
-  paymentMethodId: string,
-): Promise<void> {
-  const customerId = await ownPaymentMethod(deps, auth, paymentMethodId);
-  await deps.provider.setDefaultPaymentMethod(customerId, paymentMethodId);
-  await repo.markDefaultPaymentMethod(deps.db, auth.accountId, paymentMethodId);
-}
-
-export async function removePaymentMethod(
-  deps: BillingDeps,
-  auth: AuthContext,
-  paymentMethodId: string,
-): Promise<void> {
-  await ownPaymentMethod(deps, auth, paymentMethodId);
-  await deps.provider.detachPaymentMethod(paymentMethodId);
-  await repo.deletePaymentMethod(deps.db, auth.accountId, paymentMethodId);
-}
-
 /**
  * The account is being deleted: its paid subscription ends at the provider
  * now, not at the period end, so nobody is billed for an account that is
@@ -764,222 +596,4 @@ export async function cancelForDeletion(deps: BillingDeps, accountId: string): P
     reported = now;
   }
   await applyReported(deps, accountId, reported);
-}
-
-// ── webhooks ────────────────────────────────────────────────────────────────
-
-async function knownAccount(deps: BillingDeps, accountId: string | null) {
-  return accountId && isUuid(accountId) && (await repo.accountExists(deps.db, accountId))
-    ? accountId
-    : undefined;
-}
-
-async function accountOf(deps: BillingDeps, customerId: string | null, fallback: string | null) {
-  return (
-    (customerId ? await repo.accountOfCustomer(deps.db, customerId) : undefined) ??
-    (await knownAccount(deps, fallback))
-  );
-}
-
-/** The customer's subscriptions as the provider had them, and the number of that read. */
-interface SubscriptionsRead {
-  read: number;
-  list: ProviderSubscription[];
-}
-
-type Work =
-  | { kind: 'none' }
-  | { kind: 'subscription'; accountId: string; subscriptions: SubscriptionsRead | null }
-  | {
-      kind: 'invoice';
-      accountId: string;
-      invoice: ProviderInvoice;
-      subscriptions: SubscriptionsRead | null;
-    }
-  | {
-      kind: 'payment-methods';
-      accountId: string;
-      list: Awaited<ReturnType<BillingProvider['listPaymentMethods']>>;
-    };
-
-/**
- * Reads the customer's subscriptions from the provider now, whatever the
- * event said: the provider's timestamps are whole seconds, so two events of
- * one second cannot be ordered by them, but the state read now is the
- * newest. The read's number is taken before it starts (`takeReadNumber`).
- */
-async function readSubscriptions(
-  deps: BillingDeps,
-  accountId: string,
-  customerId: string | null,
-): Promise<SubscriptionsRead | null> {
-  const customer =
-    customerId || (await repo.findSubscription(deps.db, accountId))?.provider_customer_id;
-  if (!customer) return null;
-  const read = await repo.takeReadNumber(deps.db);
-  return { read, list: await deps.provider.listSubscriptions(customer) };
-}
-
-/**
- * The subscription that decides the account's plan among the customer's
- * (newest first): the one it has while that is still going, else the newest
- * going one of a plan this server sells; with none going, the one it had
- * (ended: back to free). Undefined: nothing to apply.
- */
-function decidingSubscription(
-  list: ProviderSubscription[],
-  row: repo.SubscriptionRow,
-): ProviderSubscription | undefined {
-  const going = list.filter((sub) => !ENDED.has(sub.status) && sub.planId !== null);
-  return (
-    going.find((sub) => sub.id === row.provider_subscription_id) ??
-    going[0] ??
-    list.find((sub) => sub.id === row.provider_subscription_id)
-  );
-}
-
-/** Reads what an event needs from the provider, outside any transaction. */
-async function prepare(deps: BillingDeps, verified: VerifiedEvent): Promise<Work> {
-  const event = verified.event;
-  switch (event.kind) {
-    case 'checkout-completed': {
-      const accountId = await accountOf(deps, event.customerId, event.accountId);
-      if (!accountId || !event.subscriptionId) return { kind: 'none' };
-      if (event.customerId) await repo.claimCustomerId(deps.db, accountId, event.customerId);
-      const subscriptions = await readSubscriptions(deps, accountId, event.customerId);
-      return { kind: 'subscription', accountId, subscriptions };
-    }
-    case 'subscription': {
-      // The event names whose subscription changed; what it is now is read again.
-      const named = event.subscription;
-      const accountId = await accountOf(deps, named.customerId, named.accountId);
-      if (!accountId) return { kind: 'none' };
-      const subscriptions = await readSubscriptions(deps, accountId, named.customerId);
-      return { kind: 'subscription', accountId, subscriptions };
-    }
-    case 'invoice': {
-      const { invoice } = event;
-      const accountId = await accountOf(deps, invoice.customerId, null);
-      if (!accountId) return { kind: 'none' };
-      // A paid or failed renewal moves the subscription's status (past due,
-      // active again): read it too, even if its own event is late or lost.
-      const subscriptions = invoice.subscriptionId
-        ? await readSubscriptions(deps, accountId, invoice.customerId)
-        : null;
-      return { kind: 'invoice', accountId, invoice, subscriptions };
-    }
-    case 'payment-methods': {
-      const accountId =
-        (event.customerId ? await repo.accountOfCustomer(deps.db, event.customerId) : undefined) ??
-        (event.paymentMethodId
-          ? await repo.accountOfPaymentMethod(deps.db, event.paymentMethodId)
-          : undefined);
-      if (!accountId) return { kind: 'none' };
-      const customerId = (await repo.findSubscription(deps.db, accountId))?.provider_customer_id;
-      if (!customerId) return { kind: 'none' };
-      // The provider's current list, whatever order attach and detach events arrive in.
-      return {
-        kind: 'payment-methods',
-        accountId,
-        list: await deps.provider.listPaymentMethods(customerId),
-      };
-    }
-    case 'ignored':
-      return { kind: 'none' };
-  }
-}
-
-/**
- * Applies a read of the subscriptions to the locked row, unless a read that
- * began later was applied already (two deliveries read at once: the slower,
- * older read changes nothing).
- */
-async function applySubscriptions(
-  trx: Db,
-  deps: BillingDeps,
-  accountId: string,
-  subscriptions: SubscriptionsRead,
-): Promise<void> {
-  const row = await repo.lockSubscription(trx, accountId);
-  if (!row || subscriptions.read <= row.provider_read_seq) return;
-  const deciding = decidingSubscription(subscriptions.list, row);
-  const change = deciding ? changeFrom(row, deciding, deps) : null;
-  await repo.updateSubscription(
-    trx,
-    accountId,
-    { ...change, provider_read_seq: subscriptions.read },
-    deps.now(),
-  );
-}
-
-/** Applies an event's work in one transaction. */
-async function apply(trx: Db, deps: BillingDeps, work: Work, created: number): Promise<void> {
-  switch (work.kind) {
-    case 'none':
-      return;
-    case 'subscription':
-      if (work.subscriptions) {
-        await applySubscriptions(trx, deps, work.accountId, work.subscriptions);
-      }
-      return;
-    case 'invoice': {
-      const { invoice } = work;
-      // The invoice list mirrors the event; an older event of the same invoice changes nothing.
-      await repo.upsertInvoice(
-        trx,
-        work.accountId,
-        {
-          id: invoice.id,
-          number: invoice.number,
-          created: new Date(invoice.created * 1000),
-          amount: invoice.amount,
-          currency: invoice.currency,
-          status: invoice.status,
-          hosted_invoice_url: invoice.hostedInvoiceUrl,
-          invoice_pdf: invoice.invoicePdf,
-        },
-        created,
-      );
-      if (work.subscriptions) {
-        await applySubscriptions(trx, deps, work.accountId, work.subscriptions);
-      }
-      return;
-    }
-    case 'payment-methods':
-      await repo.replacePaymentMethods(
-        trx,
-        work.accountId,
-        work.list.methods.map(methodRow),
-        work.list.defaultId,
-      );
-      return;
-  }
-}
-
-/**
- * POST /api/billing/webhook: the provider's event, verified over the raw
- * body. Each event id is applied once (a replay answers `duplicate`), and a
- * subscription is applied as the provider has it when the event arrives,
- * not as the event tells it, so redeliveries and out-of-order deliveries
- * leave the account right.
- */
-export async function handleWebhook(
-  deps: BillingDeps,
-  rawBody: Buffer,
-  signature: string | undefined,
-): Promise<{ received: true; duplicate?: true }> {
-  const verified = deps.provider.verifyWebhook(rawBody, signature);
-  if (await repo.eventSeen(deps.db, verified.id)) return { received: true, duplicate: true };
-  const work = await prepare(deps, verified);
-  const accountId = work.kind === 'none' ? null : work.accountId;
-  const applied = await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.recordEvent(trx, { id: verified.id, type: verified.type, accountId }))) {
-      return false;
-    }
-    await apply(trx, deps, work, verified.created);
-    return true;
-  });
-  if (applied && accountId) deps.planChanged?.(accountId);
-  await repo.pruneEvents(deps.db, new Date(deps.now().getTime() - EVENT_MEMORY_DAYS * 86_400_000));
-  return applied ? { received: true } : { received: true, duplicate: true };
 }

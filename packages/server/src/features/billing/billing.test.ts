@@ -14,7 +14,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
 import { errorShapeProblem } from '../../test/http-assertions.js';
 import * as memory from '../graph/memory.service.js';
-import { currentPlan, effectivePlan } from './billing.service.js';
+import { currentPlan, effectivePlan } from '../entitlements/entitlements.service.js';
 
 /**
  * Billing with no payment provider configured (the `none` provider, the

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatBytes, UNLIMITED } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
-import { currentPlan } from '../billing/billing.service.js';
+import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { changesAfter } from '../graph/change-log.service.js';
 import { EMBED_BATCH, EmbeddingError } from './embedding-client.js';
 import * as repo from './embeddings.repository.js';
@@ -104,7 +104,7 @@ export class EmbeddingIndexer {
   private dimensions: number | undefined;
 
   constructor(
-    private readonly deps: { db: Db; embedder: Embedder },
+    private readonly deps: { db: Db; embedder: Embedder; entitlements: Entitlements },
     options: Partial<IndexerOptions> = {},
     private readonly onError: (error: unknown) => void = () => {},
   ) {
@@ -434,7 +434,7 @@ export class EmbeddingIndexer {
    */
   private async assertRoom(accountId: string, count: number): Promise<void> {
     const { db } = this.deps;
-    const plan = await currentPlan(db, accountId);
+    const plan = await this.deps.entitlements.planOf(accountId);
     const limit = plan.features.maxStorageBytes;
     if (limit === UNLIMITED) return;
     const needed = count * (VECTOR_OVERHEAD_BYTES + (this.dimensions ?? ASSUMED_DIMENSIONS));

@@ -1,9 +1,9 @@
 import { planById, type GraphChange } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
-import { currentPlan } from '../billing/billing.service.js';
+import type { ChangeEvent } from '../../lib/change-event.js';
+import type { Entitlements } from '../entitlements/entitlements.service.js';
 import * as changeRepo from './changes.repository.js';
-import type { ChangeEvent } from './graph.writes.js';
 
 /**
  * The change log's readers and its retention (docs/security.md, "The change
@@ -94,6 +94,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export async function compactChangeLog(
   db: Db,
+  entitlements: Entitlements,
   now: Date,
   options: RetentionOptions = {},
 ): Promise<number> {
@@ -108,7 +109,7 @@ export async function compactChangeLog(
   );
   let removed = 0;
   for (const accountId of candidates) {
-    const plan = await currentPlan(db, accountId, now);
+    const plan = await entitlements.planOf(accountId, now, db);
     const before = new Date(
       now.getTime() - windowDays(plan.features.changeLogRetentionDays) * DAY_MS,
     );
@@ -136,6 +137,7 @@ export class ChangeLogCompactor {
 
   constructor(
     private readonly db: Db,
+    private readonly entitlements: Entitlements,
     private readonly now: () => Date,
     private readonly options: RetentionOptions & { intervalMs: number },
     private readonly onError: (error: unknown) => void,
@@ -151,7 +153,7 @@ export class ChangeLogCompactor {
   }
 
   async runOnce(): Promise<void> {
-    this.running ??= compactChangeLog(this.db, this.now(), this.options)
+    this.running ??= compactChangeLog(this.db, this.entitlements, this.now(), this.options)
       .then(() => undefined, this.onError)
       .finally(() => (this.running = undefined));
     await this.running;

@@ -699,7 +699,7 @@ describe('DELETE /api/entities/{id}', () => {
     expect(second.id).not.toBe(first.id);
   });
 
-  // Spec §7: every request sends a JSON content type, bodiless DELETEs included.
+  // The web app sends a JSON content type, bodiless DELETEs included.
   it('accepts DELETE with a JSON content type and no body', async () => {
     const a = await newAccount(t.app);
     const entity = await createEntity(a.req, { name: 'Deleted with header' });

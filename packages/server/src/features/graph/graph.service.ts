@@ -29,8 +29,6 @@ import * as typesRepo from './types.repository.js';
 import * as writes from './graph.writes.js';
 import type { WriteDeps } from './graph.writes.js';
 
-export type { ChangeEvent } from './graph.writes.js';
-
 /** The graph services' dependencies: the write path's, and how much one read may answer. */
 export interface GraphDeps extends WriteDeps {
   /** How much one read may answer (READ_MAX_ROWS, READ_MAX_BYTES). */

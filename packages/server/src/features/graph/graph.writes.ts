@@ -13,9 +13,10 @@ import {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
+import type { ChangeEvent } from '../../lib/change-event.js';
 import { badRequest, conflict, fromDatabaseError, notFound, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { currentPlan } from '../billing/billing.service.js';
+import { currentPlan } from '../entitlements/entitlements.service.js';
 import * as changeRepo from './changes.repository.js';
 import * as entityRepo from './entities.repository.js';
 import * as observationRepo from './observations.repository.js';
@@ -30,17 +31,6 @@ import * as relationRepo from './relations.repository.js';
  * bytes) and the change-log events are kept here and nowhere else.
  */
 
-/**
- * A committed change, as the change log recorded it (the shared `graphChange`
- * union), with the client that made it when the request named one.
- */
-export type ChangeEvent = GraphChange & {
-  accountId: string;
-  seq: number;
-  at: string;
-  origin?: string;
-};
-
 export interface WriteDeps {
   db: Db;
   /** The one clock: change events carry its time, live and replayed alike. */
@@ -49,7 +39,8 @@ export interface WriteDeps {
   publish?: (events: ChangeEvent[]) => void;
   /**
    * The plan whose storage limits apply, read with the write's transaction;
-   * the runtime answers from the usage meter's short-lived copy (decision 009).
+   * the runtime answers from entitlements' short-lived copy (decision 009).
+   * Without one (deps built outside a runtime) the row is read directly.
    */
   planOf?: (db: Db, accountId: string) => Promise<Plan>;
 }

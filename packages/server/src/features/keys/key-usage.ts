@@ -3,7 +3,7 @@ import { addUsage, type UsageBatch } from './keys.repository.js';
 
 /**
  * Counts API-key requests in memory and writes them in batches, so a request
- * never waits on a bookkeeping write (DESIGN.md "Per-request bookkeeping").
+ * never waits on a bookkeeping write (docs/architecture.md, rules).
  */
 export class KeyUsageTracker {
   private pending = new Map<string, UsageBatch>();

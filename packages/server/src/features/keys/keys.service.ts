@@ -13,7 +13,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { conflict, notFound, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
-import { currentPlan } from '../billing/billing.service.js';
+import type { Entitlements } from '../entitlements/entitlements.service.js';
 import type { CredentialCache } from '../../lib/credential-cache.js';
 import type { KeyUsageTracker } from './key-usage.js';
 import * as repo from './keys.repository.js';
@@ -31,6 +31,8 @@ export interface KeysDeps {
   credentialsChanged: (changes: { kind: 'session' | 'api_key'; id: string }[]) => void;
   /** Key rows verified recently (forgotten when a key changes). */
   verified: CredentialCache;
+  /** The plan in force, for its key limit. */
+  entitlements: Entitlements;
 }
 
 /** The configured secret, or one generated on first start and kept in the database. */
@@ -82,7 +84,7 @@ export async function createKey(
 ): Promise<CreatedApiKey> {
   const now = deps.now();
   return deps.db.transaction().execute(async (trx) => {
-    await assertRoomForKey(trx, auth.accountId, now);
+    await assertRoomForKey(deps, trx, auth.accountId, now);
     const expiresAt = input.expiresInDays
       ? new Date(now.getTime() + input.expiresInDays * DAY_MS)
       : null;
@@ -95,9 +97,14 @@ export async function createKey(
  * until the transaction ends, so concurrent creations are counted one after
  * another and never overshoot.
  */
-async function assertRoomForKey(trx: Db, accountId: string, now: Date): Promise<void> {
+async function assertRoomForKey(
+  deps: KeysDeps,
+  trx: Db,
+  accountId: string,
+  now: Date,
+): Promise<void> {
   await repo.lockAccountKeys(trx, accountId);
-  const plan = await currentPlan(trx, accountId);
+  const plan = await deps.entitlements.planOf(accountId, now, trx);
   const max = plan.features.maxApiKeys;
   if (max !== UNLIMITED && (await repo.countLiveAccountKeys(trx, accountId, now)) >= max) {
     throw planLimit(
@@ -149,7 +156,7 @@ export async function rollKey(
       throw conflict('This key has already been rolled; roll its successor instead');
     // A live key's successor takes its place; an expired key's would be one more.
     if (old.expires_at && old.expires_at.getTime() <= now.getTime()) {
-      await assertRoomForKey(trx, auth.accountId, now);
+      await assertRoomForKey(deps, trx, auth.accountId, now);
     }
     const lifetime = old.expires_at ? old.expires_at.getTime() - old.created_at.getTime() : null;
     const newKey = await issueKey(trx, auth, now, {

@@ -1,8 +1,7 @@
-import { performance } from 'node:perf_hooks';
 import { UNLIMITED, type Plan } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import { AppError } from '../../lib/errors.js';
-import { effectivePlan, entitlementOf, type EntitlementRow } from '../billing/billing.service.js';
+import type { Entitlements } from '../entitlements/entitlements.service.js';
 import * as repo from './usage.repository.js';
 
 export type OperationType = repo.UsageRow['operationType'];
@@ -84,12 +83,8 @@ function monthlyLimitReached(plan: Plan, max: number, now: Date): AppError {
   return error;
 }
 
-/** How long an admission trusts a subscription it read (changes on other nodes show within it). */
-const PLAN_READ_TTL_MS = 5_000;
 /** Admissions one reservation takes at most for an account's next requests on this node. */
 const LEASE_MAX = 64;
-/** Accounts whose subscription is kept for admission, at most. */
-const PLANS_KEPT = 10_000;
 
 /**
  * Meters operations per account, day, operation and resource, and holds each
@@ -125,16 +120,13 @@ export class UsageMeter {
   /** Admissions handed out by account in this flush interval, and in the one before. */
   private demand = new Map<string, number>();
   private previousDemand = new Map<string, number>();
-  /** Subscriptions read for admission, by account (see `planOf`). */
-  private readonly entitlements = new Map<
-    string,
-    { row: EntitlementRow | undefined; readAt: number }
-  >();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => Date,
+    /** The plan in force, for the monthly allowance (read at most a few seconds ago). */
+    private readonly entitlements: Entitlements,
     private readonly onError?: (error: unknown, message: string) => void,
   ) {}
 
@@ -172,7 +164,7 @@ export class UsageMeter {
   private async reserve(accountId: string): Promise<AppError | undefined> {
     const now = this.now();
     const month = monthOf(now);
-    const plan = await this.planOf(accountId, now);
+    const plan = await this.entitlements.planOf(accountId, now);
     const max = plan.features.maxQueries;
     const allowance = max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max;
     const busy = Math.max(this.demand.get(accountId) ?? 0, this.previousDemand.get(accountId) ?? 0);
@@ -215,37 +207,6 @@ export class UsageMeter {
     if (!lease) return;
     this.leases.delete(accountId);
     if (lease.left > 0) this.settle(accountId, lease.month, lease.left);
-  }
-
-  /**
-   * The plan in force (billing decides: status, grace after a downgrade…),
-   * judged now from the account's subscription as read at most
-   * PLAN_READ_TTL_MS ago: every request is admitted, and re-reading the row
-   * each time was one statement of each. A change made through this node's
-   * billing is seen at once (`forgetPlan`); one made on another node within
-   * that time. Admission and the graph's storage limits both read it; a write
-   * passes its transaction as `db` (PGlite has one connection, which the
-   * write holds).
-   */
-  async planOf(accountId: string, now = this.now(), db: Db = this.db): Promise<Plan> {
-    const kept = this.entitlements.get(accountId);
-    if (kept && performance.now() - kept.readAt < PLAN_READ_TTL_MS) {
-      return effectivePlan(kept.row, now);
-    }
-    const readAt = performance.now();
-    const row = await entitlementOf(db, accountId);
-    this.entitlements.delete(accountId);
-    this.entitlements.set(accountId, { row, readAt });
-    // Maps keep insertion order: drop the oldest past the cap.
-    if (this.entitlements.size > PLANS_KEPT) {
-      this.entitlements.delete(this.entitlements.keys().next().value!);
-    }
-    return effectivePlan(row, now);
-  }
-
-  /** The account's subscription changed: its next admission reads it again. */
-  forgetPlan(accountId: string): void {
-    this.entitlements.delete(accountId);
   }
 
   /** Counts an admitted operation that succeeded. */

@@ -6,7 +6,7 @@ export interface NavItem {
   icon: LucideIcon;
 }
 
-/** The signed-in top navigation (spec §2), in order. */
+/** The signed-in top navigation (docs/product.md, The signed-in app), in order. */
 export const NAV_ITEMS: NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/entities', label: 'Entities', icon: Shapes },

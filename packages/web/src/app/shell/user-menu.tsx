@@ -15,7 +15,7 @@ function initialsOf(firstName: string | undefined, lastName: string | undefined,
   return (fromName || email.charAt(0) || 'U').toUpperCase();
 }
 
-/** The account menu (spec §2): the user's email, or 'User', then API Keys, Billing, Settings, Logout. */
+/** The account menu (docs/product.md, The signed-in app): the user's email, or 'User', then API Keys, Billing, Settings, Logout. */
 export function UserMenu() {
   const { user, signOut } = useSession();
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 import { Toaster as Sonner } from 'sonner';
 
 /**
- * Toast notices: top right, gone after 5 seconds (spec §2, §9).
+ * Toast notices: top right, gone after 5 seconds (docs/product.md, The signed-in app; Numbers).
  *
  * Below the header (h-14), never over its connection badge, user menu or,
  * on a phone, its menu button; aligned with the header's side padding. A

@@ -4,7 +4,7 @@ import type { ApiKey } from '@engram/shared';
 import { errorMessage, keyStateOf, maskedPreview, rollOf } from './key-display';
 
 describe('API key display rules', () => {
-  it('masks a known key to its first 6 and last 4 characters around an ellipsis (spec §5)', () => {
+  it('masks a known key to its first 6 and last 4 characters around an ellipsis', () => {
     expect(maskedPreview({ keyPreview: 'server-preview' }, 'eng_key_abcdefghijklmnopwxyz')).toBe(
       'eng_ke…wxyz',
     );

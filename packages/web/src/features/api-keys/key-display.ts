@@ -5,7 +5,7 @@ export { formatCount, formatDate, formatDateTime } from '@/lib/format';
 
 export type KeyState = 'expired' | 'expiring-soon' | 'active';
 
-/** Spec §4: active, expiring soon or expired, as the server judged it. */
+/** Active, expiring soon or expired, as the server judged it (docs/product.md, States). */
 export function keyStateOf(key: Pick<ApiKey, 'isExpired' | 'isExpiringSoon'>): KeyState {
   if (key.isExpired) return 'expired';
   if (key.isExpiringSoon) return 'expiring-soon';
@@ -42,7 +42,7 @@ export function maskedPreview(key: Pick<ApiKey, 'keyPreview'>, secret?: string):
 }
 
 /**
- * Spec §8: the thrown message, else the screen's fallback. A message is
+ * The thrown message (docs/product.md, Failures), else the screen's fallback. A message is
  * shown when the server explained itself (e.g. the 402 plan limit); network
  * failures and unreadable answers get the fallback.
  */

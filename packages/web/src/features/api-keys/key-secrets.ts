@@ -5,7 +5,7 @@ import { useCallback } from 'react';
  * Full API keys seen in this session, by key id.
  *
  * The server sends a key in full only in the answer to create or roll, and
- * the screen may reveal and copy only those keys (spec §2). They are kept in
+ * the screen may reveal and copy only those keys (docs/product.md, The signed-in app). They are kept in
  * memory only, in the query cache under a key of their own: never in
  * localStorage or sessionStorage, so a reload forgets them, and signing out
  * (or any 401) clears the whole query cache and them with it.

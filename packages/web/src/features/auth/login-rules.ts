@@ -8,7 +8,7 @@ export interface LoginFormValues {
 export type LoginCheck = { ok: true; input: LoginInput } | { ok: false; message: string };
 
 /**
- * Spec §5: both fields required ('Please fill in all fields'). A malformed
+ * Both fields required (docs/product.md, Forms) ('Please fill in all fields'). A malformed
  * email is caught here too, with the sign-up form's wording, rather than
  * being sent and reported as a generic failure.
  */

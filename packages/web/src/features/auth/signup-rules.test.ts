@@ -15,7 +15,7 @@ const VALID: SignupFormValues = {
 };
 
 describe('checkSignup', () => {
-  it('reports each rule in the order of spec §5', () => {
+  it('reports each rule in the documented order', () => {
     // Each step fixes the previous problem, so the next rule is the first one broken.
     const steps: [Partial<SignupFormValues>, string, keyof SignupFormValues][] = [
       [

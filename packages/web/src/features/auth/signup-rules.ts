@@ -20,7 +20,7 @@ export const SIGNUP_FIELDS: SignupField[] = [
 ];
 
 /**
- * The shared registration rules, in the order spec §5 checks them: first
+ * The shared registration rules, in the order docs/product.md (Forms) checks them: first
  * name, last name, email (required, then pattern), password (required, then
  * length), then the confirmation. Names are trimmed; the email is trimmed and
  * lower-cased by the shared schema itself.
@@ -53,12 +53,12 @@ export function checkSignup(values: SignupFormValues): SignupCheck {
   return { ok: false, field, message: first?.message ?? 'Please check the form' };
 }
 
-/** The submit button waits until every field has something in it (spec §5). */
+/** The submit button waits until every field has something in it (docs/product.md, Forms). */
 export function allSignupFieldsFilled(values: Partial<SignupFormValues>): boolean {
   return SIGNUP_FIELDS.every((field) => (values[field] ?? '') !== '');
 }
 
-/** The live password checklist (spec §2). Only the length is enforced. */
+/** The live password checklist (docs/product.md, Public pages). Only the length is enforced. */
 export const PASSWORD_HINTS = [
   { label: '8+ characters', test: (password: string) => password.length >= 8 },
   { label: 'Uppercase', test: (password: string) => /[A-Z]/.test(password) },

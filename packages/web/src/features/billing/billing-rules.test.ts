@@ -57,7 +57,7 @@ const sub = (overrides: Partial<Subscription>): Subscription => ({
   ...overrides,
 });
 
-describe('plan dialog rules (spec §4)', () => {
+describe('plan dialog rules', () => {
   it('shows Free and month plans monthly, year plans annually', () => {
     expect(plansForCycle(PLANS, 'monthly').map((p) => p.id)).toEqual(['free', 'starter', 'odd']);
     expect(plansForCycle(PLANS, 'annual').map((p) => p.id)).toEqual(['starter-annual']);
@@ -98,7 +98,7 @@ describe('plan dialog rules (spec §4)', () => {
   });
 });
 
-describe('plan change errors (spec §8)', () => {
+describe('plan change errors', () => {
   const error = (status: number, message?: string) =>
     new ApiError(
       status,

@@ -13,13 +13,13 @@ import { ApiError } from '@/lib/api-client';
 import type { BillingCycle } from '@/lib/plans';
 
 /**
- * The billing screen's rules (spec §2 "Billing & Subscription", §4, §8),
+ * The billing screen's rules (docs/product.md: The signed-in app, States, Failures),
  * kept apart from the components so each can be tested on its own.
  */
 
 export const FREE_PLAN = 'free';
 
-/** Spec §4: the Free plan shows only on the monthly tab; the yearly tab shows year plans. */
+/** The Free plan shows only on the monthly tab; the yearly tab shows year plans (docs/product.md, States). */
 export function plansForCycle(plans: BillingPlan[], cycle: BillingCycle): BillingPlan[] {
   return plans.filter((plan) =>
     cycle === 'annual'
@@ -49,13 +49,13 @@ export function chosenPlan(
   return plansForCycle(plans, cycle).find((plan) => plan.id === planId);
 }
 
-/** Spec §4: 'Downgrade' when the chosen plan has no price id, else 'Change Plan'. */
+/** 'Downgrade' when the chosen plan has no price id, else 'Change Plan' (docs/product.md, States). */
 export function confirmLabel(plan: BillingPlan | undefined): 'Downgrade' | 'Change Plan' {
   return plan && plan.priceId === null ? 'Downgrade' : 'Change Plan';
 }
 
 /**
- * How a chosen plan is reached (spec §4): no price → change-plan to free;
+ * How a chosen plan is reached (docs/product.md, States): no price → change-plan to free;
  * from free to a paid plan → hosted checkout; between paid plans → change-plan.
  */
 export function planChangeRoute(
@@ -148,7 +148,7 @@ export function planChangedDescription(changed: Subscription): string {
   return `${changed.name} stays until ${formatBillingDate(scheduled.at)}; ${scheduled.name} applies from then.`;
 }
 
-/** Spec §7: the plan dialog's checkout returns to the dashboard, or to billing when cancelled. */
+/** The plan dialog's checkout returns to the dashboard, or to billing when cancelled (docs/product.md, States). */
 export function checkoutReturnUrls(origin: string, planId: string) {
   const plan = encodeURIComponent(planId);
   return {
@@ -158,7 +158,7 @@ export function checkoutReturnUrls(origin: string, planId: string) {
 }
 
 /**
- * Spec §8 "Plan change" failure: the server's error text if present, else
+ * A failed plan change (docs/product.md, Failures): the server's error text if present, else
  * the thrown message, else 'Failed to change plan'; a status without a text
  * gets its intended fallback (403, 404, 5xx).
  */
@@ -178,17 +178,17 @@ export function serverMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.body?.error ? error.body.error : fallback;
 }
 
-/** -1 is Unlimited (spec §2, §9). */
+/** -1 is Unlimited (docs/product.md, The signed-in app; Numbers). */
 export function formatLimit(value: number): string {
   return value === UNLIMITED ? 'Unlimited' : value.toLocaleString('en-US');
 }
 
-/** The pro tier carries the 'Most Popular' badge on the current plan card (spec §2). */
+/** The pro tier carries the 'Most Popular' badge on the current plan card (docs/product.md, The signed-in app). */
 export function isMostPopular(planId: string): boolean {
   return tierOf(planId) === 'pro';
 }
 
-/** 'active' is green; every other status orange (spec §2). */
+/** 'active' is green; every other status orange (docs/product.md, The signed-in app). */
 export function statusTone(status: string): 'active' | 'other' {
   return status === 'active' ? 'active' : 'other';
 }
@@ -210,7 +210,7 @@ const shortDateFormat = new Intl.DateTimeFormat('en-US', {
   day: 'numeric',
 });
 
-/** Epoch seconds → 'March 3, 2027' (spec §9: billing dates are epoch seconds). */
+/** Epoch seconds → 'March 3, 2027' (docs/product.md, Numbers: billing dates are epoch seconds). */
 export function formatBillingDate(epochSeconds: number): string {
   return dateFormat.format(new Date(epochSeconds * 1000));
 }
@@ -219,7 +219,7 @@ export function formatShortDate(epochSeconds: number): string {
   return shortDateFormat.format(new Date(epochSeconds * 1000));
 }
 
-/** 'Next billing date' or, when set to cancel, 'Subscription ends on' (spec §2); nothing on free. */
+/** 'Next billing date' or, when set to cancel, 'Subscription ends on' (docs/product.md, The signed-in app); nothing on free. */
 export function billingDateLine(
   subscription: Subscription,
 ): { label: 'Next billing date' | 'Subscription ends on'; date: string } | null {
@@ -232,7 +232,7 @@ export function billingDateLine(
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
-/** Cents → '$20.00' (spec §9: amounts are cents, shown as USD). */
+/** Cents → '$20.00' (docs/product.md, Numbers: amounts are cents, shown as USD). */
 export function formatUsd(cents: number): string {
   return usd.format(cents / 100);
 }
@@ -265,7 +265,7 @@ export interface UsageRow {
 }
 
 /**
- * Spec §2 usage card: queries, creates, updates, deletes and total
+ * The usage card: queries, creates, updates, deletes and total
  * operations, each with its percent of the total.
  */
 export function usageBreakdown(summary: MonthlySummary): UsageRow[] {
@@ -287,7 +287,7 @@ export function formatPercent(percent: number): string {
   return `${Number.isInteger(percent) ? percent : percent.toFixed(1)}%`;
 }
 
-/** Spec §9: the usage detail list shows at most 5 items. */
+/** The usage detail list shows at most 5 items (docs/product.md, Numbers). */
 export const USAGE_DETAILS_MAX = 5;
 
 export const EMPTY_MONTHLY_SUMMARY: MonthlySummary = {

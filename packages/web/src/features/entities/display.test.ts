@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { entityCountLabel, metadataPreview, observationCountLabel } from './display';
 
 describe('metadataPreview', () => {
-  it('shows at most 3 key:value pairs, in order (spec §9)', () => {
+  it('shows at most 3 key:value pairs, in order', () => {
     expect(metadataPreview({ a: 1, b: 'two', c: true, d: 4 })).toEqual([
       { key: 'a', value: '1' },
       { key: 'b', value: 'two' },
@@ -24,7 +24,7 @@ describe('metadataPreview', () => {
 });
 
 describe('count labels', () => {
-  it('say entity or entities (spec §2)', () => {
+  it('say entity or entities', () => {
     expect(entityCountLabel(0)).toBe('0 entities');
     expect(entityCountLabel(1)).toBe('1 entity');
     expect(entityCountLabel(5000)).toBe('5,000 entities');

@@ -3,7 +3,7 @@ import { formatCount } from '@/lib/format';
 
 export { formatCount, formatDate, formatDateTime } from '@/lib/format';
 
-/** '1 entity', '5,000 entities' (spec §2: the grid's count label). */
+/** '1 entity', '5,000 entities' (docs/product.md, The signed-in app: the grid's count label). */
 export function entityCountLabel(count: number): string {
   return `${formatCount(count)} ${count === 1 ? 'entity' : 'entities'}`;
 }
@@ -18,7 +18,7 @@ export function serverReason(error: unknown): string | undefined {
   return error instanceof ApiError && error.body ? error.message : undefined;
 }
 
-/** Spec §9: a card previews at most 3 metadata keys. */
+/** A card previews at most 3 metadata keys (docs/product.md, Numbers). */
 export const METADATA_PREVIEW_KEYS = 3;
 
 export interface MetadataPair {

@@ -18,7 +18,7 @@ const VALID: EntityFormValues = {
 };
 
 describe('checkEntityForm', () => {
-  it('reports every broken rule at once, in the order of spec §5', () => {
+  it('reports every broken rule at once, in the documented order', () => {
     expect(checkEntityForm({ ...VALID, name: '   ', type: '', metadata: '{bad' })).toEqual({
       ok: false,
       errors: [

@@ -4,7 +4,7 @@ export interface EntityFormValues {
   name: string;
   /** The type chosen from the list; '' while nothing is chosen. */
   type: string;
-  /** The free-text type once 'Custom Type...' is chosen (spec §5); null while the list is used. */
+  /** The free-text type once 'Custom Type...' is chosen (docs/product.md, Forms); null while the list is used. */
   customType: string | null;
   /** Metadata as JSON text; blank means none. */
   metadata: string;
@@ -31,7 +31,7 @@ export type EntityFormCheck =
   /** Every broken rule, one per field, in the order of the fields. */
   | { ok: false; errors: EntityFormError[] };
 
-/** The form of a new entity: one empty observation box (spec §3, §5). */
+/** The form of a new entity: one empty observation box (docs/product.md, Forms). */
 export function emptyEntityForm(): EntityFormValues {
   return { name: '', type: '', customType: null, metadata: '', observations: [''] };
 }
@@ -54,7 +54,7 @@ export function entityFormOf(entity: {
   };
 }
 
-/** Blank observations dropped, the rest trimmed, repeats once (spec §5). */
+/** Blank observations dropped, the rest trimmed, repeats once (docs/product.md, Forms). */
 export function cleanObservationTexts(texts: string[]): string[] {
   const kept: string[] = [];
   for (const text of texts) {
@@ -65,7 +65,7 @@ export function cleanObservationTexts(texts: string[]): string[] {
 }
 
 /**
- * Spec §5, in order: a non-blank name ('Name is required'), a type ('Type is
+ * In the order of docs/product.md (Forms): a non-blank name ('Name is required'), a type ('Type is
  * required'), metadata that is valid JSON when given ('Invalid JSON format').
  * Every broken rule (so one submit shows every mistake), or the payload to
  * send: name and type trimmed, blank observations dropped.

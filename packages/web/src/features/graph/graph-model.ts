@@ -1,35 +1,35 @@
 import type { Entity, GraphData } from '@engram/shared';
 
 /*
- * The rules of the graph screens (spec §2, §4, §9) as plain functions: what a
+ * The rules of the graph screens (docs/product.md, The signed-in app; States; Numbers) as plain functions: what a
  * node looks like, which nodes a hover keeps lit, the fallback graph of the
  * entity screen, and the /graph address query.
  */
 
-/** Node radius bounds in CSS pixels at zoom 1 (spec §9). */
+/** Node radius bounds in CSS pixels at zoom 1 (docs/product.md, Numbers). */
 export const NODE_RADIUS_MIN = 8;
 export const NODE_RADIUS_MAX = 20;
 
-/** Label cuts (spec §9): entity names at 15 characters, observations at 30. */
+/** Label cuts (docs/product.md, Numbers): entity names at 15 characters, observations at 30. */
 export const LABEL_MAX = 15;
 export const OBSERVATION_LABEL_MAX = 30;
 
-/** Zoom bounds of both canvases (spec §9). */
+/** Zoom bounds of both canvases (docs/product.md, Numbers). */
 export const ZOOM_MIN = 0.1;
 export const ZOOM_MAX = 4;
 
-/** The type of the fallback graph's observation nodes (spec §3). */
+/** The type of the fallback graph's observation nodes (docs/product.md, States). */
 export const OBSERVATION_TYPE = 'observation';
-/** The relation linking the entity to its observations in the fallback graph (spec §4). */
+/** The relation linking the entity to its observations in the fallback graph (docs/product.md, States). */
 export const FALLBACK_RELATION = 'contains';
-/** How many observations the fallback graph shows (spec §9). */
+/** How many observations the fallback graph shows (docs/product.md, Numbers). */
 export const FALLBACK_OBSERVATIONS = 10;
 
-/** The entity screen's mini graph (spec §7, §9). */
+/** The entity screen's mini graph (docs/product.md, Calls; Numbers). */
 export const ENTITY_GRAPH_DEPTH = 1;
 export const ENTITY_GRAPH_LIMIT = 50;
 
-/** The /graph selectors (spec §2, §9). */
+/** The /graph selectors (docs/product.md, The signed-in app; Numbers). */
 export const LIMIT_OPTIONS = [100, 250, 500] as const;
 export const DEPTH_OPTIONS = [1, 2, 3, 4, 5] as const;
 export const DEFAULT_LIMIT = 250;
@@ -80,7 +80,7 @@ export function cutLabel(text: string, max: number): string {
   return characters.length > max ? `${characters.slice(0, max).join('')}…` : text;
 }
 
-/** A node's label: 15 characters for entities, 30 for observation nodes (spec §9). */
+/** A node's label: 15 characters for entities, 30 for observation nodes (docs/product.md, Numbers). */
 export function nodeLabel(node: Pick<GraphNodeView, 'name' | 'type'>): string {
   return cutLabel(node.name, node.type === OBSERVATION_TYPE ? OBSERVATION_LABEL_MAX : LABEL_MAX);
 }
@@ -123,7 +123,7 @@ export function toGraphView(data: GraphData): GraphView {
 export const observationNodeId = (observationId: string) => `observation:${observationId}`;
 
 /**
- * The entity screen's graph when the graph call fails (spec §4): the entity
+ * The entity screen's graph when the graph call fails (docs/product.md, States): the entity
  * and its first 10 observations as nodes of type observation (labels cut at
  * 30 by `nodeLabel`), each linked from the entity by 'contains'.
  */

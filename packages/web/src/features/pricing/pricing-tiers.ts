@@ -9,7 +9,7 @@ const TAGLINES: Record<string, string> = {
   team: 'For heavy workloads across many agents',
 };
 
-/** What the free plan lacks (spec §9), listed under its features. */
+/** What the free plan lacks (docs/product.md, Numbers), listed under its features. */
 const EXCLUSIONS: Record<string, string[]> = {
   free: ['Webhooks', 'Real-time sync', 'Custom integrations'],
 };
@@ -30,7 +30,7 @@ export function pricingTiers(cycle: BillingCycle): PricingTier[] {
   });
 }
 
-/** Free goes straight to sign-up; paid plans carry the choice along (spec §2). */
+/** Free goes straight to sign-up; paid plans carry the choice along (docs/product.md, Public pages). */
 export function signupLink(tier: PricingTier, cycle: BillingCycle): string {
   if (tier.plan.priceId === null) return '/signup';
   return `/signup?${new URLSearchParams({ plan: tier.tierId, billing: cycle }).toString()}`;

@@ -10,7 +10,7 @@ import {
 } from './relation-rules';
 
 describe('checkRelationForm', () => {
-  it('reports each rule in the order of spec §5', () => {
+  it('reports each rule in the documented order', () => {
     const steps: [RelationFormValues, string, string][] = [
       [
         { fromEntityId: null, toEntityId: null, type: '' },
@@ -42,7 +42,7 @@ describe('checkRelationForm', () => {
     });
   });
 
-  it('offers the ten types of spec §5', () => {
+  it('offers the ten documented types', () => {
     expect(RELATION_TYPE_OPTIONS).toEqual([
       'relates_to',
       'depends_on',
@@ -64,7 +64,7 @@ const relation = (from: string, type: string, to: string) => ({
   type,
 });
 
-describe('relation search and type filter (spec §5)', () => {
+describe('relation search and type filter', () => {
   const adaUsesEngram = relation('Ada Lovelace', 'uses', 'Engram');
 
   it('search matches either end’s name or the type, case-insensitively', () => {

@@ -1,6 +1,6 @@
 import { SUGGESTED_RELATION_TYPES, typeLabel, type TypeSummary } from '@engram/shared';
 
-/** Spec §5: the relation types the form offers; any other text is allowed too. */
+/** The relation types the form offers; any other text is allowed too (docs/product.md, Forms). */
 export const RELATION_TYPE_OPTIONS: readonly string[] = SUGGESTED_RELATION_TYPES;
 
 export interface RelationFormValues {
@@ -17,7 +17,7 @@ export type RelationFormCheck =
   | { ok: false; field: RelationFormField; message: string };
 
 /**
- * Spec §5, in order: 'Source entity is required', 'Target entity is
+ * In the order of docs/product.md (Forms): 'Source entity is required', 'Target entity is
  * required', 'Relation type is required' (after trimming), then 'Source and
  * target entities cannot be the same'. The first broken rule, or the payload.
  */
@@ -50,7 +50,7 @@ export interface SearchableRelation {
   toEntity: { name: string };
 }
 
-/** Spec §5: the search matches either end's name or the relation type, case-insensitively. */
+/** The search matches either end's name or the relation type, ignoring case (docs/product.md, Forms). */
 export function matchesRelationSearch(relation: SearchableRelation, query: string): boolean {
   const term = query.trim().toLowerCase();
   if (!term) return true;
@@ -59,7 +59,7 @@ export function matchesRelationSearch(relation: SearchableRelation, query: strin
   );
 }
 
-/** Spec §5: the type filter matches exactly; null is All Types. */
+/** The type filter matches exactly; null is All Types (docs/product.md, Forms). */
 export function matchesRelationType(relation: SearchableRelation, type: string | null): boolean {
   return type === null || relation.type === type;
 }
@@ -80,7 +80,7 @@ export interface TypeFilterOption {
 }
 
 /**
- * The type filter's options (spec §2): each type with its count, most used
+ * The type filter's options (docs/product.md, The signed-in app): each type with its count, most used
  * first (ties by name), labelled with the first letter capitalised and - or
  * _ turned into spaces ('depends_on' → 'Depends on (3)').
  */

@@ -1,5 +1,5 @@
 /**
- * The realtime client (spec §4, §7): a framework-free connection
+ * The realtime client (docs/product.md, States): a framework-free connection
  * (`RealtimeClient`), live notifications (`NotificationQueue`), the query-key
  * prefixes that live updates refresh (`liveQueryKeys` — put every screen's
  * graph queries under them), and the React provider and hooks.

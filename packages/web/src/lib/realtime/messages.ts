@@ -6,7 +6,7 @@ import {
 } from '@engram/shared';
 
 /**
- * A change to the account's graph as the gateway sends it (spec §4, §7): the
+ * A change to the account's graph as the gateway sends it (docs/product.md, States): the
  * shared `graphChange` union — the payloads the server's change log records —
  * inside the message envelope; `origin` names the tab that made it, if one did.
  */
@@ -19,7 +19,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Reads one frame from the gateway: `{ id, type, payload, timestamp, seq?, origin? }`.
  * Anything else (not text, not JSON, no `type`) is null; the caller only logs
- * it (spec §8: unparseable realtime messages are only logged).
+ * it (docs/product.md, Failures: unparseable realtime messages are only logged).
  */
 export function parseServerMessage(data: unknown): ServerMessage | null {
   if (typeof data !== 'string') return null;

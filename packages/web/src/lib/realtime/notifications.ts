@@ -2,7 +2,7 @@ import { typeLabel, type GraphEventType } from '@engram/shared';
 import type { GraphEvent } from './messages';
 import type { Timers } from './realtime-client';
 
-/** Spec §9: at most the last 5 live notifications, each gone after 10 s. */
+/** At most the last 5 live notifications, each gone after 10 s (docs/product.md, Numbers). */
 export const MAX_LIVE_NOTIFICATIONS = 5;
 export const LIVE_NOTIFICATION_TTL_MS = 10_000;
 
@@ -30,7 +30,7 @@ function named(noun: string, name: string, verb: string): string {
   return name ? `${noun} ${quoted(name)} ${verb}` : `${noun} ${verb}`;
 }
 
-/** The words shown for an event (spec §4 lists what each type carries). */
+/** The words shown for an event (docs/product.md, States, says what each type carries). */
 export function describeEvent(event: GraphEvent): { title: string; detail?: string } {
   switch (event.type) {
     case 'entity_created':

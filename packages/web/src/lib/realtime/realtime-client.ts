@@ -9,7 +9,7 @@ import {
 } from '@engram/shared';
 import { hasGraphEventType, parseServerMessage, readGraphEvent, type GraphEvent } from './messages';
 
-/** What the client is doing (spec §4); the badge adds 'unknown' for "no client at all". */
+/** What the client is doing (docs/product.md, States); the badge adds 'unknown' for "no client at all". */
 export type RealtimeStatus = 'connecting' | 'connected' | 'disconnecting' | 'disconnected';
 
 /**
@@ -84,14 +84,14 @@ const globalTimers: Timers = {
   clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
 };
 
-/** ws(s)://<this host>/ws/connect?api_key=… — same origin as the app (spec §7). */
+/** ws(s)://<this host>/ws/connect?api_key=… — same origin as the app (docs/product.md, Calls). */
 export function realtimeUrl(apiKey: string, location: Pick<Location, 'protocol' | 'host'>): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}${REALTIME_PATH}?api_key=${encodeURIComponent(apiKey)}`;
 }
 
 /**
- * The realtime connection of spec §4 and §7, without React:
+ * The realtime connection (docs/product.md, States), without React:
  *
  * - `setApiKey(key)` connects; a different key replaces the connection; null closes it.
  * - Once the gateway confirms the key (`connection_established`) it subscribes to
@@ -205,7 +205,7 @@ export class RealtimeClient {
 
   /**
    * Sends `{ id, type, payload, timestamp }`. While the socket is not open the
-   * message is dropped with a warning (spec §7) and false is returned.
+   * message is dropped with a warning (docs/product.md, States) and false is returned.
    */
   send(type: string, payload: Record<string, unknown> = {}): boolean {
     const socket = this.socket;

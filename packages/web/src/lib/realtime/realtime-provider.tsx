@@ -22,7 +22,7 @@ import {
 } from './realtime-client';
 import { refreshQueries } from './refresh-queries';
 
-/** The badge's states (spec §4): the client's four, plus 'unknown' when there is no client. */
+/** The badge's states (docs/product.md, States): the client's four, plus 'unknown' when there is no client. */
 export type ConnectionStatus = RealtimeSnapshot['status'] | 'unknown';
 
 export interface RealtimeValue {
@@ -73,7 +73,7 @@ export interface RealtimeProviderProps {
 }
 
 /**
- * Holds the realtime connection of the signed-in user (spec §4): connected
+ * Holds the realtime connection of the signed-in user (docs/product.md, States): connected
  * while the session has a user with an apiKey, replaced when the key changes,
  * closed on unmount. Each graph event refreshes the queries it affects (see
  * `liveQueryKeys`); one made elsewhere (another tab, an agent, the API) also

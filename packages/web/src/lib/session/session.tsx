@@ -17,7 +17,7 @@ import { logout } from './logout';
 
 /**
  * 'checking' lasts from start-up until the stored token is confirmed or
- * dropped (spec §4); guards show the loading screen meanwhile.
+ * dropped (docs/product.md, States); guards show the loading screen meanwhile.
  */
 export type SessionStatus = 'checking' | 'anonymous' | 'authenticated';
 
@@ -43,7 +43,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     enabled: token !== null,
   });
 
-  // A stored token the server no longer accepts is dropped silently (spec §4).
+  // A stored token the server no longer accepts is dropped silently (docs/product.md, States).
   const storedTokenRejected = token !== null && currentUser.isError;
   useEffect(() => {
     if (storedTokenRejected) {

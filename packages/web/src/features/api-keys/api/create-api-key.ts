@@ -6,7 +6,7 @@ import { apiKeysKey } from './list-api-keys';
 
 /**
  * POST /api/keys {name, permissions: []} → 201 with the full key, the only
- * time it is sent (spec §6: the web app sends an empty permissions list).
+ * time it is sent (docs/product.md, Calls: the web app sends an empty permissions list).
  * Past the plan's key limit the server answers 402 with a message naming it.
  */
 export function createApiKey(name: string): Promise<CreatedApiKey> {

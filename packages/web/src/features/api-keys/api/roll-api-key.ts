@@ -6,7 +6,7 @@ import { apiKeysKey } from './list-api-keys';
 
 /**
  * POST /api/keys/{id}/roll → the successor (with its full key, shown once)
- * and the old key's new expiry: it keeps working for 2 weeks (spec §4).
+ * and the old key's new expiry: it keeps working for 2 weeks (docs/product.md, States).
  * Rolling a key that was already rolled is a 409.
  */
 export function rollApiKey(id: string): Promise<RolledApiKey> {

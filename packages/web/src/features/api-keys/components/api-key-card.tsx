@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { SecretValue } from '@/components/secret-value';
 import { cn } from '@/lib/cn';
 import {
   formatCount,
@@ -14,7 +15,6 @@ import {
   type KeyRoll,
   type KeyState,
 } from '../key-display';
-import { KeyValue } from './key-value';
 
 interface ApiKeyCardProps {
   apiKey: ApiKey;
@@ -26,7 +26,7 @@ interface ApiKeyCardProps {
   onDelete: (key: ApiKey) => void;
 }
 
-/** Spec §2: red when expired, amber when expiring soon. */
+/** Red when expired, amber when expiring soon. */
 const CARD_TONE: Record<KeyState, string> = {
   expired: 'border-destructive/30 bg-destructive-soft',
   'expiring-soon': 'border-warning-soft-foreground/25 bg-warning-soft',
@@ -107,10 +107,12 @@ export function ApiKeyCard({ apiKey, secret, roll = {}, onRoll, onDelete }: ApiK
         </div>
       </div>
 
-      <KeyValue
+      <SecretValue
+        testId="key-value"
         masked={maskedPreview(apiKey, secret)}
         secret={secret}
         className={state === 'active' ? 'bg-muted' : 'bg-card'}
+        frameClassName="sm:max-w-xl"
       />
 
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-4">

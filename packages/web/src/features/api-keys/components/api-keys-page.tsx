@@ -3,11 +3,11 @@ import { KeyRound, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { ConnectAgentPanel } from '@/components/connect-agent/connect-agent-panel';
+import { EmptyState } from '@/components/empty-state';
+import { ListLoading } from '@/components/list-page';
+import { LoadErrorAlert } from '@/components/load-error-alert';
 import { PageHeader } from '@/components/page-header';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 import { useApiKeys } from '../api/list-api-keys';
 import { errorMessage, rollOf } from '../key-display';
 import { useKeySecrets } from '../key-secrets';
@@ -17,7 +17,7 @@ import { DeleteKeyDialog } from './delete-key-dialog';
 import { NewKeyBanner, type NewKey } from './new-key-banner';
 import { RollKeyDialog } from './roll-key-dialog';
 
-/** API Keys (/api-keys, spec §2): create, reveal once, roll and delete the account's keys. */
+/** API Keys (/api-keys; docs/product.md, The signed-in app): create, reveal once, roll and delete the account's keys. */
 export function ApiKeysPage() {
   const keys = useApiKeys();
   const secrets = useKeySecrets();
@@ -66,31 +66,26 @@ export function ApiKeysPage() {
       {newKey ? <NewKeyBanner newKey={newKey} onDismiss={() => setNewKey(null)} /> : null}
 
       {keys.isError ? (
-        <Alert variant="error">
-          <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
-            <span>{errorMessage(keys.error, 'Failed to load API keys')}</span>
-            <button
-              type="button"
-              className="cursor-pointer font-medium underline underline-offset-4"
-              onClick={() => void keys.refetch()}
-            >
-              Try again
-            </button>
-          </div>
-        </Alert>
+        <LoadErrorAlert onRetry={() => void keys.refetch()}>
+          {errorMessage(keys.error, 'Failed to load API keys')}
+        </LoadErrorAlert>
       ) : null}
 
-      {keys.isPending ? (
-        <Card
-          role="status"
-          className="flex items-center justify-center gap-2 p-10 text-sm text-muted-foreground"
-        >
-          <Spinner />
-          Loading API keys...
-        </Card>
-      ) : null}
+      {keys.isPending ? <ListLoading>Loading API keys...</ListLoading> : null}
 
-      {list && list.length === 0 ? <EmptyState onCreate={() => setCreating(true)} /> : null}
+      {list && list.length === 0 ? (
+        <EmptyState
+          icon={KeyRound}
+          title="No API keys yet"
+          description="Create a key so your agents and scripts can read and write your knowledge graph over the REST API and MCP."
+          actions={
+            <Button onClick={() => setCreating(true)}>
+              <Plus aria-hidden />
+              Create Your First API Key
+            </Button>
+          }
+        />
+      ) : null}
 
       {list && list.length > 0 ? (
         <div className="grid gap-4">
@@ -117,24 +112,5 @@ export function ApiKeysPage() {
         onDeleted={handleDeleted}
       />
     </div>
-  );
-}
-
-function EmptyState({ onCreate }: { onCreate: () => void }) {
-  return (
-    <Card className="flex flex-col items-center px-6 py-12 text-center">
-      <div className="flex size-12 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
-        <KeyRound className="size-5" aria-hidden />
-      </div>
-      <h2 className="mt-4 text-base font-semibold">No API keys yet</h2>
-      <p className="mt-1 max-w-sm text-sm text-muted-foreground">
-        Create a key so your agents and scripts can read and write your knowledge graph over the
-        REST API and MCP.
-      </p>
-      <Button className="mt-6" onClick={onCreate}>
-        <Plus aria-hidden />
-        Create Your First API Key
-      </Button>
-    </Card>
   );
 }

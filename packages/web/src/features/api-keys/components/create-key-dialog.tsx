@@ -22,7 +22,7 @@ interface CreateKeyDialogProps {
   onCreated: (key: CreatedApiKey) => void;
 }
 
-/** Names a new key; the button stays disabled while the name is blank (spec §5). */
+/** Names a new key; the button stays disabled while the name is blank (docs/product.md, Forms). */
 export function CreateKeyDialog({ open, onOpenChange, onCreated }: CreateKeyDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>

@@ -12,7 +12,7 @@ export interface NewKey {
 }
 
 /**
- * The one time a full key is on screen (spec §2): after creating or rolling,
+ * The one time a full key is on screen (docs/product.md, The signed-in app): after creating or rolling,
  * until dismissed. Nothing brings it back; the card can still reveal the key
  * for the rest of this session.
  */

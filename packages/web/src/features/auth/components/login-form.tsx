@@ -18,7 +18,7 @@ function loginErrorMessage(error: unknown): string {
 }
 
 /**
- * Email and password (spec §2, §5). On success the session is stored and the
+ * Email and password (docs/product.md, Public pages; Forms). On success the session is stored and the
  * route guard moves the user on to /dashboard (or the page they first asked for).
  */
 export function LoginForm() {
@@ -55,7 +55,7 @@ export function LoginForm() {
       <FormField
         label="Email Address"
         // type=text, not email: browsers would silently trim the value, and the
-        // spec's own trimming and messages (§5) must see what was typed.
+        // form's own trimming and messages (docs/product.md, Forms) must see what was typed.
         autoComplete="email"
         inputMode="email"
         autoCapitalize="none"

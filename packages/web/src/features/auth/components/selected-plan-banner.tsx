@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { formatCents } from '@/lib/format';
 import type { SelectedPlan } from '../selected-plan';
 
-/** Shown when sign-up continues to billing for a paid plan (spec §2). */
+/** Shown when sign-up continues to billing for a paid plan (docs/product.md, Public pages). */
 export function SelectedPlanBanner({ selection }: { selection: SelectedPlan }) {
   const { plan, billing } = selection;
   const period = plan.interval === 'year' ? 'year' : 'month';

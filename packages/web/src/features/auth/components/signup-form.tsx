@@ -10,12 +10,12 @@ import { ApiError } from '@/lib/api-client';
 import { storeAuthToken } from '@/lib/auth-token';
 import { logout, useSession } from '@/lib/session';
 import { useRegister } from '../api/register';
-import { useStartCheckout } from '../api/start-checkout';
+import { useStartCheckout } from '@/lib/api/checkout';
 import type { SelectedPlan } from '../selected-plan';
 import { allSignupFieldsFilled, checkSignup, type SignupFormValues } from '../signup-rules';
 import { PasswordChecklist } from './password-checklist';
 
-/** Spec §9: the pause before leaving the page after sign-up. */
+/** The pause before leaving the page after sign-up (docs/product.md, Numbers). */
 export const SIGNUP_REDIRECT_DELAY_MS = 2000;
 
 /** What happened after the account was created; drives the message and the delayed redirect. */
@@ -65,7 +65,7 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
   } = useForm<SignupFormValues>({ defaultValues: EMPTY_FORM });
   const values = useWatch({ control });
 
-  // After sign-up the page waits 2 s, then moves on (spec §4).
+  // After sign-up the page waits 2 s, then moves on (docs/product.md, States).
   useEffect(() => {
     if (outcome === null || outcome.kind === 'redirecting-to-checkout') return;
     const timer = window.setTimeout(() => {
@@ -113,7 +113,7 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
     if (selection) {
       await continueToCheckout(auth, selection);
     } else {
-      // The free path signs in on the login page (spec §4), so this session is not kept.
+      // The free path signs in on the login page (docs/product.md, States), so this session is not kept.
       void logout(auth.token).catch(() => undefined);
       setOutcome({ kind: 'created' });
     }
@@ -148,7 +148,7 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
         <FormField
           label="Email Address"
           // type=text, not email: browsers would silently trim the value, and the
-          // spec's own trimming and messages (§5) must see what was typed.
+          // form's own trimming and messages (docs/product.md, Forms) must see what was typed.
           autoComplete="email"
           inputMode="email"
           autoCapitalize="none"

@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 import { billingKeys } from './keys';
 
-/** POST /api/billing/cancel-subscription {immediate: false}: ends at the period end (spec §4). */
+/** POST /api/billing/cancel-subscription {immediate: false}: ends at the period end (docs/product.md, States). */
 export async function cancelSubscription(): Promise<Subscription> {
   const answer = await apiRequest('/api/billing/cancel-subscription', {
     method: 'POST',

@@ -6,7 +6,7 @@ import { billingKeys } from './keys';
 
 export interface ChangePlanInput {
   planId: string;
-  /** null moves to the free plan (spec §4). */
+  /** null moves to the free plan (docs/product.md, States). */
   priceId: string | null;
 }
 

@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api-client';
 
 /**
  * POST /api/billing/setup-intent {} → the clientSecret the card form confirms
- * with the payment provider, and its publishable key (spec §7). A server
+ * with the payment provider, and its publishable key (docs/product.md, Calls). A server
  * without a provider answers 409 'Payments are not configured on this server'.
  */
 export function createSetupIntent(): Promise<SetupIntent> {

@@ -5,8 +5,8 @@ import { billingKeys } from './keys';
 
 /**
  * GET /api/analytics/billing/monthly-summary → this month's operations:
- * total, per operation type, and per operation and resource (spec §3). The
- * screen falls back to empty data when it fails (spec §7).
+ * total, per operation type, and per operation and resource (docs/product.md, Shapes). The
+ * screen falls back to empty data when it fails (docs/product.md, Calls).
  */
 export function getMonthlyUsage(): Promise<MonthlySummary> {
   return apiRequest('/api/analytics/billing/monthly-summary', { schema: monthlySummary });

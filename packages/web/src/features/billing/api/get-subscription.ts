@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { billingKeys } from './keys';
 
-/** GET /api/billing/subscription → the plan, its status and the limits in force (spec §3). */
+/** GET /api/billing/subscription → the plan, its status and the limits in force (docs/product.md, Shapes). */
 export function getSubscription(): Promise<Subscription> {
   return apiRequest('/api/billing/subscription', { schema: subscription });
 }

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { billingKeys } from './keys';
 
-/** GET /api/analytics/stats/real-time → today's operations; zeros when it fails (spec §7). */
+/** GET /api/analytics/stats/real-time → today's operations; zeros when it fails (docs/product.md, Calls). */
 export function getTodayUsage(): Promise<RealTimeStats> {
   return apiRequest('/api/analytics/stats/real-time', { schema: realTimeStats });
 }

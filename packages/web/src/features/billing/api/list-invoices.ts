@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { billingKeys } from './keys';
 
-/** GET /api/billing/invoices → invoices (spec §7), newest first. */
+/** GET /api/billing/invoices → invoices (docs/product.md, Calls), newest first. */
 export async function listInvoices(): Promise<Invoice[]> {
   return (await apiRequest('/api/billing/invoices', { schema: invoiceList })).invoices;
 }

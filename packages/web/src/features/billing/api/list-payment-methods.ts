@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { billingKeys } from './keys';
 
-/** GET /api/billing/payment-methods → paymentMethods (spec §7), the default first. */
+/** GET /api/billing/payment-methods → paymentMethods (docs/product.md, Calls), the default first. */
 export async function listPaymentMethods(): Promise<PaymentMethod[]> {
   return (await apiRequest('/api/billing/payment-methods', { schema: paymentMethodList }))
     .paymentMethods;

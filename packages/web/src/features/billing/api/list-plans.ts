@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { billingKeys } from './keys';
 
-/** GET /api/billing/plans → plans (spec §7), each with the price id the server takes for it. */
+/** GET /api/billing/plans → plans (docs/product.md, Calls), each with the price id the server takes for it. */
 export async function listPlans(): Promise<BillingPlan[]> {
   return (await apiRequest('/api/billing/plans', { schema: planList })).plans;
 }

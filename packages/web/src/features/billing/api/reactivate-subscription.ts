@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 import { billingKeys } from './keys';
 
-/** POST /api/billing/reactivate-subscription {}: reverses a cancellation (spec §4). */
+/** POST /api/billing/reactivate-subscription {}: reverses a cancellation (docs/product.md, States). */
 export async function reactivateSubscription(): Promise<Subscription> {
   const answer = await apiRequest('/api/billing/reactivate-subscription', {
     method: 'POST',

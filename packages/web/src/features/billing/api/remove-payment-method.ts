@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { billingKeys } from './keys';
 
-/** DELETE /api/billing/payment-methods/{id} (spec §7). */
+/** DELETE /api/billing/payment-methods/{id} (docs/product.md, Calls). */
 export async function removePaymentMethod(id: string): Promise<void> {
   await apiRequest(`/api/billing/payment-methods/${encodeURIComponent(id)}`, {
     method: 'DELETE',

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { billingKeys } from './keys';
 
-/** POST /api/billing/payment-methods/{id}/default {} (spec §7). */
+/** POST /api/billing/payment-methods/{id}/default {} (docs/product.md, Calls). */
 export async function setDefaultPaymentMethod(id: string): Promise<void> {
   await apiRequest(`/api/billing/payment-methods/${encodeURIComponent(id)}/default`, {
     method: 'POST',

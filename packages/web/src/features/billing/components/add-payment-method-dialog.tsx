@@ -14,10 +14,10 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
+import { LoadErrorAlert } from '@/components/load-error-alert';
 import { createSetupIntent } from '../api/create-setup-intent';
 import { billingKeys } from '../api/keys';
 import { serverMessage } from '../billing-rules';
-import { RetryAlert } from './retry-alert';
 
 // Stripe's own code loads only when a card is actually entered with a configured key.
 const StripeCardForm = lazy(() => import('./stripe-card-form'));
@@ -28,7 +28,7 @@ interface AddPaymentMethodDialogProps {
   provider: BillingProvider | undefined;
 }
 
-/** Spec §2: the Add Payment Method dialog — the provider's card form, or why there is none. */
+/** The Add Payment Method dialog: the provider's card form, or why there is none. */
 export function AddPaymentMethodDialog({
   open,
   onOpenChange,
@@ -111,13 +111,14 @@ function CardSetup({ onDone }: { onDone: () => void }) {
   if (setup.state === 'unavailable') return <NotConfigured />;
   if (setup.state === 'failed') {
     return (
-      <RetryAlert
-        message={setup.message}
+      <LoadErrorAlert
         onRetry={() => {
           setSetup({ state: 'loading' });
           setAttempt((n) => n + 1);
         }}
-      />
+      >
+        {setup.message}
+      </LoadErrorAlert>
     );
   }
   const loading = (

@@ -10,15 +10,15 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { LoadErrorAlert } from '@/components/load-error-alert';
 import { cn } from '@/lib/cn';
 import { useInvoices } from '../api/list-invoices';
 import { formatShortDate, formatUsd, statusLabel } from '../billing-rules';
-import { RetryAlert } from './retry-alert';
 
 const linkClass =
   'inline-flex items-center gap-1 rounded-md px-1.5 py-1 text-sm font-medium text-primary hover:bg-primary-soft focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none [&_svg]:size-3.5';
 
-/** Spec §2 billing history: Invoice, Date, Amount, Status (paid green), Actions (new tab). */
+/** Billing history: Invoice, Date, Amount, Status (paid green), Actions (new tab). */
 export function BillingHistoryCard() {
   const invoices = useInvoices();
   return (
@@ -29,10 +29,9 @@ export function BillingHistoryCard() {
       </CardHeader>
       <CardContent className={cn(invoices.data?.length ? 'px-0 pb-2' : undefined)}>
         {invoices.isError ? (
-          <RetryAlert
-            message="Failed to load billing history"
-            onRetry={() => void invoices.refetch()}
-          />
+          <LoadErrorAlert onRetry={() => void invoices.refetch()}>
+            Failed to load billing history
+          </LoadErrorAlert>
         ) : invoices.isPending ? (
           <p className="flex items-center gap-2 py-6 text-sm text-muted-foreground" role="status">
             <Spinner />

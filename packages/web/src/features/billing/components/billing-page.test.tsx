@@ -211,7 +211,7 @@ describe('Billing & Subscription screen', { timeout: 20_000 }, () => {
       /each successful read or change .* from this app, the REST API or an agent over MCP/,
     );
     const details = await region('Operation details');
-    // At most the first 5 operation details (spec §9).
+    // At most the first 5 operation details (docs/product.md, Numbers).
     expect(within(details).getAllByTestId('usage-detail')).toHaveLength(5);
     // Under the operation on a phone, in its own column from sm up (both in the DOM).
     expect(within(details).getAllByText('Resource 0')).toHaveLength(2);
@@ -293,7 +293,7 @@ describe('Billing & Subscription screen', { timeout: 20_000 }, () => {
     await waitFor(() => expect(error).toHaveBeenCalledWith('Failed to reactivate subscription'));
   });
 
-  it('opens the plan dialog on the current plan and follows the §4 rules', async () => {
+  it('opens the plan dialog on the current plan and follows its documented rules', async () => {
     billingServer({
       subscription: sub({
         plan: 'pro-annual',

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/page-header';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { LoadErrorAlert } from '@/components/load-error-alert';
 import { useSubscription } from '../api/get-subscription';
 import { usePlans } from '../api/list-plans';
 import { useReactivateSubscription } from '../api/reactivate-subscription';
@@ -15,14 +16,13 @@ import { CurrentPlanCard } from './current-plan-card';
 import { PaymentMethodsCard } from './payment-methods-card';
 import { PlanFeaturesCard } from './plan-features-card';
 import { RemovePaymentMethodDialog } from './remove-payment-method-dialog';
-import { RetryAlert } from './retry-alert';
 import { UsageCards } from './usage-cards';
 
 /**
- * Billing & Subscription (/billing, spec §2): the current plan and its
+ * Billing & Subscription (/billing; docs/product.md, The signed-in app): the current plan and its
  * limits, cards on file, this month's usage, invoices, and the dialogs that
  * change them. Only the account's owner may change billing (the server
- * answers 403 with the spec's message, shown as a toast).
+ * answers 403 with the message of docs/product.md, Calls, shown as a toast).
  */
 export function BillingPage() {
   const subscription = useSubscription();
@@ -61,13 +61,12 @@ export function BillingPage() {
       />
 
       {subscription.isError ? (
-        <RetryAlert
-          message="Failed to load subscription information"
-          onRetry={() => void subscription.refetch()}
-        />
+        <LoadErrorAlert onRetry={() => void subscription.refetch()}>
+          Failed to load subscription information
+        </LoadErrorAlert>
       ) : null}
       {plans.isError ? (
-        <RetryAlert message="Failed to load plans" onRetry={() => void plans.refetch()} />
+        <LoadErrorAlert onRetry={() => void plans.refetch()}>Failed to load plans</LoadErrorAlert>
       ) : null}
 
       {current ? (

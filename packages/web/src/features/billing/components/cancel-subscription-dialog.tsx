@@ -20,7 +20,7 @@ interface CancelSubscriptionDialogProps {
   subscription: Subscription;
 }
 
-/** Spec §2 / §4: cancelling asks first, and ends the plan at the period end (not at once). */
+/** Cancelling asks first, and ends the plan at the period end, not at once (docs/product.md, States). */
 export function CancelSubscriptionDialog({
   open,
   onOpenChange,

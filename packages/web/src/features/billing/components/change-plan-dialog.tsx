@@ -19,7 +19,7 @@ import { cn } from '@/lib/cn';
 import { formatCents } from '@/lib/format';
 import type { BillingCycle } from '@/lib/plans';
 import { useChangePlan } from '../api/change-plan';
-import { useStartCheckout } from '../api/start-checkout';
+import { useStartCheckout } from '@/lib/api/checkout';
 import { browser } from '../browser';
 import {
   checkoutReturnUrls,
@@ -42,7 +42,7 @@ interface ChangePlanDialogProps {
   plans: BillingPlan[];
 }
 
-/** Spec §2 / §4: a monthly/annual toggle ('Save 17%') and a radio card per plan. */
+/** A monthly/annual toggle ('Save 17%') and a radio card per plan (docs/product.md, States). */
 export function ChangePlanDialog({
   open,
   onOpenChange,

@@ -26,7 +26,7 @@ interface CurrentPlanCardProps {
   reactivating: boolean;
 }
 
-/** 'active' green, anything else orange (spec §2). */
+/** 'active' green, anything else orange (docs/product.md, The signed-in app). */
 export function StatusBadge({ status }: { status: string }) {
   const active = statusTone(status) === 'active';
   return (
@@ -53,7 +53,7 @@ function priceLine(plan: BillingPlan | undefined): string | null {
   return `${formatCents(plan.price)} / ${plan.interval === 'year' ? 'year' : 'month'}`;
 }
 
-/** Spec §2: the current plan, its status, its date, and what can be done with it. */
+/** The current plan, its status, its date, and what can be done with it. */
 export function CurrentPlanCard({
   subscription,
   plan,

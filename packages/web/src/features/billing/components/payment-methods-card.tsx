@@ -5,17 +5,17 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { LoadErrorAlert } from '@/components/load-error-alert';
 import { usePaymentMethods } from '../api/list-payment-methods';
 import { useSetDefaultPaymentMethod } from '../api/set-default-payment-method';
 import { brandLabel, formatExpiry } from '../billing-rules';
-import { RetryAlert } from './retry-alert';
 
 interface PaymentMethodsCardProps {
   onAdd: () => void;
   onRemove: (method: PaymentMethod) => void;
 }
 
-/** Spec §2: cards on file with the default marked; set another as default, remove one, add one. */
+/** Cards on file with the default marked; set another as default, remove one, add one. */
 export function PaymentMethodsCard({ onAdd, onRemove }: PaymentMethodsCardProps) {
   const methods = usePaymentMethods();
   const setDefault = useSetDefaultPaymentMethod();
@@ -41,10 +41,9 @@ export function PaymentMethodsCard({ onAdd, onRemove }: PaymentMethodsCardProps)
       </CardHeader>
       <CardContent>
         {methods.isError ? (
-          <RetryAlert
-            message="Failed to load payment methods"
-            onRetry={() => void methods.refetch()}
-          />
+          <LoadErrorAlert onRetry={() => void methods.refetch()}>
+            Failed to load payment methods
+          </LoadErrorAlert>
         ) : methods.isPending ? (
           <p className="flex items-center gap-2 py-6 text-sm text-muted-foreground" role="status">
             <Spinner />

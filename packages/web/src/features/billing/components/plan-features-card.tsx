@@ -3,7 +3,7 @@ import { Check } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatLimit } from '../billing-rules';
 
-/** Spec §2: the limits in force (-1 is Unlimited) and the plan's included features. */
+/** The limits in force (-1 is Unlimited) and the plan's included features. */
 export function PlanFeaturesCard({ subscription }: { subscription: Subscription }) {
   const { features, limitsPlan } = subscription;
   const limits = [

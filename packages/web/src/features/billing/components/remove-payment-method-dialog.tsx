@@ -20,7 +20,7 @@ interface RemovePaymentMethodDialogProps {
   onClose: () => void;
 }
 
-/** Spec §2: removing a card asks first. */
+/** Removing a card asks first (docs/product.md, States). */
 export function RemovePaymentMethodDialog({ method, onClose }: RemovePaymentMethodDialogProps) {
   const remove = useRemovePaymentMethod();
   return (

@@ -10,7 +10,7 @@ import { Spinner } from '@/components/ui/spinner';
 
 /**
  * The card entry form: Stripe Elements confirming the server's setup intent
- * in the browser (spec §7). This module — and Stripe.js with it — is loaded
+ * in the browser (docs/product.md, Calls). This module — and Stripe.js with it — is loaded
  * only when the server has a publishable key, so nothing reaches Stripe
  * otherwise.
  */

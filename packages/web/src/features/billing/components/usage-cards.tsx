@@ -35,9 +35,9 @@ function resourceLabel(resource: string): string {
 }
 
 /**
- * Spec §2 usage cards: this month's breakdown with each kind's share, and the
+ * The usage cards: this month's breakdown with each kind's share, and the
  * first 5 operation details. When the calls fail the cards show empty data
- * (spec §7) and say so (spec §8 'Failed to load usage data').
+ * and say so ('Failed to load usage data'; docs/product.md, Failures).
  */
 export function UsageCards({ subscription }: { subscription: Subscription | undefined }) {
   const monthly = useMonthlyUsage();

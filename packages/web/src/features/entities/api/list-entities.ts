@@ -3,7 +3,7 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 
-/** Spec §7, §9: entity lists are read 100 at a time. */
+/** Entity lists are read 100 at a time (docs/product.md, Numbers). */
 export const ENTITY_PAGE_SIZE = 100;
 
 export interface EntityFilter {

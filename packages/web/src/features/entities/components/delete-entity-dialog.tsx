@@ -10,7 +10,7 @@ interface DeleteEntityDialogProps {
   onClose: () => void;
 }
 
-/** Spec §2, §4: deleting asks first, naming the entity. */
+/** Deleting asks first, naming the entity (docs/product.md, States). */
 export function DeleteEntityDialog({ entity, onClose }: DeleteEntityDialogProps) {
   const remove = useDeleteEntity();
   return (

@@ -150,7 +150,7 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
     await waitFor(() => expect(reads().length).toBe(before + 2));
   });
 
-  it('shows the empty state of spec §2', async () => {
+  it('shows the empty state', async () => {
     entitiesServer([]);
     await openScreen();
     expect(await screen.findByText('No entities found')).toBeInTheDocument();
@@ -172,7 +172,7 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Remove observation 2' }));
     expect(within(dialog).queryByRole('button', { name: /Remove observation/ })).toBeNull();
 
-    // One submit shows every broken rule, in the spec's order, and focuses the first.
+    // One submit shows every broken rule, in the documented order, and focuses the first.
     await user.type(within(dialog).getByLabelText('Metadata (JSON)'), '{{"born": 1906');
     await user.click(submit);
     const messages = ['Name is required', 'Type is required', 'Invalid JSON format'];

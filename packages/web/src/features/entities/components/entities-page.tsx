@@ -1,38 +1,32 @@
 import { typeLabel, type Entity, type TypeSummary } from '@engram/shared';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { Plus, Search, Shapes } from 'lucide-react';
+import { Search, Shapes } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { RefreshButton } from '@/components/refresh-button';
+import { ListEmptyState, ListLoading, ListPageActions, LoadMore } from '@/components/list-page';
+import { LoadErrorAlert } from '@/components/load-error-alert';
 import { PageHeader } from '@/components/page-header';
-import { TypePicker } from '@/components/type-picker';
-import { Alert } from '@/components/ui/alert';
+import { SearchField } from '@/components/search-field';
+import { TypeFilter, typeWithCount } from '@/components/type-filter';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { useEntityPages, type EntityFilter } from '../api/list-entities';
-import { entityTypePages, entityTypesKey } from '../api/list-entity-types';
-import { entityCountLabel, formatCount } from '../display';
+import { entityTypePages, entityTypesKey } from '@/lib/api/entities';
+import { entityCountLabel } from '../display';
 import { DeleteEntityDialog } from './delete-entity-dialog';
 import { EntityCard } from './entity-card';
 import { EntityFormDialog, type EntityFormDialogState } from './entity-form-dialog';
 import { EntityGrid } from './entity-grid';
 import { ViewEntityDialog } from './view-entity-dialog';
 
-const ALL_TYPES = 'all';
-const ALL_TYPES_OPTIONS = [{ value: ALL_TYPES, label: 'All Types' }];
-const typeChoice = (type: string) => `type:${type}`;
-/** 'Person (1,666)': each type with its count (spec §2). */
-const typeFilterLabel = (summary: TypeSummary) =>
-  `${summary.label} (${formatCount(summary.count)})`;
+/** 'Person (1,666)': each type with its count (docs/product.md, The signed-in app). */
 const typeFilterOptions = (types: TypeSummary[]) =>
-  types.map((summary) => ({ value: typeChoice(summary.type), label: typeFilterLabel(summary) }));
+  types.map((summary) => ({ type: summary.type, label: typeWithCount(summary) }));
 
 /**
- * Entity Management (/entities, spec §2): search and filter, a grid of
+ * Entity Management (/entities; docs/product.md, The signed-in app): search and filter, a grid of
  * entity cards read from the server 100 at a time (only the rows on screen
  * are in the page), and the create, view, edit and delete dialogs. The search and type live in the address, so Back
  * from an entity's page returns to the same results.
@@ -109,7 +103,7 @@ export function EntitiesPage() {
     .flatMap((page) => page.types)
     .find((summary) => summary.type === filter.type);
   const chosenTypeLabel = chosen
-    ? typeFilterLabel(chosen)
+    ? typeWithCount(chosen)
     : filter.type
       ? typeLabel(filter.type)
       : null;
@@ -124,20 +118,15 @@ export function EntitiesPage() {
         title="Entity Management"
         description="Create, browse and edit the entities in your knowledge graph"
         actions={
-          <>
-            <RefreshButton
-              disabled={pages.isFetching && !pages.isFetchingNextPage}
-              spinning={pages.isRefetching && !pages.isFetchingNextPage}
-              onClick={() => {
-                void pages.refetch();
-                void queryClient.invalidateQueries({ queryKey: entityTypesKey });
-              }}
-            />
-            <Button onClick={() => setFormDialog({ mode: 'create' })}>
-              <Plus aria-hidden />
-              Create Entity
-            </Button>
-          </>
+          <ListPageActions
+            pages={pages}
+            onRefresh={() => {
+              void pages.refetch();
+              void queryClient.invalidateQueries({ queryKey: entityTypesKey });
+            }}
+            createLabel="Create Entity"
+            onCreate={() => setFormDialog({ mode: 'create' })}
+          />
         }
       />
 
@@ -148,36 +137,21 @@ export function EntitiesPage() {
           onSubmit={search}
           className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_14rem_auto]"
         >
-          <div className="relative">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden
-            />
-            <Input
-              ref={searchRef}
-              type="search"
-              aria-label="Search entities"
-              placeholder="Search by name, type or observation..."
-              className="pl-9"
-              value={draft}
-              onChange={(event) => setDraft(event.target.value)}
-            />
-          </div>
-          <TypePicker
+          <SearchField
+            ref={searchRef}
+            aria-label="Search entities"
+            placeholder="Search by name, type or observation..."
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+          <TypeFilter
             label="Entity type"
-            value={filter.type ? typeChoice(filter.type) : ALL_TYPES}
-            display={filter.type ? chosenTypeLabel : 'All Types'}
-            placeholder="All Types"
             searchLabel="Search entity types"
             pages={entityTypePages}
-            leading={ALL_TYPES_OPTIONS}
-            optionsFor={typeFilterOptions}
-            onChange={(choice) =>
-              applyFilter({
-                query: draft,
-                type: choice === ALL_TYPES ? null : choice.slice('type:'.length),
-              })
-            }
+            type={filter.type}
+            display={chosenTypeLabel}
+            options={typeFilterOptions}
+            onChange={(type) => applyFilter({ query: draft, type })}
           />
           <Button type="submit" variant="secondary">
             <Search aria-hidden />
@@ -186,35 +160,22 @@ export function EntitiesPage() {
         </form>
       </Card>
 
-      {pages.isPending ? (
-        <Card
-          role="status"
-          className="flex items-center justify-center gap-2 p-10 text-sm text-muted-foreground"
-        >
-          <Spinner />
-          Loading entities...
-        </Card>
-      ) : null}
+      {pages.isPending ? <ListLoading>Loading entities...</ListLoading> : null}
 
       {loadFailed && !pages.data ? (
-        <Alert variant="error">
-          <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
-            <span>Failed to load entities</span>
-            <button
-              type="button"
-              className="cursor-pointer font-medium underline underline-offset-4"
-              onClick={() => void pages.refetch()}
-            >
-              Try again
-            </button>
-          </div>
-        </Alert>
+        <LoadErrorAlert onRetry={() => void pages.refetch()}>
+          Failed to load entities
+        </LoadErrorAlert>
       ) : null}
 
       {pages.data && entities.length === 0 ? (
-        <EmptyState
-          filtered={filtered}
+        <ListEmptyState
+          icon={Shapes}
+          title="No entities found"
+          description="Create your first entity to get started"
+          createLabel="Create Entity"
           onCreate={() => setFormDialog({ mode: 'create' })}
+          filtered={filtered}
           onClear={() => {
             setDraft('');
             applyFilter({ query: '', type: null });
@@ -247,28 +208,12 @@ export function EntitiesPage() {
               />
             )}
           />
-          <div className="flex flex-col items-center gap-2 pt-2">
-            {pages.hasNextPage ? (
-              <p className="text-xs text-muted-foreground">
-                Showing {formatCount(entities.length)} of {formatCount(total)}
-              </p>
-            ) : null}
-            {pages.hasNextPage ? (
-              <Button
-                variant="outline"
-                disabled={pages.isFetchingNextPage}
-                onClick={() => void pages.fetchNextPage()}
-              >
-                {pages.isFetchingNextPage ? <Spinner /> : null}
-                Load more
-              </Button>
-            ) : null}
-            {pages.isFetchNextPageError ? (
-              <p role="alert" className="text-xs text-destructive">
-                Failed to load entities
-              </p>
-            ) : null}
-          </div>
+          <LoadMore
+            pages={pages}
+            shown={entities.length}
+            total={total}
+            error={pages.isFetchNextPageError ? 'Failed to load entities' : null}
+          />
         </section>
       ) : null}
 
@@ -283,38 +228,5 @@ export function EntitiesPage() {
       />
       <DeleteEntityDialog entity={deleting} onClose={() => setDeleting(null)} />
     </div>
-  );
-}
-
-function EmptyState({
-  filtered,
-  onCreate,
-  onClear,
-}: {
-  filtered: boolean;
-  onCreate: () => void;
-  onClear: () => void;
-}) {
-  return (
-    <Card className="flex flex-col items-center px-6 py-12 text-center">
-      <div className="flex size-12 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
-        <Shapes className="size-5" aria-hidden />
-      </div>
-      <h2 className="mt-4 text-base font-semibold">No entities found</h2>
-      <p className="mt-1 max-w-sm text-sm text-muted-foreground">
-        Create your first entity to get started
-      </p>
-      <div className="mt-6 flex flex-wrap justify-center gap-2">
-        {filtered ? (
-          <Button variant="outline" onClick={onClear}>
-            Clear filters
-          </Button>
-        ) : null}
-        <Button onClick={onCreate}>
-          <Plus aria-hidden />
-          Create Entity
-        </Button>
-      </div>
-    </Card>
   );
 }

@@ -21,7 +21,7 @@ interface EntityCardProps {
 }
 
 /**
- * One entity in the grid (spec §2): name, type badge, observation count,
+ * One entity in the grid (docs/product.md, The signed-in app): name, type badge, observation count,
  * creation date and up to 3 metadata pairs. The whole card opens
  * /entities/{id} (its name is the link, stretched over the card); the menu
  * sits above that link.

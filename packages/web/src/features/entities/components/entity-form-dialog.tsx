@@ -15,7 +15,7 @@ import { ApiError } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 import { addObservations } from '../api/add-observations';
 import { useCreateEntity } from '../api/create-entity';
-import { entityQueryOptions, useEntity } from '../api/get-entity';
+import { entityQueryOptions, useEntity } from '@/lib/api/entities';
 import { updateEntity } from '../api/update-entity';
 import { formatCount, serverReason } from '../display';
 import {
@@ -36,7 +36,7 @@ interface EntityFormDialogProps {
 
 const DIALOG_CLASS = 'max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-xl';
 
-/** Create Entity and Edit Entity (spec §2): the entity form in a dialog. */
+/** Create Entity and Edit Entity (docs/product.md, The signed-in app): the entity form in a dialog. */
 export function EntityFormDialog({ state, onClose }: EntityFormDialogProps) {
   return (
     <Dialog open={state !== null} onOpenChange={(open) => (open ? undefined : onClose())}>

@@ -10,7 +10,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/cn';
-import { entityTypePages } from '../api/list-entity-types';
+import { entityTypePages } from '@/lib/api/entities';
 import {
   checkEntityForm,
   typeChoices,
@@ -64,7 +64,7 @@ interface ObservationBox {
 }
 
 /**
- * The entity form of spec §3 and §5: name, type from the list or 'Custom
+ * The entity form (docs/product.md, Forms): name, type from the list or 'Custom
  * Type...', metadata as JSON text, and observation boxes (one to start, a
  * remove button only when there is more than one). Nothing is submitted
  * while a rule is broken; a submit shows every broken rule at its field and

@@ -12,7 +12,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { useEntity } from '../api/get-entity';
+import { useEntity } from '@/lib/api/entities';
 import { formatCount, formatDateTime, observationCountLabel } from '../display';
 
 interface ViewEntityDialogProps {
@@ -23,7 +23,7 @@ interface ViewEntityDialogProps {
 }
 
 /**
- * View Details (spec §2): type, created and updated times, id, metadata
+ * View Details (docs/product.md, The signed-in app): type, created and updated times, id, metadata
  * pretty-printed, and every observation with its time in a scrolling list.
  * It follows the entity live: an agent's change shows while it is open.
  */

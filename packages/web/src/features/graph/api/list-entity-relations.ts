@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 
-/** Spec §9: relation lists load at most 100. */
+/** Relation lists load at most 100 (docs/product.md, Numbers). */
 export const ENTITY_RELATIONS_LIMIT = 100;
 
 export const entityRelationsKey = (id: string) =>

@@ -20,7 +20,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { useEntitySubscription } from '@/lib/realtime';
 import { cn } from '@/lib/cn';
-import { useEntity } from '../api/get-entity';
+import { useEntity } from '@/lib/api/entities';
 import { useEntityGraph } from '../api/get-entity-graph';
 import { useEntityRelations } from '../api/list-entity-relations';
 import { formatCount, formatDate, plural } from '../format';
@@ -38,7 +38,7 @@ const GRAPH_HEIGHT = 400;
 
 const entityPath = (id: string) => `/entities/${encodeURIComponent(id)}`;
 
-/** Entity detail (/entities/{id}, spec §2): one entity, its neighbourhood, relations and observations. */
+/** Entity detail (/entities/{id}; docs/product.md, The signed-in app): one entity, its neighbourhood, relations and observations. */
 export function EntityDetailPage() {
   const { entityId } = useParams();
   if (!entityId) return <Navigate to="/entities" replace />;
@@ -120,7 +120,7 @@ function LoadedEntity({
   onRefresh,
 }: {
   entity: Entity;
-  /** Undefined while loading; empty when the call failed (spec §4). */
+  /** Undefined while loading; empty when the call failed (docs/product.md, States). */
   relations: Relation[] | undefined;
   graph: ReturnType<typeof useEntityGraph>;
   refreshing: boolean;
@@ -129,7 +129,7 @@ function LoadedEntity({
   const navigate = useNavigate();
   const [selected, setSelected] = useState<SelectedEntity | null>(null);
 
-  // The neighbourhood, or the fallback graph of spec §4 when the graph call fails.
+  // The neighbourhood, or the fallback graph when the graph call fails (docs/product.md, States).
   const usingFallback = graph.isError && !graph.data;
   // Kept apart so a refetched entity (new object, same graph) does not hand the canvas a new graph.
   const neighbourhood = useMemo(() => (graph.data ? toGraphView(graph.data) : null), [graph.data]);

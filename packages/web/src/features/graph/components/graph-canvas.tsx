@@ -8,7 +8,7 @@ import { GraphScene, type LayoutState } from './graph-scene';
 
 export interface GraphCanvasProps {
   graph: GraphView;
-  /** CSS pixels: 600 on /graph, 400 on the entity screen (spec §9). */
+  /** CSS pixels: 600 on /graph, 400 on the entity screen (docs/product.md, Numbers). */
   height: number;
   /** Names the picture for assistive technology, e.g. 'Knowledge graph'. */
   label: string;

@@ -4,7 +4,8 @@ import { Link, useSearchParams } from 'react-router';
 import { RefreshButton } from '@/components/refresh-button';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { PageHeader } from '@/components/page-header';
-import { Alert } from '@/components/ui/alert';
+import { EmptyState } from '@/components/empty-state';
+import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -31,7 +32,7 @@ import { SelectField } from './select-field';
 const CANVAS_HEIGHT = 600;
 const EMPTY_GRAPH: GraphView = { nodes: [], edges: [] };
 
-/** Graph (/graph, spec §2): the whole graph, best-connected first, up to Limit entities. */
+/** Graph (/graph; docs/product.md, The signed-in app): the whole graph, best-connected first, up to Limit entities. */
 export function GraphPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = parseGraphParams(searchParams);
@@ -64,18 +65,9 @@ export function GraphPage() {
       />
 
       {graph.isError ? (
-        <Alert variant="error">
-          <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
-            <span>Failed to load graph data</span>
-            <button
-              type="button"
-              className="cursor-pointer font-medium underline underline-offset-4"
-              onClick={() => void graph.refetch()}
-            >
-              Try again
-            </button>
-          </div>
-        </Alert>
+        <LoadErrorAlert onRetry={() => void graph.refetch()}>
+          Failed to load graph data
+        </LoadErrorAlert>
       ) : null}
 
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
@@ -197,25 +189,22 @@ function GraphControls({
 
 function EmptyGraph() {
   return (
-    <div
-      className="flex flex-col items-center justify-center px-6 text-center"
+    <EmptyState
+      frame="none"
+      className="justify-center py-0"
       style={{ height: CANVAS_HEIGHT }}
-    >
-      <div className="flex size-12 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
-        <Network className="size-5" aria-hidden />
-      </div>
-      <h2 className="mt-4 text-base font-semibold">No graph data to display</h2>
-      <p className="mt-1 max-w-sm text-sm text-muted-foreground">
-        Entities and the relations between them appear here as soon as you or your agents create
-        them.
-      </p>
-      <Button asChild variant="outline" className="mt-6">
-        <Link to="/entities">
-          Go to Entities
-          <ArrowRight aria-hidden />
-        </Link>
-      </Button>
-    </div>
+      icon={Network}
+      title="No graph data to display"
+      description="Entities and the relations between them appear here as soon as you or your agents create them."
+      actions={
+        <Button asChild variant="outline">
+          <Link to="/entities">
+            Go to Entities
+            <ArrowRight aria-hidden />
+          </Link>
+        </Button>
+      }
+    />
   );
 }
 

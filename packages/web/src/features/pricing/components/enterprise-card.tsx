@@ -28,7 +28,7 @@ export function EnterpriseCard() {
             Contact Sales
           </a>
         </Button>
-        {/* Spec §2: the demo button exists but has no action yet. */}
+        {/* The demo button exists but has no action yet (decision 007). */}
         <Button variant="outline">Schedule Demo</Button>
       </div>
     </article>

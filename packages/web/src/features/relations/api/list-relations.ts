@@ -3,7 +3,7 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 
-/** Spec §7, §9: relation lists are read 100 at a time. */
+/** Relation lists are read 100 at a time (docs/product.md, Numbers). */
 export const RELATION_PAGE_SIZE = 100;
 
 export interface RelationFilter {

@@ -11,7 +11,7 @@ interface DeleteRelationDialogProps {
   onClose: () => void;
 }
 
-/** Spec §4: deleting a relation asks first. */
+/** Deleting a relation asks first (docs/product.md, States). */
 export function DeleteRelationDialog({ relation, onClose }: DeleteRelationDialogProps) {
   const remove = useDeleteRelation();
   return (

@@ -1,6 +1,12 @@
-import { Check, ChevronsUpDown, Search } from 'lucide-react';
-import { useId, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { ChevronsUpDown } from 'lucide-react';
+import { useId, useRef, useState, type Ref } from 'react';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
+import {
+  PickerOption,
+  PickerSearch,
+  pickerTriggerClass,
+  scrollToOption,
+} from '@/components/ui/picker';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
@@ -15,7 +21,7 @@ interface EntityPickerProps {
   ref?: Ref<HTMLButtonElement>;
   value: PickedEntity | null;
   onChange: (entity: PickedEntity) => void;
-  /** The entity picked on the other side: shown, but cannot be picked (spec §5). */
+  /** The entity picked on the other side: shown, but cannot be picked (docs/product.md, Forms). */
   disabledEntityId?: string | null | undefined;
   disabled?: boolean;
   invalid?: boolean;
@@ -50,12 +56,7 @@ export function EntityPicker({
           type="button"
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
-          className={cn(
-            'flex h-9 w-full min-w-0 cursor-pointer items-center justify-between gap-2 rounded-lg border border-input bg-card px-3 text-left text-sm shadow-xs transition-colors outline-none',
-            'focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/30',
-            'disabled:cursor-not-allowed disabled:opacity-60',
-            'aria-invalid:border-destructive aria-invalid:ring-destructive/20',
-          )}
+          className={pickerTriggerClass}
         >
           {value ? (
             <span className="flex min-w-0 items-center gap-2">
@@ -122,54 +123,33 @@ function EntitySearch({
       if (selectable(next)) break;
     }
     setActive(next);
-    listRef.current
-      ?.querySelector(`[data-index="${next}"]`)
-      ?.scrollIntoView?.({ block: 'nearest' });
+    scrollToOption(listRef.current, next);
   }
 
-  function keyDown(event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key === 'ArrowDown') {
-      event.preventDefault();
-      move(1);
-    } else if (event.key === 'ArrowUp') {
-      event.preventDefault();
-      move(-1);
-    } else if (event.key === 'Enter') {
-      event.preventDefault();
-      // Results still answering an earlier text would pick the wrong entity.
-      if (stale) return;
-      const chosen = options[current];
-      if (chosen) pick(chosen);
-    }
+  function enter() {
+    // Results still answering an earlier text would pick the wrong entity.
+    if (stale) return;
+    const chosen = options[current];
+    if (chosen) pick(chosen);
   }
 
   const activeOption = options[current];
   return (
     <>
-      <div className="flex items-center gap-2 border-b border-border px-3">
-        {searching ? (
-          <Spinner className="text-muted-foreground" />
-        ) : (
-          <Search className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-        )}
-        {/* The first thing in the list that takes focus: Radix focuses it on opening. */}
-        <input
-          role="combobox"
-          aria-label={searchLabel}
-          aria-expanded
-          aria-controls={listId}
-          aria-autocomplete="list"
-          aria-activedescendant={activeOption ? `${listId}-${activeOption.id}` : undefined}
-          placeholder="Search entities..."
-          className="h-10 w-full min-w-0 bg-transparent text-sm outline-none placeholder:text-muted-foreground"
-          value={query}
-          onChange={(event) => {
-            setQuery(event.target.value);
-            setActive(0);
-          }}
-          onKeyDown={keyDown}
-        />
-      </div>
+      <PickerSearch
+        searching={searching}
+        listId={listId}
+        onMove={move}
+        onEnter={enter}
+        aria-label={searchLabel}
+        aria-activedescendant={activeOption ? `${listId}-${activeOption.id}` : undefined}
+        placeholder="Search entities..."
+        value={query}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          setActive(0);
+        }}
+      />
       <ul
         ref={listRef}
         id={listId}
@@ -181,28 +161,20 @@ function EntitySearch({
           const blocked = entity.id === disabledEntityId;
           const selected = entity.id === selectedId;
           return (
-            <li
+            <PickerOption
               key={entity.id}
               id={`${listId}-${entity.id}`}
               data-index={index}
-              role="option"
-              aria-selected={selected}
+              selected={selected}
+              active={index === current}
               aria-disabled={blocked || undefined}
-              className={cn(
-                'flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm select-none',
-                index === current && 'bg-muted',
-                blocked && 'cursor-not-allowed opacity-50',
-              )}
+              className={cn(blocked && 'cursor-not-allowed opacity-50')}
               onMouseMove={() => (blocked ? undefined : setActive(index))}
               onClick={() => pick(entity)}
             >
-              <Check
-                className={cn('size-4 shrink-0 text-primary', !selected && 'invisible')}
-                aria-hidden
-              />
               <span className="min-w-0 flex-1 truncate">{entity.name}</span>
               <EntityTypeBadge type={entity.type} />
-            </li>
+            </PickerOption>
           );
         })}
       </ul>

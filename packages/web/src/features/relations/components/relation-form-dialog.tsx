@@ -42,7 +42,7 @@ interface RelationFormDialogProps {
   onClose: () => void;
 }
 
-/** Create Relation and Edit Relation (spec §2, §5). */
+/** Create Relation and Edit Relation (docs/product.md, The signed-in app; Forms). */
 export function RelationFormDialog({ state, onClose }: RelationFormDialogProps) {
   return (
     <Dialog open={state !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
@@ -65,7 +65,7 @@ interface FieldError {
 
 /**
  * The relation form: source and target pickers (each disables the entity
- * picked on the other side) and the type, from the ten of spec §5 or typed.
+ * picked on the other side) and the type, from the ten of docs/product.md (Forms) or typed.
  * Editing changes the type only; both pickers are disabled.
  */
 function RelationForm({ relation, onDone }: { relation: Relation | null; onDone: () => void }) {

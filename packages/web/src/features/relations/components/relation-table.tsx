@@ -28,7 +28,7 @@ interface RelationTableProps {
 }
 
 /**
- * The relations (spec §2): From Entity, Relation, To Entity, Created,
+ * The relations (docs/product.md, The signed-in app): From Entity, Relation, To Entity, Created,
  * Actions. On a phone each row stacks into a small card of its own.
  */
 export function RelationTable({ relations, onEdit, onDelete }: RelationTableProps) {

@@ -111,7 +111,7 @@ async function pick(
 }
 
 describe('Relation Management screen', { timeout: 20_000 }, () => {
-  it('shows the table of spec §2 and the type filter sorted by count', async () => {
+  it('shows the relations table and the type filter sorted by count', async () => {
     const [ada, engram, babbage] = ENTITIES as [Entity, Entity, Entity];
     relationsServer([
       relation('r1', ada, 'uses', engram),

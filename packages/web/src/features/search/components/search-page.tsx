@@ -5,33 +5,24 @@ import {
   typeLabel,
   type TypeSummary,
 } from '@engram/shared';
-import { Search } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
-import { TypePicker } from '@/components/type-picker';
-import { Alert } from '@/components/ui/alert';
+import { SearchField } from '@/components/search-field';
+import { TypeFilter, typeWithCount } from '@/components/type-filter';
+import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
-import { formatCount } from '@/lib/format';
-import { entityTypePages } from '../api/list-entity-types';
+import { entityTypePages } from '@/lib/api/entities';
 import { useRecall } from '../api/recall';
 import { queryWords } from '../highlight';
 import { resultCountLabel, SEARCH_DEBOUNCE_MS, stepActive } from '../search-rules';
 import { ResultCard } from './result-card';
 import { AskState, NoResultsState, ResultSkeletons } from './search-states';
 
-const ALL_TYPES = 'all';
-const ALL_TYPES_OPTIONS = [{ value: ALL_TYPES, label: 'All Types' }];
-const typeChoice = (type: string) => `type:${type}`;
 const typeFilterOptions = (types: TypeSummary[]) =>
-  types.map((summary) => ({
-    value: typeChoice(summary.type),
-    label: `${summary.label} (${formatCount(summary.count)})`,
-  }));
+  types.map((summary) => ({ type: summary.type, label: typeWithCount(summary) }));
 
 interface AddressChange {
   query?: string;
@@ -156,52 +147,36 @@ export function SearchPage() {
           onSubmit={(event) => event.preventDefault()}
           className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_14rem]"
         >
-          <div className="relative">
-            {busy ? (
-              <Spinner className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-muted-foreground" />
-            ) : (
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden
-              />
-            )}
-            <Input
-              type="search"
-              aria-label="Ask a question"
-              aria-describedby={hintId}
-              aria-controls={showResults ? listId : undefined}
-              aria-activedescendant={active ? resultId(activeIndex) : undefined}
-              // The one thing on this screen: ready for typing on arrival.
-              autoFocus
-              autoComplete="off"
-              enterKeyHint="search"
-              maxLength={RECALL_QUERY_MAX}
-              placeholder="Ask a question…"
-              className="pl-9 text-base sm:text-sm"
-              value={draft}
-              onChange={(event) => setDraft(event.target.value)}
-              onKeyDown={keyDown}
-            />
+          <SearchField
+            busy={busy}
+            aria-label="Ask a question"
+            aria-describedby={hintId}
+            aria-controls={showResults ? listId : undefined}
+            aria-activedescendant={active ? resultId(activeIndex) : undefined}
+            // The one thing on this screen: ready for typing on arrival.
+            autoFocus
+            autoComplete="off"
+            enterKeyHint="search"
+            maxLength={RECALL_QUERY_MAX}
+            placeholder="Ask a question…"
+            className="text-base sm:text-sm"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={keyDown}
+          >
             <span id={hintId} className="sr-only">
               Answers appear as you type. Arrow keys move through them, Enter opens the chosen
               answer&apos;s entity, Escape clears the question.
             </span>
-          </div>
-          <TypePicker
+          </SearchField>
+          <TypeFilter
             label="Entity type"
-            value={type ? typeChoice(type) : ALL_TYPES}
-            display={type ? typeLabel(type) : 'All Types'}
-            placeholder="All Types"
             searchLabel="Search entity types"
             pages={entityTypePages}
-            leading={ALL_TYPES_OPTIONS}
-            optionsFor={typeFilterOptions}
-            onChange={(choice) =>
-              writeAddress({
-                query: typed,
-                type: choice === ALL_TYPES ? null : choice.slice('type:'.length),
-              })
-            }
+            type={type}
+            display={type ? typeLabel(type) : null}
+            options={typeFilterOptions}
+            onChange={(chosen) => writeAddress({ query: typed, type: chosen })}
           />
         </form>
       </Card>
@@ -221,21 +196,10 @@ export function SearchPage() {
         {typed === '' ? (
           <AskState onAsk={ask} />
         ) : answer.isError && !data ? (
-          <Alert variant="error">
-            <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
-              <span>
-                Could not search your memory
-                {answer.error.message ? `: ${answer.error.message}` : null}
-              </span>
-              <button
-                type="button"
-                className="cursor-pointer font-medium underline underline-offset-4"
-                onClick={() => void answer.refetch()}
-              >
-                Try again
-              </button>
-            </div>
-          </Alert>
+          <LoadErrorAlert onRetry={() => void answer.refetch()}>
+            Could not search your memory
+            {answer.error.message ? `: ${answer.error.message}` : null}
+          </LoadErrorAlert>
         ) : data === undefined ? (
           <ResultSkeletons />
         ) : results.length === 0 ? (

@@ -1,7 +1,7 @@
-import { MessageCircleQuestion, SearchX } from 'lucide-react';
+import { MessageCircleQuestion, SearchX, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { EmptyState } from '@/components/empty-state';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { EXAMPLE_QUESTIONS } from '../search-rules';
 
 function StateCard({
@@ -9,28 +9,21 @@ function StateCard({
   title,
   children,
 }: {
-  icon: ReactNode;
+  icon: LucideIcon;
   title: string;
   children: ReactNode;
 }) {
   return (
-    <Card className="flex flex-col items-center px-6 py-10 text-center sm:py-12">
-      <div className="flex size-12 items-center justify-center rounded-full bg-primary-soft text-primary-soft-foreground">
-        {icon}
-      </div>
-      <h2 className="mt-4 text-base font-semibold">{title}</h2>
+    <EmptyState icon={icon} title={title} className="py-10 sm:py-12">
       {children}
-    </Card>
+    </EmptyState>
   );
 }
 
 /** Before a question: what to ask, with examples that ask themselves when clicked. */
 export function AskState({ onAsk }: { onAsk: (question: string) => void }) {
   return (
-    <StateCard
-      icon={<MessageCircleQuestion className="size-5" aria-hidden />}
-      title="Ask your memory a question"
-    >
+    <StateCard icon={MessageCircleQuestion} title="Ask your memory a question">
       <p className="mt-1 max-w-md text-sm text-muted-foreground">
         Write it the way you would ask a colleague. Engram finds the observations that answer it,
         best first.
@@ -69,10 +62,7 @@ export function NoResultsState({
   onClearType: () => void;
 }) {
   return (
-    <StateCard
-      icon={<SearchX className="size-5" aria-hidden />}
-      title="Nothing in memory answers that"
-    >
+    <StateCard icon={SearchX} title="Nothing in memory answers that">
       <p className="mt-1 max-w-md text-sm text-muted-foreground">
         {filtered
           ? 'Nothing of this type matches. Search every type, or ask with other words.'

@@ -8,15 +8,18 @@ export interface CheckoutInput {
   cancelUrl: string;
 }
 
-/** POST /api/billing/checkout {priceId, successUrl, cancelUrl} → the hosted checkout page's url. */
+/**
+ * POST /api/billing/checkout {priceId, successUrl, cancelUrl} → the hosted
+ * checkout page's url. Sign-up (a paid plan chosen on Pricing) and Billing
+ * (a change of plan) both start one.
+ */
 export async function startCheckout(input: CheckoutInput): Promise<string> {
-  return (
-    await apiRequest('/api/billing/checkout', {
-      method: 'POST',
-      body: input,
-      schema: checkoutSession,
-    })
-  ).url;
+  const session = await apiRequest('/api/billing/checkout', {
+    method: 'POST',
+    body: input,
+    schema: checkoutSession,
+  });
+  return session.url;
 }
 
 export function useStartCheckout() {

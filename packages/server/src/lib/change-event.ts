@@ -1,0 +1,14 @@
+import type { GraphChange } from '@engram/shared';
+
+/**
+ * A committed change, as the change log recorded it (the shared `graphChange`
+ * union), with the client that made it when the request named one. The
+ * graph's write path records it; realtime and MCP carry it to listeners, so
+ * it lives below both.
+ */
+export type ChangeEvent = GraphChange & {
+  accountId: string;
+  seq: number;
+  at: string;
+  origin?: string;
+};
