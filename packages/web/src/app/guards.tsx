@@ -9,10 +9,12 @@ interface ReturnState {
 
 /** Signed-in routes: visitors go to /login (docs/product.md, The signed-in app), then come back here. */
 export function RequireSession() {
-  const { status } = useSession();
+  const { status, leaveTo } = useSession();
   const location = useLocation();
   if (status === 'checking') return <LoadingScreen />;
   if (status === 'anonymous') {
+    // A sign-out that named its way out (deleting the account) goes there.
+    if (leaveTo) return <Navigate to={leaveTo} replace />;
     return <Navigate to="/login" replace state={{ from: location } satisfies ReturnState} />;
   }
   return <Outlet />;

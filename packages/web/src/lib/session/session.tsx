@@ -26,8 +26,14 @@ interface SessionValue {
   user: User | null;
   /** Stores the token from login or register and marks the user signed in. */
   signIn: (auth: AuthResponse) => void;
-  /** Revokes the session server-side (best effort) and forgets it locally. */
-  signOut: () => Promise<void>;
+  /**
+   * Revokes the session server-side (best effort) and forgets it locally.
+   * `leaveTo` is where a signed-in page sends the now signed-out person
+   * (else /login): the guard goes there in the same render the session ends.
+   */
+  signOut: (leaveTo?: string) => Promise<void>;
+  /** Where the last sign-out asked to go, if it named a place. */
+  leaveTo: string | null;
   /** Replaces the cached profile after the user edits it. */
   replaceUser: (user: User) => void;
 }
@@ -38,6 +44,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [token, setToken] = useState<string | null>(readAuthToken);
+  const [leaveTo, setLeaveTo] = useState<string | null>(null);
   const currentUser = useQuery({
     ...currentUserQueryOptions(token ?? ''),
     enabled: token !== null,
@@ -69,18 +76,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     (auth: AuthResponse) => {
       storeAuthToken(auth.token);
       queryClient.setQueryData(currentUserKey(auth.token), auth.user);
+      setLeaveTo(null);
       setToken(auth.token);
     },
     [queryClient],
   );
 
-  const signOut = useCallback(async () => {
-    const revoked = token;
-    clearAuthToken();
-    setToken(null);
-    queryClient.clear();
-    if (revoked) await logout(revoked).catch(() => undefined);
-  }, [queryClient, token]);
+  const signOut = useCallback(
+    async (to?: string) => {
+      const revoked = token;
+      clearAuthToken();
+      setLeaveTo(to ?? null);
+      setToken(null);
+      queryClient.clear();
+      if (revoked) await logout(revoked).catch(() => undefined);
+    },
+    [queryClient, token],
+  );
 
   const replaceUser = useCallback(
     (updated: User) => queryClient.setQueryData(currentUserKey(token), updated),
@@ -96,9 +108,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       user: status === 'authenticated' ? (currentUser.data ?? null) : null,
       signIn,
       signOut,
+      leaveTo,
       replaceUser,
     };
   }, [
+    leaveTo,
     token,
     storedTokenRejected,
     currentUser.isSuccess,

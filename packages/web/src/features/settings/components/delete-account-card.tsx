@@ -3,7 +3,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Download, Trash2 } from 'lucide-react';
 import { useId } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
@@ -38,7 +37,6 @@ const confirms = (typed: string, email: string) =>
  */
 export function DeleteAccountCard({ user }: { user: User }) {
   const { signOut } = useSession();
-  const navigate = useNavigate();
   const deleteAccount = useDeleteAccount();
   const exporting = useExportGraph();
   const titleId = useId();
@@ -79,9 +77,8 @@ export function DeleteAccountCard({ user }: { user: User }) {
       return;
     }
     toast.success('Your account was deleted');
-    // Leave the signed-in pages first, so no guard sends the visitor to /login.
-    await navigate('/', { replace: true });
-    await signOut();
+    // The guard leaves for the landing page in the render the session ends.
+    await signOut('/');
   });
 
   return (
