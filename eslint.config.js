@@ -28,8 +28,19 @@ const realtimeReachingIntoFeatures = {
     'realtime/ is transport below the features: events come from lib/change-event.ts; only gateway.ts, the adapter, calls services.',
 };
 const otherFeaturesInternals = {
-  regex: '^\\.\\./[\\w-]+/(?![\\w.-]+\\.service\\.js$)',
+  regex: '^\\.\\./[\\w-]+/(?!([\\w.-]+\\.service|index)\\.js$)',
   message: "A feature calls another feature's service, never its repository or routes.",
+};
+const ADAPTERS_NO_DB =
+  "Adapters (routes, MCP, realtime) receive services, never the database: add what you need to the feature's service.";
+const databaseModules = { regex: '(^|/)db/', message: ADAPTERS_NO_DB };
+/** A `db` reached through whatever an adapter was given, or taken out of it. */
+const noDatabaseHandle = {
+  'no-restricted-syntax': [
+    'error',
+    { selector: "MemberExpression[property.name='db']", message: ADAPTERS_NO_DB },
+    { selector: "Property[key.name='db']", message: ADAPTERS_NO_DB },
+  ],
 };
 const otherWebFeature = (climb) => ({
   regex: `^${'\\.\\./'.repeat(climb)}[\\w-]`,
@@ -87,12 +98,12 @@ export default tseslint.config(
   {
     files: [`${SERVER}/mcp/**/*.ts`, `${SERVER}/realtime/**/*.ts`],
     ignores: tests,
-    rules: restrict(databaseDrivers, repositories),
+    rules: { ...restrict(databaseDrivers, repositories, databaseModules), ...noDatabaseHandle },
   },
   {
     files: [`${SERVER}/realtime/**/*.ts`],
     ignores: [...tests, `${SERVER}/realtime/gateway.ts`],
-    rules: restrict(databaseDrivers, repositories, realtimeReachingIntoFeatures),
+    rules: restrict(databaseDrivers, repositories, databaseModules, realtimeReachingIntoFeatures),
   },
   {
     files: [`${SERVER}/features/**/*.ts`],
@@ -100,8 +111,21 @@ export default tseslint.config(
     rules: restrict(databaseDrivers, otherFeaturesInternals),
   },
   {
+    // The contract every feature implements: the context it is created with.
+    files: [`${SERVER}/features/feature.ts`],
+    rules: restrict(databaseDrivers),
+  },
+  {
     files: [`${SERVER}/features/**/*.repository.ts`],
     rules: restrict(otherFeaturesInternals),
+  },
+  {
+    files: [`${SERVER}/features/**/*.routes.ts`],
+    ignores: tests,
+    rules: {
+      ...restrict(databaseDrivers, otherFeaturesInternals, databaseModules),
+      ...noDatabaseHandle,
+    },
   },
   {
     files: ['packages/web/src/**/*.{ts,tsx}'],

@@ -13,7 +13,6 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../../packages/server/src/config.js';
-import { register } from '../../packages/server/src/features/auth/auth.service.js';
 import { createRuntime } from '../../packages/server/src/runtime.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,8 +40,7 @@ export async function prepareAccount(dataDir: string, databaseUrl = ''): Promise
     }),
   );
   try {
-    const { token, user } = await register(
-      runtime.auth,
+    const { token, user } = await runtime.auth.register(
       {
         email: `bench-${randomUUID().slice(0, 8)}@example.com`,
         password: 'Password123',

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { Redis } from 'ioredis';
 import {
   jsonSchemaTransform,
@@ -12,24 +12,18 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { ping } from './db/connection.js';
-import { analyticsRoutes } from './features/analytics/analytics.routes.js';
-import { authRoutes } from './features/auth/auth.routes.js';
-import { billingRoutes } from './features/billing/billing.routes.js';
-import { billingContentSources } from './features/billing/providers.js';
-import { graphRoutes } from './features/graph/graph.routes.js';
-import { recallRoutes } from './features/recall/recall.routes.js';
-import { keysRoutes } from './features/keys/keys.routes.js';
-import { transferRoutes } from './features/transfer/transfer.routes.js';
+import { billingContentSources } from './features/billing/index.js';
+import type { RouteOptions } from './features/feature.js';
+import { registerMetering } from './features/usage/index.js';
 import { authenticateWith, sessionOnlyWith } from './http/authenticate.js';
+import type { HttpContext } from './http/context.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { loggerOptions, OneLinePerRequest } from './http/logging.js';
-import { registerMetering } from './features/usage/usage.routes.js';
 import { accountRateLimitOf, apiRateLimit, registerAccountRateLimit } from './http/rate-limits.js';
 import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { checkOriginWith, originPolicy } from './http/origin.js';
-import type { RouteDeps } from './route-deps.js';
 import { registerWebApp } from './http/web-app.js';
-import { createRuntime, type Runtime } from './runtime.js';
+import { createRuntime, FEATURES, type Runtime } from './runtime.js';
 import { mcpRoutes } from './mcp/http.js';
 import { realtimeRoutes } from './realtime/gateway.js';
 
@@ -117,17 +111,8 @@ export async function buildApp({
     transformStaticCSP: docsContentSecurityPolicy,
   });
 
-  const deps: RouteDeps = {
+  const http: HttpContext = {
     config,
-    auth: runtime.auth,
-    keys: runtime.keys,
-    graph: runtime.graph,
-    recall: runtime.recall,
-    bus: runtime.bus,
-    usage: runtime.usage,
-    analytics: runtime.analytics,
-    billing: runtime.billing,
-    credentials: runtime.credentials,
     now: runtime.now,
     authenticate: authenticateWith(runtime.authenticate),
     resolveCredential: runtime.authenticate,
@@ -145,15 +130,12 @@ export async function buildApp({
     }
   });
   registerMetering(app, runtime.usage);
-  await app.register(authRoutes, deps);
-  await app.register(graphRoutes, deps);
-  await app.register(recallRoutes, deps);
-  await app.register(keysRoutes, deps);
-  await app.register(billingRoutes, deps);
-  await app.register(analyticsRoutes, deps);
-  await app.register(transferRoutes, deps);
-  await app.register(mcpRoutes, deps);
-  await app.register(realtimeRoutes, deps);
+  for (const feature of FEATURES) {
+    const routes = feature.routes as FastifyPluginAsync<RouteOptions<unknown>> | undefined;
+    if (routes) await app.register(routes, { services: runtime[feature.name], http });
+  }
+  await app.register(mcpRoutes, { services: runtime, http });
+  await app.register(realtimeRoutes, { services: runtime, http });
   await registerWebApp(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST);
 
   return app;

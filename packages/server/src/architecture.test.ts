@@ -15,7 +15,7 @@ beforeAll(() => {
 async function restrictedImports(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${root}${filePath}` });
   return result!.messages
-    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .filter((message) => /^no-restricted-(imports|syntax)$/.test(message.ruleId ?? ''))
     .map((message) => message.message);
 }
 
@@ -50,6 +50,31 @@ const cases: { rule: string; file: string; planted: string; allowed: string; say
     allowed:
       "import * as graph from '../features/graph/graph.service.js';\nexport const x = graph;",
     says: /never a repository/,
+  },
+  {
+    rule: 'an MCP tool reaches the database only through a service',
+    file: 'packages/server/src/mcp/planted.ts',
+    planted:
+      "import type { GraphService } from '../features/graph/index.js';\nexport const x = (graph: GraphService & { db: { selectFrom(t: string): unknown } }) => graph.db.selectFrom('entities');",
+    allowed:
+      "import type { GraphService } from '../features/graph/index.js';\nexport const x = (graph: GraphService) => graph.readGraph;",
+    says: /never the database/,
+  },
+  {
+    rule: 'the realtime gateway takes no database out of its services',
+    file: 'packages/server/src/realtime/gateway-planted.ts',
+    planted:
+      'export const x = (services: { db: unknown }) => {\n  const { db } = services;\n  return db;\n};',
+    allowed:
+      'export const x = (services: { bus: unknown }) => {\n  const { bus } = services;\n  return bus;\n};',
+    says: /never the database/,
+  },
+  {
+    rule: 'routes import no db/ module',
+    file: 'packages/server/src/features/keys/planted.routes.ts',
+    planted: "import type { Db } from '../../db/connection.js';\nexport type X = Db;",
+    allowed: "import type { KeysService } from './keys.service.js';\nexport type X = KeysService;",
+    says: /never the database/,
   },
   {
     rule: 'realtime/ carries events without reaching into a feature',

@@ -8,7 +8,6 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { register } from './features/auth/auth.service.js';
 import { createRuntime } from './runtime.js';
 import { testConfig } from './test/harness.js';
 import { callTool } from './test/mcp-client.js';
@@ -41,8 +40,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('engram CLI', { timeout: 300_000 
     dataDir = await mkdtemp(join(tmpdir(), 'engram-cli-'));
     const runtime = await createRuntime(testConfig({ DATA_DIR: dataDir }));
     for (const email of ['one@example.com', 'two@example.com']) {
-      const { user } = await register(
-        runtime.auth,
+      const { user } = await runtime.auth.register(
         {
           email,
           password: 'Password123',

@@ -10,8 +10,6 @@ import { describeDatabase, startupBanner } from './http/banner.js';
 import { announceServer, DataFolderBusyError, runningServer } from './db/data-lock.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
-import { setPlanByOperator } from './features/billing/billing.service.js';
-import * as transfer from './features/graph/transfer.service.js';
 import type { AuthContext } from './lib/auth-context.js';
 import { AppError } from './lib/errors.js';
 import { bridgeStdio } from './mcp/bridge.js';
@@ -176,7 +174,7 @@ async function importFile(config: Config, file: string | undefined): Promise<voi
     config,
     async (runtime, auth) => {
       // An Engram export (a JSON object with "format") or, anything else, the reference JSONL.
-      const summary = await transfer.importFrom(runtime.graph, auth, source);
+      const summary = await runtime.graph.importFrom(auth, source);
       await runtime.database.withSession((session) => session.exec('analyze'));
       console.error(`Imported ${summary.entities} entities and ${summary.relations} relations.`);
     },
@@ -197,8 +195,8 @@ async function exportGraph(config: Config, args: string[]): Promise<void> {
     async (runtime, auth) => {
       const chunks =
         values.format === 'json'
-          ? transfer.exportLossless(runtime.graph, auth)
-          : transfer.exportJsonl(runtime.graph, auth);
+          ? runtime.graph.exportLossless(auth)
+          : runtime.graph.exportJsonl(auth);
       const out = values.output ? createWriteStream(values.output) : process.stdout;
       await pipeline(Readable.from(chunks), out, { end: out !== process.stdout });
     },
@@ -214,7 +212,7 @@ async function planCommand(config: Config, args: string[]): Promise<void> {
   }
   const runtime = await createRuntime(config);
   try {
-    const done = await setPlanByOperator(runtime.billing, email, planId);
+    const done = await runtime.billing.setPlanByOperator(email, planId);
     console.log(
       `${done.email}: ${done.from.name} (${done.from.id}) → ${done.to.name} (${done.to.id})`,
     );

@@ -9,3 +9,4 @@ export * from './schemas/realtime.js';
 export * from './schemas/analytics.js';
 export * from './schemas/billing.js';
 export * from './schemas/recall.js';
+export * from './schemas/mcp.js';

@@ -14,7 +14,8 @@ import {
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../http/authenticate.js';
 import type { AuthContext } from '../lib/auth-context.js';
-import type { RouteDeps } from '../route-deps.js';
+import type { HttpContext } from '../http/context.js';
+import type { CredentialWatch } from '../realtime/credential-watch.js';
 import {
   engramAuthOf,
   MCP_PATH,
@@ -24,7 +25,7 @@ import {
   protectedResourceMetadata,
 } from './auth.js';
 import { AccountEventBus } from './account-event-bus.js';
-import { createMemoryServer } from './memory-server.js';
+import { createMemoryServer, type MemoryServerDeps } from './memory-server.js';
 
 interface Session {
   id: string;
@@ -50,6 +51,11 @@ interface AccountLane {
   /** Runtime clock (ms) of the last request. */
   lastSeen: number;
 }
+
+/** What /mcp runs on: the memory server's services, and the watch that ends what a revoked credential opened. */
+type McpServices = Pick<MemoryServerDeps, 'graph' | 'recall' | 'usage' | 'bus'> & {
+  credentials: CredentialWatch;
+};
 
 /** How often idle sessions and account lanes are looked for (also at every new session). */
 const SWEEP_MS = 15_000;
@@ -112,14 +118,17 @@ function isLegacyPost(request: FastifyRequest): boolean {
  * Every request is authenticated (API key or session token); a refusal
  * points at the Protected Resource Metadata (RFC 9728).
  */
-export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+export const mcpRoutes: FastifyPluginAsync<{
+  services: McpServices;
+  http: HttpContext;
+}> = async (app, { services, http }) => {
   const sessions = new Map<string, Session>();
   const lanes = new Map<string, AccountLane>();
   let uses = 0;
   /** 2026-era listen streams open on this node (they count against MCP_MAX_SESSIONS). */
   let listens = 0;
-  const idleMs = deps.config.MCP_SESSION_IDLE_MINUTES * 60_000;
-  const clock = () => deps.now().getTime();
+  const idleMs = http.config.MCP_SESSION_IDLE_MINUTES * 60_000;
+  const clock = () => http.now().getTime();
 
   // ── 2025 era: sessions ────────────────────────────────────────────────────
 
@@ -171,17 +180,17 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   function makeRoom(auth: AuthContext): boolean {
     sweepIdle();
     const own = [...sessions.values()].filter((s) => s.accountId === auth.accountId);
-    if (own.length >= deps.config.MCP_MAX_SESSIONS_PER_ACCOUNT) {
+    if (own.length >= http.config.MCP_MAX_SESSIONS_PER_ACCOUNT) {
       // A client that crashed without DELETE must not lock its account out.
       own.sort((a, b) => a.lastUse - b.lastUse);
       for (const session of own.slice(
         0,
-        own.length - deps.config.MCP_MAX_SESSIONS_PER_ACCOUNT + 1,
+        own.length - http.config.MCP_MAX_SESSIONS_PER_ACCOUNT + 1,
       )) {
         end(session);
       }
     }
-    return sessions.size + listens < deps.config.MCP_MAX_SESSIONS;
+    return sessions.size + listens < http.config.MCP_MAX_SESSIONS;
   }
 
   function noRoom(reply: FastifyReply) {
@@ -197,10 +206,10 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     const auth = authOf(request);
     if (!makeRoom(auth)) return noRoom(reply);
     const server = createMemoryServer({
-      graph: deps.graph,
-      recall: deps.recall,
-      usage: deps.usage,
-      bus: deps.bus,
+      graph: services.graph,
+      recall: services.recall,
+      usage: services.usage,
+      bus: services.bus,
       auth,
       log: request.log,
       updates: 'subscribe',
@@ -223,7 +232,7 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
           stopWatching: () => {},
         };
         sessions.set(id, session);
-        session.stopWatching = deps.credentials.watch(auth, () => end(session));
+        session.stopWatching = services.credentials.watch(auth, () => end(session));
       },
     });
     // The client's DELETE, or our own close: either way the session is gone.
@@ -256,14 +265,14 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   function laneOf(accountId: string): AccountLane {
     let lane = lanes.get(accountId);
     if (!lane) {
-      const bus = new AccountEventBus(deps.bus, accountId);
+      const bus = new AccountEventBus(services.bus, accountId);
       const handler = createMcpHandler(
         (ctx) =>
           createMemoryServer({
-            graph: deps.graph,
-            recall: deps.recall,
-            usage: deps.usage,
-            bus: deps.bus,
+            graph: services.graph,
+            recall: services.recall,
+            usage: services.usage,
+            bus: services.bus,
             auth: engramAuthOf(ctx.authInfo),
             log: app.log,
             updates: 'none',
@@ -271,7 +280,7 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         {
           legacy: 'reject',
           bus,
-          maxSubscriptions: deps.config.MCP_MAX_SESSIONS_PER_ACCOUNT,
+          maxSubscriptions: http.config.MCP_MAX_SESSIONS_PER_ACCOUNT,
           onerror: (error) => app.log.debug({ err: error }, 'MCP request refused'),
         },
       );
@@ -289,9 +298,9 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     if (isListenRequest(request.body)) {
       // A listen is held open like a session: it counts against the node's room,
       // and ends the moment its credential is revoked or expires.
-      if (sessions.size + listens >= deps.config.MCP_MAX_SESSIONS) return noRoom(reply);
+      if (sessions.size + listens >= http.config.MCP_MAX_SESSIONS) return noRoom(reply);
       listens++;
-      const stopWatching = deps.credentials.watch(auth, () => raw.destroy());
+      const stopWatching = services.credentials.watch(auth, () => raw.destroy());
       raw.once('close', () => {
         listens--;
         stopWatching();
@@ -310,14 +319,14 @@ export const mcpRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
   // Origin and Host first (DNS rebinding, other sites' pages), then the credential.
   const onRequest = [
-    deps.checkOrigin,
-    mcpAuthenticateWith(deps.resolveCredential, deps.config.PUBLIC_URL),
+    http.checkOrigin,
+    mcpAuthenticateWith(http.resolveCredential, http.config.PUBLIC_URL),
   ];
   const schema = { hide: true };
 
   app.get(PROTECTED_RESOURCE_METADATA_PATH, { schema }, async (request, reply) => {
     void reply.header('access-control-allow-origin', '*');
-    return protectedResourceMetadata(mcpResourceUrl(deps.config.PUBLIC_URL, request));
+    return protectedResourceMetadata(mcpResourceUrl(http.config.PUBLIC_URL, request));
   });
 
   app.post(MCP_PATH, { onRequest, schema, bodyLimit: MCP_BODY_LIMIT }, async (request, reply) =>

@@ -1,41 +1,26 @@
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import {
   CONTEXT_CHARS_DEFAULT,
-  CONTEXT_CHARS_MAX,
-  CONTEXT_CHARS_MIN,
-  contextAnswer,
-  ENTITY_NAME_MAX,
-  GRAPH_DEPTH_MAX,
-  metadataObject,
-  OBSERVATION_MAX,
-  RECALL_FILTER_MAX,
+  type Entity,
+  mcpTools,
   RECALL_LIMIT_DEFAULT,
-  RECALL_LIMIT_MAX,
-  RECALL_QUERY_MAX,
-  recallAnswer,
   type RecallAnswer,
-  text,
-  TYPE_MAX,
   TYPE_PAGE_DEFAULT,
 } from '@engram/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { GraphDeps } from '../features/graph/graph.service.js';
-import * as memory from '../features/graph/memory.service.js';
-import * as recall from '../features/recall/recall.service.js';
-import type { RecallDeps } from '../features/recall/recall.service.js';
+import type { GraphService, MemoryGraph } from '../features/graph/graph.service.js';
+import type { RecallService } from '../features/recall/recall.service.js';
 import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { AppError, fromDatabaseError } from '../lib/errors.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
 export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
-/** Items one write call may carry: a bulk load of 100,000 relations is one call. */
-const BATCH_MAX = 100_000;
 
 export interface MemoryServerDeps {
-  graph: GraphDeps;
-  recall: RecallDeps;
+  graph: GraphService;
+  recall: RecallService;
   usage: UsageMeter;
   bus: EventBus;
   auth: AuthContext;
@@ -51,37 +36,6 @@ export interface MemoryServerDeps {
    */
   updates: 'subscribe' | 'push' | 'none';
 }
-
-// Argument shapes are those of @modelcontextprotocol/server-memory, so an agent
-// configured for it works unchanged; limits only refuse what no graph could hold.
-const name = (what: string) => text().max(ENTITY_NAME_MAX).describe(what);
-const entitySchema = z.object({
-  name: name('The name of the entity'),
-  entityType: text().max(TYPE_MAX).describe('The type of the entity'),
-  observations: z
-    .array(text().max(OBSERVATION_MAX))
-    .describe('An array of observation contents associated with the entity'),
-});
-const relationSchema = z.object({
-  from: name('The name of the entity where the relation starts'),
-  to: name('The name of the entity where the relation ends'),
-  relationType: text().max(TYPE_MAX).describe('The type of the relation'),
-});
-const graphOutput = z.object({
-  entities: z.array(entitySchema),
-  relations: z.array(relationSchema),
-});
-const successOutput = z.object({ success: z.boolean(), message: z.string() });
-const paging = {
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(BATCH_MAX)
-    .optional()
-    .describe('Return at most this many entities (default: all)'),
-  offset: z.number().int().min(0).optional().describe('Skip this many entities first (default 0)'),
-};
 
 const writes = {
   readOnlyHint: false,
@@ -111,239 +65,102 @@ const TOOLS = {
     title: 'Create Entities',
     description:
       'Create multiple new entities in the knowledge graph. Names that already exist are skipped; the same name twice in one call becomes one entity. Returns the entities created.',
-    inputSchema: z.object({ entities: z.array(entitySchema).max(BATCH_MAX) }),
-    outputSchema: z.object({ entities: z.array(entitySchema) }),
+    ...mcpTools.create_entities,
     annotations: writes,
   },
   create_relations: {
     title: 'Create Relations',
     description:
       'Create multiple new relations between entities in the knowledge graph. Relations should be in active voice. Both ends must exist; relations that already exist are skipped. Returns the relations created.',
-    inputSchema: z.object({ relations: z.array(relationSchema).max(BATCH_MAX) }),
-    outputSchema: z.object({ relations: z.array(relationSchema) }),
+    ...mcpTools.create_relations,
     annotations: writes,
   },
   add_observations: {
     title: 'Add Observations',
     description:
       'Add new observations to existing entities in the knowledge graph. Observations the entity already has are skipped.',
-    inputSchema: z.object({
-      observations: z
-        .array(
-          z.object({
-            entityName: name('The name of the entity to add the observations to'),
-            contents: z
-              .array(text().max(OBSERVATION_MAX))
-              .describe('An array of observation contents to add'),
-          }),
-        )
-        .max(BATCH_MAX),
-    }),
-    outputSchema: z.object({
-      results: z.array(
-        z.object({ entityName: z.string(), addedObservations: z.array(z.string()) }),
-      ),
-    }),
+    ...mcpTools.add_observations,
     annotations: writes,
   },
   delete_entities: {
     title: 'Delete Entities',
     description: 'Delete multiple entities and their associated relations from the knowledge graph',
-    inputSchema: z.object({
-      entityNames: z
-        .array(text().max(ENTITY_NAME_MAX))
-        .max(BATCH_MAX)
-        .describe('An array of entity names to delete'),
-    }),
-    outputSchema: successOutput,
+    ...mcpTools.delete_entities,
     annotations: deletes,
   },
   delete_observations: {
     title: 'Delete Observations',
     description: 'Delete specific observations from entities in the knowledge graph',
-    inputSchema: z.object({
-      deletions: z
-        .array(
-          z.object({
-            entityName: name('The name of the entity containing the observations'),
-            observations: z
-              .array(text().max(OBSERVATION_MAX))
-              .describe('An array of observations to delete'),
-          }),
-        )
-        .max(BATCH_MAX),
-    }),
-    outputSchema: successOutput,
+    ...mcpTools.delete_observations,
     annotations: deletes,
   },
   delete_relations: {
     title: 'Delete Relations',
     description: 'Delete multiple relations from the knowledge graph',
-    inputSchema: z.object({
-      relations: z.array(relationSchema).max(BATCH_MAX).describe('An array of relations to delete'),
-    }),
-    outputSchema: successOutput,
+    ...mcpTools.delete_relations,
     annotations: deletes,
   },
   read_graph: {
     title: 'Read Graph',
     description:
       'Read the entire knowledge graph. With limit/offset, reads one page of entities (oldest first) with the relations that start at them.',
-    inputSchema: z.object(paging),
-    outputSchema: graphOutput,
+    ...mcpTools.read_graph,
     annotations: reads,
   },
   search_nodes: {
     title: 'Search Nodes',
     description:
       'Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation content, case-insensitively; best matches first (exact name, name prefix, name, type, observation). Returns the relations touching the matches. To ask a question in plain words ("When did Maya start her new job?"), use `recall`.',
-    inputSchema: z.object({
-      query: z
-        .string()
-        .max(500)
-        .describe('The search query to match against entity names, types, and observation content'),
-      ...paging,
-    }),
-    outputSchema: graphOutput,
+    ...mcpTools.search_nodes,
     annotations: reads,
   },
   open_nodes: {
     title: 'Open Nodes',
     description:
       'Open specific nodes in the knowledge graph by their names, with every relation touching them',
-    inputSchema: z.object({
-      names: z
-        .array(text().max(ENTITY_NAME_MAX))
-        .max(BATCH_MAX)
-        .describe('An array of entity names to retrieve'),
-    }),
-    outputSchema: graphOutput,
+    ...mcpTools.open_nodes,
     annotations: reads,
   },
   update_entity: {
     title: 'Update Entity',
     description:
       'Rename an entity, change its type, or replace its metadata (a JSON object). Its observations and relations stay attached.',
-    inputSchema: z.object({
-      name: name('The current name of the entity'),
-      newName: text().max(ENTITY_NAME_MAX).optional().describe('The new name'),
-      entityType: text().max(TYPE_MAX).optional().describe('The new type'),
-      metadata: metadataObject.optional().describe('Replaces the metadata object'),
-    }),
-    outputSchema: z.object({
-      entity: entitySchema.extend({ metadata: z.record(z.string(), z.unknown()) }),
-    }),
+    ...mcpTools.update_entity,
     annotations: { ...writes, idempotentHint: true },
   },
   get_neighbors: {
     title: 'Get Neighbors',
     description:
       'The entity and every entity within `depth` relations of it (either direction), nearest first, with the relations among them.',
-    inputSchema: z.object({
-      name: name('The entity to start from'),
-      depth: z
-        .number()
-        .int()
-        .min(1)
-        .max(GRAPH_DEPTH_MAX)
-        .optional()
-        .describe('Hops (1–5, default 1)'),
-      limit: z.number().int().min(1).max(1000).optional().describe('Most entities (default 100)'),
-    }),
-    outputSchema: graphOutput,
+    ...mcpTools.get_neighbors,
     annotations: reads,
   },
   find_path: {
     title: 'Find Path',
     description:
       'A shortest chain of relations between two entities, following relations in either direction. Returns found=false when none exists within maxDepth hops.',
-    inputSchema: z.object({
-      from: name('The entity to start from'),
-      to: name('The entity to reach'),
-      maxDepth: z.number().int().min(1).max(10).optional().describe('Most hops (default 6)'),
-    }),
-    outputSchema: z.object({
-      found: z.boolean(),
-      path: z.array(z.string()),
-      relations: z.array(relationSchema),
-    }),
+    ...mcpTools.find_path,
     annotations: reads,
   },
   recall: {
     title: 'Recall',
     description:
       'Ask the memory a question in plain words ("When did Maya start her new job?", "what does the team use for CI"). Answers the individual observations that best answer it, best first, each with its entity — never whole entities. A question nothing answers gets few or no results. Filter with entityTypes or entityNames (exact names).',
-    inputSchema: z.object({
-      query: text()
-        .trim()
-        .min(1)
-        .max(RECALL_QUERY_MAX)
-        .describe('The question or topic, in plain words'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(RECALL_LIMIT_MAX)
-        .optional()
-        .describe(`Most results (default ${RECALL_LIMIT_DEFAULT}, at most ${RECALL_LIMIT_MAX})`),
-      entityTypes: z
-        .array(text().max(TYPE_MAX))
-        .max(RECALL_FILTER_MAX)
-        .optional()
-        .describe('Only observations of entities of these types'),
-      entityNames: z
-        .array(text().max(ENTITY_NAME_MAX))
-        .max(RECALL_FILTER_MAX)
-        .optional()
-        .describe('Only observations of these entities (exact names)'),
-    }),
-    outputSchema: recallAnswer,
+    ...mcpTools.recall,
     annotations: reads,
   },
   get_context: {
     title: 'Get Context',
     description:
       'One block of text to put in a prompt: what the memory knows about a question — the best observations grouped by entity, with the relations among those entities — cut to maxChars.',
-    inputSchema: z.object({
-      query: text()
-        .trim()
-        .min(1)
-        .max(RECALL_QUERY_MAX)
-        .describe('The question or topic, in plain words'),
-      maxChars: z
-        .number()
-        .int()
-        .min(CONTEXT_CHARS_MIN)
-        .max(CONTEXT_CHARS_MAX)
-        .optional()
-        .describe(`Most characters of context (default ${CONTEXT_CHARS_DEFAULT})`),
-    }),
-    outputSchema: contextAnswer,
+    ...mcpTools.get_context,
     annotations: reads,
   },
   list_types: {
     title: 'List Types',
     description:
       'The entity types and relation types in use, with how many of each, most common first: one page of each list (100 unless `limit` says otherwise). When `nextCursor` is not null, call again with `cursor` set to it (and the same `prefix`) for the next page.',
-    inputSchema: z.object({
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(1000)
-        .optional()
-        .describe(`Most types of each kind in this page (default ${TYPE_PAGE_DEFAULT})`),
-      cursor: z.string().max(2000).optional().describe('The nextCursor of the previous page'),
-      prefix: text()
-        .max(TYPE_MAX)
-        .optional()
-        .describe('Only the types that start with this text, in any case'),
-    }),
-    outputSchema: z.object({
-      entityTypes: z.array(z.object({ type: z.string(), count: z.number() })),
-      relationTypes: z.array(z.object({ type: z.string(), count: z.number() })),
-      nextCursor: z.string().nullable(),
-    }),
+    ...mcpTools.list_types,
     annotations: reads,
   },
 };
@@ -409,10 +226,17 @@ function result(structured: Record<string, unknown>, text?: string): CallToolRes
  * it, the text ends with a line saying so (the structured content keeps the
  * reference shape).
  */
-function graphResult({ truncated, ...graph }: memory.MemoryGraph): CallToolResult {
+function graphResult({ truncated, ...graph }: MemoryGraph): CallToolResult {
   const text = asText(graph);
   return result(graph, truncated ? `${text}\n\n(${truncated})` : text);
 }
+
+/** An entity as the reference server answers it: its name, type and observations' texts. */
+const toMcpEntity = (entity: Entity) => ({
+  name: entity.name,
+  entityType: entity.type,
+  observations: entity.observations.map((observation) => observation.content),
+});
 
 /**
  * Recall's answer as an agent reads it: one numbered line per observation,
@@ -473,26 +297,28 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
   }
 
   server.registerTool('create_entities', TOOLS.create_entities, ({ entities }) =>
-    run({ type: 'create', resource: 'entity' }, async () =>
-      result({ entities: await memory.createEntities(graph, auth, entities) }),
-    ),
+    run({ type: 'create', resource: 'entity' }, async () => {
+      const given = entities.map(({ entityType, ...entity }) => ({ ...entity, type: entityType }));
+      const created = await graph.createEntities(auth, given, { existing: 'skip' });
+      return result({ entities: created.map(toMcpEntity) });
+    }),
   );
 
   server.registerTool('create_relations', TOOLS.create_relations, ({ relations }) =>
     run({ type: 'create', resource: 'relation' }, async () =>
-      result({ relations: await memory.createRelations(graph, auth, relations) }),
+      result({ relations: await graph.createRelationsByName(auth, relations) }),
     ),
   );
 
   server.registerTool('add_observations', TOOLS.add_observations, ({ observations }) =>
     run({ type: 'create', resource: 'observation' }, async () =>
-      result({ results: await memory.addObservations(graph, auth, observations) }),
+      result({ results: await graph.addObservationsByName(auth, observations) }),
     ),
   );
 
   server.registerTool('delete_entities', TOOLS.delete_entities, ({ entityNames }) =>
     run({ type: 'delete', resource: 'entity' }, async () => {
-      await memory.deleteEntities(graph, auth, entityNames);
+      await graph.deleteEntitiesByName(auth, entityNames);
       const message = 'Entities deleted successfully';
       return result({ success: true, message }, message);
     }),
@@ -500,7 +326,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('delete_observations', TOOLS.delete_observations, ({ deletions }) =>
     run({ type: 'delete', resource: 'observation' }, async () => {
-      await memory.deleteObservations(graph, auth, deletions);
+      await graph.deleteObservationsByName(auth, deletions);
       const message = 'Observations deleted successfully';
       return result({ success: true, message }, message);
     }),
@@ -508,7 +334,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('delete_relations', TOOLS.delete_relations, ({ relations }) =>
     run({ type: 'delete', resource: 'relation' }, async () => {
-      await memory.deleteRelations(graph, auth, relations);
+      await graph.deleteRelationsByName(auth, relations);
       const message = 'Relations deleted successfully';
       return result({ success: true, message }, message);
     }),
@@ -516,19 +342,19 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('read_graph', TOOLS.read_graph, (page) =>
     run({ type: 'query', resource: 'graph' }, async () =>
-      graphResult(await memory.readGraph(graph, auth, page)),
+      graphResult(await graph.readGraph(auth, page)),
     ),
   );
 
   server.registerTool('search_nodes', TOOLS.search_nodes, ({ query, ...page }) =>
     run({ type: 'query', resource: 'entity' }, async () =>
-      graphResult(await memory.searchNodes(graph, auth, query, page)),
+      graphResult(await graph.searchNodes(auth, query, page)),
     ),
   );
 
   server.registerTool('recall', TOOLS.recall, ({ query, limit, entityTypes, entityNames }) =>
     run({ type: 'query', resource: 'observation' }, async () => {
-      const answer = await recall.recall(deps.recall, auth, {
+      const answer = await deps.recall.recall(auth, {
         query,
         limit: limit ?? RECALL_LIMIT_DEFAULT,
         entityTypes,
@@ -540,7 +366,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('get_context', TOOLS.get_context, ({ query, maxChars }) =>
     run({ type: 'query', resource: 'observation' }, async () => {
-      const answer = await recall.context(deps.recall, auth, {
+      const answer = await deps.recall.context(auth, {
         query,
         maxChars: maxChars ?? CONTEXT_CHARS_DEFAULT,
       });
@@ -550,22 +376,27 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('open_nodes', TOOLS.open_nodes, ({ names }) =>
     run({ type: 'query', resource: 'entity' }, async () =>
-      graphResult(await memory.openNodes(graph, auth, names)),
+      graphResult(await graph.openNodes(auth, names)),
     ),
   );
 
   // ── additions beyond the reference server ──────────────────────────────────
 
-  server.registerTool('update_entity', TOOLS.update_entity, (change) =>
-    run({ type: 'update', resource: 'entity' }, async () =>
-      result({ entity: await memory.updateEntity(graph, auth, change) }),
-    ),
+  server.registerTool(
+    'update_entity',
+    TOOLS.update_entity,
+    ({ name, newName, entityType, metadata }) =>
+      run({ type: 'update', resource: 'entity' }, async () => {
+        const change = { name: newName, type: entityType, metadata };
+        const entity = await graph.updateEntity(auth, { name }, change);
+        return result({ entity: { ...toMcpEntity(entity), metadata: entity.metadata } });
+      }),
   );
 
   server.registerTool('get_neighbors', TOOLS.get_neighbors, ({ name: start, depth, limit }) =>
     run({ type: 'query', resource: 'graph' }, async () =>
       graphResult(
-        await memory.neighbours(graph, auth, {
+        await graph.neighbours(auth, {
           name: start,
           depth: depth ?? 1,
           limit: limit ?? 100,
@@ -576,7 +407,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('find_path', TOOLS.find_path, ({ from, to, maxDepth }) =>
     run({ type: 'query', resource: 'graph' }, async () => {
-      const found = await memory.shortestPath(graph, auth, { from, to, maxDepth: maxDepth ?? 6 });
+      const found = await graph.shortestPath(auth, { from, to, maxDepth: maxDepth ?? 6 });
       if (found.found) return result(found);
       const structured = { found: false, path: [], relations: [] };
       const text = asText(structured);
@@ -591,7 +422,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('list_types', TOOLS.list_types, ({ limit, cursor, prefix }) =>
     run({ type: 'query', resource: 'entity' }, async () => {
-      const types = await memory.listTypes(graph, auth, {
+      const types = await graph.listTypes(auth, {
         limit: limit ?? TYPE_PAGE_DEFAULT,
         cursor,
         prefix,
@@ -618,7 +449,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     async (uri) => {
       const started = performance.now();
       await deps.usage.assertWithinPlan(auth.accountId);
-      const text = asText(await memory.readGraph(graph, auth));
+      const text = asText(await graph.readGraph(auth));
       deps.usage.record(
         auth.accountId,
         { type: 'query', resource: 'graph' },

@@ -10,13 +10,14 @@ import {
 } from '@engram/shared';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { WebSocket } from 'ws';
-import { changesAfter } from '../features/graph/change-log.service.js';
-import type { GraphDeps } from '../features/graph/graph.service.js';
-import { authenticateApiKey } from '../features/keys/keys.service.js';
-import type { RouteDeps } from '../route-deps.js';
-import type { UsageMeter } from '../features/usage/usage.service.js';
+import type { GraphService } from '../features/graph/index.js';
+import type { KeysService } from '../features/keys/index.js';
+import type { UsageMeter } from '../features/usage/index.js';
+import type { HttpContext } from '../http/context.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import type { ChangeEvent } from '../lib/change-event.js';
+import type { CredentialWatch } from './credential-watch.js';
+import type { EventBus } from './event-bus.js';
 import { AppError } from '../lib/errors.js';
 import { AccountFeeds, type FeedListener } from './account-feed.js';
 import { eventFrame, textFrame } from './frames.js';
@@ -33,6 +34,15 @@ const REPLAY_PAGE = 500;
 const CLOSE_TOO_SLOW = 1013;
 /** Close code for a client past a limit (too many connections or unprocessed messages). */
 const CLOSE_POLICY = 1008;
+
+/** What the gateway runs on: the change log, key checks, metering, the bus and the credential watch. */
+interface RealtimeServices {
+  graph: Pick<GraphService, 'changesAfter'>;
+  keys: Pick<KeysService, 'authenticateApiKey'>;
+  usage: UsageMeter;
+  bus: EventBus;
+  credentials: CredentialWatch;
+}
 
 export interface ConnectionLimits {
   maxEntitySubscriptions: number;
@@ -63,7 +73,7 @@ class RealtimeConnection implements FeedListener {
     /** The upgraded request's TCP socket, which frames are written to. */
     rawSocket: unknown,
     private readonly auth: AuthContext,
-    private readonly graph: GraphDeps,
+    private readonly graph: RealtimeServices['graph'],
     private readonly usage: UsageMeter,
     private readonly limits: ConnectionLimits,
     feeds: AccountFeeds,
@@ -175,7 +185,7 @@ class RealtimeConnection implements FeedListener {
   private async replayOnce(): Promise<void> {
     try {
       for (let replayed = 0; ;) {
-        const page = await changesAfter(this.graph, this.auth, this.lastSentSeq, REPLAY_PAGE);
+        const page = await this.graph.changesAfter(this.auth, this.lastSentSeq, REPLAY_PAGE);
         if (page.resync) {
           // Compacted past this seq (older than the plan's retention window).
           this.send(message('resync_required', { lastSeq: this.lastSentSeq, reason: 'compacted' }));
@@ -259,21 +269,24 @@ class ConnectionCounts {
  * pong within a ping interval) is terminated; connections per key and per
  * account, subscriptions and unprocessed messages per socket are capped.
  */
-export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+export const realtimeRoutes: FastifyPluginAsync<{
+  services: RealtimeServices;
+  http: HttpContext;
+}> = async (app, { services, http }) => {
   // No compression: frames are encoded once per event and written to every socket as they are.
   await app.register(websocket, { options: { maxPayload: 64 * 1024, perMessageDeflate: false } });
   const connections = new Set<RealtimeConnection>();
   const scheduler = new FlushScheduler();
   const feeds = new AccountFeeds(
-    deps.bus,
+    services.bus,
     async (accountId, afterSeq, limit) =>
-      (await changesAfter(deps.graph, { accountId }, afterSeq, limit)).events,
+      (await services.graph.changesAfter({ accountId }, afterSeq, limit)).events,
     (error) => app.log.error({ err: error }, 'realtime feed failed'),
   );
   app.addHook('onClose', async () => feeds.close());
   const perKey = new ConnectionCounts();
   const perAccount = new ConnectionCounts();
-  const { config } = deps;
+  const { config } = http;
   const limits: ConnectionLimits = { maxEntitySubscriptions: config.WS_MAX_ENTITY_SUBSCRIPTIONS };
 
   const heartbeat = setInterval(() => {
@@ -302,7 +315,7 @@ export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
 
   app.get(
     '/ws/connect',
-    { websocket: true, onRequest: deps.checkOrigin, schema: { hide: true } },
+    { websocket: true, onRequest: http.checkOrigin, schema: { hide: true } },
     (socket, request) => {
       // Listen at once: messages sent while the key is checked are queued, not lost.
       const early: string[] = [];
@@ -347,7 +360,8 @@ export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
 
       const query = request.query as Record<string, unknown>;
       const apiKey = typeof query.api_key === 'string' ? query.api_key : '';
-      void authenticateApiKey(deps.keys, apiKey)
+      void services.keys
+        .authenticateApiKey(apiKey)
         .catch(() => undefined)
         .then((auth) => {
           if (closed) return;
@@ -364,8 +378,8 @@ export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
             socket,
             request.raw.socket,
             auth,
-            deps.graph,
-            deps.usage,
+            services.graph,
+            services.usage,
             limits,
             feeds,
             scheduler,
@@ -376,7 +390,7 @@ export const realtimeRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
           perKey.add(auth.credential.id, 1);
           perAccount.add(auth.accountId, 1);
           // The key ends (deleted, replaced, rolled past its grace, expired): so does the socket.
-          const stopWatching = deps.credentials.watch(auth, (reason) => {
+          const stopWatching = services.credentials.watch(auth, (reason) => {
             opened.close();
             socket.close(
               UNAUTHORIZED_CLOSE_CODE,

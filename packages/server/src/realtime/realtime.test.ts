@@ -1,6 +1,6 @@
 import { CLIENT_ID_HEADER, graphChange } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEntity } from '../features/graph/graph.service.js';
+import { createGraphService } from '../features/graph/graph.service.js';
 import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
 import { callTool, connectMcp } from '../test/mcp-client.js';
 import { TestSocket } from '../test/ws-client.js';
@@ -285,19 +285,14 @@ describe('realtime gateway', () => {
       actor: { kind: 'user' as const, id: user.id },
       credential: { kind: 'session' as const, id: user.id, expiresAt: null },
     };
-    const unpublished = { ...t.runtime.graph, publish: undefined };
-    await createEntity(unpublished, auth, {
-      name: 'late-1',
-      type: 'x',
-      metadata: {},
-      observations: [],
+    // Written past the runtime's write path: nothing is published.
+    const graph = createGraphService({
+      db: t.database.db,
+      now: t.runtime.now,
+      bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
     });
-    await createEntity(unpublished, auth, {
-      name: 'late-2',
-      type: 'x',
-      metadata: {},
-      observations: [],
-    });
+    await graph.createEntities(auth, [{ name: 'late-1', type: 'x' }], { existing: 'reject' });
+    await graph.createEntities(auth, [{ name: 'late-2', type: 'x' }], { existing: 'reject' });
     // …then one that is published: the client still gets all three, in order.
     await call({ method: 'POST', url: '/api/entities', payload: { name: 'last', type: 'x' } });
     await socket.next((m) => m.payload.name === 'last');

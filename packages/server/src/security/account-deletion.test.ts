@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import type { DatabaseHandle } from '../db/connection.js';
 import { StripeFake } from '../features/billing/stripe-fake.test-support.js';
-import { createEntity } from '../features/graph/graph.service.js';
+import { createGraphService } from '../features/graph/graph.service.js';
 import { hashSecret } from '../lib/secrets.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 import { as, createTestDatabase, signUp, testConfig } from '../test/harness.js';
@@ -346,7 +346,7 @@ describe('DELETE /auth/me', () => {
       mcpSession: 'ended',
     });
 
-    await node.runtime.accountPurge.idle();
+    await node.runtime.accounts.purge.idle();
     // The meter's next flush drops the deleted account's count and still writes the others'.
     const controlOps = async () =>
       Number(
@@ -412,7 +412,7 @@ describe('DELETE /auth/me', () => {
     const before = await rowsMentioning(victim.needles);
 
     expect((await deleteMe(first, victim.token, { password: PASSWORD })).statusCode).toBe(200);
-    await first.runtime.accountPurge.idle();
+    await first.runtime.accounts.purge.idle();
     await first.close();
 
     // One batch went, the rest is still there, and the account is marked.
@@ -431,15 +431,19 @@ describe('DELETE /auth/me', () => {
     expect(marked.deleted_at).not.toBeNull();
 
     // A request that authenticated before the deletion cannot write into the marked account.
-    const late = createEntity(
-      { db: db(), now: () => new Date(), bounds: { maxRows: 1_000, maxBytes: 4 << 20 } },
+    const late = createGraphService({
+      db: db(),
+      now: () => new Date(),
+      bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
+    }).createEntities(
       {
         accountId: victim.accountId,
         userId: victim.user.id,
         actor: { kind: 'api_key', id: victim.key.id },
         credential: { kind: 'api_key', id: victim.key.id, expiresAt: null },
       },
-      { name: 'late', type: 'concept', metadata: {}, observations: [] },
+      [{ name: 'late', type: 'concept' }],
+      { existing: 'reject' },
     );
     await expect(late).rejects.toMatchObject({ status: 404 });
 
@@ -457,7 +461,7 @@ describe('DELETE /auth/me', () => {
       },
     });
     expect(again.statusCode).toBe(201);
-    await second.runtime.accountPurge.idle();
+    await second.runtime.accounts.purge.idle();
     const after = await rowsMentioning([victim.accountId, victim.user.id]);
     expect(nonZero(after)).toEqual({});
   }, 180_000);
@@ -486,7 +490,7 @@ describe('DELETE /auth/me', () => {
     });
 
     expect((await deleteMe(node, leaver.token, { password: PASSWORD })).statusCode).toBe(200);
-    await node.runtime.accountPurge.idle();
+    await node.runtime.accounts.purge.idle();
 
     expect(nonZero(await rowsMentioning([leaverAccount, leaver.user.id]))).toEqual({});
     const members = await db()
@@ -564,7 +568,7 @@ describe('DELETE /auth/me with a payment provider', () => {
     expect((await deleteMe(node, person.token, { password: PASSWORD })).statusCode).toBe(200);
     expect(fake.calls.slice(seen)).toContain(`DELETE /v1/subscriptions/${person.subscriptionId}`);
     expect(fake.subscriptions.get(person.subscriptionId)!.status).toBe('canceled');
-    await node.runtime.accountPurge.idle();
+    await node.runtime.accounts.purge.idle();
     expect(nonZero(await rowsMentioning([person.user.id, person.user.email]))).toEqual({});
   });
 

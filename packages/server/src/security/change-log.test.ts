@@ -1,7 +1,6 @@
 import { OBSERVATION_PREVIEW_CHARS } from '@engram/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  changesAfter,
   holdChangeLog,
   releaseChangeLog,
   REPLAY_PAGE_BYTES,
@@ -144,7 +143,7 @@ describe('the change log keeps what a subscriber needs, and counts against stora
         payload: { observations: [observation] },
       });
     }
-    const page = await changesAfter(t.runtime.graph, { accountId }, 0, 100);
+    const page = await t.runtime.graph.changesAfter({ accountId }, 0, 100);
     const added = page.events.filter((event) => event.type === 'observation_added');
     const [short, wide] = added.map((event) =>
       event.type === 'observation_added' ? event.payload.observations[0]! : undefined,
@@ -184,12 +183,12 @@ describe('retention', () => {
 
     // Six days on: within the free plan's seven, nothing goes.
     clock.advanceDays(6);
-    await t.runtime.changeLog.runOnce();
+    await t.runtime.graph.changeLog.runOnce();
     expect((await storage(t, accountId)).events).toBe(5);
 
     clock.advanceDays(2);
     await createEntity(call, 'new');
-    await t.runtime.changeLog.runOnce();
+    await t.runtime.graph.changeLog.runOnce();
     const after = await storage(t, accountId);
     expect(after.events).toBe(1);
     expect(after.stored).toBe(after.graph + after.log);
@@ -211,7 +210,7 @@ describe('retention', () => {
     const { call, user } = await account(t);
     for (let i = 0; i < 3; i += 1) await createEntity(call, `e-${i}`);
     clock.advanceDays(8);
-    await t.runtime.changeLog.runOnce();
+    await t.runtime.graph.changeLog.runOnce();
     const socket = await resume(base, user.apiKey, 1);
     await socket.next((m) => m.type === 'resync_required');
     // The client that saw everything resumes quietly.
@@ -227,10 +226,10 @@ describe('retention', () => {
     await setPlan(paid.t, owner.user.id, 'starter');
     await createEntity(owner.call, 'kept');
     paid.clock.advanceDays(8);
-    await paid.t.runtime.changeLog.runOnce();
+    await paid.t.runtime.graph.changeLog.runOnce();
     expect((await storage(paid.t, owner.accountId)).events).toBe(1);
     paid.clock.advanceDays(30);
-    await paid.t.runtime.changeLog.runOnce();
+    await paid.t.runtime.graph.changeLog.runOnce();
     expect((await storage(paid.t, owner.accountId)).events).toBe(0);
 
     const short = await server({ CHANGE_LOG_RETENTION_DAYS: '1' });
@@ -238,7 +237,7 @@ describe('retention', () => {
     await setPlan(short.t, other.user.id, 'team');
     await createEntity(other.call, 'brief');
     short.clock.advanceDays(2);
-    await short.t.runtime.changeLog.runOnce();
+    await short.t.runtime.graph.changeLog.runOnce();
     expect((await storage(short.t, other.accountId)).events).toBe(0);
   });
 
@@ -248,7 +247,7 @@ describe('retention', () => {
     for (let i = 0; i < 6; i += 1) await createEntity(call, `held-${i}`);
     await holdChangeLog(t.database.db, accountId, 'webhook:test', 2);
     clock.advanceDays(8);
-    await t.runtime.changeLog.runOnce();
+    await t.runtime.graph.changeLog.runOnce();
     const kept = await query<{ seq: string }>(
       t,
       'select seq::text from graph_events where account_id = $1 order by seq',
@@ -256,7 +255,7 @@ describe('retention', () => {
     );
     expect(kept.map((row) => Number(row.seq))).toEqual([3, 4, 5, 6]);
     await releaseChangeLog(t.database.db, accountId, 'webhook:test');
-    await t.runtime.changeLog.runOnce();
+    await t.runtime.graph.changeLog.runOnce();
     expect((await storage(t, accountId)).events).toBe(0);
   });
 });
@@ -275,7 +274,7 @@ describe('replay', () => {
       });
       expect(added.statusCode).toBe(201);
     }
-    const page = await changesAfter(t.runtime.graph, { accountId }, 0, 500);
+    const page = await t.runtime.graph.changesAfter({ accountId }, 0, 500);
     const bytes = page.events.map((event) => JSON.stringify(event.payload).length);
     expect(page.events.length).toBeGreaterThan(0);
     expect(page.events.length).toBeLessThan(16);

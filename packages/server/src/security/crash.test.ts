@@ -9,7 +9,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/connection.js';
-import { register } from '../features/auth/auth.service.js';
 import { createRuntime } from '../runtime.js';
 import { testConfig } from '../test/harness.js';
 import { callTool, connectMcp } from '../test/mcp-client.js';
@@ -168,8 +167,7 @@ describe('a server killed mid-load', { timeout: 240_000 }, () => {
       testConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }),
     );
     try {
-      const { user } = await register(
-        runtime.auth,
+      const { user } = await runtime.auth.register(
         { email: 'crash@example.com', password: 'Password123', firstName: 'C', lastName: 'R' },
         '127.0.0.1',
       );

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../db/migrations/index.js';
-import * as transfer from '../features/graph/transfer.service.js';
 import { as, createTestApp, createTestDatabase, signUp, type TestApp } from '../test/harness.js';
 import { callTool, connectEra, type Era } from '../test/mcp-client.js';
 
@@ -180,11 +179,7 @@ describe('metadata keeps the order of its keys (finding 9)', () => {
 
     const importer = await signUp(t.app);
     const auth = await t.runtime.authenticate(importer.user.apiKey);
-    const summary = await transfer.importLossless(
-      t.runtime.graph,
-      auth!,
-      JSON.parse(exported.body),
-    );
+    const summary = await t.runtime.graph.importLossless(auth!, JSON.parse(exported.body));
     expect(summary.entities).toBe(1);
 
     const { one, listed, found } = await restReads(importer.token, id, 'Exported');

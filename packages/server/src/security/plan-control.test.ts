@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig, planSelfService, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/connection.js';
-import { setPlanByOperator } from '../features/billing/billing.service.js';
 import { currentPlan } from '../features/entitlements/entitlements.service.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import {
@@ -129,7 +128,7 @@ describe('plan changes without a payment provider', () => {
     const owner = await signUp(t.app);
     const call = as(t.app, owner.token);
     const accountId = await accountIdOf(t, owner.user.id);
-    await setPlanByOperator(t.runtime.billing, owner.user.email, 'pro');
+    await t.runtime.billing.setPlanByOperator(owner.user.email, 'pro');
     expect((await subscriptionOf(call)).plan).toBe('pro');
 
     // Nothing here raises the limits above what the operator set.

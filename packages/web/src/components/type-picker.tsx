@@ -7,13 +7,9 @@ import {
   type UseInfiniteQueryOptions,
 } from '@tanstack/react-query';
 import { ChevronDown } from 'lucide-react';
-import { useId, useRef, useState, type ReactNode, type Ref } from 'react';
-import {
-  PickerOption,
-  PickerSearch,
-  pickerTriggerClass,
-  scrollToOption,
-} from '@/components/ui/picker';
+import { useState, type ReactNode, type Ref } from 'react';
+import { PickerOption, PickerSearch, pickerTriggerClass } from '@/components/ui/picker';
+import { usePickerList } from '@/components/ui/picker-list';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
@@ -29,6 +25,8 @@ export interface TypePickerOption {
   label: string;
   /** Shown before the label (a colour dot). */
   icon?: ReactNode;
+  /** Shown after the label, quieter, and left out of its accessible name (the stored 'depends_on' of 'Depends on'). */
+  hint?: string;
 }
 
 /** The server's pages of the types starting with a prefix (`infiniteQueryOptions` of a feature's api). */
@@ -86,24 +84,21 @@ export function TypePicker({
 }: TypePickerProps) {
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
-  const [active, setActive] = useState(0);
   const settled = useDebouncedValue(search, TYPE_SEARCH_DEBOUNCE_MS).trim();
   // The first page is read with the screen, so the list opens at once.
   const types = useInfiniteQuery({ ...pages(settled), placeholderData: keepPreviousData });
   const queryClient = useQueryClient();
-  const listId = useId();
-  const listRef = useRef<HTMLUListElement>(null);
 
   const loaded = types.data?.pages.flatMap((page) => page.types) ?? [];
   const typeOptions = optionsFor(loaded, settled);
   const options = [...leading, ...typeOptions, ...trailing];
   const stale = settled !== search.trim() || types.isPlaceholderData;
   const searching = stale || (types.isFetching && !types.isFetchingNextPage);
-  const current = Math.min(active, options.length - 1);
+  const list = usePickerList({ options, stale, onPick: pick });
 
   function openChange(next: boolean) {
     setOpen(next);
-    setActive(0);
+    list.restart();
     if (next) return;
     // Every opening starts from the whole list's first page: pages read with
     // 'Load more' are let go, so live updates refetch one page, not all of them.
@@ -122,22 +117,6 @@ export function TypePicker({
     openChange(false);
   }
 
-  function move(step: 1 | -1) {
-    if (!options.length) return;
-    const next = (current + step + options.length) % options.length;
-    setActive(next);
-    scrollToOption(listRef.current, next);
-  }
-
-  function enter() {
-    // Options still answering an earlier text would pick the wrong type.
-    if (stale) return;
-    const chosen = options[current];
-    if (chosen) pick(chosen);
-  }
-
-  const activeOption = options[current];
-  const optionId = (index: number) => `${listId}-${index}`;
   return (
     <Popover open={open} onOpenChange={openChange} modal>
       <PopoverTrigger asChild>
@@ -164,30 +143,24 @@ export function TypePicker({
         onCloseAutoFocus={onCloseAutoFocus}
       >
         <PickerSearch
+          {...list.search}
           searching={searching}
-          listId={listId}
-          onMove={move}
-          onEnter={enter}
           aria-label={searchLabel}
-          aria-activedescendant={activeOption ? optionId(current) : undefined}
           placeholder="Search types..."
           autoComplete="off"
           maxLength={100}
           value={search}
           onChange={(event) => {
             setSearch(event.target.value);
-            setActive(0);
+            list.restart();
           }}
         />
         <ul
-          ref={listRef}
-          id={listId}
-          role="listbox"
+          {...list.list}
           aria-label="Types"
           className={cn('max-h-64 overflow-y-auto p-1', stale && 'opacity-60')}
         >
           {options.map((option, index) => {
-            const selected = option.value === value;
             // A line between the fixed options and the types, and after the types.
             const divided =
               (index === leading.length && leading.length > 0) ||
@@ -195,16 +168,20 @@ export function TypePicker({
             return (
               <PickerOption
                 key={option.value}
-                id={optionId(index)}
-                data-index={index}
-                selected={selected}
-                active={index === current}
+                {...list.option(index)}
+                selected={option.value === value}
                 className={cn(divided && 'mt-1 rounded-t-none border-t border-border pt-2')}
-                onMouseMove={() => setActive(index)}
-                onClick={() => pick(option)}
               >
                 {option.icon}
                 <span className="min-w-0 flex-1 truncate">{option.label}</span>
+                {option.hint ? (
+                  <span
+                    aria-hidden
+                    className="max-w-[45%] shrink-0 truncate font-mono text-xs text-muted-foreground"
+                  >
+                    {option.hint}
+                  </span>
+                ) : null}
               </PickerOption>
             );
           })}

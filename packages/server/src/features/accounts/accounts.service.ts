@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection.js';
-import { cancelForDeletion, type BillingDeps } from '../billing/billing.service.js';
+import type { BillingService } from '../billing/index.js';
+import type { CredentialChange } from '../feature.js';
 import * as repo from './accounts.repository.js';
 
 /**
@@ -19,9 +20,9 @@ import * as repo from './accounts.repository.js';
 
 export interface AccountsDeps {
   db: Db;
-  billing: BillingDeps;
+  billing: Pick<BillingService, 'cancelForDeletion' | 'planChanged'>;
   /** Tells every node that these credentials ended (their sockets and MCP sessions close). */
-  credentialsChanged: (changes: { kind: 'session' | 'api_key'; id: string }[]) => void;
+  credentialsChanged: (changes: CredentialChange[]) => void;
   /** Starts the purge of the accounts just marked. */
   purge: Pick<AccountPurge, 'kick'>;
 }
@@ -38,7 +39,7 @@ export async function deleteUser(
   throttles: { scope: 'login' | 'password'; subject: string }[],
 ): Promise<void> {
   for (const accountId of await repo.soleOwnedAccounts(deps.db, userId)) {
-    await cancelForDeletion(deps.billing, accountId);
+    await deps.billing.cancelForDeletion(accountId);
   }
   const marked = await repo.markUserDeleted(deps.db, userId, throttles);
   deps.credentialsChanged([

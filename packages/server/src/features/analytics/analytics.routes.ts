@@ -1,8 +1,8 @@
 import { analyticsSummary, errorResponse, monthlySummary, realTimeStats } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
-import type { RouteDeps } from '../../route-deps.js';
-import * as analytics from './analytics.service.js';
+import type { RouteOptions } from '../feature.js';
+import type { AnalyticsService } from './analytics.service.js';
 
 const errors = { 401: errorResponse };
 
@@ -10,8 +10,11 @@ const errors = { 401: errorResponse };
  * The dashboard's reads (docs/product.md, Calls). Not metered: looking at your
  * usage does not use it up, and stays possible past the monthly limit.
  */
-export const analyticsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  app.addHook('onRequest', deps.authenticate);
+export const analyticsRoutes: FastifyPluginAsyncZod<RouteOptions<AnalyticsService>> = async (
+  app,
+  { services: analytics, http },
+) => {
+  app.addHook('onRequest', http.authenticate);
   const schema = { tags: ['analytics'], security: [{ bearerAuth: [] }] };
 
   app.get(
@@ -25,7 +28,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, dep
         response: { 200: analyticsSummary, ...errors },
       },
     },
-    async (request) => analytics.summary(deps.analytics, authOf(request)),
+    async (request) => analytics.summary(authOf(request)),
   );
 
   app.get(
@@ -37,7 +40,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, dep
         response: { 200: realTimeStats, ...errors },
       },
     },
-    async (request) => analytics.realTimeStats(deps.analytics, authOf(request)),
+    async (request) => analytics.realTimeStats(authOf(request)),
   );
 
   app.get(
@@ -50,6 +53,6 @@ export const analyticsRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, dep
         response: { 200: monthlySummary, ...errors },
       },
     },
-    async (request) => analytics.monthlySummary(deps.analytics, authOf(request)),
+    async (request) => analytics.monthlySummary(authOf(request)),
   );
 };

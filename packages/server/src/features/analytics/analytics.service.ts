@@ -8,22 +8,25 @@ import {
   type OperationCounts,
   type RealTimeStats,
 } from '@engram/shared';
-import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
-import { embeddingStatus, type EmbeddingsDeps } from '../embeddings/embeddings.service.js';
+import type { EmbeddingsService } from '../embeddings/embeddings.service.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
-import { overview } from '../graph/graph.service.js';
-import { liveKeyCount } from '../keys/keys.service.js';
+import type { GraphService } from '../graph/graph.service.js';
+import { bindService } from '../feature.js';
+import type { KeysService } from '../keys/keys.service.js';
 import type { UsageMeter, UsageReport } from '../usage/usage.service.js';
 
 export interface AnalyticsDeps {
-  db: Db;
   now: () => Date;
   usage: UsageMeter;
   /** The plan in force, shown with its limits. */
   entitlements: Entitlements;
   /** The semantic index, for its line on the dashboard (null there when no endpoint is set). */
-  embeddings?: EmbeddingsDeps | undefined;
+  embeddings?: EmbeddingsService | undefined;
+  /** Live API keys, counted against the plan. */
+  keys: Pick<KeysService, 'liveKeyCount'>;
+  /** The graph's counters, kept in the write transaction. */
+  graph: Pick<GraphService, 'overview'>;
 }
 
 /** Entity types listed in the summary, most common first. */
@@ -60,11 +63,11 @@ export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<A
     .slice(0, 10);
   const { accountId } = auth;
   const [rows, apiKeys, plan, usage, embeddings] = await Promise.all([
-    overview(deps.db, accountId, { since, recent: RECENT_ENTITIES_MAX, types: ENTITY_TYPES_MAX }),
-    liveKeyCount(deps.db, accountId, now),
+    deps.graph.overview(auth, { since, recent: RECENT_ENTITIES_MAX, types: ENTITY_TYPES_MAX }),
+    deps.keys.liveKeyCount(accountId),
     deps.entitlements.planOf(accountId, now),
     deps.usage.report(accountId),
-    deps.embeddings ? embeddingStatus(deps.embeddings, accountId) : null,
+    deps.embeddings ? deps.embeddings.embeddingStatus(accountId) : null,
   ]);
   const { features } = plan;
   return {
@@ -114,3 +117,8 @@ export async function monthlySummary(
 ): Promise<MonthlySummary> {
   return monthlyOf(await deps.usage.report(auth.accountId));
 }
+
+export const createAnalyticsService = (deps: AnalyticsDeps) =>
+  bindService(deps, { summary, realTimeStats, monthlySummary });
+
+export type AnalyticsService = ReturnType<typeof createAnalyticsService>;

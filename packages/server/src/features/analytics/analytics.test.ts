@@ -19,7 +19,6 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import { callTool, callToolError, connectMcp } from '../../test/mcp-client.js';
-import { importLossless } from '../graph/transfer.service.js';
 
 let t: TestApp;
 let baseUrl: string;
@@ -165,7 +164,7 @@ describe('GET /api/analytics', () => {
       updatedAt: at.toISOString(),
       observations: [],
     });
-    await importLossless(t.runtime.graph, authFor(accountId, userId), {
+    await t.runtime.graph.importLossless(authFor(accountId, userId), {
       format: 'engram',
       version: 1,
       entities: [old('Three days back', daysAgo(3)), old('Long ago', daysAgo(40))],
@@ -367,7 +366,7 @@ describe('GET /api/export', () => {
     // It reads back into another account as the same graph.
     const copy = await newAccount(t.app);
     const copyAccount = await accountIdOf(t, copy.userId);
-    await importLossless(t.runtime.graph, authFor(copyAccount, copy.userId), document);
+    await t.runtime.graph.importLossless(authFor(copyAccount, copy.userId), document);
     expect(await summaryOf(copy.req)).toMatchObject({
       totalEntities: 2,
       totalRelations: 1,

@@ -13,8 +13,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
 import { perAddressLimit } from '../../http/rate-limits.js';
-import type { RouteDeps } from '../../route-deps.js';
-import * as auth from './auth.service.js';
+import type { RouteOptions } from '../feature.js';
+import type { AuthService } from './auth.service.js';
 
 const errors = {
   400: errorResponse,
@@ -23,11 +23,12 @@ const errors = {
   429: errorResponse,
 };
 
-export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  const authDeps = deps.auth;
-
+export const authRoutes: FastifyPluginAsyncZod<RouteOptions<AuthService>> = async (
+  app,
+  { services: auth, http },
+) => {
   // Sign-up and sign-in are the only unauthenticated writes: a tighter rate limit guards them.
-  const guarded = { rateLimit: perAddressLimit(deps.config.AUTH_RATE_LIMIT_PER_MINUTE) };
+  const guarded = { rateLimit: perAddressLimit(http.config.AUTH_RATE_LIMIT_PER_MINUTE) };
 
   app.post(
     '/auth/register',
@@ -40,8 +41,7 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
         response: { 201: authResponse, ...errors },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await auth.register(authDeps, request.body, request.ip)),
+    async (request, reply) => reply.status(201).send(await auth.register(request.body, request.ip)),
   );
 
   app.post(
@@ -55,12 +55,12 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
         response: { 200: authResponse, ...errors },
       },
     },
-    async (request) => auth.login(authDeps, request.body),
+    async (request) => auth.login(request.body),
   );
 
   const security = [{ bearerAuth: [] }];
   // A person's own acts: an API key gets a 401 here (docs/architecture.md "Credentials").
-  const onRequest = deps.authenticateSession;
+  const onRequest = http.authenticateSession;
 
   app.get(
     '/auth/me',
@@ -73,7 +73,7 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
         response: { 200: user, 401: errorResponse },
       },
     },
-    async (request) => auth.getProfile(authDeps, authOf(request)),
+    async (request) => auth.getProfile(authOf(request)),
   );
 
   app.put(
@@ -88,7 +88,7 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
         response: { 200: user, ...errors },
       },
     },
-    async (request) => auth.updateProfile(authDeps, authOf(request), request.body),
+    async (request) => auth.updateProfile(authOf(request), request.body),
   );
 
   app.post(
@@ -104,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       },
     },
     async (request) => {
-      await auth.changePassword(authDeps, authOf(request), request.body);
+      await auth.changePassword(authOf(request), request.body);
       return { success: true as const };
     },
   );
@@ -123,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       },
     },
     async (request) => {
-      await auth.deleteAccount(authDeps, authOf(request), request.body);
+      await auth.deleteAccount(authOf(request), request.body);
       return { success: true as const };
     },
   );
@@ -139,7 +139,7 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
         response: { 200: personalApiKey, 401: errorResponse },
       },
     },
-    async (request) => ({ apiKey: await auth.regenerateApiKey(authDeps, authOf(request)) }),
+    async (request) => ({ apiKey: await auth.regenerateApiKey(authOf(request)) }),
   );
 
   app.post(
@@ -154,7 +154,7 @@ export const authRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       },
     },
     async (request) => {
-      await auth.logout(authDeps, authOf(request));
+      await auth.logout(authOf(request));
       return { success: true as const };
     },
   );

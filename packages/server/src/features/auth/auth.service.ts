@@ -12,9 +12,11 @@ import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
+import type { CredentialCache } from '../../lib/credential-cache.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
-import { deleteUser, type AccountsDeps } from '../accounts/accounts.service.js';
-import { personalKey, regeneratePersonalKey, type KeysDeps } from '../keys/keys.service.js';
+import type { AccountsService } from '../accounts/index.js';
+import { bindService, type CredentialChange } from '../feature.js';
+import type { KeysService } from '../keys/keys.service.js';
 import * as repo from './auth.repository.js';
 import {
   assertNotLocked,
@@ -31,12 +33,15 @@ export interface AuthDeps {
   db: Db;
   sessionTtlDays: number;
   now: () => Date;
-  keys: KeysDeps;
+  /** Each person's personal key. */
+  keys: Pick<KeysService, 'personalKey' | 'regeneratePersonalKey'>;
   throttles: { login: ThrottleRule; password: ThrottleRule; register: ThrottleRule };
   /** Tells every node that these credentials ended (their sockets and MCP sessions close). */
-  credentialsChanged: KeysDeps['credentialsChanged'];
+  credentialsChanged: (changes: CredentialChange[]) => void;
+  /** Session rows verified recently (forgotten when a session ends). */
+  verified: CredentialCache;
   /** Deleting the person and the accounts they alone own. */
-  accounts: AccountsDeps;
+  accounts: Pick<AccountsService, 'deleteUser'>;
 }
 
 /** Hash of a throwaway password: login verifies against it when the email is unknown, so both failures take as long. */
@@ -54,7 +59,7 @@ function toUser(row: repo.UserRow, apiKey: string): User {
 
 /** The user with their personal API key in the account they act in. */
 async function userIn(deps: AuthDeps, row: repo.UserRow, accountId: string): Promise<User> {
-  return toUser(row, await personalKey(deps.keys, accountId, row.id));
+  return toUser(row, await deps.keys.personalKey(accountId, row.id));
 }
 
 async function startSession(deps: AuthDeps, user: repo.UserRow, accountId: string) {
@@ -122,7 +127,7 @@ export async function authenticateSession(
   token: string,
 ): Promise<AuthContext | undefined> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return undefined;
-  const session = await deps.keys.verified.lookup(
+  const session = await deps.verified.lookup(
     'session',
     hashSecret(token),
     (hash) => repo.findSessionByTokenHash(deps.db, hash),
@@ -171,7 +176,7 @@ export async function updateProfile(
 
 /** A new personal API key; the previous one is refused at once. */
 export async function regenerateApiKey(deps: AuthDeps, auth: AuthContext): Promise<string> {
-  return regeneratePersonalKey(deps.keys, auth);
+  return deps.keys.regeneratePersonalKey(auth);
 }
 
 /** Changes the password and ends the user's other sessions; the current one stays signed in. */
@@ -219,8 +224,24 @@ export async function deleteAccount(
     const message = 'Password is incorrect: your account was not deleted';
     throw new AppError(403, 'FORBIDDEN', message, [{ field: 'password', message }]);
   }
-  await deleteUser(deps.accounts, user.id, [
+  await deps.accounts.deleteUser(user.id, [
     { scope: 'password', subject: user.id },
     { scope: 'login', subject: throttleSubject(user.email) },
   ]);
 }
+
+export const createAuthService = (deps: AuthDeps) =>
+  bindService(deps, {
+    register,
+    login,
+    authenticateSession,
+    sessionStatus,
+    logout,
+    getProfile,
+    updateProfile,
+    regenerateApiKey,
+    changePassword,
+    deleteAccount,
+  });
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -16,10 +16,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
-import type { RouteDeps } from '../../route-deps.js';
-import * as billing from './billing.service.js';
-import * as paymentMethods from './payment-methods.service.js';
-import * as webhooks from './webhooks.service.js';
+import type { RouteOptions } from '../feature.js';
+import type { BillingService } from './services.js';
 
 const errors = {
   400: errorResponse,
@@ -38,13 +36,19 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024;
  * never an API key; changes only by the account's owner (403 otherwise).
  * Not metered — an account past its monthly operations can still upgrade.
  */
-export const billingRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  await app.register(webhookRoute, deps);
-  await app.register(accountRoutes, deps);
+export const billingRoutes: FastifyPluginAsyncZod<RouteOptions<BillingService>> = async (
+  app,
+  options,
+) => {
+  await app.register(webhookRoute, options);
+  await app.register(accountRoutes, options);
 };
 
-const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  app.addHook('onRequest', deps.authenticateSession);
+const accountRoutes: FastifyPluginAsyncZod<RouteOptions<BillingService>> = async (
+  app,
+  { services: billing, http },
+) => {
+  app.addHook('onRequest', http.authenticateSession);
   const schema = { tags: ['billing'], security: [{ bearerAuth: [] }] };
 
   app.get(
@@ -56,7 +60,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
         response: { 200: subscription, ...errors },
       },
     },
-    async (request) => billing.getSubscription(deps.billing, authOf(request)),
+    async (request) => billing.getSubscription(authOf(request)),
   );
 
   app.get(
@@ -68,7 +72,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
         response: { 200: planList, ...errors },
       },
     },
-    async () => ({ plans: billing.listPlans(deps.billing) }),
+    async () => ({ plans: billing.listPlans() }),
   );
 
   app.get(
@@ -81,7 +85,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
       },
     },
     async (request) => ({
-      paymentMethods: await paymentMethods.listPaymentMethods(deps.billing, authOf(request)),
+      paymentMethods: await billing.listPaymentMethods(authOf(request)),
     }),
   );
 
@@ -96,11 +100,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await paymentMethods.setDefaultPaymentMethod(
-        deps.billing,
-        authOf(request),
-        request.params.id,
-      );
+      await billing.setDefaultPaymentMethod(authOf(request), request.params.id);
       return { success: true as const };
     },
   );
@@ -116,7 +116,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
       },
     },
     async (request) => {
-      await paymentMethods.removePaymentMethod(deps.billing, authOf(request), request.params.id);
+      await billing.removePaymentMethod(authOf(request), request.params.id);
       return { success: true as const };
     },
   );
@@ -130,7 +130,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
         response: { 200: invoiceList, ...errors },
       },
     },
-    async (request) => ({ invoices: await billing.listInvoices(deps.billing, authOf(request)) }),
+    async (request) => ({ invoices: await billing.listInvoices(authOf(request)) }),
   );
 
   app.post(
@@ -145,7 +145,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
         response: { 200: setupIntent, ...errors },
       },
     },
-    async (request) => paymentMethods.createSetupIntent(deps.billing, authOf(request)),
+    async (request) => billing.createSetupIntent(authOf(request)),
   );
 
   app.post(
@@ -162,7 +162,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      subscription: await billing.changePlan(deps.billing, authOf(request), request.body),
+      subscription: await billing.changePlan(authOf(request), request.body),
     }),
   );
 
@@ -178,7 +178,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
         response: { 200: checkoutSession, ...errors },
       },
     },
-    async (request) => billing.startCheckout(deps.billing, authOf(request), request.body),
+    async (request) => billing.startCheckout(authOf(request), request.body),
   );
 
   app.post(
@@ -193,7 +193,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      subscription: await billing.cancelSubscription(deps.billing, authOf(request), {
+      subscription: await billing.cancelSubscription(authOf(request), {
         immediate: request.body?.immediate ?? false,
       }),
     }),
@@ -211,7 +211,7 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
     },
     async (request) => ({
       success: true as const,
-      subscription: await billing.reactivateSubscription(deps.billing, authOf(request)),
+      subscription: await billing.reactivateSubscription(authOf(request)),
     }),
   );
 };
@@ -221,7 +221,10 @@ const accountRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
  * one route takes its JSON body raw (a parser scoped to this plugin only);
  * every other route keeps the app's JSON parser.
  */
-const webhookRoute: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+const webhookRoute: FastifyPluginAsyncZod<RouteOptions<BillingService>> = async (
+  app,
+  { services: billing },
+) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
     'application/json',
@@ -245,11 +248,7 @@ const webhookRoute: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
     async (request) => {
       const signature = request.headers['stripe-signature'];
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return webhooks.handleWebhook(
-        deps.billing,
-        body,
-        typeof signature === 'string' ? signature : undefined,
-      );
+      return billing.handleWebhook(body, typeof signature === 'string' ? signature : undefined);
     },
   );
 };

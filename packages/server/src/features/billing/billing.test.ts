@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
 import { errorShapeProblem } from '../../test/http-assertions.js';
-import * as memory from '../graph/memory.service.js';
 import { currentPlan, effectivePlan } from '../entitlements/entitlements.service.js';
 
 /**
@@ -380,14 +379,10 @@ describe('billing without a payment provider', () => {
       credential: { kind: 'session', id: 'test', expiresAt: null },
     };
     // 1,001 entities: more than the free plan's 1,000.
-    await memory.createEntities(
-      t.runtime.graph,
+    await t.runtime.graph.createEntities(
       auth,
-      Array.from({ length: 1_001 }, (_, index) => ({
-        name: `Entity ${index}`,
-        entityType: 'concept',
-        observations: [],
-      })),
+      Array.from({ length: 1_001 }, (_, index) => ({ name: `Entity ${index}`, type: 'concept' })),
+      { existing: 'skip' },
     );
     await call({ method: 'POST', url: '/api/billing/cancel-subscription', payload: {} });
     expect((await currentPlan(t.database.db, accountId)).id).toBe('starter');

@@ -5,6 +5,7 @@ import { isUuid } from '../../lib/ids.js';
 import { EmbeddingClient, EmbeddingError, MAX_DIMENSIONS } from './embedding-client.js';
 import * as repo from './embeddings.repository.js';
 import { cosine, fromBase64, normalized } from './vectors.js';
+import { bindService } from '../feature.js';
 
 /**
  * The optional semantic arm of recall (issue 32): with EMBEDDINGS_URL and
@@ -243,3 +244,13 @@ export async function embeddingStatus(
     lastError: row?.account_error ?? row?.model_error ?? null,
   };
 }
+
+/** What recall and analytics call: the reads above with their deps given, and the embedder (null without an endpoint). */
+export function createEmbeddingsService(deps: EmbeddingsDeps) {
+  return {
+    embedder: deps.embedder,
+    ...bindService(deps, { semanticScores, semanticCandidates, embeddingStatus }),
+  };
+}
+
+export type EmbeddingsService = ReturnType<typeof createEmbeddingsService>;

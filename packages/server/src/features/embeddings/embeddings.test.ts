@@ -10,7 +10,7 @@ import { accountIdOf, createTestApp, testConfig, type TestApp } from '../../test
 import { EmbeddingClient, embeddingsEndpoint } from './embedding-client.js';
 import { startEmbeddingStandIn, type EmbeddingStandIn } from './embedding-stand-in.test-support.js';
 import type { EmbeddingIndexer, IndexerOptions, IndexerRun } from './embedding-indexer.js';
-import { Embedder, semanticCandidates, semanticScores } from './embeddings.service.js';
+import { Embedder, semanticScores } from './embeddings.service.js';
 
 /**
  * The semantic index against a local stand-in endpoint (node:http, hashed
@@ -69,7 +69,7 @@ async function embeddingRuntime(
   const app = await buildApp({ config, runtime });
   await app.ready();
   opened.push({ runtime, app });
-  return { runtime, indexer: runtime.embeddingIndexer!, app };
+  return { runtime, indexer: runtime.embeddings.indexer!, app };
 }
 
 /** Runs until no work is left (a walk and the events after it may take two runs). */
@@ -141,10 +141,10 @@ describe('without EMBEDDINGS_URL', () => {
     const accountId = await accountIdOf(plain, account.userId);
 
     expect(plain.runtime.embeddings.embedder).toBeNull();
-    expect(plain.runtime.embeddingIndexer).toBeUndefined();
+    expect(plain.runtime.embeddings.indexer).toBeUndefined();
     const ids = await observationIdsOf(accountId);
-    expect(await semanticScores(plain.runtime.embeddings, accountId, 'job', ids)).toBeNull();
-    expect(await semanticCandidates(plain.runtime.embeddings, accountId, 'job', 5)).toBeNull();
+    expect(await plain.runtime.embeddings.semanticScores(accountId, 'job', ids)).toBeNull();
+    expect(await plain.runtime.embeddings.semanticCandidates(accountId, 'job', 5)).toBeNull();
     const summary = await plain.app.inject({
       method: 'GET',
       url: '/api/analytics',
@@ -425,8 +425,7 @@ describe('the indexer', () => {
     const poisoned = await observationId(accountId, 'a POISON fact');
     expect(vectors.find((row) => row.observation_id === poisoned)?.bytes).toBe(0);
     expect(vectors.filter((row) => row.bytes === DIMENSIONS)).toHaveLength(2);
-    const scores = await semanticScores(
-      runtime.embeddings,
+    const scores = await runtime.embeddings.semanticScores(
       accountId,
       'fine fact',
       await observationIdsOf(accountId),
@@ -508,7 +507,7 @@ describe('the indexer', () => {
     });
     // The old model's reader finds nothing of its own any more.
     const ids = await observationIdsOf(accountId);
-    expect((await semanticScores(first.runtime.embeddings, accountId, 'fact', ids))?.size).toBe(0);
+    expect((await first.runtime.embeddings.semanticScores(accountId, 'fact', ids))?.size).toBe(0);
   });
 
   it('walks the account again when the change log was compacted past its position', async () => {
@@ -553,8 +552,8 @@ describe('the indexer', () => {
       payload: { password: 'Password123' },
     });
     expect(response.statusCode, response.body).toBe(200);
-    await plain.runtime.accountPurge.idle();
-    await runtime.accountPurge.idle();
+    await plain.runtime.accounts.purge.idle();
+    await runtime.accounts.purge.idle();
     expect(await vectorsOf(accountId)).toHaveLength(0);
     const state = await sql`select 1 from embedding_state where account_id = ${accountId}`.execute(
       plain.database.db,
@@ -597,8 +596,7 @@ describe('semantic reads', () => {
   it('scores a paraphrase above unrelated observations', async () => {
     const job = await observationId(mayaAccount, 'Maya started a new job at Acme in March');
     const hiking = await observationId(mayaAccount, 'Maya loves hiking in the mountains');
-    const scores = await semanticScores(
-      runtime.embeddings,
+    const scores = await runtime.embeddings.semanticScores(
       mayaAccount,
       'When did Maya begin her new employment?',
       [job, hiking, 'not-a-uuid'],
@@ -607,17 +605,15 @@ describe('semantic reads', () => {
     expect(scores!.size).toBe(2);
     expect(scores!.get(job)!).toBeGreaterThan(scores!.get(hiking)!);
     expect(scores!.get(job)!).toBeLessThanOrEqual(1);
-    expect(await semanticScores(runtime.embeddings, mayaAccount, 'anything', [])).toEqual(
-      new Map(),
-    );
+    expect(await runtime.embeddings.semanticScores(mayaAccount, 'anything', [])).toEqual(new Map());
   });
 
   it("never scores or finds another account's observations", async () => {
     const theirs = await observationIdsOf(otherAccount);
-    expect(await semanticScores(runtime.embeddings, mayaAccount, 'career', theirs)).toEqual(
+    expect(await runtime.embeddings.semanticScores(mayaAccount, 'career', theirs)).toEqual(
       new Map(),
     );
-    const found = await semanticCandidates(runtime.embeddings, mayaAccount, 'career began', 50);
+    const found = await runtime.embeddings.semanticCandidates(mayaAccount, 'career began', 50);
     const mine = new Set(await observationIdsOf(mayaAccount));
     expect(found!.length).toBe(3);
     expect(found!.every((candidate) => mine.has(candidate.observationId))).toBe(true);
@@ -625,7 +621,7 @@ describe('semantic reads', () => {
 
   it('finds the nearest observations even when they share no word with the question', async () => {
     const job = await observationId(mayaAccount, 'Maya started a new job at Acme in March');
-    const found = await semanticCandidates(runtime.embeddings, mayaAccount, 'employment began', 2);
+    const found = await runtime.embeddings.semanticCandidates(mayaAccount, 'employment began', 2);
     expect(found).toHaveLength(2);
     expect(found![0]!.observationId).toBe(job);
     expect(found![0]!.score).toBeGreaterThan(found![1]!.score);

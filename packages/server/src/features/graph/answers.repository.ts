@@ -55,7 +55,7 @@ export interface AnswerBudget {
 
 /**
  * The answer for `source`. The row budget is the rule of `boundEntities`
- * (graph.service): entities are kept in order while their observations fit;
+ * (read-bounds.ts): entities are kept in order while their observations fit;
  * the first is always kept, with as many as fit. The caller then fits the
  * answer's bytes (`fitBytes`) as for any read.
  */

@@ -23,8 +23,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
-import type { RouteDeps } from '../../route-deps.js';
-import * as graph from './graph.service.js';
+import type { RouteOptions } from '../feature.js';
+import type { GraphService } from './graph.service.js';
 
 const errors = {
   400: errorResponse,
@@ -38,9 +38,11 @@ const TYPE_LIST_DESCRIPTION =
   'One page of types (`limit`, default 100, at most the read limit), most common first, then by name. `nextCursor` is passed as `cursor` for the next page; null when nothing follows. `prefix` keeps the types that start with it, in any case.';
 
 /** REST adapters over the graph service: validate, call, shape. */
-export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  const graphDeps = deps.graph;
-  app.addHook('onRequest', deps.authenticate);
+export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = async (
+  app,
+  { services: graph, http },
+) => {
+  app.addHook('onRequest', http.authenticate);
   const security = [{ bearerAuth: [] }];
   const entities = { tags: ['entities'], security };
   const relations = { tags: ['relations'], security };
@@ -58,7 +60,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         response: { 200: entityList, ...errors },
       },
     },
-    async (request) => graph.listEntities(graphDeps, authOf(request), request.query),
+    async (request) => graph.listEntities(authOf(request), request.query),
   );
 
   app.get(
@@ -73,7 +75,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         response: { 200: typeList, ...errors },
       },
     },
-    async (request) => graph.listEntityTypes(graphDeps, authOf(request), request.query),
+    async (request) => graph.listEntityTypes(authOf(request), request.query),
   );
 
   app.get(
@@ -87,7 +89,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         response: { 200: entity, ...errors },
       },
     },
-    async (request) => graph.getEntity(graphDeps, authOf(request), request.params.id),
+    async (request) => graph.getEntity(authOf(request), request.params.id),
   );
 
   app.post(
@@ -102,8 +104,12 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         response: { 201: entity, ...errors },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await graph.createEntity(graphDeps, authOf(request), request.body)),
+    async (request, reply) => {
+      const [created] = await graph.createEntities(authOf(request), [request.body], {
+        existing: 'reject',
+      });
+      return reply.status(201).send(created!);
+    },
   );
 
   app.put(
@@ -120,8 +126,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         response: { 200: entity, ...errors },
       },
     },
-    async (request) =>
-      graph.updateEntity(graphDeps, authOf(request), request.params.id, request.body),
+    async (request) => graph.updateEntity(authOf(request), { id: request.params.id }, request.body),
   );
 
   app.delete(
@@ -136,7 +141,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
       },
     },
     async (request) => {
-      await graph.deleteEntity(graphDeps, authOf(request), request.params.id);
+      await graph.deleteEntity(authOf(request), request.params.id);
       return { success: true as const };
     },
   );
@@ -163,7 +168,6 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         .status(201)
         .send(
           await graph.addObservations(
-            graphDeps,
             authOf(request),
             request.params.id,
             request.body.observations,
@@ -184,7 +188,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         response: { 200: relationList, ...errors },
       },
     },
-    async (request) => graph.listRelations(graphDeps, authOf(request), request.query),
+    async (request) => graph.listRelations(authOf(request), request.query),
   );
 
   app.get(
@@ -199,7 +203,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         response: { 200: typeList, ...errors },
       },
     },
-    async (request) => graph.listRelationTypes(graphDeps, authOf(request), request.query),
+    async (request) => graph.listRelationTypes(authOf(request), request.query),
   );
 
   app.get(
@@ -218,8 +222,8 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
     async (request) => {
       const { rootEntityId, ...options } = request.query;
       return rootEntityId
-        ? graph.graphAround(graphDeps, authOf(request), rootEntityId, options)
-        : graph.graphOverview(graphDeps, authOf(request), options);
+        ? graph.graphAround(authOf(request), rootEntityId, options)
+        : graph.graphOverview(authOf(request), options);
     },
   );
 
@@ -236,7 +240,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
       },
     },
     async (request) =>
-      graph.graphAround(graphDeps, authOf(request), request.params.id, {
+      graph.graphAround(authOf(request), request.params.id, {
         depth: request.query.depth,
         limit: 1000,
       }),
@@ -254,7 +258,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await graph.createRelation(graphDeps, authOf(request), request.body)),
+      reply.status(201).send(await graph.createRelation(authOf(request), request.body)),
   );
 
   app.put(
@@ -269,8 +273,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
         response: { 200: relation, ...errors },
       },
     },
-    async (request) =>
-      graph.updateRelation(graphDeps, authOf(request), request.params.id, request.body),
+    async (request) => graph.updateRelation(authOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -285,7 +288,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =
       },
     },
     async (request) => {
-      await graph.deleteRelation(graphDeps, authOf(request), request.params.id);
+      await graph.deleteRelation(authOf(request), request.params.id);
       return { success: true as const };
     },
   );

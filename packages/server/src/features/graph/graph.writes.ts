@@ -24,8 +24,9 @@ import * as relationRepo from './relations.repository.js';
 
 /**
  * The one write path of the graph (decision 006). REST, MCP, imports and the
- * web app write through these operations, by id; `memory.service` and
- * `transfer.service` only translate names and file formats onto them. Each
+ * web app write through these operations, by id; the graph service's
+ * name-addressed calls and `transfer.service` only translate names and file
+ * formats onto them. Each
  * operation takes a batch of any size and costs a constant number of
  * statements; the counters (observation counts, degrees, type counts, stored
  * bytes) and the change-log events are kept here and nowhere else.

@@ -6,9 +6,10 @@ import { JsonSplitError, splitJsonObject } from '../../lib/json-split.js';
 import * as entityRepo from './entities.repository.js';
 import type { ObservationRow } from './observations.repository.js';
 import * as transferRepo from './transfer.repository.js';
-import type { GraphDeps } from './graph.service.js';
+import type { GraphDeps } from './read-bounds.js';
 import * as writes from './graph.writes.js';
-import * as memory from './memory.service.js';
+import { createEntities } from './entities.service.js';
+import { createRelationsByName } from './relations.service.js';
 
 /**
  * Moving memory in and out: the reference MCP server's JSONL (one
@@ -412,13 +413,18 @@ export async function importJsonlFrom(
       for await (const line of jsonlLines(source())) if (line.type === 'entity') yield line;
     };
     for await (const batch of batches(entities(), IMPORT_BATCH)) {
-      summary.entities += (await memory.createEntities(deps, auth, batch)).length;
+      const given = batch.map((line) => ({
+        name: line.name,
+        type: line.entityType,
+        observations: line.observations,
+      }));
+      summary.entities += (await createEntities(deps, auth, given, { existing: 'skip' })).length;
     }
     const relations = async function* () {
       for await (const line of jsonlLines(source())) if (line.type === 'relation') yield line;
     };
     for await (const batch of batches(relations(), IMPORT_BATCH)) {
-      summary.relations += (await memory.createRelations(deps, auth, batch)).length;
+      summary.relations += (await createRelationsByName(deps, auth, batch)).length;
     }
   });
 }

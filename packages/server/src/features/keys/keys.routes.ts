@@ -9,8 +9,8 @@ import {
 } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
-import type { RouteDeps } from '../../route-deps.js';
-import * as keys from './keys.service.js';
+import type { RouteOptions } from '../feature.js';
+import type { KeysService } from './keys.service.js';
 
 const errors = {
   400: errorResponse,
@@ -20,9 +20,12 @@ const errors = {
   409: errorResponse,
 };
 
-export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
+export const keysRoutes: FastifyPluginAsyncZod<RouteOptions<KeysService>> = async (
+  app,
+  { services: keys, http },
+) => {
   // Managing keys is a person's act: a session token only, never an API key.
-  app.addHook('onRequest', deps.authenticateSession);
+  app.addHook('onRequest', http.authenticateSession);
   const schema = { tags: ['api keys'], security: [{ bearerAuth: [] }] };
 
   app.get(
@@ -35,7 +38,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
         response: { 200: apiKeyList, ...errors },
       },
     },
-    async (request) => ({ apiKeys: await keys.listKeys(deps.keys, authOf(request)) }),
+    async (request) => ({ apiKeys: await keys.listKeys(authOf(request)) }),
   );
 
   app.post(
@@ -50,7 +53,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await keys.createKey(deps.keys, authOf(request), request.body)),
+      reply.status(201).send(await keys.createKey(authOf(request), request.body)),
   );
 
   app.post(
@@ -64,7 +67,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
         response: { 200: rolledApiKey, ...errors },
       },
     },
-    async (request) => keys.rollKey(deps.keys, authOf(request), request.params.id),
+    async (request) => keys.rollKey(authOf(request), request.params.id),
   );
 
   app.delete(
@@ -79,7 +82,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) =>
       },
     },
     async (request) => {
-      await keys.deleteKey(deps.keys, authOf(request), request.params.id);
+      await keys.deleteKey(authOf(request), request.params.id);
       return { success: true as const };
     },
   );

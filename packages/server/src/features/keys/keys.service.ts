@@ -13,8 +13,9 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { conflict, notFound, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
 import type { CredentialCache } from '../../lib/credential-cache.js';
+import type { Entitlements } from '../entitlements/entitlements.service.js';
+import { bindService, type CredentialChange } from '../feature.js';
 import type { KeyUsageTracker } from './key-usage.js';
 import * as repo from './keys.repository.js';
 
@@ -28,7 +29,7 @@ export interface KeysDeps {
   /** Instance secret from which personal keys are derived. */
   secret: string;
   /** Tells every node that these credentials were revoked or their expiry moved. */
-  credentialsChanged: (changes: { kind: 'session' | 'api_key'; id: string }[]) => void;
+  credentialsChanged: (changes: CredentialChange[]) => void;
   /** Key rows verified recently (forgotten when a key changes). */
   verified: CredentialCache;
   /** The plan in force, for its key limit. */
@@ -199,8 +200,8 @@ export async function deleteKey(deps: KeysDeps, auth: AuthContext, id: string): 
 
 /** The key's expiry, or undefined once it is deleted (for holders of the key). */
 /** API keys that count against the plan: account keys neither rolled over nor expired. */
-export async function liveKeyCount(db: Db, accountId: string, now: Date): Promise<number> {
-  return repo.countLiveAccountKeys(db, accountId, now);
+export async function liveKeyCount(deps: KeysDeps, accountId: string): Promise<number> {
+  return repo.countLiveAccountKeys(deps.db, accountId, deps.now());
 }
 
 export async function keyStatus(
@@ -290,3 +291,24 @@ export async function regeneratePersonalKey(deps: KeysDeps, auth: AuthContext): 
   await removePersonalKey(deps, auth.accountId, auth.userId);
   return personalKey(deps, auth.accountId, auth.userId);
 }
+
+/** What other features and the adapters call: the functions above with their deps given. */
+export function createKeysService(deps: KeysDeps) {
+  return {
+    /** Key usage counted in memory; `flush` writes it (tests, exact lists). */
+    usage: deps.usage,
+    ...bindService(deps, {
+      listKeys,
+      createKey,
+      rollKey,
+      deleteKey,
+      liveKeyCount,
+      keyStatus,
+      authenticateApiKey,
+      personalKey,
+      regeneratePersonalKey,
+    }),
+  };
+}
+
+export type KeysService = ReturnType<typeof createKeysService>;

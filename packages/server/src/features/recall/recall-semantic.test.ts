@@ -28,7 +28,7 @@ beforeAll(async () => {
     type: 'person',
     observations: ['Collects vinyl records', 'Hiking every Sunday with her puppy'],
   });
-  for (let run = 0; run < 10 && (await t.runtime.embeddingIndexer!.runOnce()).more; run += 1);
+  for (let run = 0; run < 10 && (await t.runtime.embeddings.indexer!.runOnce()).more; run += 1);
 });
 
 afterAll(async () => {

@@ -7,14 +7,17 @@ import {
 } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
-import type { RouteDeps } from '../../route-deps.js';
-import * as recall from './recall.service.js';
+import type { RouteOptions } from '../feature.js';
+import type { RecallService } from './recall.service.js';
 
 const errors = { 400: errorResponse, 401: errorResponse, 402: errorResponse };
 
 /** REST adapters over recall: validate, call, shape. */
-export const recallRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  app.addHook('onRequest', deps.authenticate);
+export const recallRoutes: FastifyPluginAsyncZod<RouteOptions<RecallService>> = async (
+  app,
+  { services: recall, http },
+) => {
+  app.addHook('onRequest', http.authenticate);
   const tags = ['recall'];
   const security = [{ bearerAuth: [] }];
 
@@ -34,7 +37,7 @@ export const recallRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) 
     },
     async (request) => {
       const { q, limit, types, entities } = request.query;
-      return recall.recall(deps.recall, authOf(request), {
+      return recall.recall(authOf(request), {
         query: q,
         limit,
         entityTypes: types,
@@ -58,7 +61,7 @@ export const recallRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) 
       },
     },
     async (request) =>
-      recall.context(deps.recall, authOf(request), {
+      recall.context(authOf(request), {
         query: request.query.q,
         maxChars: request.query.maxChars,
       }),

@@ -6,8 +6,8 @@ import {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
-import * as embeddings from '../embeddings/embeddings.service.js';
-import type { EmbeddingsDeps } from '../embeddings/embeddings.service.js';
+import type { EmbeddingsService, SemanticCandidate } from '../embeddings/embeddings.service.js';
+import { bindService } from '../feature.js';
 import * as repo from './recall.repository.js';
 import {
   BM25_B,
@@ -33,7 +33,7 @@ import {
 export interface RecallDeps {
   db: Db;
   /** The semantic index: with an embedding endpoint, its order by meaning is fused with the lexical one. */
-  embeddings?: EmbeddingsDeps | undefined;
+  embeddings?: EmbeddingsService | undefined;
 }
 
 export interface RecallInput {
@@ -78,7 +78,7 @@ async function rankedObservations(
 
   // The semantic arm's own nearest observations (null without an endpoint), asked beside the lexical work.
   const nearest = deps.embeddings
-    ? embeddings.semanticCandidates(deps.embeddings, accountId, input.query, SEMANTIC_CANDIDATES)
+    ? deps.embeddings.semanticCandidates(accountId, input.query, SEMANTIC_CANDIDATES)
     : Promise.resolve(null);
   const question = await repo.readQuestion(db, accountId, input.query, {
     words: QUERY_WORDS_MAX,
@@ -139,12 +139,11 @@ async function fuseWithMeaning(
   accountId: string,
   input: RecallInput,
   lexical: repo.CandidateRow[],
-  nearest: embeddings.SemanticCandidate[] | null,
+  nearest: SemanticCandidate[] | null,
   only: string[] | null,
 ): Promise<repo.CandidateRow[]> {
   if (!deps.embeddings?.embedder) return lexical;
-  const similarity = await embeddings.semanticScores(
-    deps.embeddings,
+  const similarity = await deps.embeddings.semanticScores(
     accountId,
     input.query,
     lexical.map((row) => row.id),
@@ -269,3 +268,7 @@ export async function context(
   const text = renderContext(kept, relations);
   return { context: text, entities: kept, relations, chars: text.length };
 }
+
+export const createRecallService = (deps: RecallDeps) => bindService(deps, { recall, context });
+
+export type RecallService = ReturnType<typeof createRecallService>;

@@ -1,9 +1,15 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
-import type { RouteDeps } from '../../route-deps.js';
-import * as transfer from '../graph/transfer.service.js';
-import { ExportGuard } from './export-guard.service.js';
+import type { RouteOptions } from '../feature.js';
+import type { GraphService } from '../graph/index.js';
+import type { ExportGuard } from './export-guard.service.js';
+
+/** What the export route runs on: the graph's lossless export, and one export per account at a time. */
+export interface TransferServices {
+  graph: Pick<GraphService, 'exportLossless'>;
+  exports: ExportGuard;
+}
 
 /** Bytes of the export held ahead of a client that reads slowly (besides the page being read). */
 const STREAM_BUFFER_BYTES = 64 * 1024;
@@ -32,12 +38,11 @@ async function* endingBeforeLast(
  * a page at a time as the client reads it (a slow reader holds the export,
  * not memory), one export per account at a time (429 for a second).
  */
-export const transferRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps) => {
-  app.addHook('onRequest', deps.authenticate);
-  // One per node (app): the accounts exporting here, and their leases shared with other nodes.
-  const exports = new ExportGuard(deps.graph.db, (error) =>
-    app.log.error({ err: error }, 'export lease'),
-  );
+export const transferRoutes: FastifyPluginAsyncZod<RouteOptions<TransferServices>> = async (
+  app,
+  { services: { graph, exports }, http },
+) => {
+  app.addHook('onRequest', http.authenticate);
 
   app.get(
     '/api/export',
@@ -54,13 +59,13 @@ export const transferRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, deps
     async (request, reply) => {
       const auth = authOf(request);
       const end = await exports.begin(auth.accountId);
-      const body = Readable.from(endingBeforeLast(transfer.exportLossless(deps.graph, auth), end), {
+      const body = Readable.from(endingBeforeLast(graph.exportLossless(auth), end), {
         objectMode: false,
         highWaterMark: STREAM_BUFFER_BYTES,
       });
       // Failed or dropped by the client: the export ends with its stream.
       body.once('close', () => void end());
-      const day = deps.now().toISOString().slice(0, 10);
+      const day = http.now().toISOString().slice(0, 10);
       return reply
         .header('content-type', 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="engram-export-${day}.json"`)

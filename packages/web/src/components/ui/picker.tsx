@@ -6,6 +6,7 @@ import { cn } from '@/lib/cn';
 // The parts the searchable pickers share (the type picker, the relation
 // form's entity picker): a closed button, a search box at the top of the
 // open list that the arrow keys and Enter act on, and options with a check.
+// How the keys move through the list is `usePickerList` (picker-list.ts).
 
 /** The closed picker: looks like the other inputs of a form. */
 export const pickerTriggerClass = cn(
@@ -90,9 +91,4 @@ export function PickerOption({
       {children}
     </li>
   );
-}
-
-/** Scrolls the option at `index` of a picker's list into view. */
-export function scrollToOption(list: HTMLUListElement | null, index: number) {
-  list?.querySelector(`[data-index="${index}"]`)?.scrollIntoView?.({ block: 'nearest' });
 }

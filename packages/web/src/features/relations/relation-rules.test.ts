@@ -5,6 +5,7 @@ import {
   matchesRelationSearch,
   matchesRelationType,
   RELATION_TYPE_OPTIONS,
+  relationTypeChoices,
   relationTypeOptions,
   type RelationFormValues,
 } from './relation-rules';
@@ -55,6 +56,26 @@ describe('checkRelationForm', () => {
       'contains',
       'influences',
     ]);
+  });
+});
+
+describe('relationTypeChoices', () => {
+  it("lists the account's types, then the ten it does not use, then the current type", () => {
+    expect(relationTypeChoices(['mentors', 'uses'], 'taught', '')).toEqual([
+      'mentors',
+      'uses',
+      ...RELATION_TYPE_OPTIONS.filter((type) => type !== 'uses'),
+      'taught',
+    ]);
+  });
+
+  it('keeps only the fixed choices that start with the search, in any case', () => {
+    expect(relationTypeChoices(['part_time_of'], 'PARTNER_OF', 'PART')).toEqual([
+      'part_time_of',
+      'part_of',
+      'PARTNER_OF',
+    ]);
+    expect(relationTypeChoices([], '', 'zz')).toEqual([]);
   });
 });
 

@@ -3,6 +3,26 @@ import { SUGGESTED_RELATION_TYPES, typeLabel, type TypeSummary } from '@engram/s
 /** The relation types the form offers; any other text is allowed too (docs/product.md, Forms). */
 export const RELATION_TYPE_OPTIONS: readonly string[] = SUGGESTED_RELATION_TYPES;
 
+/**
+ * The types the form's picker offers, as the entity form offers entity
+ * types: the account's own (most used first; those the server found for
+ * `prefix`), then the ten it does not use yet, and the relation's current
+ * type if missing — the last two only when they start with `prefix`, in any
+ * case, as the server's search does.
+ */
+export function relationTypeChoices(
+  accountTypes: string[],
+  current: string,
+  prefix: string,
+): string[] {
+  const wanted = prefix.toLowerCase();
+  const choices = new Set(accountTypes);
+  for (const type of [...RELATION_TYPE_OPTIONS, current]) {
+    if (type && type.toLowerCase().startsWith(wanted)) choices.add(type);
+  }
+  return [...choices];
+}
+
 export interface RelationFormValues {
   fromEntityId: string | null;
   toEntityId: string | null;

@@ -1,11 +1,10 @@
 import { entityTypeColor } from '@engram/shared';
 import { Plus, X } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { TypePicker } from '@/components/type-picker';
+import { TypeChoice } from '@/components/type-choice';
 import { Button } from '@/components/ui/button';
 import { DialogClose, DialogFooter } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
@@ -19,11 +18,6 @@ import {
   type EntityFormValues,
   type EntityPayload,
 } from '../entity-form-rules';
-
-/** Option values: types are prefixed so no type name can pose as 'Custom Type...'. */
-const CUSTOM_CHOICE = 'custom-type';
-const CUSTOM_OPTIONS = [{ value: CUSTOM_CHOICE, label: 'Custom Type...' }];
-const typeChoice = (type: string) => `type:${type}`;
 
 /** The type's colour, as its badge shows it. */
 function dot(type: string) {
@@ -90,11 +84,10 @@ export function EntityForm({
   const [dismissedServerError, setDismissedServerError] = useState<FieldError | null>(null);
   const liveServerError = serverError !== dismissedServerError ? serverError : null;
 
-  const ids = { type: useId(), custom: useId(), metadata: useId(), observations: useId() };
+  const ids = { type: useId(), metadata: useId(), observations: useId() };
   const nameRef = useRef<HTMLInputElement>(null);
   const typeRef = useRef<HTMLButtonElement>(null);
   const customRef = useRef<HTMLInputElement>(null);
-  const focusCustomOnClose = useRef(false);
   const metadataRef = useRef<HTMLTextAreaElement>(null);
   const boxRefs = useRef(new Map<number, HTMLTextAreaElement>());
 
@@ -165,60 +158,27 @@ export function EntityForm({
 
       <div className="grid gap-2">
         <Label htmlFor={ids.type}>Type</Label>
-        <TypePicker
+        <TypeChoice
           ref={typeRef}
+          customRef={customRef}
           id={ids.type}
-          value={customType !== null ? CUSTOM_CHOICE : type ? typeChoice(type) : null}
-          display={customType !== null ? 'Custom Type...' : type ? typeWithDot(type) : null}
+          type={type}
+          customType={customType}
           placeholder="Select a type"
           searchLabel="Search types"
           pages={entityTypePages}
-          optionsFor={(types, prefix) =>
-            typeChoices(
-              types.map((summary) => summary.type),
-              type,
-              prefix,
-            ).map((option) => ({ value: typeChoice(option), label: option, icon: dot(option) }))
-          }
-          trailing={CUSTOM_OPTIONS}
-          invalid={Boolean(typeError) && customType === null}
-          describedBy={typeError && customType === null ? `${ids.type}-message` : undefined}
-          onChange={(choice, search) => {
+          choices={(types, prefix) => typeChoices(types, type, prefix)}
+          option={(option) => ({ label: option, icon: dot(option) })}
+          display={typeWithDot}
+          customLabel="Custom type"
+          customPlaceholder="Enter a custom type"
+          errorId={typeError ? `${ids.type}-message` : undefined}
+          onChange={(next) => {
             edited('type');
-            if (choice === CUSTOM_CHOICE) {
-              // What was typed in the search becomes the custom type's first draft.
-              setCustomType((current) => current ?? search);
-              focusCustomOnClose.current = true;
-            } else {
-              setCustomType(null);
-              setType(choice.slice('type:'.length));
-            }
-          }}
-          onCloseAutoFocus={(event) => {
-            // Choosing 'Custom Type...' moves on to the text box it reveals.
-            if (!focusCustomOnClose.current) return;
-            focusCustomOnClose.current = false;
-            event.preventDefault();
-            customRef.current?.focus();
+            setType(next.type);
+            setCustomType(next.customType);
           }}
         />
-        {customType !== null ? (
-          <Input
-            ref={customRef}
-            id={ids.custom}
-            aria-label="Custom type"
-            placeholder="Enter a custom type"
-            autoComplete="off"
-            maxLength={100}
-            value={customType}
-            aria-invalid={typeError ? true : undefined}
-            aria-describedby={typeError ? `${ids.type}-message` : undefined}
-            onChange={(event) => {
-              setCustomType(event.target.value);
-              edited('type');
-            }}
-          />
-        ) : null}
         {typeError ? (
           <p id={`${ids.type}-message`} className="text-xs text-destructive">
             {typeError}

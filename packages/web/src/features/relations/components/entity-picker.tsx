@@ -1,12 +1,8 @@
 import { ChevronsUpDown } from 'lucide-react';
-import { useId, useRef, useState, type Ref } from 'react';
+import { useState, type Ref } from 'react';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
-import {
-  PickerOption,
-  PickerSearch,
-  pickerTriggerClass,
-  scrollToOption,
-} from '@/components/ui/picker';
+import { PickerOption, PickerSearch, pickerTriggerClass } from '@/components/ui/picker';
+import { usePickerList } from '@/components/ui/picker-list';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
@@ -99,78 +95,44 @@ function EntitySearch({
   const [query, setQuery] = useState('');
   const settled = useDebouncedValue(query, PICKER_DEBOUNCE_MS);
   const results = useEntitySearch(settled, true);
-  const [active, setActive] = useState(0);
-  const listId = useId();
-  const listRef = useRef<HTMLUListElement>(null);
 
   const options = results.data ?? [];
-  const selectable = (index: number) => options[index] && options[index].id !== disabledEntityId;
   const stale = settled !== query || results.isPlaceholderData;
   const searching = results.isFetching || stale;
+  const list = usePickerList({
+    options,
+    blocked: (entity) => entity.id === disabledEntityId,
+    stale,
+    onPick,
+  });
 
-  // The highlighted result: the one moved to, else the first that can be picked.
-  const current = selectable(active) ? active : options.findIndex((_, index) => selectable(index));
-
-  function pick(entity: PickedEntity) {
-    if (entity.id !== disabledEntityId) onPick(entity);
-  }
-
-  function move(step: 1 | -1) {
-    if (!options.length) return;
-    let next = current < 0 ? active : current;
-    for (let tries = 0; tries < options.length; tries++) {
-      next = (next + step + options.length) % options.length;
-      if (selectable(next)) break;
-    }
-    setActive(next);
-    scrollToOption(listRef.current, next);
-  }
-
-  function enter() {
-    // Results still answering an earlier text would pick the wrong entity.
-    if (stale) return;
-    const chosen = options[current];
-    if (chosen) pick(chosen);
-  }
-
-  const activeOption = options[current];
   return (
     <>
       <PickerSearch
+        {...list.search}
         searching={searching}
-        listId={listId}
-        onMove={move}
-        onEnter={enter}
         aria-label={searchLabel}
-        aria-activedescendant={activeOption ? `${listId}-${activeOption.id}` : undefined}
         placeholder="Search entities..."
         value={query}
         onChange={(event) => {
           setQuery(event.target.value);
-          setActive(0);
+          list.restart();
         }}
       />
       <ul
-        ref={listRef}
-        id={listId}
-        role="listbox"
+        {...list.list}
         aria-label="Entities"
         className="max-h-64 overflow-y-auto p-1 empty:hidden"
       >
         {options.map((entity, index) => {
           const blocked = entity.id === disabledEntityId;
-          const selected = entity.id === selectedId;
           return (
             <PickerOption
               key={entity.id}
-              id={`${listId}-${entity.id}`}
-              data-index={index}
-              selected={selected}
-              active={index === current}
+              {...list.option(index)}
+              selected={entity.id === selectedId}
               aria-disabled={blocked || undefined}
               className={cn(blocked && 'cursor-not-allowed opacity-50')}
-              onMouseMove={() => (blocked ? undefined : setActive(index))}
-              onClick={() => pick(entity)}
             >
               <span className="min-w-0 flex-1 truncate">{entity.name}</span>
               <EntityTypeBadge type={entity.type} />

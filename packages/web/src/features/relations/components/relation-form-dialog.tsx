@@ -1,6 +1,7 @@
 import { typeLabel, type Relation } from '@engram/shared';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
+import { TypeChoice } from '@/components/type-choice';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -11,27 +12,15 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectSeparator,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { useCreateRelation } from '../api/create-relation';
+import { relationTypePages } from '../api/list-relation-types';
 import type { PickedEntity } from '../api/search-entities';
 import { serverReason } from '../display';
 import { useUpdateRelation } from '../api/update-relation';
-import {
-  checkRelationForm,
-  RELATION_TYPE_OPTIONS,
-  type RelationFormField,
-} from '../relation-rules';
+import { checkRelationForm, relationTypeChoices, type RelationFormField } from '../relation-rules';
 import { EntityPicker } from './entity-picker';
 
 export type RelationFormDialogState =
@@ -55,9 +44,6 @@ export function RelationFormDialog({ state, onClose }: RelationFormDialogProps) 
   );
 }
 
-const CUSTOM_CHOICE = 'custom-type';
-const typeChoice = (type: string) => `type:${type}`;
-
 interface FieldError {
   field: RelationFormField;
   message: string;
@@ -65,17 +51,16 @@ interface FieldError {
 
 /**
  * The relation form: source and target pickers (each disables the entity
- * picked on the other side) and the type, from the ten of docs/product.md (Forms) or typed.
- * Editing changes the type only; both pickers are disabled.
+ * picked on the other side) and the type: the account's relation types and
+ * the ten of docs/product.md (Forms) in the shared type picker, or typed after
+ * 'Custom Type...'. Editing changes the type only; both pickers are disabled.
  */
 function RelationForm({ relation, onDone }: { relation: Relation | null; onDone: () => void }) {
   const editing = relation !== null;
   const [from, setFrom] = useState<PickedEntity | null>(relation?.fromEntity ?? null);
   const [to, setTo] = useState<PickedEntity | null>(relation?.toEntity ?? null);
-  const initialCustom =
-    relation && !RELATION_TYPE_OPTIONS.includes(relation.type) ? relation.type : null;
-  const [type, setType] = useState(initialCustom === null ? (relation?.type ?? '') : '');
-  const [customType, setCustomType] = useState<string | null>(initialCustom);
+  const [type, setType] = useState(relation?.type ?? '');
+  const [customType, setCustomType] = useState<string | null>(null);
   const [error, setError] = useState<FieldError | null>(null);
 
   const create = useCreateRelation();
@@ -87,7 +72,6 @@ function RelationForm({ relation, onDone }: { relation: Relation | null; onDone:
   const toRef = useRef<HTMLButtonElement>(null);
   const typeRef = useRef<HTMLButtonElement>(null);
   const customRef = useRef<HTMLInputElement>(null);
-  const focusCustomOnClose = useRef(false);
 
   const errorFor = (field: RelationFormField) =>
     error?.field === field ? error.message : undefined;
@@ -194,61 +178,27 @@ function RelationForm({ relation, onDone }: { relation: Relation | null; onDone:
 
       <div className="grid gap-2">
         <Label htmlFor={ids.type}>Relation Type</Label>
-        <Select
-          value={customType !== null ? CUSTOM_CHOICE : type ? typeChoice(type) : ''}
-          onValueChange={(choice) => {
+        <TypeChoice
+          ref={typeRef}
+          customRef={customRef}
+          id={ids.type}
+          type={type}
+          customType={customType}
+          placeholder="Select a relation type"
+          searchLabel="Search relation types"
+          pages={relationTypePages}
+          choices={(types, prefix) => relationTypeChoices(types, type, prefix)}
+          option={(option) => ({ label: typeLabel(option), hint: option })}
+          display={typeLabel}
+          customLabel="Custom relation type"
+          customPlaceholder="e.g. mentored_by"
+          errorId={typeError ? messageId('type') : undefined}
+          onChange={(next) => {
             edited('type');
-            if (choice === CUSTOM_CHOICE) {
-              setCustomType((current) => current ?? '');
-              focusCustomOnClose.current = true;
-            } else {
-              setCustomType(null);
-              setType(choice.slice('type:'.length));
-            }
+            setType(next.type);
+            setCustomType(next.customType);
           }}
-        >
-          <SelectTrigger
-            ref={typeRef}
-            id={ids.type}
-            aria-invalid={typeError && customType === null ? true : undefined}
-            aria-describedby={typeError ? messageId('type') : undefined}
-          >
-            <SelectValue placeholder="Select a relation type" />
-          </SelectTrigger>
-          <SelectContent
-            onCloseAutoFocus={(event) => {
-              // Choosing 'Custom Type...' moves on to the text box it reveals.
-              if (!focusCustomOnClose.current) return;
-              focusCustomOnClose.current = false;
-              event.preventDefault();
-              customRef.current?.focus();
-            }}
-          >
-            {RELATION_TYPE_OPTIONS.map((option) => (
-              <SelectItem key={option} value={typeChoice(option)} hint={option}>
-                {typeLabel(option)}
-              </SelectItem>
-            ))}
-            <SelectSeparator />
-            <SelectItem value={CUSTOM_CHOICE}>Custom Type...</SelectItem>
-          </SelectContent>
-        </Select>
-        {customType !== null ? (
-          <Input
-            ref={customRef}
-            aria-label="Custom relation type"
-            placeholder="e.g. mentored_by"
-            autoComplete="off"
-            maxLength={100}
-            value={customType}
-            aria-invalid={typeError ? true : undefined}
-            aria-describedby={typeError ? messageId('type') : undefined}
-            onChange={(event) => {
-              setCustomType(event.target.value);
-              edited('type');
-            }}
-          />
-        ) : null}
+        />
         <FieldMessage id={messageId('type')} message={typeError} />
       </div>
 

@@ -209,7 +209,23 @@ describe('Relation Management screen', { timeout: 20_000 }, () => {
     expect(within(dialog).getByText('Relation type is required')).toBeInTheDocument();
     expect(writes(requests)).toEqual([]);
 
+    // The account's relation types first, then the ten it does not use yet, then the free text.
     await user.click(within(dialog).getByRole('combobox', { name: 'Relation Type' }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual([
+      'Collaborated withcollaborated_with',
+      'Usesuses',
+      'Relates torelates_to',
+      'Depends ondepends_on',
+      'Part ofpart_of',
+      'Enablesenables',
+      'Based onbased_on',
+      'Implementsimplements',
+      'Extendsextends',
+      'Containscontains',
+      'Influencesinfluences',
+      'Custom Type...',
+    ]);
     await user.click(await screen.findByRole('option', { name: /^Depends on/ }));
     await user.click(submit);
     await waitFor(() => expect(writes(requests)).toHaveLength(1));
@@ -237,10 +253,13 @@ describe('Relation Management screen', { timeout: 20_000 }, () => {
     ).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Source Entity' })).toBeDisabled();
     expect(within(dialog).getByRole('button', { name: 'Target Entity' })).toBeDisabled();
-    // A type outside the ten shows as a custom type.
+    // The current type is chosen in the type picker, as any type of the account is.
+    const type = within(dialog).getByRole('combobox', { name: 'Relation Type' });
+    expect(type).toHaveTextContent('Mentors');
+    await user.click(type);
+    await user.click(await screen.findByRole('option', { name: 'Custom Type...' }));
     const custom = within(dialog).getByRole('textbox', { name: 'Custom relation type' });
-    expect(custom).toHaveValue('mentors');
-    await user.clear(custom);
+    await waitFor(() => expect(custom).toHaveFocus());
     await user.type(custom, ' taught ');
     await user.click(within(dialog).getByRole('button', { name: 'Update Relation' }));
     await waitFor(() => expect(writes(requests)).toHaveLength(1));

@@ -1,0 +1,33 @@
+import type { AccountsService } from '../accounts/index.js';
+import { defineFeature } from '../feature.js';
+import type { KeysService } from '../keys/keys.service.js';
+import { authRoutes } from './auth.routes.js';
+import { createAuthService } from './auth.service.js';
+import { authThrottles } from './throttle.js';
+
+export type { AuthService } from './auth.service.js';
+
+/** Sign-up, sign-in, sessions, profile and password. */
+export const authFeature = defineFeature({
+  name: 'auth',
+  create: (
+    { config, db, now, credentialsChanged, verified },
+    { keys, accounts }: { keys: KeysService; accounts: AccountsService },
+  ) =>
+    createAuthService({
+      db,
+      sessionTtlDays: config.SESSION_TTL_DAYS,
+      now,
+      keys,
+      credentialsChanged,
+      verified,
+      accounts,
+      throttles: authThrottles({
+        loginMaxFailures: config.LOGIN_MAX_FAILURES,
+        loginLockMinutes: config.LOGIN_LOCK_MINUTES,
+        passwordAttempts: config.PASSWORD_CHANGE_ATTEMPTS,
+        registerConflictsPerHour: config.REGISTER_CONFLICTS_PER_HOUR,
+      }),
+    }),
+  routes: authRoutes,
+});

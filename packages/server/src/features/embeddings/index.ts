@@ -1,0 +1,31 @@
+import type { Entitlements } from '../entitlements/entitlements.service.js';
+import { defineFeature } from '../feature.js';
+import { EmbeddingIndexer, type IndexerOptions } from './embedding-indexer.js';
+import { createEmbeddingsService, embeddingsFromConfig } from './embeddings.service.js';
+
+export type { EmbeddingsService } from './embeddings.service.js';
+
+/**
+ * The optional semantic index: without EMBEDDINGS_URL its `embedder` is null
+ * and nothing of it runs or writes.
+ */
+export const embeddingsFeature = defineFeature({
+  name: 'embeddings',
+  create(
+    context,
+    { entitlements }: { entitlements: Entitlements },
+    tuning?: Partial<IndexerOptions>,
+  ) {
+    const deps = embeddingsFromConfig(context.db, context.config, context.onError);
+    const indexer = deps.embedder
+      ? new EmbeddingIndexer(
+          { db: context.db, embedder: deps.embedder, entitlements },
+          tuning,
+          (error) => context.onError(error, 'embedding observations failed; retried later'),
+        )
+      : undefined;
+    indexer?.start();
+    context.onClose(() => indexer?.stop());
+    return { ...createEmbeddingsService(deps), indexer };
+  },
+});

@@ -1,0 +1,211 @@
+import type { Entity, EntityList, ObservationInput } from '@engram/shared';
+import { z } from 'zod';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
+import * as entityRepo from './entities.repository.js';
+import * as searchRepo from './search.repository.js';
+import * as writes from './graph.writes.js';
+import { entityNameOf, keysByName, requireByName, typeNameOf, type EntityRef } from './names.js';
+import { fitBytes, observationRowsOf, type GraphDeps } from './read-bounds.js';
+import { toEntities, toEntity, withObservations } from './wire-shapes.js';
+
+/**
+ * What creating an entity whose name the account already has does:
+ * - `reject`: the whole call fails with 409 naming it (REST);
+ * - `skip`: it is left as it is, its given observations dropped (MCP
+ *   `create_entities`, JSONL import: the reference server's rule);
+ * - `merge`: it gains the given observations it does not have yet; its type
+ *   and metadata stay.
+ */
+export type ExistingName = 'reject' | 'skip' | 'merge';
+
+export interface NewEntityInput {
+  name: string;
+  type: string;
+  metadata?: Record<string, unknown> | undefined;
+  observations?: ObservationInput[] | undefined;
+}
+
+/**
+ * Creates the entities whose names are new, in the order given; a name given
+ * twice in one call becomes one entity with the observations of both. Returns
+ * the entities created (with every observation), then with `merge` the
+ * existing ones named, as they stand after (cut to the read limits).
+ */
+export async function createEntities(
+  deps: GraphDeps,
+  auth: AuthContext,
+  entities: NewEntityInput[],
+  options: { existing: ExistingName },
+): Promise<Entity[]> {
+  const given = entities.map((entity, index) => ({
+    name: entityNameOf(entity.name, `entities.${index}.name`),
+    type: typeNameOf(entity.type, `entities.${index}.entityType`, 'entityType'),
+    metadata: entity.metadata ?? {},
+    observations: entity.observations ?? [],
+  }));
+  if (given.length === 0) return [];
+  return writes.write(deps, auth, async (scope) => {
+    const created = await writes.createEntities(scope, given);
+    const answer = created.map(({ row, observations }) => toEntity(row, observations));
+    if (options.existing === 'skip') return answer;
+    const createdNames = new Set(answer.map((entity) => entity.name));
+    const existing = [...new Set(given.map((entity) => entity.name))].filter(
+      (name) => !createdNames.has(name),
+    );
+    if (existing.length === 0) return answer;
+    if (options.existing === 'reject') {
+      throw conflict(`An entity named "${existing[0]}" already exists`, 'name');
+    }
+    const byName = await requireByName(scope.trx, auth.accountId, existing);
+    const additions = given.flatMap((entity, index) => {
+      const key = byName.get(entity.name);
+      if (!key || writes.cleanObservations(entity.observations).length === 0) return [];
+      return [
+        {
+          entityId: key.id,
+          observations: entity.observations,
+          field: `entities.${index}.observations`,
+        },
+      ];
+    });
+    if (additions.length > 0) await writes.addObservations(scope, additions);
+    const rows = await entityRepo.findEntitiesByName(scope.trx, auth.accountId, existing);
+    const order = new Map(existing.map((name, index) => [name, index]));
+    rows.sort((a, b) => order.get(a.name)! - order.get(b.name)!);
+    const merged = await withObservations({ ...deps, db: scope.trx }, auth.accountId, rows);
+    return [...answer, ...merged.entities];
+  });
+}
+
+export async function getEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<Entity> {
+  const maxRows = observationRowsOf(deps.bounds);
+  const found = isUuid(id)
+    ? await entityRepo.findEntityWithObservations(deps.db, auth.accountId, id, maxRows)
+    : undefined;
+  if (!found) throw notFound('Entity');
+  const take = Math.min(found.row.observations_count, maxRows);
+  const bounded = fitBytes([{ row: found.row, take }], found.observations, 1, deps.bounds);
+  return toEntities(bounded).entities[0]!;
+}
+
+/**
+ * Where an entity list's page ended (its `nextCursor`): the list it belongs
+ * to (`n`ewest first, or `s`earch), the last entity given and how many
+ * entities came before the next page. The entity's id, not its place in the
+ * order: that place is a server-wide counter, and a cursor tells nothing the
+ * answer did not. The count is where the next page goes on from, as an
+ * offset would, when that entity was deleted since (or no longer matches).
+ */
+const entityCursorShape = (list: 'n' | 's') =>
+  z
+    .tuple([
+      z.literal(list),
+      z.string().refine(isUuid),
+      z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 31 - 1),
+    ])
+    .transform(([, after, seen]) => ({ after, seen }));
+
+export async function listEntities(
+  deps: GraphDeps,
+  auth: AuthContext,
+  filter: {
+    query?: string | undefined;
+    types?: string[] | undefined;
+    limit: number;
+    offset: number;
+    cursor?: string | undefined;
+  },
+): Promise<EntityList> {
+  const list = filter.query ? 's' : 'n';
+  // Named as the REST error handler names a query parameter ('query.limit').
+  const at =
+    filter.cursor === undefined
+      ? undefined
+      : decodeCursor(filter.cursor, entityCursorShape(list), 'query.cursor');
+  const limit = Math.min(filter.limit, deps.bounds.maxRows);
+  const start = at ? at.seen : filter.offset;
+  const page = {
+    types: filter.types,
+    // One row past the page says whether another follows.
+    limit: limit + 1,
+    // Used only when the cursor's entity is gone: go on by count, without it.
+    offset: at ? at.seen - 1 : filter.offset,
+    after: at?.after,
+  };
+  const { rows, total } = filter.query
+    ? await searchRepo.searchEntities(deps.db, auth.accountId, { ...page, query: filter.query })
+    : await entityRepo.listEntities(deps.db, auth.accountId, page);
+  const { entities, cut } = await withObservations(deps, auth.accountId, rows.slice(0, limit));
+  const more = rows.length > limit || entities.length < Math.min(rows.length, limit);
+  const next = start + entities.length;
+  const last = entities[entities.length - 1];
+  return {
+    entities,
+    total,
+    nextOffset: more ? next : null,
+    truncated: more && (cut || entities.length < filter.limit),
+    nextCursor: more && last ? encodeCursor([list, last.id, next]) : null,
+  };
+}
+
+/**
+ * Changes one entity, by id (404 `Entity not found`) or by name (404 naming
+ * it): renames (the one name rule), retypes (a blank type keeps it), replaces
+ * its metadata, and when given its whole list of observations.
+ */
+export async function updateEntity(
+  deps: GraphDeps,
+  auth: AuthContext,
+  ref: EntityRef,
+  change: {
+    name?: string | undefined;
+    type?: string | undefined;
+    metadata?: Record<string, unknown> | undefined;
+    observations?: ObservationInput[] | undefined;
+  },
+): Promise<Entity> {
+  return writes.write(deps, auth, async (scope) => {
+    const id =
+      'id' in ref
+        ? ref.id
+        : (await requireByName(scope.trx, auth.accountId, [ref.name])).get(ref.name)!.id;
+    const row = await writes.updateEntity(scope, id, {
+      name: change.name === undefined ? undefined : entityNameOf(change.name, 'name'),
+      type: change.type?.trim() || undefined,
+      metadata: change.metadata,
+      observations: change.observations,
+    });
+    const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.accountId, [row]);
+    return entities[0]!;
+  });
+}
+
+/** Deletes one entity with its observations and relations; 404 when there is none. */
+export async function deleteEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<void> {
+  await writes.write(deps, auth, async (scope) => {
+    const [deleted] = await writes.deleteEntities(scope, [id]);
+    if (!deleted) throw notFound('Entity');
+  });
+}
+
+/** Deletes the named entities with their observations and relations; unknown names are ignored. */
+export async function deleteEntitiesByName(
+  deps: GraphDeps,
+  auth: AuthContext,
+  names: string[],
+): Promise<void> {
+  await writes.write(deps, auth, async (scope) => {
+    const byName = await keysByName(scope.trx, auth.accountId, names);
+    await writes.deleteEntities(
+      scope,
+      [...byName.values()].map((row) => row.id),
+    );
+  });
+}

@@ -1,0 +1,88 @@
+import type { Entity, Observation, ObservationInput } from '@engram/shared';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { notFound } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
+import * as entityRepo from './entities.repository.js';
+import * as writes from './graph.writes.js';
+import { keysByName, requireByName } from './names.js';
+import type { GraphDeps } from './read-bounds.js';
+import { toObservation, withObservations } from './wire-shapes.js';
+
+/**
+ * Appends observations to one entity by id (404 when there is none); blank
+ * texts and texts the entity already has are skipped. Returns the entity and
+ * what it gained.
+ */
+export async function addObservations(
+  deps: GraphDeps,
+  auth: AuthContext,
+  id: string,
+  items: ObservationInput[],
+): Promise<{ entity: Entity; added: Observation[] }> {
+  return writes.write(deps, auth, async (scope) => {
+    const exists = isUuid(id) && (await entityRepo.findEntity(scope.trx, auth.accountId, id));
+    if (!exists) throw notFound('Entity');
+    const added = await writes.addObservations(scope, [
+      { entityId: id, observations: items, field: 'observations' },
+    ]);
+    const row = await entityRepo.findEntity(scope.trx, auth.accountId, id);
+    const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.accountId, [row!]);
+    return { entity: entities[0]!, added: (added.get(id) ?? []).map(toObservation) };
+  });
+}
+
+/**
+ * Adds the contents each named entity does not have yet; every named entity
+ * must exist (404 naming the missing ones). An entity named twice reports
+ * what it gained once, under its first mention.
+ */
+export async function addObservationsByName(
+  deps: GraphDeps,
+  auth: AuthContext,
+  additions: { entityName: string; contents: string[] }[],
+): Promise<{ entityName: string; addedObservations: string[] }[]> {
+  return writes.write(deps, auth, async (scope) => {
+    const byName = await requireByName(
+      scope.trx,
+      auth.accountId,
+      additions.map((addition) => addition.entityName),
+    );
+    const added = await writes.addObservations(
+      scope,
+      additions.map((addition, index) => ({
+        entityId: byName.get(addition.entityName)!.id,
+        observations: addition.contents,
+        field: `observations.${index}.contents`,
+      })),
+    );
+    const reported = new Set<string>();
+    return additions.map(({ entityName }) => {
+      const id = byName.get(entityName)!.id;
+      const gained = reported.has(id) ? [] : (added.get(id) ?? []);
+      reported.add(id);
+      return { entityName, addedObservations: gained.map((row) => row.content) };
+    });
+  });
+}
+
+/** Removes the given contents from each named entity; unknown entities and contents are ignored. */
+export async function deleteObservationsByName(
+  deps: GraphDeps,
+  auth: AuthContext,
+  deletions: { entityName: string; observations: string[] }[],
+): Promise<void> {
+  await writes.write(deps, auth, async (scope) => {
+    const byName = await keysByName(
+      scope.trx,
+      auth.accountId,
+      deletions.map((deletion) => deletion.entityName),
+    );
+    await writes.deleteObservations(
+      scope,
+      deletions.flatMap((deletion) => {
+        const entity = byName.get(deletion.entityName);
+        return entity ? [{ entity, contents: deletion.observations }] : [];
+      }),
+    );
+  });
+}

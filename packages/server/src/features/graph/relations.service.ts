@@ -1,0 +1,203 @@
+import type { McpRelation, Relation, RelationList } from '@engram/shared';
+import type { Db } from '../../db/connection.js';
+import type { AuthContext } from '../../lib/auth-context.js';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
+import * as entityRepo from './entities.repository.js';
+import * as relationRepo from './relations.repository.js';
+import * as writes from './graph.writes.js';
+import { entityNameOf, keysByName, requireByName, typeNameOf } from './names.js';
+import { byteLength, type GraphDeps } from './read-bounds.js';
+import { toRelation } from './wire-shapes.js';
+
+async function relationWithEnds(db: Db, accountId: string, row: relationRepo.RelationRow) {
+  const [from, to] = await Promise.all([
+    entityRepo.findEntity(db, accountId, row.from_id),
+    entityRepo.findEntity(db, accountId, row.to_id),
+  ]);
+  return toRelation({
+    ...row,
+    from_name: from?.name ?? 'Unknown',
+    from_type: from?.type ?? 'unknown',
+    to_name: to?.name ?? 'Unknown',
+    to_type: to?.type ?? 'unknown',
+  });
+}
+
+/** One end of a relation by id, or the 404 naming which end is missing. */
+async function requireEnd(db: Db, accountId: string, id: string, end: 'Source' | 'Target') {
+  const row = isUuid(id) ? await entityRepo.findEntity(db, accountId, id) : undefined;
+  if (row) return row;
+  const message = `${end} entity not found`;
+  throw new AppError(404, 'NOT_FOUND', message, [
+    { field: end === 'Source' ? 'fromEntityId' : 'toEntityId', message },
+  ]);
+}
+
+/** Creates one relation by its ends' ids; 409 when the same triple exists. */
+export async function createRelation(
+  deps: GraphDeps,
+  auth: AuthContext,
+  input: { fromEntityId: string; toEntityId: string; type: string },
+): Promise<Relation> {
+  if (input.fromEntityId === input.toEntityId) {
+    throw badRequest('toEntityId', 'Source and target entities cannot be the same');
+  }
+  return writes.write(deps, auth, async (scope) => {
+    const from = await requireEnd(scope.trx, auth.accountId, input.fromEntityId, 'Source');
+    const to = await requireEnd(scope.trx, auth.accountId, input.toEntityId, 'Target');
+    const [row] = await writes.createRelations(scope, [
+      { fromId: from.id, toId: to.id, type: input.type },
+    ]);
+    if (!row) throw conflict(`"${from.name}" already ${input.type} "${to.name}"`, 'type');
+    return toRelation({
+      ...row,
+      from_name: from.name,
+      from_type: from.type,
+      to_name: to.name,
+      to_type: to.type,
+    });
+  });
+}
+
+/**
+ * Creates the relations that are new, by their ends' names, and returns them;
+ * triples that exist are skipped, and both ends must exist (404 naming the
+ * missing ones).
+ */
+export async function createRelationsByName(
+  deps: GraphDeps,
+  auth: AuthContext,
+  relations: McpRelation[],
+): Promise<McpRelation[]> {
+  const wanted = relations.map((relation, index) => {
+    const from = entityNameOf(relation.from, `relations.${index}.from`);
+    const to = entityNameOf(relation.to, `relations.${index}.to`);
+    const relationType = typeNameOf(
+      relation.relationType,
+      `relations.${index}.relationType`,
+      'relationType',
+    );
+    if (from === to) {
+      throw badRequest(`relations.${index}.to`, `A relation cannot connect "${from}" to itself`);
+    }
+    return { from, to, relationType };
+  });
+  if (wanted.length === 0) return [];
+
+  return writes.write(deps, auth, async (scope) => {
+    const byName = await requireByName(
+      scope.trx,
+      auth.accountId,
+      wanted.flatMap((relation) => [relation.from, relation.to]),
+    );
+    const nameOf = new Map([...byName.values()].map((row) => [row.id, row.name]));
+    const rows = await writes.createRelations(
+      scope,
+      wanted.map((relation) => ({
+        fromId: byName.get(relation.from)!.id,
+        toId: byName.get(relation.to)!.id,
+        type: relation.relationType,
+      })),
+    );
+    return rows.map((row) => ({
+      from: nameOf.get(row.from_id)!,
+      to: nameOf.get(row.to_id)!,
+      relationType: row.type,
+    }));
+  });
+}
+
+/** Retypes one relation by id; its ends cannot change. */
+export async function updateRelation(
+  deps: GraphDeps,
+  auth: AuthContext,
+  id: string,
+  input: { type: string },
+): Promise<Relation> {
+  return writes.write(deps, auth, async (scope) => {
+    const row = await writes.updateRelation(scope, id, input.type);
+    return relationWithEnds(scope.trx, auth.accountId, row);
+  });
+}
+
+/** Deletes one relation by id; 404 when there is none. */
+export async function deleteRelation(
+  deps: GraphDeps,
+  auth: AuthContext,
+  id: string,
+): Promise<void> {
+  await writes.write(deps, auth, async (scope) => {
+    const [row] = await writes.deleteRelations(scope, [id]);
+    if (!row) throw notFound('Relation');
+  });
+}
+
+/** Deletes the given relations by their ends' names; ones that do not exist are ignored. */
+export async function deleteRelationsByName(
+  deps: GraphDeps,
+  auth: AuthContext,
+  relations: McpRelation[],
+): Promise<void> {
+  await writes.write(deps, auth, async (scope) => {
+    const byName = await keysByName(
+      scope.trx,
+      auth.accountId,
+      relations.flatMap((relation) => [relation.from, relation.to]),
+    );
+    const existing = await relationRepo.findRelationsByTriples(
+      scope.trx,
+      auth.accountId,
+      relations.flatMap((relation) => {
+        const from = byName.get(relation.from);
+        const to = byName.get(relation.to);
+        return from && to ? [{ fromId: from.id, toId: to.id, type: relation.relationType }] : [];
+      }),
+    );
+    await writes.deleteRelations(
+      scope,
+      existing.map((row) => row.id),
+    );
+  });
+}
+
+/**
+ * One page of relations, cut by bytes at a whole relation:
+ * `nextOffset` is where the next page starts, `truncated` whether the read
+ * limits rather than the end of the list stopped it short.
+ */
+export async function listRelations(
+  deps: GraphDeps,
+  auth: AuthContext,
+  filter: {
+    query?: string | undefined;
+    relationTypes?: string[] | undefined;
+    entityId?: string | undefined;
+    limit: number;
+    offset: number;
+  },
+): Promise<RelationList> {
+  // An entityId that is no uuid names no entity: nothing touches it.
+  if (filter.entityId !== undefined && !isUuid(filter.entityId)) {
+    return { relations: [], total: 0, nextOffset: null, truncated: false };
+  }
+  const { rows, total } = await relationRepo.listRelations(deps.db, auth.accountId, {
+    ...filter,
+    limit: Math.min(filter.limit, deps.bounds.maxRows),
+    types: filter.relationTypes,
+  });
+  let bytesLeft = deps.bounds.maxBytes;
+  const kept = rows.filter((row) => {
+    bytesLeft -= byteLength(row.from_name) + byteLength(row.to_name) + 2 * byteLength(row.type);
+    return bytesLeft >= 0;
+  });
+  const relations = kept.map(toRelation);
+  const next = filter.offset + relations.length;
+  const more = next < total;
+  return {
+    relations,
+    total,
+    nextOffset: more ? next : null,
+    truncated: more && (kept.length < rows.length || relations.length < filter.limit),
+  };
+}
