@@ -69,6 +69,19 @@ const envSchema = z.object({
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .optional(),
+  /**
+   * Whether OAuth clients may register themselves at /oauth/register (RFC 7591);
+   * clients known by a Client ID Metadata Document work either way
+   * (docs/connect.md). The OAuth issuer is PUBLIC_URL's origin (required
+   * behind a proxy), else http://localhost:PORT.
+   */
+  OAUTH_DYNAMIC_REGISTRATION: z.enum(['true', 'false']).default('true'),
+  /**
+   * Development and tests only: outbound fetches made on a client's say-so
+   * (OAuth client metadata documents) may reach loopback and private
+   * addresses. Off, they reach public addresses only (docs/security.md).
+   */
+  ALLOW_PRIVATE_NETWORK_TARGETS: z.enum(['true', 'false']).default('false'),
   /** Longest a database statement (or, on PGlite, a transaction) may run before it is cut with 503. */
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(10).default(5_000),
   /** Open MCP sessions per account and on this node in all; the oldest idle one makes room. */

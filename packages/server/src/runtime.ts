@@ -11,6 +11,7 @@ import { entitlementsFeature } from './features/entitlements/index.js';
 import type { FeatureContext } from './features/feature.js';
 import { graphFeature } from './features/graph/index.js';
 import { keysFeature } from './features/keys/index.js';
+import { oauthFeature } from './features/oauth/index.js';
 import { recallFeature } from './features/recall/index.js';
 import { transferFeature } from './features/transfer/index.js';
 import { usageFeature } from './features/usage/index.js';
@@ -33,6 +34,7 @@ export const FEATURES = [
   recallFeature,
   billingFeature,
   accountsFeature,
+  oauthFeature,
   authFeature,
   analyticsFeature,
   transferFeature,
@@ -67,7 +69,7 @@ export interface Runtime extends Services {
   credentials: CredentialWatch;
   /** Keeps the embedded database's statistics fresh (PGlite has no autovacuum). */
   upkeep: DatabaseUpkeep;
-  /** Who a bearer credential (session token or API key) acts as, if anyone. */
+  /** Who a bearer credential (session token, API key or OAuth access token) acts as, if anyone. */
   authenticate(credential: string): Promise<AuthContext | undefined>;
   close(): Promise<void>;
 }
@@ -83,6 +85,8 @@ export interface RuntimeOptions {
   accountPurge?: Parameters<typeof accountsFeature.create>[2];
   /** The embedding indexer's schedule and batch sizes (tests run it by hand). */
   embeddingIndexer?: Parameters<typeof embeddingsFeature.create>[2];
+  /** The OAuth server's extra trust for client metadata (tests serve it with their own certificate). */
+  oauth?: Parameters<typeof oauthFeature.create>[2];
 }
 
 export async function createRuntime(
@@ -138,6 +142,7 @@ export async function createRuntime(
   const tuning: Record<string, unknown> = {
     accounts: options.accountPurge,
     embeddings: options.embeddingIndexer,
+    oauth: options.oauth,
   };
   const services = {} as Record<string, unknown>;
   // A need not created yet is a mistake in the list's order: said at start, not as a later undefined.
@@ -152,14 +157,16 @@ export async function createRuntime(
     const create = feature.create as (...args: unknown[]) => unknown;
     services[feature.name] = await create(context, created, tuning[feature.name]);
   }
-  const { auth, keys } = services as Services;
+  const { auth, keys, oauth } = services as Services;
 
   const credentials = new CredentialWatch(
     bus,
     (credential) =>
       credential.kind === 'session'
         ? auth.sessionStatus(credential.id)
-        : keys.keyStatus(credential.id),
+        : credential.kind === 'oauth'
+          ? oauth.grantStatus(credential.id)
+          : keys.keyStatus(credential.id),
     now,
     (error) => onError(error, 'credential check failed'),
   );
@@ -173,7 +180,9 @@ export async function createRuntime(
     upkeep,
     async authenticate(credential) {
       return (
-        (await auth.authenticateSession(credential)) ?? (await keys.authenticateApiKey(credential))
+        (await auth.authenticateSession(credential)) ??
+        (await keys.authenticateApiKey(credential)) ??
+        (await oauth.authenticateAccessToken(credential))
       );
     },
     async close() {

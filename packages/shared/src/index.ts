@@ -10,3 +10,4 @@ export * from './schemas/analytics.js';
 export * from './schemas/billing.js';
 export * from './schemas/recall.js';
 export * from './schemas/mcp.js';
+export * from './schemas/oauth.js';

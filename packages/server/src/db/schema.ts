@@ -237,6 +237,30 @@ export interface AuthThrottleTable {
   locked_until: Date | null;
 }
 
+/** A record of the OAuth authorization server (migration 021): a client, code, token, grant, session. */
+export interface OAuthModelsTable {
+  kind: string;
+  id: string;
+  payload: Json;
+  grant_id: string | null;
+  uid: string | null;
+  expires_at: Date | null;
+  consumed_at: Date | null;
+}
+
+/** Whose an OAuth grant is: the Engram account and user that consented (migration 021). */
+export interface OAuthGrantsTable {
+  account_id: string;
+  id: string;
+  user_id: string;
+  client_id: string;
+  client_name: string | null;
+  client_logo_uri: string | null;
+  client_uri: string | null;
+  created_at: Generated<Date>;
+  last_used_at: Date | null;
+}
+
 export interface Database {
   auth_throttle: AuthThrottleTable;
   usage_daily: UsageDailyTable;
@@ -262,4 +286,6 @@ export interface Database {
   graph_events: GraphEventsTable;
   export_leases: ExportLeasesTable;
   change_log_holds: ChangeLogHoldsTable;
+  oauth_models: OAuthModelsTable;
+  oauth_grants: OAuthGrantsTable;
 }

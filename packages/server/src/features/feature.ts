@@ -6,7 +6,7 @@ import type { ChangeEvent } from '../lib/change-event.js';
 import type { CredentialCache } from '../lib/credential-cache.js';
 
 /** A session or API key whose row changed: every node forgets it and ends what it opened. */
-export type CredentialChange = { kind: 'session' | 'api_key'; id: string };
+export type CredentialChange = { kind: 'session' | 'api_key' | 'oauth'; id: string };
 
 /**
  * What the runtime hands every feature's `create`: the database (which stays

@@ -31,6 +31,8 @@ export function authenticateWith(resolve: CredentialResolver) {
     if (!credential || credential.length > 512) throw unauthorized();
     const auth = await resolve(credential);
     if (!auth) throw unauthorized('Invalid or expired credentials');
+    // OAuth access tokens are issued for /mcp alone (its own hook), never for /api or /auth.
+    if (auth.credential.kind === 'oauth') throw unauthorized(OAUTH_MCP_ONLY_MESSAGE);
     const origin = clientOf(request);
     // A copy: the resolver may hand out one cached context to many requests.
     request.auth = origin === undefined ? auth : { ...auth, origin };
@@ -58,6 +60,8 @@ export function sessionOnlyWith(resolve: CredentialResolver) {
     }
   };
 }
+
+export const OAUTH_MCP_ONLY_MESSAGE = 'OAuth access tokens are accepted on /mcp only';
 
 export const SESSION_ONLY_MESSAGE =
   'This action needs a signed-in session: API keys are not accepted here';

@@ -1,17 +1,18 @@
 /** Who is acting, recorded with every change in the change log. */
 export interface Actor {
-  kind: 'user' | 'api_key';
+  kind: 'user' | 'api_key' | 'oauth';
   id: string;
 }
 
 /**
- * The credential a request was made with: a session token (a person) or an
- * API key (an agent). Anything opened with it (a socket, an MCP session)
- * belongs to it and ends when it is revoked or expires.
+ * The credential a request was made with: a session token (a person), an
+ * API key (an agent) or an OAuth access token (an agent a person connected;
+ * `/mcp` only). Anything opened with it (a socket, an MCP session) belongs to
+ * it and ends when it is revoked or expires.
  */
 export interface Credential {
-  kind: 'session' | 'api_key';
-  /** The session's or key's row id. */
+  kind: 'session' | 'api_key' | 'oauth';
+  /** The session's or key's row id; for an OAuth token, its grant's id (revoking the grant ends every token). */
   id: string;
   expiresAt: Date | null;
 }
@@ -22,6 +23,11 @@ export interface AuthContext {
   userId: string;
   actor: Actor;
   credential: Credential;
+  /**
+   * What the credential may do (`memory:read`, `memory:write`): an OAuth
+   * token's granted scopes. Absent, full access (session tokens, API keys).
+   */
+  scopes?: string[];
   /**
    * The client the request named (a web app tab, CLIENT_ID_HEADER): the
    * events of its changes carry it, so that tab can tell them from changes

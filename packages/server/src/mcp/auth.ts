@@ -6,14 +6,12 @@ import {
   OAuthErrorCode,
   verifyBearerToken,
   type AuthInfo,
-  type OAuthProtectedResourceMetadata,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CredentialResolver } from '../http/authenticate.js';
 import type { AuthContext } from '../lib/auth-context.js';
-
-export const MCP_PATH = '/mcp';
+import { MCP_PATH, mcpResourceUrl } from '../lib/protected-resource.js';
 
 /** Where the Protected Resource Metadata of `/mcp` is served (RFC 9728 path insertion). */
 export const PROTECTED_RESOURCE_METADATA_PATH = new URL(
@@ -34,31 +32,8 @@ export function engramAuthOf(info: AuthInfo | undefined): AuthContext {
 }
 
 /**
- * The resource `/mcp` is, as a client reaches it: under PUBLIC_URL when set,
- * else at the address the request was made to (its Host was checked first).
- */
-export function mcpResourceUrl(publicUrl: string | undefined, request: FastifyRequest): URL {
-  if (publicUrl) return new URL(MCP_PATH, publicUrl);
-  return new URL(MCP_PATH, `${request.protocol}://${request.host}`);
-}
-
-/**
- * RFC 9728 Protected Resource Metadata for `/mcp`. Engram has no OAuth
- * authorization server yet, so `authorization_servers` is absent: bearer
- * credentials are API keys and session tokens issued by Engram itself.
- */
-export function protectedResourceMetadata(resource: URL): OAuthProtectedResourceMetadata {
-  return {
-    resource: resource.href,
-    bearer_methods_supported: ['header'],
-    resource_name: 'Engram MCP',
-    resource_documentation: new URL('/docs', resource).href,
-  };
-}
-
-/**
- * The onRequest hook of `/mcp`: the bearer credential (an API key or a
- * session token; `X-API-Key` is read as one too) is verified through the
+ * The onRequest hook of `/mcp`: the bearer credential (an API key, a session
+ * token or an OAuth access token; `X-API-Key` is read as one too) is verified through the
  * SDK's resource-server helper, and a refusal is the SDK's 401 challenge
  * whose `WWW-Authenticate` names the Protected Resource Metadata, with
  * Engram's usual error body. The verified `AuthInfo` is left on the Node
@@ -73,7 +48,7 @@ export function mcpAuthenticateWith(resolve: CredentialResolver, publicUrl: stri
       return {
         token,
         clientId: auth.credential.id,
-        scopes: [],
+        scopes: auth.scopes ?? [],
         expiresAt: auth.credential.expiresAt
           ? Math.floor(auth.credential.expiresAt.getTime() / 1000)
           : NEVER,

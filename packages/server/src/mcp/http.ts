@@ -14,17 +14,17 @@ import {
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../http/authenticate.js';
 import type { AuthContext } from '../lib/auth-context.js';
+import {
+  MCP_PATH,
+  mcpResourceUrl,
+  oauthIssuer,
+  protectedResourceMetadata,
+} from '../lib/protected-resource.js';
 import type { HttpContext } from '../http/context.js';
 import type { CredentialWatch } from '../realtime/credential-watch.js';
-import {
-  engramAuthOf,
-  MCP_PATH,
-  mcpAuthenticateWith,
-  mcpResourceUrl,
-  PROTECTED_RESOURCE_METADATA_PATH,
-  protectedResourceMetadata,
-} from './auth.js';
+import { engramAuthOf, mcpAuthenticateWith, PROTECTED_RESOURCE_METADATA_PATH } from './auth.js';
 import { AccountEventBus } from './account-event-bus.js';
+import { missingScope } from '../features/oauth/scopes.js';
 import { createMemoryServer, type MemoryServerDeps } from './memory-server.js';
 
 interface Session {
@@ -296,6 +296,10 @@ export const mcpRoutes: FastifyPluginAsync<{
     const lane = laneOf(auth.accountId);
     const raw = reply.raw;
     if (isListenRequest(request.body)) {
+      // Following changes reads the graph: a grant without memory:read may not listen.
+      if (missingScope(auth, 'memory:read')) {
+        return jsonRpcError(reply, 403, 'This connection was not granted memory:read');
+      }
       // A listen is held open like a session: it counts against the node's room,
       // and ends the moment its credential is revoked or expires.
       if (sessions.size + listens >= http.config.MCP_MAX_SESSIONS) return noRoom(reply);
@@ -326,7 +330,10 @@ export const mcpRoutes: FastifyPluginAsync<{
 
   app.get(PROTECTED_RESOURCE_METADATA_PATH, { schema }, async (request, reply) => {
     void reply.header('access-control-allow-origin', '*');
-    return protectedResourceMetadata(mcpResourceUrl(http.config.PUBLIC_URL, request));
+    return protectedResourceMetadata(
+      mcpResourceUrl(http.config.PUBLIC_URL, request),
+      oauthIssuer(http.config),
+    );
   });
 
   app.post(MCP_PATH, { onRequest, schema, bodyLimit: MCP_BODY_LIMIT }, async (request, reply) =>

@@ -10,6 +10,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { GraphService, MemoryGraph } from '../features/graph/graph.service.js';
+import { missingScope, type MemoryScope } from '../features/oauth/scopes.js';
 import type { RecallService } from '../features/recall/recall.service.js';
 import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
@@ -252,6 +253,16 @@ function recallText(answer: RecallAnswer): string {
     .join('\n');
 }
 
+/** What a connected app is told when its grant does not cover a call. */
+const notGranted = (scope: string) =>
+  `This connection was not granted ${scope}: reconnect the app and allow it`;
+
+/** Refuses a read or subscription the credential's scopes do not cover (a JSON-RPC error). */
+export function requireScope(auth: AuthContext, scope: MemoryScope): void {
+  const lacking = missingScope(auth, scope);
+  if (lacking) throw new AppError(403, 'FORBIDDEN', notGranted(lacking));
+}
+
 /**
  * One MCP server per session, acting for one account: the reference memory
  * server's nine tools and resource, plus richer tools, all over the shared
@@ -278,6 +289,9 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     operation: Operation,
     fn: () => Promise<CallToolResult>,
   ): Promise<CallToolResult> {
+    const lacking = missingScope(auth, operation.type === 'query' ? 'memory:read' : 'memory:write');
+    // Refused before it is metered: nothing was done.
+    if (lacking) return { isError: true, content: [{ type: 'text', text: notGranted(lacking) }] };
     const started = performance.now();
     let admitted = false;
     try {
@@ -447,6 +461,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     },
     // Metered and bounded like read_graph; a cut graph carries a "truncated" field saying so.
     async (uri) => {
+      requireScope(auth, 'memory:read');
       const started = performance.now();
       await deps.usage.assertWithinPlan(auth.accountId);
       const text = asText(await graph.readGraph(auth));
@@ -483,6 +498,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
   };
   if (deps.updates === 'subscribe') {
     server.server.setRequestHandler('resources/subscribe', async (request) => {
+      requireScope(auth, 'memory:read');
       if (request.params.uri === GRAPH_RESOURCE_URI) listen();
       return {};
     });

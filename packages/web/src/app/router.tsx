@@ -42,6 +42,11 @@ export const appRoutes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           {
+            // A centred card of its own, outside the app's navigation (docs/product.md, Consent).
+            path: '/oauth/consent',
+            lazy: async () => ({ Component: (await import('@/features/oauth')).ConsentPage }),
+          },
+          {
             lazy: async () => ({ Component: (await import('./shell/app-shell')).AppShell }),
             children: [
               {

@@ -21,6 +21,8 @@ interface ConfirmDeleteDialogProps {
   children?: ReactNode;
   pending: boolean;
   onConfirm: () => void;
+  /** The destructive button's label. */
+  action?: string;
 }
 
 /** A deletion asks first; Cancel or Escape keeps everything (docs/product.md, States). */
@@ -32,6 +34,7 @@ export function ConfirmDeleteDialog({
   children,
   pending,
   onConfirm,
+  action = 'Delete',
 }: ConfirmDeleteDialogProps) {
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
@@ -47,7 +50,7 @@ export function ConfirmDeleteDialog({
           </DialogClose>
           <Button variant="destructive" disabled={pending} onClick={onConfirm}>
             {pending ? <Spinner /> : null}
-            Delete
+            {action}
           </Button>
         </DialogFooter>
       </DialogContent>

@@ -18,6 +18,7 @@ import * as exportLeases from './017-export-leases.js';
 import * as recallTerms from './018-recall-terms.js';
 import * as embeddings from './019-embeddings.js';
 import * as entityPages from './020-entity-pages.js';
+import * as oauth from './021-oauth.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -41,4 +42,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '018-recall-terms', sql: recallTerms.sql },
   { name: '019-embeddings', sql: embeddings.sql },
   { name: '020-entity-pages', sql: entityPages.sql },
+  { name: '021-oauth', sql: oauth.sql },
 ];

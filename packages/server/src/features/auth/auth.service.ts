@@ -17,6 +17,7 @@ import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { AccountsService } from '../accounts/index.js';
 import { bindService, type CredentialChange } from '../feature.js';
 import type { KeysService } from '../keys/keys.service.js';
+import type { OAuthService } from '../oauth/index.js';
 import * as repo from './auth.repository.js';
 import {
   assertNotLocked,
@@ -42,6 +43,8 @@ export interface AuthDeps {
   verified: CredentialCache;
   /** Deleting the person and the accounts they alone own. */
   accounts: Pick<AccountsService, 'deleteUser'>;
+  /** The applications the person connected over OAuth (ended with a password change or deletion). */
+  oauth: Pick<OAuthService, 'revokeUserGrants'>;
 }
 
 /** Hash of a throwaway password: login verifies against it when the email is unknown, so both failures take as long. */
@@ -179,7 +182,10 @@ export async function regenerateApiKey(deps: AuthDeps, auth: AuthContext): Promi
   return deps.keys.regeneratePersonalKey(auth);
 }
 
-/** Changes the password and ends the user's other sessions; the current one stays signed in. */
+/**
+ * Changes the password and ends the user's other sessions (the current one
+ * stays signed in) and every application connected over OAuth.
+ */
 export async function changePassword(
   deps: AuthDeps,
   auth: AuthContext,
@@ -201,6 +207,7 @@ export async function changePassword(
   await repo.updateUserPassword(deps.db, auth.userId, await hash(input.newPassword));
   const ended = await repo.deleteOtherSessions(deps.db, auth.userId, auth.credential.id);
   deps.credentialsChanged(ended.map((id) => ({ kind: 'session' as const, id })));
+  await deps.oauth.revokeUserGrants(auth.userId);
 }
 
 /**
@@ -224,6 +231,7 @@ export async function deleteAccount(
     const message = 'Password is incorrect: your account was not deleted';
     throw new AppError(403, 'FORBIDDEN', message, [{ field: 'password', message }]);
   }
+  await deps.oauth.revokeUserGrants(user.id);
   await deps.accounts.deleteUser(user.id, [
     { scope: 'password', subject: user.id },
     { scope: 'login', subject: throttleSubject(user.email) },

@@ -1,6 +1,7 @@
 import type { AccountsService } from '../accounts/index.js';
 import { defineFeature } from '../feature.js';
 import type { KeysService } from '../keys/keys.service.js';
+import type { OAuthService } from '../oauth/index.js';
 import { authRoutes } from './auth.routes.js';
 import { createAuthService } from './auth.service.js';
 import { authThrottles } from './throttle.js';
@@ -12,7 +13,11 @@ export const authFeature = defineFeature({
   name: 'auth',
   create: (
     { config, db, now, credentialsChanged, verified },
-    { keys, accounts }: { keys: KeysService; accounts: AccountsService },
+    {
+      keys,
+      accounts,
+      oauth,
+    }: { keys: KeysService; accounts: AccountsService; oauth: OAuthService },
   ) =>
     createAuthService({
       db,
@@ -22,6 +27,7 @@ export const authFeature = defineFeature({
       credentialsChanged,
       verified,
       accounts,
+      oauth,
       throttles: authThrottles({
         loginMaxFailures: config.LOGIN_MAX_FAILURES,
         loginLockMinutes: config.LOGIN_LOCK_MINUTES,

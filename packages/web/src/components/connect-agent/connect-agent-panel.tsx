@@ -51,6 +51,13 @@ export function ConnectAgentPanel({ className }: { className?: string }) {
           <CopyButton value={mcpUrl} label="Copy MCP URL" className="size-8" />
         </div>
 
+        <p className="text-sm leading-5 text-muted-foreground">
+          Claude, ChatGPT, VS Code and Cursor: add{' '}
+          <code className={cn(INLINE_CODE, 'break-all')}>{mcpUrl}</code> as a remote MCP server;
+          you&apos;ll be asked to sign in and allow access. To use an API key instead, pick your
+          client:
+        </p>
+
         <div className="grid min-w-0 gap-2">
           {/* The four fit at 375 px; on anything narrower they scroll sideways rather than wrap. */}
           <div className="-mx-1 overflow-x-auto px-1 pb-0.5">
