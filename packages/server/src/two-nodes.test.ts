@@ -4,6 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectEra, eventually, type EraClient } from './test/mcp-client.js';
 import { startServerProcess, type ServerProcess } from './test/server-process.js';
 import { TestSocket } from './test/ws-client.js';
+import {
+  answerConsent,
+  pkce,
+  TestBrowser,
+  tokenRequest,
+} from './features/oauth/oauth.test-support.js';
 
 // Two real server processes ("nodes") on one PostgreSQL and one Redis, as
 // behind a load balancer: MCP clients of both eras, and realtime sockets, on
@@ -12,14 +18,42 @@ const databaseServer = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 const GRAPH = 'memory://knowledge-graph';
 
-function startNode(databaseUrl: string): Promise<ServerProcess> {
+function startNode(databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   return startServerProcess({
     ...process.env,
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    ...env,
   });
+}
+
+/** A fresh database on the test server, its URL, and how to drop it. */
+async function freshDatabase() {
+  const name = `engram_test_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: databaseServer });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(databaseServer!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const admin = new pg.Client({ connectionString: databaseServer });
+      await admin.connect();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function stopNodes(nodes: ServerProcess[]) {
+  for (const node of nodes) node.process.kill('SIGTERM');
+  await Promise.all(
+    nodes.map((node) => new Promise((resolve) => node.process.once('exit', resolve))),
+  );
 }
 
 async function register(node: ServerProcess) {
@@ -41,34 +75,23 @@ describe.skipIf(!databaseServer || !redisUrl)(
   'two nodes: MCP and realtime',
   { timeout: 120_000 },
   () => {
-    const name = `engram_test_${randomUUID().replaceAll('-', '')}`;
+    let database: Awaited<ReturnType<typeof freshDatabase>>;
     const nodes: ServerProcess[] = [];
     const clients: EraClient[] = [];
     const sockets: TestSocket[] = [];
 
     beforeAll(async () => {
-      const admin = new pg.Client({ connectionString: databaseServer });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(databaseServer!);
-      url.pathname = `/${name}`;
+      database = await freshDatabase();
       // One node first, so it runs the migrations; then the second.
-      nodes.push(await startNode(url.toString()));
-      nodes.push(await startNode(url.toString()));
+      nodes.push(await startNode(database.url));
+      nodes.push(await startNode(database.url));
     }, 90_000);
 
     afterAll(async () => {
       for (const socket of sockets) socket.close();
       await Promise.allSettled(clients.map((client) => client.close()));
-      for (const node of nodes) node.process.kill('SIGTERM');
-      await Promise.all(
-        nodes.map((node) => new Promise((resolve) => node.process.once('exit', resolve))),
-      );
-      const admin = new pg.Client({ connectionString: databaseServer });
-      await admin.connect();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await stopNodes(nodes);
+      await database?.drop();
     });
 
     it('a REST write on node B reaches its account on node A (both eras, sockets once each) and no other account', async () => {
@@ -148,3 +171,104 @@ describe.skipIf(!databaseServer || !redisUrl)(
     });
   },
 );
+
+describe.skipIf(!databaseServer || !redisUrl)('two nodes: OAuth', { timeout: 120_000 }, () => {
+  // Behind one address (PUBLIC_URL), as a load balancer puts them.
+  const publicUrl = 'http://engram.test';
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  const nodes: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    nodes.push(await startNode(database.url, { PUBLIC_URL: publicUrl }));
+    nodes.push(await startNode(database.url, { PUBLIC_URL: publicUrl }));
+  }, 90_000);
+
+  afterAll(async () => {
+    await stopNodes(nodes);
+    await database?.drop();
+  });
+
+  it('a grant made through node A gives tokens node B takes, and revoking on B cuts A off', async () => {
+    const [a, b] = nodes as [ServerProcess, ServerProcess];
+    const person = await register(a);
+    const redirect = 'http://127.0.0.1:9/callback';
+    const registration = await fetch(`${a.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Two Nodes Agent',
+        redirect_uris: [redirect],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(registration.status).toBe(201);
+    const { client_id } = (await registration.json()) as { client_id: string };
+
+    // The browser starts on A; the person answers through B; the browser resumes on A.
+    const { verifier, challenge } = pkce();
+    const authorize = new URL('/oauth/authorize', a.url);
+    const params = {
+      client_id,
+      response_type: 'code',
+      redirect_uri: redirect,
+      scope: 'memory:read memory:write',
+      resource: `${publicUrl}/mcp`,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
+    for (const [name, value] of Object.entries(params)) authorize.searchParams.set(name, value);
+    const browser = new TestBrowser();
+    const consent = await browser.follow(authorize.href, a.url);
+    expect(consent.url.pathname).toBe('/oauth/consent');
+    const uid = consent.url.searchParams.get('uid')!;
+    const redirectTo = new URL(await answerConsent(b.url, person.token, uid, 'allow'));
+    const landed = await browser.follow(
+      new URL(`${redirectTo.pathname}${redirectTo.search}`, a.url).href,
+      a.url,
+    );
+    const code = landed.url.searchParams.get('code');
+    expect(code).toBeTruthy();
+
+    const tokens = await tokenRequest(b.url, {
+      grant_type: 'authorization_code',
+      code: code!,
+      redirect_uri: redirect,
+      client_id,
+      code_verifier: verifier,
+      resource: `${publicUrl}/mcp`,
+    });
+    expect(tokens.status).toBe(200);
+
+    const onA = await connectEra('legacy', a.url, tokens.body['access_token']!);
+    const created = await callTool<{ entities: { name: string }[] }>(onA, 'create_entities', {
+      entities: [{ name: 'Across nodes', entityType: 'note', observations: [] }],
+    });
+    expect(created.entities.map((entity) => entity.name)).toEqual(['Across nodes']);
+
+    const grants = await fetch(`${b.url}/api/oauth/grants`, {
+      headers: { authorization: `Bearer ${person.token}` },
+    });
+    const [grant] = ((await grants.json()) as { grants: { id: string }[] }).grants;
+    const revoked = await fetch(`${b.url}/api/oauth/grants/${grant!.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${person.token}` },
+    });
+    expect(revoked.status).toBe(200);
+    // The session on A is refused from now on, and the token opens nothing on either node.
+    await expect(callTool(onA, 'read_graph')).rejects.toThrow();
+    await onA.close().catch(() => undefined);
+    for (const node of [a, b]) {
+      const refused = await fetch(`${node.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tokens.body['access_token']}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(refused.status).toBe(401);
+    }
+  });
+});
