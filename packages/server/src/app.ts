@@ -22,6 +22,7 @@ import { loggerOptions, OneLinePerRequest } from './http/logging.js';
 import { accountRateLimitOf, apiRateLimit, registerAccountRateLimit } from './http/rate-limits.js';
 import { docsContentSecurityPolicy, securityHeaders } from './http/security-headers.js';
 import { checkOriginWith, originPolicy } from './http/origin.js';
+import { spaceScopeWith } from './http/space-scope.js';
 import { registerWebApp } from './http/web-app.js';
 import { createRuntime, FEATURES, type Runtime } from './runtime.js';
 import { mcpRoutes } from './mcp/http.js';
@@ -70,6 +71,7 @@ export async function buildApp({
   if (rateLimitStore) app.addHook('onClose', async () => void (await rateLimitStore.quit()));
 
   app.decorateRequest('auth', null);
+  app.decorateRequest('spaceAuth', null);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -118,6 +120,8 @@ export async function buildApp({
     resolveCredential: runtime.authenticate,
     authenticateSession: sessionOnlyWith(runtime.authenticate),
     checkOrigin: checkOriginWith(originPolicy(config)),
+    resolveSpace: spaceScopeWith(runtime.spaces.resolveSpace),
+    resolveNamedSpace: spaceScopeWith(runtime.spaces.resolveSpace, { optional: true }),
   };
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

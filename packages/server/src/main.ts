@@ -10,7 +10,7 @@ import { describeDatabase, startupBanner } from './http/banner.js';
 import { announceServer, DataFolderBusyError, runningServer } from './db/data-lock.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
-import type { AuthContext } from './lib/auth-context.js';
+import type { SpaceAuth } from './lib/auth-context.js';
 import { AppError } from './lib/errors.js';
 import { bridgeStdio } from './mcp/bridge.js';
 import { serveStdio } from './mcp/stdio.js';
@@ -22,12 +22,15 @@ const USAGE = `Usage: engram <command>
 Commands:
   serve                     Run the API, MCP endpoint and web app
   migrate                   Apply pending database migrations and exit
-  mcp                       Serve the MCP memory tools over stdio (needs ENGRAM_API_KEY);
+  mcp [--space <slug>]      Serve the MCP memory tools over stdio (needs ENGRAM_API_KEY);
                             while engram serve owns the data folder, relays to its /mcp
-  import <file>             Import a memory file: the reference server's JSONL,
+  import <file> [--space <slug>]
+                            Import a memory file: the reference server's JSONL,
                             or an Engram export (.json) (needs ENGRAM_API_KEY)
-  export [--format jsonl|json] [--output <file>]
-                            Write the account's graph (default jsonl to stdout)
+  export [--format jsonl|json] [--output <file>] [--space <slug>]
+                            Write a space's graph (default jsonl to stdout)
+
+--space names a memory space of the key's account (default: the default space).
   plan set <email> <plan>   Without a payment provider: move the account that email
                             owns to a plan (free, starter, pro, team, …-annual)
 
@@ -122,10 +125,11 @@ async function runMigrations(config: Config): Promise<void> {
 /** Import and export are an operator's bulk commands: no statement timeout. */
 const BULK: RuntimeOptions = { unboundedStatements: true };
 
-/** Opens the services and resolves ENGRAM_API_KEY to the account it acts for. */
-async function withAccount(
+/** Opens the services and resolves ENGRAM_API_KEY to the account it acts for, in the space named. */
+async function withSpace(
   config: Config,
-  fn: (runtime: Runtime, auth: AuthContext) => Promise<void>,
+  space: { slug: string | undefined; access: 'read' | 'write' },
+  fn: (runtime: Runtime, auth: SpaceAuth) => Promise<void>,
   options: RuntimeOptions = {},
 ): Promise<void> {
   if (!config.ENGRAM_API_KEY) {
@@ -138,7 +142,7 @@ async function withAccount(
     const auth = await runtime.authenticate(config.ENGRAM_API_KEY);
     if (!auth)
       throw new UsageError('ENGRAM_API_KEY is not a valid, unexpired key on this database.');
-    await fn(runtime, auth);
+    await fn(runtime, await runtime.spaces.resolveSpace(auth, space.slug, space.access, {}));
   } finally {
     await runtime.close();
   }
@@ -149,20 +153,29 @@ async function withAccount(
  * the embedded data folder — relays stdio to that server's /mcp with the
  * same key.
  */
-async function serveMcp(config: Config): Promise<void> {
+async function serveMcp(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { space: { type: 'string' } } });
   try {
-    await withAccount(config, serveStdio);
+    // Read access is what opening needs; each tool checks its own (a read-only key stays usable).
+    await withSpace(config, { slug: values.space, access: 'read' }, serveStdio);
   } catch (error) {
     const server =
       error instanceof DataFolderBusyError && !config.DATABASE_URL
         ? runningServer(config.DATA_DIR)
         : undefined;
     if (!server || !config.ENGRAM_API_KEY) throw error;
-    await bridgeStdio({ url: new URL('/mcp', server.url).href, credential: config.ENGRAM_API_KEY });
+    const path = values.space ? `/mcp/${encodeURIComponent(values.space)}` : '/mcp';
+    await bridgeStdio({ url: new URL(path, server.url).href, credential: config.ENGRAM_API_KEY });
   }
 }
 
-async function importFile(config: Config, file: string | undefined): Promise<void> {
+async function importFile(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { space: { type: 'string' } },
+    allowPositionals: true,
+  });
+  const file = positionals[0];
   if (!file) throw new UsageError('Give the file to import: engram import <file>');
   // Read as a stream, as often as the import needs (a check, then the writes):
   // a file of any size, never whole in memory. Fails here if it cannot be read.
@@ -170,8 +183,9 @@ async function importFile(config: Config, file: string | undefined): Promise<voi
     throw new UsageError(`Cannot read ${file}: ${error.message}`);
   });
   const source = () => createReadStream(file, { encoding: 'utf8' });
-  await withAccount(
+  await withSpace(
     config,
+    { slug: values.space, access: 'write' },
     async (runtime, auth) => {
       // An Engram export (a JSON object with "format") or, anything else, the reference JSONL.
       const summary = await runtime.graph.importFrom(auth, source);
@@ -185,13 +199,18 @@ async function importFile(config: Config, file: string | undefined): Promise<voi
 async function exportGraph(config: Config, args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { format: { type: 'string', default: 'jsonl' }, output: { type: 'string' } },
+    options: {
+      format: { type: 'string', default: 'jsonl' },
+      output: { type: 'string' },
+      space: { type: 'string' },
+    },
   });
   if (values.format !== 'jsonl' && values.format !== 'json') {
     throw new UsageError('--format must be jsonl (the reference server’s) or json (lossless)');
   }
-  await withAccount(
+  await withSpace(
     config,
+    { slug: values.space, access: 'read' },
     async (runtime, auth) => {
       const chunks =
         values.format === 'json'
@@ -234,9 +253,9 @@ async function main(argv: string[]): Promise<void> {
     case 'migrate':
       return runMigrations(config);
     case 'mcp':
-      return serveMcp(config);
+      return serveMcp(config, rest);
     case 'import':
-      return importFile(config, rest[0]);
+      return importFile(config, rest);
     case 'export':
       return exportGraph(config, rest);
     case 'plan':

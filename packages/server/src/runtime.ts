@@ -13,6 +13,7 @@ import { graphFeature } from './features/graph/index.js';
 import { keysFeature } from './features/keys/index.js';
 import { oauthFeature } from './features/oauth/index.js';
 import { recallFeature } from './features/recall/index.js';
+import { spacesFeature } from './features/spaces/index.js';
 import { transferFeature } from './features/transfer/index.js';
 import { usageFeature } from './features/usage/index.js';
 import type { AuthContext } from './lib/auth-context.js';
@@ -34,6 +35,7 @@ export const FEATURES = [
   recallFeature,
   billingFeature,
   accountsFeature,
+  spacesFeature,
   oauthFeature,
   authFeature,
   analyticsFeature,

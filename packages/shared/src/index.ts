@@ -11,3 +11,4 @@ export * from './schemas/billing.js';
 export * from './schemas/recall.js';
 export * from './schemas/mcp.js';
 export * from './schemas/oauth.js';
+export * from './schemas/spaces.js';

@@ -13,6 +13,8 @@ export interface PlanFeatures {
   maxQueries: number;
   maxApiKeys: number;
   maxWebhooks: number;
+  /** Memory spaces (separate graphs) per account, the default one included. */
+  maxSpaces: number;
   /**
    * Days the change log keeps an account's events (what a realtime client can
    * resume from); older ones are compacted. The operator's
@@ -60,6 +62,7 @@ const TIERS: Tier[] = [
       maxQueries: 15_000,
       maxApiKeys: 1,
       maxWebhooks: 0,
+      maxSpaces: 3,
       changeLogRetentionDays: 7,
       features: [
         '1,000 entities',
@@ -67,6 +70,7 @@ const TIERS: Tier[] = [
         '1,000 observations per entity',
         '15K operations per month',
         '1 API key',
+        '3 memory spaces',
         'Basic WebSocket',
         'Community support',
       ],
@@ -85,6 +89,7 @@ const TIERS: Tier[] = [
       maxQueries: 100_000,
       maxApiKeys: 3,
       maxWebhooks: 5,
+      maxSpaces: 20,
       changeLogRetentionDays: 30,
       features: [
         '10,000 entities',
@@ -92,6 +97,7 @@ const TIERS: Tier[] = [
         '5,000 observations per entity',
         '100K operations per month',
         '3 API keys',
+        '20 memory spaces',
         '5 webhook endpoints',
         'Real-time sync',
         'Email support',
@@ -112,6 +118,7 @@ const TIERS: Tier[] = [
       maxQueries: 1_000_000,
       maxApiKeys: 10,
       maxWebhooks: 20,
+      maxSpaces: 10_000,
       changeLogRetentionDays: 90,
       features: [
         '100,000 entities',
@@ -119,6 +126,7 @@ const TIERS: Tier[] = [
         '10,000 observations per entity',
         '1M operations per month',
         '10 API keys',
+        '10,000 memory spaces',
         '20 webhook endpoints',
         'Advanced sync',
         'Priority support',
@@ -140,6 +148,7 @@ const TIERS: Tier[] = [
       maxQueries: 10_000_000,
       maxApiKeys: 50,
       maxWebhooks: UNLIMITED,
+      maxSpaces: UNLIMITED,
       changeLogRetentionDays: 365,
       features: [
         '1M entities',
@@ -147,6 +156,7 @@ const TIERS: Tier[] = [
         '50,000 observations per entity',
         '10M operations per month',
         '50 API keys',
+        'Unlimited memory spaces',
         'Unlimited webhooks',
         'Advanced sync',
         'Priority support',

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 
-/** Row types of every table, as Kysely sees them. Tenant tables lead with account_id. */
+/** Row types of every table, as Kysely sees them. Tenant tables lead with account_id; graph tables with space_id (migration 022). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json = ColumnType<Record<string, unknown>, string, string>;
 
@@ -18,6 +18,20 @@ export interface AccountsTable {
   relation_count: ColumnType<string | number, never, never>;
   observation_count: ColumnType<string | number, never, never>;
   /** Set when the account was deleted: its rows are being purged (migration 014). */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: Generated<Date>;
+}
+
+/** A memory space: a separate graph inside an account (migration 022). The default one's id is the account's. */
+export interface SpacesTable {
+  id: Generated<string>;
+  account_id: string;
+  slug: string;
+  name: string;
+  entity_count: ColumnType<string | number, never, never>;
+  relation_count: ColumnType<string | number, never, never>;
+  observation_count: ColumnType<string | number, never, never>;
+  /** Set when the space was deleted: its rows are being purged. */
   deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Generated<Date>;
 }
@@ -98,7 +112,7 @@ export interface BillingEventsTable {
 }
 
 export interface EntitiesTable {
-  account_id: string;
+  space_id: string;
   id: Generated<string>;
   /** Creation order, also among rows created in the same instant. */
   ordinal: ColumnType<string, never, never>;
@@ -112,7 +126,7 @@ export interface EntitiesTable {
 }
 
 export interface ObservationsTable {
-  account_id: string;
+  space_id: string;
   id: Generated<string>;
   entity_id: string;
   content: string;
@@ -123,7 +137,7 @@ export interface ObservationsTable {
 }
 
 export interface RelationsTable {
-  account_id: string;
+  space_id: string;
   id: Generated<string>;
   ordinal: ColumnType<string, never, never>;
   from_id: string;
@@ -134,13 +148,13 @@ export interface RelationsTable {
 
 /** Relations touching each entity, kept in the write transaction ("best-connected"). */
 export interface EntityDegreesTable {
-  account_id: string;
+  space_id: string;
   entity_id: string;
   degree: number;
 }
 
 export interface EntityTypeCountsTable {
-  account_id: string;
+  space_id: string;
   type: string;
   count: number;
 }
@@ -150,6 +164,7 @@ export type RelationTypeCountsTable = EntityTypeCountsTable;
 
 export interface GraphEventsTable {
   account_id: string;
+  space_id: string;
   seq: ColumnType<string | number, string | number, never>;
   type: string;
   payload: Json;
@@ -190,6 +205,8 @@ export interface ApiKeysTable {
   expires_at: Timestamp | null;
   rolled_from: string | null;
   replaced_by: string | null;
+  /** Normalized grants (`spaces:*:read`…); empty, full access (migration 023). */
+  permissions: Generated<string[]>;
   last_used_at: Timestamp | null;
   total_requests: ColumnType<string | number, never, string | number>;
   created_at: Generated<Date>;
@@ -270,6 +287,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   api_key_usage_days: ApiKeyUsageDaysTable;
   accounts: AccountsTable;
+  spaces: SpacesTable;
   users: UsersTable;
   account_members: AccountMembersTable;
   sessions: SessionsTable;

@@ -17,4 +17,12 @@ export interface HttpContext {
   authenticateSession: Hook;
   /** Refuses browser origins and Host names that are not ours (/mcp, /ws/connect). */
   checkOrigin: Hook;
+  /**
+   * After `authenticate`: the space the request names (X-Engram-Space or
+   * `?space=`, none: `default`), checked against the credential; graph
+   * routes read it with `spaceAuthOf`.
+   */
+  resolveSpace: Hook;
+  /** Like `resolveSpace` when the request names a space; naming none means every space (`namedSpaceAuthOf`). */
+  resolveNamedSpace: Hook;
 }

@@ -29,9 +29,29 @@ export interface AuthContext {
    */
   scopes?: string[];
   /**
+   * Which spaces the credential may read or write (`spaces:*:read`,
+   * `space:<slug>:write`…, packages/shared spaces.ts): an API key's
+   * `permissions`, or an OAuth token's scopes in those terms. Absent or
+   * empty, full access (session tokens, personal keys, unscoped keys).
+   */
+  permissions?: readonly string[];
+  /** The MCP path an OAuth token was issued for (`/mcp` or `/mcp/<slug>`, RFC 8707): accepted there only. */
+  resource?: string;
+  /**
    * The client the request named (a web app tab, CLIENT_ID_HEADER): the
    * events of its changes carry it, so that tab can tell them from changes
    * made elsewhere. Not proof of anything; absent when not named.
    */
   origin?: string;
+}
+
+/** A memory space a request acts in (migration 022): its id keys the graph's rows. */
+export interface SpaceRef {
+  id: string;
+  slug: string;
+}
+
+/** A request acting on one space's graph: every graph call takes one. */
+export interface SpaceAuth extends AuthContext {
+  space: SpaceRef;
 }

@@ -8,6 +8,9 @@ import type { GraphChange } from '@engram/shared';
  */
 export type ChangeEvent = GraphChange & {
   accountId: string;
+  /** The space the change was made in: its id, and its slug (what clients are told). */
+  spaceId: string;
+  space: string;
   seq: number;
   at: string;
   origin?: string;

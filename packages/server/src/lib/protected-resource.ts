@@ -1,3 +1,4 @@
+import { spaceSlug } from '@engram/shared';
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import type { FastifyRequest } from 'fastify';
 
@@ -7,6 +8,37 @@ import type { FastifyRequest } from 'fastify';
  */
 
 export const MCP_PATH = '/mcp';
+
+/** Where RFC 9728 metadata is served: this prefix, then the resource's path (`/mcp`, `/mcp/<slug>`). */
+export const PROTECTED_RESOURCE_METADATA_PREFIX = '/.well-known/oauth-protected-resource';
+
+/** The route of a space's Protected Resource Metadata (issue 36: `/mcp/<slug>` is its own resource). */
+export const SPACE_PROTECTED_RESOURCE_METADATA_ROUTE = `${PROTECTED_RESOURCE_METADATA_PREFIX}${MCP_PATH}/:space`;
+
+/** What an MCP address serves: the default space (`/mcp`) or the space named in it (`/mcp/<slug>`). */
+export interface McpTarget {
+  /** `/mcp` or `/mcp/<slug>`. */
+  path: string;
+  /** The slug of `/mcp/<slug>`; absent for `/mcp`. */
+  space?: string;
+}
+
+/** `/mcp` or `/mcp/<slug>` (a valid slug) as a target; anything else is none. */
+export function mcpTargetOf(path: string): McpTarget | undefined {
+  if (path === MCP_PATH) return { path };
+  if (!path.startsWith(`${MCP_PATH}/`)) return undefined;
+  const slug = path.slice(MCP_PATH.length + 1);
+  return spaceSlug.safeParse(slug).success ? { path, space: slug } : undefined;
+}
+
+/** The MCP target a request addresses: its path without the query, or the resource its metadata path names. */
+export function mcpTargetOfRequest(request: Pick<FastifyRequest, 'url'>): McpTarget | undefined {
+  const path = request.url.split('?', 1)[0]!;
+  const resourcePath = path.startsWith(PROTECTED_RESOURCE_METADATA_PREFIX)
+    ? path.slice(PROTECTED_RESOURCE_METADATA_PREFIX.length)
+    : path;
+  return mcpTargetOf(resourcePath);
+}
 
 /**
  * The OAuth authorization server's identifier (docs/connect.md): PUBLIC_URL's
@@ -28,16 +60,35 @@ export function mcpResources(config: { PUBLIC_URL?: string | undefined; PORT: nu
 }
 
 /**
- * The resource `/mcp` is, as a client reaches it: under PUBLIC_URL when set,
- * else at the address the request was made to (its Host was checked first).
+ * Which MCP target a resource indicator names, when it is one tokens may be
+ * issued for: one of `resources` (the `/mcp` addresses), or one of them
+ * followed by `/<slug>` (a space's own address).
  */
-export function mcpResourceUrl(publicUrl: string | undefined, request: FastifyRequest): URL {
-  if (publicUrl) return new URL(MCP_PATH, publicUrl);
-  return new URL(MCP_PATH, `${request.protocol}://${request.host}`);
+export function mcpTargetOfResource(
+  resources: readonly string[],
+  resource: string,
+): McpTarget | undefined {
+  for (const base of resources) {
+    if (resource === base) return { path: MCP_PATH };
+    if (resource.startsWith(`${base}/`)) return mcpTargetOf(MCP_PATH + resource.slice(base.length));
+  }
+  return undefined;
 }
 
 /**
- * RFC 9728 Protected Resource Metadata for `/mcp`: Engram's own OAuth
+ * The resource an MCP request (or its metadata request) addresses, as a
+ * client reaches it: `/mcp`, or `/mcp/<slug>` for a space's address; under
+ * PUBLIC_URL when set, else at the address the request was made to (its
+ * Host was checked first).
+ */
+export function mcpResourceUrl(publicUrl: string | undefined, request: FastifyRequest): URL {
+  const path = mcpTargetOfRequest(request)?.path ?? MCP_PATH;
+  if (publicUrl) return new URL(path, publicUrl);
+  return new URL(path, `${request.protocol}://${request.host}`);
+}
+
+/**
+ * RFC 9728 Protected Resource Metadata for `/mcp` (or `/mcp/<slug>`): Engram's own OAuth
  * authorization server (features/oauth, docs/connect.md) issues its tokens;
  * API keys and session tokens are accepted as bearer credentials too.
  */

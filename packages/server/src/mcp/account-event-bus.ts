@@ -5,8 +5,10 @@ import { GRAPH_RESOURCE_URI } from './memory-server.js';
 type Listener = (event: ServerEvent) => void;
 
 /**
- * The SDK's `ServerEventBus` for one account's 2026-era listens, backed by
- * Engram's event bus (in-process, or Redis across nodes).
+ * The SDK's `ServerEventBus` for one space's 2026-era listens (`/mcp` or
+ * `/mcp/<slug>`), backed by Engram's event bus (in-process, or Redis across
+ * nodes), which carries the account's events: those of other spaces are
+ * passed over.
  *
  * The SDK's bus is keyed by resource URI only, and every account's graph is
  * `memory://knowledge-graph`: so each account gets its own bus (and its own
@@ -25,6 +27,7 @@ export class AccountEventBus implements ServerEventBus {
   constructor(
     private readonly bus: EventBus,
     private readonly accountId: string,
+    private readonly spaceId: string,
   ) {}
 
   publish(event: ServerEvent): void {
@@ -42,8 +45,8 @@ export class AccountEventBus implements ServerEventBus {
     // A batch commits many events at once: tell the listener once per batch.
     let queued = false;
     let live = true;
-    const stopBus = this.bus.subscribe(this.accountId, () => {
-      if (queued) return;
+    const stopBus = this.bus.subscribe(this.accountId, (event) => {
+      if (queued || event.spaceId !== this.spaceId) return;
       queued = true;
       setImmediate(() => {
         queued = false;

@@ -11,7 +11,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CredentialResolver } from '../http/authenticate.js';
 import type { AuthContext } from '../lib/auth-context.js';
-import { MCP_PATH, mcpResourceUrl } from '../lib/protected-resource.js';
+import { MCP_PATH, mcpResourceUrl, mcpTargetOfRequest } from '../lib/protected-resource.js';
 
 /** Where the Protected Resource Metadata of `/mcp` is served (RFC 9728 path insertion). */
 export const PROTECTED_RESOURCE_METADATA_PATH = new URL(
@@ -36,8 +36,10 @@ export function engramAuthOf(info: AuthInfo | undefined): AuthContext {
  * token or an OAuth access token; `X-API-Key` is read as one too) is verified through the
  * SDK's resource-server helper, and a refusal is the SDK's 401 challenge
  * whose `WWW-Authenticate` names the Protected Resource Metadata, with
- * Engram's usual error body. The verified `AuthInfo` is left on the Node
- * request (`req.auth`), where the SDK's Node transports read it.
+ * Engram's usual error body. An OAuth token is accepted only at the
+ * address it was issued for (RFC 8707): one for `/mcp/<slug>` there alone,
+ * one for `/mcp` at `/mcp` alone. The verified `AuthInfo` is left on the
+ * Node request (`req.auth`), where the SDK's Node transports read it.
  */
 export function mcpAuthenticateWith(resolve: CredentialResolver, publicUrl: string | undefined) {
   const verifier: OAuthTokenVerifier = {
@@ -67,7 +69,14 @@ export function mcpAuthenticateWith(resolve: CredentialResolver, publicUrl: stri
     );
     try {
       const info = await verifyBearerToken(header, { verifier, resourceMetadataUrl });
-      request.auth = engramAuthOf(info);
+      const auth = engramAuthOf(info);
+      if (auth.resource !== undefined && auth.resource !== mcpTargetOfRequest(request)?.path) {
+        throw new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          `Access token was issued for ${auth.resource}, not this address`,
+        );
+      }
+      request.auth = auth;
       (request.raw as IncomingMessage & { auth?: AuthInfo }).auth = info;
     } catch (error) {
       // The database being down is not the client's fault: the error handler answers it.

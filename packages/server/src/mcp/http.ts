@@ -13,7 +13,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../http/authenticate.js';
-import type { AuthContext } from '../lib/auth-context.js';
+import type { AuthContext, SpaceAuth, SpaceRef } from '../lib/auth-context.js';
+import { AppError } from '../lib/errors.js';
+import type { SpacesService } from '../features/spaces/index.js';
 import {
   MCP_PATH,
   mcpResourceUrl,
@@ -24,14 +26,15 @@ import type { HttpContext } from '../http/context.js';
 import type { CredentialWatch } from '../realtime/credential-watch.js';
 import { engramAuthOf, mcpAuthenticateWith, PROTECTED_RESOURCE_METADATA_PATH } from './auth.js';
 import { AccountEventBus } from './account-event-bus.js';
-import { missingScope } from '../features/oauth/scopes.js';
-import { createMemoryServer, type MemoryServerDeps } from './memory-server.js';
+import { createMemoryServer, requireRead, type MemoryServerDeps } from './memory-server.js';
 
 interface Session {
   id: string;
   transport: NodeStreamableHTTPServerTransport;
   server: McpServer;
   accountId: string;
+  /** The URL's space slug it was opened on (undefined: /mcp): used at any other, it is unknown. */
+  path: string | undefined;
   /** The session token or API key that opened it: the only one that may use it. */
   credentialId: string;
   /** Runtime clock (ms) of the last request. */
@@ -41,7 +44,7 @@ interface Session {
   stopWatching: () => void;
 }
 
-/** One account's 2026-era handler: its listens hear that account's changes only. */
+/** One space's 2026-era handler: its listens hear that space's changes only. */
 interface AccountLane {
   handler: McpHttpHandler;
   node: NodeMcpRequestHandler;
@@ -55,7 +58,13 @@ interface AccountLane {
 /** What /mcp runs on: the memory server's services, and the watch that ends what a revoked credential opened. */
 type McpServices = Pick<MemoryServerDeps, 'graph' | 'recall' | 'usage' | 'bus'> & {
   credentials: CredentialWatch;
+  spaces: Pick<SpacesService, 'resolveSpace'>;
 };
+
+/** The slug in the path (`/mcp/<slug>`), undefined for `/mcp` (the default space). */
+function pathSpaceOf(request: FastifyRequest): string | undefined {
+  return (request.params as { space?: string } | undefined)?.space;
+}
 
 /** How often idle sessions and account lanes are looked for (also at every new session). */
 const SWEEP_MS = 15_000;
@@ -171,6 +180,8 @@ export const mcpRoutes: FastifyPluginAsync<{
     const session = typeof id === 'string' ? sessions.get(id) : undefined;
     // Another credential's session id — of this account or another — is as unknown as a made-up one.
     if (!session || session.credentialId !== authOf(request).credential.id) return undefined;
+    // A session belongs to the space's URL it was opened on.
+    if (session.path !== pathSpaceOf(request)) return undefined;
     session.lastSeen = clock();
     session.lastUse = ++uses;
     return session;
@@ -202,8 +213,7 @@ export const mcpRoutes: FastifyPluginAsync<{
     );
   }
 
-  async function startSession(request: FastifyRequest, reply: FastifyReply) {
-    const auth = authOf(request);
+  async function startSession(request: FastifyRequest, reply: FastifyReply, auth: SpaceAuth) {
     if (!makeRoom(auth)) return noRoom(reply);
     const server = createMemoryServer({
       graph: services.graph,
@@ -226,6 +236,7 @@ export const mcpRoutes: FastifyPluginAsync<{
           transport,
           server,
           accountId: auth.accountId,
+          path: pathSpaceOf(request),
           credentialId: auth.credential.id,
           lastSeen: clock(),
           lastUse: ++uses,
@@ -245,7 +256,7 @@ export const mcpRoutes: FastifyPluginAsync<{
     await transport.handleRequest(request.raw, reply.raw, request.body);
   }
 
-  async function legacyPost(request: FastifyRequest, reply: FastifyReply) {
+  async function legacyPost(request: FastifyRequest, reply: FastifyReply, auth: SpaceAuth) {
     const session = sessionOf(request);
     if (session) {
       reply.hijack();
@@ -257,15 +268,16 @@ export const mcpRoutes: FastifyPluginAsync<{
     if (!isInitializeRequest(request.body)) {
       return jsonRpcError(reply, 400, 'No session: the first request must be initialize');
     }
-    return startSession(request, reply);
+    return startSession(request, reply, auth);
   }
 
   // ── 2026-07-28: stateless, one handler per account ─────────────────────────
 
-  function laneOf(accountId: string): AccountLane {
-    let lane = lanes.get(accountId);
+  function laneOf(accountId: string, space: SpaceRef): AccountLane {
+    const key = `${accountId}/${space.id}`;
+    let lane = lanes.get(key);
     if (!lane) {
-      const bus = new AccountEventBus(services.bus, accountId);
+      const bus = new AccountEventBus(services.bus, accountId, space.id);
       const handler = createMcpHandler(
         (ctx) =>
           createMemoryServer({
@@ -273,7 +285,7 @@ export const mcpRoutes: FastifyPluginAsync<{
             recall: services.recall,
             usage: services.usage,
             bus: services.bus,
-            auth: engramAuthOf(ctx.authInfo),
+            auth: { ...engramAuthOf(ctx.authInfo), space },
             log: app.log,
             updates: 'none',
           }),
@@ -285,21 +297,18 @@ export const mcpRoutes: FastifyPluginAsync<{
         },
       );
       lane = { handler, node: toNodeHandler(handler), bus, inFlight: 0, lastSeen: clock() };
-      lanes.set(accountId, lane);
+      lanes.set(key, lane);
     }
     lane.lastSeen = clock();
     return lane;
   }
 
-  async function modernPost(request: FastifyRequest, reply: FastifyReply) {
-    const auth = authOf(request);
-    const lane = laneOf(auth.accountId);
+  async function modernPost(request: FastifyRequest, reply: FastifyReply, auth: SpaceAuth) {
+    const lane = laneOf(auth.accountId, auth.space);
     const raw = reply.raw;
     if (isListenRequest(request.body)) {
-      // Following changes reads the graph: a grant without memory:read may not listen.
-      if (missingScope(auth, 'memory:read')) {
-        return jsonRpcError(reply, 403, 'This connection was not granted memory:read');
-      }
+      // Following changes reads the graph: a credential that may not read it may not listen.
+      requireRead(auth);
       // A listen is held open like a session: it counts against the node's room,
       // and ends the moment its credential is revoked or expires.
       if (sessions.size + listens >= http.config.MCP_MAX_SESSIONS) return noRoom(reply);
@@ -336,9 +345,33 @@ export const mcpRoutes: FastifyPluginAsync<{
     );
   });
 
-  app.post(MCP_PATH, { onRequest, schema, bodyLimit: MCP_BODY_LIMIT }, async (request, reply) =>
-    isLegacyPost(request) ? legacyPost(request, reply) : modernPost(request, reply),
-  );
+  /**
+   * The space the URL names, for the request's credential: 404 for a slug
+   * the account has not, 403 for a space the credential may not read (each
+   * tool then checks read or write for itself).
+   */
+  async function spaceAuthOf(request: FastifyRequest, reply: FastifyReply) {
+    try {
+      return await services.spaces.resolveSpace(authOf(request), pathSpaceOf(request), 'read', {});
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) {
+        void jsonRpcError(reply, error.status, error.message);
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  const post = async (request: FastifyRequest, reply: FastifyReply) => {
+    const auth = await spaceAuthOf(request, reply);
+    if (!auth) return reply;
+    return isLegacyPost(request)
+      ? legacyPost(request, reply, auth)
+      : modernPost(request, reply, auth);
+  };
+  const options = { onRequest, schema, bodyLimit: MCP_BODY_LIMIT };
+  app.post(MCP_PATH, options, post);
+  app.post(`${MCP_PATH}/:space`, options, post);
 
   // GET opens a 2025 session's server-to-client stream; DELETE ends the session.
   // The 2026 revision has neither: without a session they are 405 (not 400:
@@ -353,6 +386,8 @@ export const mcpRoutes: FastifyPluginAsync<{
     reply.hijack();
     return session.transport.handleRequest(request.raw, reply.raw);
   };
-  app.get(MCP_PATH, { onRequest, schema }, streamOrEnd);
-  app.delete(MCP_PATH, { onRequest, schema }, streamOrEnd);
+  for (const path of [MCP_PATH, `${MCP_PATH}/:space`]) {
+    app.get(path, { onRequest, schema }, streamOrEnd);
+    app.delete(path, { onRequest, schema }, streamOrEnd);
+  }
 };

@@ -10,10 +10,10 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { GraphService, MemoryGraph } from '../features/graph/graph.service.js';
-import { missingScope, type MemoryScope } from '../features/oauth/scopes.js';
 import type { RecallService } from '../features/recall/recall.service.js';
 import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
-import type { AuthContext } from '../lib/auth-context.js';
+import type { SpaceAuth } from '../lib/auth-context.js';
+import { lackedPermission, lacksMessage } from '../lib/space-access.js';
 import { AppError, fromDatabaseError } from '../lib/errors.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
@@ -24,7 +24,8 @@ export interface MemoryServerDeps {
   recall: RecallService;
   usage: UsageMeter;
   bus: EventBus;
-  auth: AuthContext;
+  /** The credential, and the space this server serves (its URL's: /mcp is `default`). */
+  auth: SpaceAuth;
   log?: FastifyBaseLogger | undefined;
   /**
    * How graph changes reach this instance's client:
@@ -253,14 +254,18 @@ function recallText(answer: RecallAnswer): string {
     .join('\n');
 }
 
-/** What a connected app is told when its grant does not cover a call. */
-const notGranted = (scope: string) =>
-  `This connection was not granted ${scope}: reconnect the app and allow it`;
+/** What the credential lacks to read or write the server's space, said as it is told. */
+function refusal(auth: SpaceAuth, access: 'read' | 'write'): string | undefined {
+  const lacking = lackedPermission(auth, auth.space.slug, access);
+  if (!lacking) return undefined;
+  // A connected app's grant is in OAuth scopes: name the scope it would need.
+  return lacksMessage(auth, auth.credential.kind === 'oauth' ? `memory:${access}` : lacking);
+}
 
-/** Refuses a read or subscription the credential's scopes do not cover (a JSON-RPC error). */
-export function requireScope(auth: AuthContext, scope: MemoryScope): void {
-  const lacking = missingScope(auth, scope);
-  if (lacking) throw new AppError(403, 'FORBIDDEN', notGranted(lacking));
+/** Refuses a read or subscription the credential does not cover (a JSON-RPC error). */
+export function requireRead(auth: SpaceAuth): void {
+  const refused = refusal(auth, 'read');
+  if (refused) throw new AppError(403, 'FORBIDDEN', refused);
 }
 
 /**
@@ -289,9 +294,9 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     operation: Operation,
     fn: () => Promise<CallToolResult>,
   ): Promise<CallToolResult> {
-    const lacking = missingScope(auth, operation.type === 'query' ? 'memory:read' : 'memory:write');
+    const refused = refusal(auth, operation.type === 'query' ? 'read' : 'write');
     // Refused before it is metered: nothing was done.
-    if (lacking) return { isError: true, content: [{ type: 'text', text: notGranted(lacking) }] };
+    if (refused) return { isError: true, content: [{ type: 'text', text: refused }] };
     const started = performance.now();
     let admitted = false;
     try {
@@ -461,7 +466,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     },
     // Metered and bounded like read_graph; a cut graph carries a "truncated" field saying so.
     async (uri) => {
-      requireScope(auth, 'memory:read');
+      requireRead(auth);
       const started = performance.now();
       await deps.usage.assertWithinPlan(auth.accountId);
       const text = asText(await graph.readGraph(auth));
@@ -474,16 +479,16 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     },
   );
 
-  // Clients hear of every committed change to the account's graph, whoever
+  // Clients hear of every committed change to the space's graph, whoever
   // made it (REST, another agent, the web app, another node), and of no other
-  // account's: the bus is subscribed by account.
+  // space's: the bus is subscribed by account, its events kept by space.
   let stopListening: (() => void) | undefined;
   const listen = () => {
     if (stopListening) return;
     // A batch commits many events at once: tell the client once per batch.
     let queued = false;
-    stopListening = deps.bus.subscribe(auth.accountId, () => {
-      if (queued) return;
+    stopListening = deps.bus.subscribe(auth.accountId, (event) => {
+      if (queued || event.spaceId !== auth.space.id) return;
       queued = true;
       setImmediate(() => {
         queued = false;
@@ -498,7 +503,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
   };
   if (deps.updates === 'subscribe') {
     server.server.setRequestHandler('resources/subscribe', async (request) => {
-      requireScope(auth, 'memory:read');
+      requireRead(auth);
       if (request.params.uri === GRAPH_RESOURCE_URI) listen();
       return {};
     });

@@ -5,7 +5,7 @@ import {
   StdioServerTransport,
 } from '@modelcontextprotocol/server/stdio';
 import type { Runtime } from '../runtime.js';
-import type { AuthContext } from '../lib/auth-context.js';
+import type { SpaceAuth } from '../lib/auth-context.js';
 import { createMemoryServer } from './memory-server.js';
 
 /**
@@ -53,7 +53,7 @@ export class ObservedTransport implements Transport {
  */
 export async function serveStdio(
   runtime: Runtime,
-  auth: AuthContext,
+  auth: SpaceAuth,
   streams: { stdin?: Readable; stdout?: Writable } = {},
 ): Promise<void> {
   let ended!: () => void;

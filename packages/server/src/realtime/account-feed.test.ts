@@ -13,6 +13,8 @@ function change(seq: number, accountId = ACCOUNT): ChangeEvent {
     type: 'entity_created',
     payload: { entityId: `e${seq}`, id: `e${seq}`, name: `n${seq}`, type: 'x' },
     accountId,
+    spaceId: accountId,
+    space: 'default',
     seq,
     at: new Date(0).toISOString(),
   };

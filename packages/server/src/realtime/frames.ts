@@ -42,7 +42,7 @@ export function frameText(frame: Frame): Buffer {
 
 /**
  * A graph event as the realtime message (docs/product.md, States): `{ id, type, payload (with seq),
- * timestamp, seq }`, and `origin` when the change named its client.
+ * timestamp, seq, space }`, and `origin` when the change named its client.
  */
 export function eventMessage(event: ChangeEvent): ServerMessage {
   return {
@@ -51,6 +51,7 @@ export function eventMessage(event: ChangeEvent): ServerMessage {
     payload: { ...event.payload, seq: event.seq },
     timestamp: event.at,
     seq: event.seq,
+    space: event.space,
     ...(event.origin ? { origin: event.origin } : {}),
   };
 }

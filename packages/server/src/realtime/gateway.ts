@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import {
   entitiesOfChange,
   clientMessage,
+  DEFAULT_SPACE_SLUG,
   PING_INTERVAL_MS,
   UNAUTHORIZED_CLOSE_CODE,
   type ClientMessage,
@@ -12,9 +13,10 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { GraphService } from '../features/graph/index.js';
 import type { KeysService } from '../features/keys/index.js';
+import type { SpacesService } from '../features/spaces/index.js';
 import type { UsageMeter } from '../features/usage/index.js';
 import type { HttpContext } from '../http/context.js';
-import type { AuthContext } from '../lib/auth-context.js';
+import type { AuthContext, SpaceRef } from '../lib/auth-context.js';
 import type { ChangeEvent } from '../lib/change-event.js';
 import type { CredentialWatch } from './credential-watch.js';
 import type { EventBus } from './event-bus.js';
@@ -39,6 +41,7 @@ const CLOSE_POLICY = 1008;
 interface RealtimeServices {
   graph: Pick<GraphService, 'changesAfter'>;
   keys: Pick<KeysService, 'authenticateApiKey'>;
+  spaces: Pick<SpacesService, 'resolveSpace'>;
   usage: UsageMeter;
   bus: EventBus;
   credentials: CredentialWatch;
@@ -52,9 +55,14 @@ function message(type: string, payload: Record<string, unknown>): ServerMessage 
   return { id: randomUUID(), type, payload, timestamp: new Date().toISOString() };
 }
 
+/** The space a slug names for the connection's key, or the refusal to tell the client. */
+type SpaceLookup = (slug: string) => Promise<SpaceRef | string>;
+
 /**
- * One client's socket: what it subscribed to, and the seq of the last event
- * sent, so a replay on resume and the live stream never repeat or skip one.
+ * One client's socket: the space it follows, what it subscribed to, and the
+ * seq of the last event sent (or passed over: the seq is the account's, and
+ * other spaces' events take their places in it), so a replay on resume and
+ * the live stream never repeat or skip one.
  */
 class RealtimeConnection implements FeedListener {
   private graphSubscribed = false;
@@ -73,6 +81,8 @@ class RealtimeConnection implements FeedListener {
     /** The upgraded request's TCP socket, which frames are written to. */
     rawSocket: unknown,
     private readonly auth: AuthContext,
+    private space: SpaceRef,
+    private readonly findSpace: SpaceLookup,
     private readonly graph: RealtimeServices['graph'],
     private readonly usage: UsageMeter,
     private readonly limits: ConnectionLimits,
@@ -85,7 +95,7 @@ class RealtimeConnection implements FeedListener {
       this.close();
     });
     this.stopListening = feeds.subscribe(auth.accountId, this);
-    this.send(message('connection_established', { accountId: auth.accountId }));
+    this.send(message('connection_established', { accountId: auth.accountId, space: space.slug }));
   }
 
   close(): void {
@@ -133,9 +143,19 @@ class RealtimeConnection implements FeedListener {
           message('unsubscribed', { channel: 'entity', entityId: parsed.payload.entityId }),
         );
         return;
-      case 'subscribe_to_graph_changes':
-        await this.subscribeToGraph(parsed.payload.lastSeq);
+      case 'subscribe_to_graph_changes': {
+        const { space, lastSeq } = parsed.payload;
+        if (space !== undefined && space !== this.space.slug) {
+          const found = await this.findSpace(space);
+          if (typeof found === 'string') {
+            this.sendError(found);
+            return;
+          }
+          this.space = found;
+        }
+        await this.subscribeToGraph(lastSeq);
         return;
+      }
     }
   }
 
@@ -158,7 +178,13 @@ class RealtimeConnection implements FeedListener {
       const operation = { type: 'query', resource: 'graph' } as const;
       this.usage.record(this.auth.accountId, operation, performance.now() - started);
     }
-    this.send(message('subscribed', { channel: 'graph', lastSeq: this.lastSentSeq }));
+    this.send(
+      message('subscribed', {
+        channel: 'graph',
+        lastSeq: this.lastSentSeq,
+        space: this.space.slug,
+      }),
+    );
   }
 
   /**
@@ -231,7 +257,13 @@ class RealtimeConnection implements FeedListener {
   }
 
   private deliver(event: ChangeEvent): void {
-    if (event.seq <= this.lastSentSeq || !this.interested(event)) return;
+    if (event.seq <= this.lastSentSeq) return;
+    if (event.spaceId !== this.space.id) {
+      // Another space's: passed over, its seq taken as seen (it is no gap).
+      if (this.graphSubscribed) this.lastSentSeq = event.seq;
+      return;
+    }
+    if (!this.interested(event)) return;
     this.lastSentSeq = event.seq;
     this.writer.write(eventFrame(event));
   }
@@ -263,8 +295,9 @@ class ConnectionCounts {
 }
 
 /**
- * The realtime gateway at /ws/connect?api_key=…: graph changes of the key's
- * account, live, with resume from a seq. A bad key is refused with close code
+ * The realtime gateway at /ws/connect?api_key=…[&space=<slug>]: graph changes
+ * of one space of the key's account (default unless named, here or in the
+ * subscribe message), live, with resume from a seq. A bad key is refused with close code
  * 4401, and so is a key revoked or expired while connected; a dead client (no
  * pong within a ping interval) is terminated; connections per key and per
  * account, subscriptions and unprocessed messages per socket are capped.
@@ -363,7 +396,7 @@ export const realtimeRoutes: FastifyPluginAsync<{
       void services.keys
         .authenticateApiKey(apiKey)
         .catch(() => undefined)
-        .then((auth) => {
+        .then(async (auth) => {
           if (closed) return;
           if (!auth) {
             socket.close(UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired API key');
@@ -374,10 +407,29 @@ export const realtimeRoutes: FastifyPluginAsync<{
             socket.close(CLOSE_POLICY, refusal);
             return;
           }
+          const findSpace: SpaceLookup = (slug) =>
+            services.spaces.resolveSpace(auth, slug, 'read', {}).then(
+              (found) => found.space,
+              (error: unknown) => {
+                if (error instanceof AppError && error.status < 500) return error.message;
+                throw error;
+              },
+            );
+          const slug = typeof query.space === 'string' && query.space ? query.space : undefined;
+          const space = slug
+            ? await findSpace(slug)
+            : { id: auth.accountId, slug: DEFAULT_SPACE_SLUG };
+          if (closed) return;
+          if (typeof space === 'string') {
+            socket.close(CLOSE_POLICY, space);
+            return;
+          }
           const opened = new RealtimeConnection(
             socket,
             request.raw.socket,
             auth,
+            space,
+            findSpace,
             services.graph,
             services.usage,
             limits,

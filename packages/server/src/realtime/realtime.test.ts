@@ -91,6 +91,7 @@ describe('realtime gateway', () => {
         payload: expect.any(Object),
         timestamp: expect.any(String),
         seq: expect.any(Number),
+        space: 'default',
       });
     }
   });
@@ -281,6 +282,7 @@ describe('realtime gateway', () => {
       .executeTakeFirstOrThrow();
     const auth = {
       accountId: member.account_id,
+      space: { id: member.account_id, slug: 'default' },
       userId: user.id,
       actor: { kind: 'user' as const, id: user.id },
       credential: { kind: 'session' as const, id: user.id, expiresAt: null },

@@ -248,12 +248,12 @@ describe('statements that run too long', () => {
         [user.id],
       );
       const [entity] = await session.query<{ id: string }>(
-        `insert into entities (account_id, name, type, observations_count)
+        `insert into entities (space_id, name, type, observations_count)
          values ($1, 'heavy', 'concept', 100000) returning id`,
         [member!.account_id],
       );
       await session.query(
-        `insert into observations (account_id, entity_id, content, position)
+        `insert into observations (space_id, entity_id, content, position)
          select $1, $2, 'observation ' || n, n from generate_series(1, 100000) n`,
         [member!.account_id, entity!.id],
       );

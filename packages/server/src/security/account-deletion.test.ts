@@ -438,6 +438,7 @@ describe('DELETE /auth/me', () => {
     }).createEntities(
       {
         accountId: victim.accountId,
+        space: { id: victim.accountId, slug: 'default' },
         userId: victim.user.id,
         actor: { kind: 'api_key', id: victim.key.id },
         credential: { kind: 'api_key', id: victim.key.id, expiresAt: null },

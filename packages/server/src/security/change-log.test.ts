@@ -59,9 +59,9 @@ async function storage(t: TestApp, accountId: string) {
   const [row] = await query<{ stored: number; graph: number; log: number; events: number }>(
     t,
     `select (select stored_bytes::float8 from accounts where id = $1) as stored,
-            (coalesce((select sum(200 + octet_length(name) + octet_length(type) + octet_length(metadata::text)) from entities where account_id = $1), 0)
-           + coalesce((select sum(100 + octet_length(content) + coalesce(octet_length(metadata::text), 0) + 16 * length(terms)) from observations where account_id = $1), 0)
-           + coalesce((select sum(100 + octet_length(type)) from relations where account_id = $1), 0))::float8 as graph,
+            (coalesce((select sum(200 + octet_length(name) + octet_length(type) + octet_length(metadata::text)) from entities where space_id = $1), 0)
+           + coalesce((select sum(100 + octet_length(content) + coalesce(octet_length(metadata::text), 0) + 16 * length(terms)) from observations where space_id = $1), 0)
+           + coalesce((select sum(100 + octet_length(type)) from relations where space_id = $1), 0))::float8 as graph,
             coalesce((select sum(bytes) from graph_events where account_id = $1), 0)::float8 as log,
             (select count(*) from graph_events where account_id = $1)::int as events`,
     [accountId],

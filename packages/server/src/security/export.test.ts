@@ -5,7 +5,15 @@ import { buildApp } from '../app.js';
 import * as transfer from '../features/graph/transfer.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { createRuntime } from '../runtime.js';
-import { as, createTestApp, setPlan, signUp, testConfig, type TestApp } from '../test/harness.js';
+import {
+  as,
+  createTestApp,
+  setPlan,
+  signUp,
+  testConfig,
+  type TestApp,
+  inDefaultSpace,
+} from '../test/harness.js';
 
 // Finding 2 of issue 31: one export froze the whole server (quadratic, every
 // relation held to the end, one huge statement). Exports now stream in short
@@ -22,7 +30,7 @@ afterAll(() => t.close());
 async function account(plan?: string) {
   const { token, user } = await signUp(t.app);
   if (plan) await setPlan(t, user.id, plan);
-  const auth = (await t.runtime.authenticate(user.apiKey)) as AuthContext;
+  const auth = inDefaultSpace((await t.runtime.authenticate(user.apiKey)) as AuthContext);
   return { req: as(t.app, token), auth, token };
 }
 

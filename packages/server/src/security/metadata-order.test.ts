@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../db/migrations/index.js';
-import { as, createTestApp, createTestDatabase, signUp, type TestApp } from '../test/harness.js';
+import {
+  as,
+  createTestApp,
+  createTestDatabase,
+  signUp,
+  type TestApp,
+  inDefaultSpace,
+} from '../test/harness.js';
 import { callTool, connectEra, type Era } from '../test/mcp-client.js';
 
 // Finding 9 of issue 31: metadata came back in jsonb's key order (shortest
@@ -178,7 +185,7 @@ describe('metadata keeps the order of its keys (finding 9)', () => {
     expect(exported.body).toContain(`"metadata":${text(OBSERVATION_METADATA)}`);
 
     const importer = await signUp(t.app);
-    const auth = await t.runtime.authenticate(importer.user.apiKey);
+    const auth = inDefaultSpace((await t.runtime.authenticate(importer.user.apiKey))!);
     const summary = await t.runtime.graph.importLossless(auth!, JSON.parse(exported.body));
     expect(summary.entities).toBe(1);
 

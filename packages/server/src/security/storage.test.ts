@@ -46,9 +46,9 @@ async function stored(accountId: string): Promise<number> {
 async function recount(accountId: string): Promise<number> {
   const [row] = await t.database.withSession((session) =>
     session.query<{ bytes: number }>(
-      `select (coalesce((select sum(200 + octet_length(name) + octet_length(type) + octet_length(metadata::text)) from entities where account_id = $1), 0)
-             + coalesce((select sum(100 + octet_length(content) + coalesce(octet_length(metadata::text), 0) + 16 * length(terms)) from observations where account_id = $1), 0)
-             + coalesce((select sum(100 + octet_length(type)) from relations where account_id = $1), 0)
+      `select (coalesce((select sum(200 + octet_length(name) + octet_length(type) + octet_length(metadata::text)) from entities where space_id = $1), 0)
+             + coalesce((select sum(100 + octet_length(content) + coalesce(octet_length(metadata::text), 0) + 16 * length(terms)) from observations where space_id = $1), 0)
+             + coalesce((select sum(100 + octet_length(type)) from relations where space_id = $1), 0)
              + coalesce((select sum(bytes) from graph_events where account_id = $1), 0))::float8 as bytes`,
       [accountId],
     ),

@@ -295,13 +295,13 @@ describe('relation type counts follow every write', () => {
     const kept = await t.database.db
       .selectFrom('relation_type_counts')
       .select(['type', 'count'])
-      .where('account_id', '=', accountId)
+      .where('space_id', '=', accountId)
       .orderBy('type')
       .execute();
     const counted = await t.database.db
       .selectFrom('relations')
       .select(['type', sql<number>`count(*)::int`.as('count')])
-      .where('account_id', '=', accountId)
+      .where('space_id', '=', accountId)
       .groupBy('type')
       .orderBy('type')
       .execute();

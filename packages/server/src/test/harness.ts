@@ -5,6 +5,7 @@ import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/connection.js';
 import { createRuntime, type Runtime } from '../runtime.js';
+import type { AuthContext, SpaceAuth } from '../lib/auth-context.js';
 
 /**
  * A fresh database per test file: in-memory PGlite by default, or a new
@@ -137,4 +138,9 @@ export async function setPlan(t: TestApp, userId: string, planId: string): Promi
     .execute();
   // Written past the billing service: tell the runtime, as billing would.
   t.runtime.billing.planChanged?.(accountId);
+}
+
+/** The credential acting in its account's default space (whose id is the account's). */
+export function inDefaultSpace(auth: AuthContext): SpaceAuth {
+  return { ...auth, space: { id: auth.accountId, slug: 'default' } };
 }

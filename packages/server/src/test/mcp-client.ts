@@ -16,9 +16,13 @@ export const MODERN_REVISION = '2026-07-28';
  * A real 2025-era MCP client (the 1.x SDK's, as today's agents use) over
  * Streamable HTTP, authenticated with a bearer credential: it opens a session.
  */
-export async function connectMcp(baseUrl: string, credential: string): Promise<Client> {
+export async function connectMcp(
+  baseUrl: string,
+  credential: string,
+  path = '/mcp',
+): Promise<Client> {
   const client = new Client({ name: 'engram-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
+  const transport = new StreamableHTTPClientTransport(new URL(path, baseUrl), {
     requestInit: { headers: { authorization: `Bearer ${credential}` } },
   });
   await client.connect(transport);
@@ -26,12 +30,16 @@ export async function connectMcp(baseUrl: string, credential: string): Promise<C
 }
 
 /** A real 2026-07-28 MCP client (SDK v2, pinned to the stateless revision): no session. */
-export async function connectMcpModern(baseUrl: string, credential: string): Promise<ModernClient> {
+export async function connectMcpModern(
+  baseUrl: string,
+  credential: string,
+  path = '/mcp',
+): Promise<ModernClient> {
   const client = new ModernClient(
     { name: 'engram-test', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: MODERN_REVISION } } },
   );
-  const transport = new ModernHttpTransport(new URL('/mcp', baseUrl), {
+  const transport = new ModernHttpTransport(new URL(path, baseUrl), {
     requestInit: { headers: { authorization: `Bearer ${credential}` } },
   });
   await client.connect(transport);
@@ -68,9 +76,11 @@ export async function connectEra(
   era: Era,
   baseUrl: string,
   credential: string,
+  /** `/mcp` (the default space) or `/mcp/<slug>`. */
+  path = '/mcp',
 ): Promise<EraClient> {
   if (era === 'legacy') {
-    const client = await connectMcp(baseUrl, credential);
+    const client = await connectMcp(baseUrl, credential, path);
     const updates: string[] = [];
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       updates.push(notification.params.uri);
@@ -88,7 +98,7 @@ export async function connectEra(
       close: () => client.close(),
     };
   }
-  const client = await connectMcpModern(baseUrl, credential);
+  const client = await connectMcpModern(baseUrl, credential, path);
   const updates: string[] = [];
   client.setNotificationHandler('notifications/resources/updated', (notification) => {
     updates.push(notification.params.uri);

@@ -34,9 +34,11 @@ export class TestSocket {
     baseUrl: string,
     apiKey: string,
     options: WebSocket.ClientOptions = {},
+    space?: string,
   ): Promise<TestSocket> {
     const url = new URL('/ws/connect', baseUrl.replace(/^http/, 'ws'));
     url.searchParams.set('api_key', apiKey);
+    if (space !== undefined) url.searchParams.set('space', space);
     const socket = new TestSocket(new WebSocket(url, options));
     await new Promise<void>((resolve, reject) => {
       socket.ws.once('open', () => resolve());

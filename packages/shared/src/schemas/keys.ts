@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './common.js';
+import { permission } from './spaces.js';
 
 /** A rolled key's predecessor keeps working this long (docs/product.md, States). */
 export const ROLL_GRACE_DAYS = 14;
@@ -11,8 +12,11 @@ export const createApiKeyInput = z.object({
     .trim()
     .min(1, 'Name is required')
     .max(100, 'Name must be at most 100 characters'),
-  /** Reserved: keys act with their account's full access; the web app sends []. */
-  permissions: z.array(text().max(100)).max(50).default([]),
+  /**
+   * What the key may touch (spaces.ts: `spaces:*:read`, `space:<slug>:write`…);
+   * empty, the account's full access, as every key before spaces had.
+   */
+  permissions: z.array(permission).max(50).default([]),
   /** Optional lifetime; without it the key never expires. */
   expiresInDays: z.number().int().min(1).max(3650).optional(),
 });

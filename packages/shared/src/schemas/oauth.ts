@@ -23,6 +23,8 @@ export const oauthInteraction = z.object({
   client: oauthClient.extend({ redirectHost: z.string() }),
   scopes: z.array(oauthScope),
   resource: z.string(),
+  /** The space's slug when the resource is a space's own address (`/mcp/<slug>`). */
+  space: z.string().optional(),
 });
 export type OAuthInteraction = z.infer<typeof oauthInteraction>;
 

@@ -96,7 +96,13 @@ export const clientMessage = z.discriminatedUnion('type', [
   z.object({
     ...envelope,
     type: z.literal('subscribe_to_graph_changes'),
-    payload: z.object({ lastSeq: z.number().int().min(0).optional() }).default({}),
+    payload: z
+      .object({
+        lastSeq: z.number().int().min(0).optional(),
+        /** The space to follow (its slug); the connection's own (`?space=`, else default) when absent. */
+        space: z.string().min(1).max(64).optional(),
+      })
+      .default({}),
   }),
   z.object({
     ...envelope,
@@ -114,7 +120,8 @@ export type ClientMessage = z.infer<typeof clientMessage>;
 
 /**
  * Every message either way: `{ id, type, payload, timestamp }`; graph events
- * also carry `seq`, and `origin` when the request that made them named its
+ * also carry `seq` (the account's change-log position), `space` (the slug of
+ * the space changed), and `origin` when the request that made them named its
  * client (CLIENT_ID_HEADER).
  */
 export interface ServerMessage {
@@ -123,5 +130,6 @@ export interface ServerMessage {
   payload: Record<string, unknown>;
   timestamp: string;
   seq?: number;
+  space?: string;
   origin?: string;
 }

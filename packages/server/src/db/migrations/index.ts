@@ -19,6 +19,9 @@ import * as recallTerms from './018-recall-terms.js';
 import * as embeddings from './019-embeddings.js';
 import * as entityPages from './020-entity-pages.js';
 import * as oauth from './021-oauth.js';
+import * as spaces from './022-spaces.js';
+import * as keyPermissions from './023-key-permissions.js';
+import * as embeddingWalkSpace from './024-embedding-walk-space.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -43,4 +46,7 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '019-embeddings', sql: embeddings.sql },
   { name: '020-entity-pages', sql: entityPages.sql },
   { name: '021-oauth', sql: oauth.sql },
+  { name: '022-spaces', sql: spaces.sql },
+  { name: '023-key-permissions', sql: keyPermissions.sql },
+  { name: '024-embedding-walk-space', sql: embeddingWalkSpace.sql },
 ];

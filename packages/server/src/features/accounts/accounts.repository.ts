@@ -109,20 +109,50 @@ export async function accountsBeingDeleted(db: Db): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
+/** Spaces marked deleted whose rows are not all gone yet, oldest first (migration 022). */
+export async function spacesBeingDeleted(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('spaces')
+    .select('id')
+    .where('deleted_at', 'is not', null)
+    .orderBy('deleted_at')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Every space of an account, deleted or not. */
+export async function spacesOf(db: Db, accountId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('spaces')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Who owns a row: an account (`account_id`) or, for the graph's tables, a space (`space_id`). */
+export type Owner = 'account_id' | 'space_id';
+
 /**
- * Every table that holds rows of an account (an `account_id` column), read
- * from the catalog so a table added later is purged without a change here;
- * ordered so a table comes before the tables its foreign keys point to (its
- * rows never wait on, or cascade from, a parent's delete).
+ * Every table that holds rows of an owner, read from the catalog so a table
+ * added later is purged without a change here: an account's tables have an
+ * `account_id` column, a space's a `space_id` and no `account_id` (the
+ * change log has both: it is the account's). Ordered so a table comes before
+ * the tables its foreign keys point to (its rows never wait on, or cascade
+ * from, a parent's delete).
  */
-export async function accountTables(db: Db): Promise<string[]> {
+export async function ownedTables(db: Db, owner: Owner): Promise<string[]> {
   const tables = await sql<{ name: string }>`
     select c.table_name as name
       from information_schema.columns c
       join information_schema.tables t
         on t.table_schema = c.table_schema and t.table_name = c.table_name
      where c.table_schema = current_schema() and t.table_type = 'BASE TABLE'
-       and c.column_name = 'account_id' and c.table_name <> 'accounts'
+       and c.column_name = ${owner} and c.table_name <> 'accounts'
+       and (${owner} = 'account_id' or not exists (
+             select 1 from information_schema.columns a
+              where a.table_schema = c.table_schema and a.table_name = c.table_name
+                and a.column_name = 'account_id'))
      order by 1
   `.execute(db);
   const edges = await sql<{ child: string; parent: string }>`
@@ -152,27 +182,54 @@ export async function accountTables(db: Db): Promise<string[]> {
 }
 
 /**
- * Deletes at most `limit` of the account's rows in `table`, in one statement
+ * Deletes at most `limit` of the owner's rows in `table`, in one statement
  * (rows picked by physical address, so any table works without knowing its
  * key). Returns how many went.
  */
 export async function purgeBatch(
   db: Db,
   table: string,
-  accountId: string,
+  owner: Owner,
+  ownerId: string,
   limit: number,
 ): Promise<number> {
   const result = await sql<{ count: number }>`
     with gone as (
       delete from ${sql.table(table)}
        where ctid = any(array(
-         select ctid from ${sql.table(table)} where account_id = ${accountId} limit ${limit}
+         select ctid from ${sql.table(table)} where ${sql.ref(owner)} = ${ownerId} limit ${limit}
        ))
       returning 1
     )
     select count(*)::int as count from gone
   `.execute(db);
   return result.rows[0]?.count ?? 0;
+}
+
+/**
+ * A deleted space's last step, under its row's lock: whatever is still there
+ * and the space's row. False when another node finished first.
+ */
+export async function finishSpacePurge(
+  db: Db,
+  spaceId: string,
+  tables: string[],
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const marked = await trx
+      .selectFrom('spaces')
+      .select('id')
+      .where('id', '=', spaceId)
+      .where('deleted_at', 'is not', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!marked) return false;
+    for (const table of tables) {
+      await sql`delete from ${sql.table(table)} where space_id = ${spaceId}`.execute(trx);
+    }
+    await trx.deleteFrom('spaces').where('id', '=', spaceId).execute();
+    return true;
+  });
 }
 
 /**

@@ -60,7 +60,7 @@ export interface PurgeOptions {
 }
 
 /**
- * Removes the rows of deleted accounts in the background. Runs are never
+ * Removes the rows of deleted spaces and accounts in the background. Runs are never
  * concurrent on one node (a request during a run is queued as one more run);
  * several nodes may purge the same account at once — each batch deletes only
  * rows still there, and the last step happens once.
@@ -85,7 +85,7 @@ export class AccountPurge {
     this.timer.unref();
   }
 
-  /** Purges every marked account now (or right after the run under way). */
+  /** Purges every marked space and account now (or right after the run under way). */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -115,11 +115,23 @@ export class AccountPurge {
 
   private async runAll(): Promise<void> {
     try {
+      const spaces = await repo.spacesBeingDeleted(this.db);
       const accounts = await repo.accountsBeingDeleted(this.db);
+      if (spaces.length === 0 && accounts.length === 0) return;
+      const spaceTables = await repo.ownedTables(this.db, 'space_id');
+      for (const spaceId of spaces) {
+        if (!(await this.purgeRows(spaceTables, 'space_id', spaceId))) return;
+        await repo.finishSpacePurge(this.db, spaceId, spaceTables);
+      }
       if (accounts.length === 0) return;
-      const tables = await repo.accountTables(this.db);
+      const tables = await repo.ownedTables(this.db, 'account_id');
       for (const accountId of accounts) {
-        if (!(await this.purge(accountId, tables))) return;
+        // Its spaces' graphs first, then the account's own rows (its spaces' among them).
+        for (const spaceId of await repo.spacesOf(this.db, accountId)) {
+          if (!(await this.purgeRows(spaceTables, 'space_id', spaceId))) return;
+        }
+        if (!(await this.purgeRows(tables, 'account_id', accountId))) return;
+        await repo.finishPurge(this.db, accountId, tables);
       }
     } catch (error) {
       // Left marked: the next run (a deletion, the timer, a restart) takes it up again.
@@ -127,19 +139,17 @@ export class AccountPurge {
     }
   }
 
-  /** One account's rows, table by table; false when stopped midway. */
-  private async purge(accountId: string, tables: string[]): Promise<boolean> {
+  /** One owner's rows, table by table, in batches; false when stopped midway. */
+  private async purgeRows(tables: string[], owner: repo.Owner, ownerId: string): Promise<boolean> {
     const { batchRows, afterBatch } = this.options;
     for (const table of tables) {
       for (;;) {
         if (this.stopped) return false;
-        const rows = await repo.purgeBatch(this.db, table, accountId, batchRows);
+        const rows = await repo.purgeBatch(this.db, table, owner, ownerId, batchRows);
         if (rows > 0) await afterBatch?.(rows);
         if (rows < batchRows) break;
       }
     }
-    if (this.stopped) return false;
-    await repo.finishPurge(this.db, accountId, tables);
-    return true;
+    return !this.stopped;
   }
 }

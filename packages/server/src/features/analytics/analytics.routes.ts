@@ -1,6 +1,7 @@
 import { analyticsSummary, errorResponse, monthlySummary, realTimeStats } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
+import { namedSpaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { AnalyticsService } from './analytics.service.js';
 
@@ -15,6 +16,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<RouteOptions<AnalyticsServic
   { services: analytics, http },
 ) => {
   app.addHook('onRequest', http.authenticate);
+  app.addHook('preValidation', http.resolveNamedSpace);
   const schema = { tags: ['analytics'], security: [{ bearerAuth: [] }] };
 
   app.get(
@@ -24,11 +26,11 @@ export const analyticsRoutes: FastifyPluginAsyncZod<RouteOptions<AnalyticsServic
         ...schema,
         summary: 'Dashboard summary: graph totals, recent activity, usage and plan limits',
         description:
-          'Totals come from counters kept in the write transaction and usage from the daily usage rows, so the answer takes the same few milliseconds at any account size. Days and months are UTC.',
+          'Totals come from counters kept in the write transaction and usage from the daily usage rows, so the answer takes the same few milliseconds at any account size. Days and months are UTC. The graph numbers are those of the space the request names (X-Engram-Space or `?space=`), or of every space when it names none.',
         response: { 200: analyticsSummary, ...errors },
       },
     },
-    async (request) => analytics.summary(authOf(request)),
+    async (request) => analytics.summary(namedSpaceAuthOf(request)),
   );
 
   app.get(

@@ -8,7 +8,7 @@ import {
   type OperationCounts,
   type RealTimeStats,
 } from '@engram/shared';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext, SpaceRef } from '../../lib/auth-context.js';
 import type { EmbeddingsService } from '../embeddings/embeddings.service.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import type { GraphService } from '../graph/graph.service.js';
@@ -56,7 +56,11 @@ function monthlyOf(report: UsageReport): MonthlySummary {
  * types), the live API keys, the usage rows and the plan in force. A few
  * short reads, whatever the account's size.
  */
-export async function summary(deps: AnalyticsDeps, auth: AuthContext): Promise<AnalyticsSummary> {
+/** The dashboard's numbers: one space's graph when the request named one, else every space's. */
+export async function summary(
+  deps: AnalyticsDeps,
+  auth: AuthContext & { space?: SpaceRef },
+): Promise<AnalyticsSummary> {
   const now = deps.now();
   const since = new Date(now.getTime() - (RECENT_ACTIVITY_DAYS - 1) * DAY_MS)
     .toISOString()

@@ -3,7 +3,7 @@ import { analyticsSummary, monthlySummary, realTimeStats, type Entity } from '@e
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import {
   createEntity,
   createRelation,
@@ -47,7 +47,7 @@ async function countedRows(accountId: string) {
         await t.database.db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll().as('n'))
-          .where('account_id', '=', accountId)
+          .where('space_id', '=', accountId)
           .executeTakeFirstOrThrow()
       ).n,
     );
@@ -58,9 +58,10 @@ async function countedRows(accountId: string) {
   };
 }
 
-function authFor(accountId: string, userId: string): AuthContext {
+function authFor(accountId: string, userId: string): SpaceAuth {
   return {
     accountId,
+    space: { id: accountId, slug: 'default' },
     userId,
     actor: { kind: 'user', id: userId },
     credential: { kind: 'session', id: randomUUID(), expiresAt: null },

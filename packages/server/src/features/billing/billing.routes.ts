@@ -16,6 +16,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
+import { requireFullAccess } from '../../lib/space-access.js';
 import type { RouteOptions } from '../feature.js';
 import type { BillingService } from './services.js';
 
@@ -49,6 +50,8 @@ const accountRoutes: FastifyPluginAsyncZod<RouteOptions<BillingService>> = async
   { services: billing, http },
 ) => {
   app.addHook('onRequest', http.authenticateSession);
+  // The account's plan and cards are not a scoped credential's to see or change.
+  app.addHook('onRequest', async (request) => requireFullAccess(authOf(request)));
   const schema = { tags: ['billing'], security: [{ bearerAuth: [] }] };
 
   app.get(

@@ -10,7 +10,7 @@ import {
   subscriptionChange,
 } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
 import { errorShapeProblem } from '../../test/http-assertions.js';
 import { currentPlan, effectivePlan } from '../entitlements/entitlements.service.js';
@@ -372,8 +372,9 @@ describe('billing without a payment provider', () => {
     const call = as(t.app, token);
     const accountId = await accountIdOf(t, user.id);
     await changePlan(call, 'starter', 'price_starter_monthly');
-    const auth: AuthContext = {
+    const auth: SpaceAuth = {
       accountId,
+      space: { id: accountId, slug: 'default' },
       userId: user.id,
       actor: { kind: 'user', id: user.id },
       credential: { kind: 'session', id: 'test', expiresAt: null },

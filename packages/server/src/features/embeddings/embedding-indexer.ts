@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatBytes, UNLIMITED } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
+import type { ChangeEvent } from '../../lib/change-event.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { changesAfter } from '../graph/change-log.service.js';
 import { EMBED_BATCH, EmbeddingError } from './embedding-client.js';
@@ -11,7 +12,10 @@ import { quantize, toBase64 } from './vectors.js';
 /**
  * The semantic index's background job (issue 32): embeds what the accounts'
  * observations lack, never inside a graph write's transaction. How it finds
- * that work without touching the write path: migration 019.
+ * that work without touching the write path: migration 019. It works per
+ * account (one lease, one position in the account's change log), and the
+ * vectors it stores are per space (migration 022): each event names its
+ * space, and a walk goes through the account's spaces (migration 024).
  */
 
 export interface IndexerOptions {
@@ -221,6 +225,7 @@ export class EmbeddingIndexer {
           model: this.model,
           walk_seq: seq,
           walk_phase: 'observations',
+          walk_space: null,
           walk_cursor: null,
         };
       }
@@ -233,7 +238,12 @@ export class EmbeddingIndexer {
     }
   }
 
-  /** Pages of the account's observations (embedding those without a vector), then of its vectors (removing orphans). */
+  /**
+   * The account's spaces in id order (deleted ones skipped), and in each,
+   * pages of its observations (embedding those without a vector), then of
+   * its vectors (removing orphans). Every step reads one bounded page,
+   * however many spaces or rows the account has.
+   */
   private async walk(
     state: repo.StateRow,
     eventSeq: number,
@@ -243,39 +253,51 @@ export class EmbeddingIndexer {
     const { db } = this.deps;
     const accountId = state.account_id;
     let phase = state.walk_phase ?? 'observations';
+    // Null before the walk reaches its first space.
+    let space = state.walk_space ?? (await repo.nextSpace(db, accountId, null)) ?? null;
     let cursor = state.walk_cursor;
     for (;;) {
+      if (space === null) {
+        // Past the last space: the walk is over.
+        await repo.finishWalk(db, accountId, this.holder);
+        // Then the events that came during the walk, from the seq it started at.
+        const applied = Math.max(state.applied_seq, state.walk_seq ?? 0);
+        return this.applyChanges(
+          { ...state, applied_seq: applied, walk_seq: null },
+          eventSeq,
+          run,
+          budget,
+        );
+      }
       if (this.stopped || budget.texts <= 0 || budget.pages <= 0) return false;
       budget.pages -= 1;
       if (phase === 'observations') {
-        const rows = await repo.walkObservations(db, accountId, cursor, WALK_PAGE);
+        const rows = await repo.walkObservations(db, space, cursor, WALK_PAGE);
         const pending = rows.flatMap((row) =>
           row.content === null ? [] : [{ id: row.id, content: row.content }],
         );
-        await this.embedAndStore(state, pending, run, budget);
+        await this.embedAndStore(state, space, pending, run, budget);
         cursor = rows.at(-1)?.id ?? cursor;
         if (rows.length < WALK_PAGE) {
           phase = 'vectors';
           cursor = null;
         }
       } else {
-        const swept = await repo.sweepVectors(db, accountId, cursor, WALK_PAGE);
+        const swept = await repo.sweepVectors(db, space, cursor, WALK_PAGE);
         run.removed += swept.removed;
-        if (swept.scanned < WALK_PAGE) {
-          await repo.finishWalk(db, accountId, this.holder);
-          // Then the events that came during the walk, from the seq it started at.
-          const applied = Math.max(state.applied_seq, state.walk_seq ?? 0);
-          return this.applyChanges(
-            { ...state, applied_seq: applied, walk_seq: null },
-            eventSeq,
-            run,
-            budget,
-          );
-        }
         cursor = swept.last;
+        if (swept.scanned < WALK_PAGE) {
+          // This space is done: on to the next one (null after the last).
+          space = (await repo.nextSpace(db, accountId, space)) ?? null;
+          phase = 'observations';
+          cursor = null;
+        }
       }
+      // Past the last space: finished above, with nothing to resume.
+      if (space === null) continue;
       const ours = await repo.saveWalk(db, accountId, this.holder, {
         phase,
+        space,
         cursor,
         leaseMs: this.options.leaseMs,
       });
@@ -285,8 +307,9 @@ export class EmbeddingIndexer {
 
   /**
    * The change-log events after the applied position name the entities that
-   * changed: their vectors without an observation go, their observations
-   * without a vector are embedded. Then the position moves past those events.
+   * changed, each in the event's space: their vectors without an observation
+   * go, their observations without a vector are embedded. Then the position
+   * moves past those events.
    */
   private async applyChanges(
     state: repo.StateRow,
@@ -312,24 +335,22 @@ export class EmbeddingIndexer {
         await repo.setApplied(db, accountId, this.holder, Math.max(applied, eventSeq));
         return true;
       }
-      const entities = new Set<string>();
-      for (const event of page.events) {
-        if ('entityId' in event.payload) entities.add(event.payload.entityId);
-      }
-      const ids = [...entities];
-      for (let start = 0; start < ids.length; start += ENTITIES_PER_STEP) {
-        const step = ids.slice(start, start + ENTITIES_PER_STEP);
-        run.removed += await repo.removeOrphansOf(db, accountId, step);
-        for (let stalled = 0; ;) {
-          // Positions move only once every entity of the page is done: a stop redoes this page, cheaply.
-          if (this.stopped || budget.texts <= 0) return false;
-          const pending = await repo.missingOf(db, accountId, step, EMBED_BATCH * 4);
-          if (pending.length === 0) break;
-          const stored = await this.embedAndStore(state, pending, run, budget);
-          if (pending.length < EMBED_BATCH * 4) break;
-          // Texts stored for none of a full list (all deleted meanwhile) is possible once, not again and again.
-          stalled = stored === 0 ? stalled + 1 : 0;
-          if (stalled === 3) throw new Error('Embedding index: no progress on an account');
+      for (const [space, entities] of entitiesBySpace(page.events)) {
+        const ids = [...entities];
+        for (let start = 0; start < ids.length; start += ENTITIES_PER_STEP) {
+          const step = ids.slice(start, start + ENTITIES_PER_STEP);
+          run.removed += await repo.removeOrphansOf(db, space, step);
+          for (let stalled = 0; ;) {
+            // Positions move only once every entity of the page is done: a stop redoes this page, cheaply.
+            if (this.stopped || budget.texts <= 0) return false;
+            const pending = await repo.missingOf(db, space, step, EMBED_BATCH * 4);
+            if (pending.length === 0) break;
+            const stored = await this.embedAndStore(state, space, pending, run, budget);
+            if (pending.length < EMBED_BATCH * 4) break;
+            // Texts stored for none of a full list (all deleted meanwhile) is possible once, not again and again.
+            stalled = stored === 0 ? stalled + 1 : 0;
+            if (stalled === 3) throw new Error('Embedding index: no progress on an account');
+          }
         }
       }
       applied = last.seq;
@@ -338,9 +359,10 @@ export class EmbeddingIndexer {
     }
   }
 
-  /** Embeds `items` in batches and stores their vectors; returns how many were stored. */
+  /** Embeds `items` (observations of `spaceId`) in batches and stores their vectors; returns how many were stored. */
   private async embedAndStore(
     state: repo.StateRow,
+    spaceId: string,
     items: repo.Pending[],
     run: IndexerRun,
     budget: Budget,
@@ -363,7 +385,7 @@ export class EmbeddingIndexer {
         const vector = vectors[index];
         return { observationId: item.id, vector: vector ? toBase64(quantize(vector)) : '' };
       });
-      const count = await repo.storeVectors(db, accountId, this.model, rows);
+      const count = await repo.storeVectors(db, spaceId, this.model, rows);
       stored += count;
       run.embedded += count;
       budget.texts -= batch.length;
@@ -447,4 +469,16 @@ export class EmbeddingIndexer {
     );
     throw new StorageFull();
   }
+}
+
+/** The entities a page of events names, by the space each event was made in. */
+function entitiesBySpace(events: ChangeEvent[]): Map<string, Set<string>> {
+  const bySpace = new Map<string, Set<string>>();
+  for (const event of events) {
+    if (!('entityId' in event.payload)) continue;
+    let entities = bySpace.get(event.spaceId);
+    if (!entities) bySpace.set(event.spaceId, (entities = new Set()));
+    entities.add(event.payload.entityId);
+  }
+  return bySpace;
 }

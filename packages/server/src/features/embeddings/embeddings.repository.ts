@@ -3,10 +3,13 @@ import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 
 /**
- * The semantic index's tables (migration 019). Every query is scoped by
- * account; vectors travel as base64 text (`encode`/`decode`), which both
- * databases and both drivers pass as plain strings, and which PGlite reads
- * ten times faster than bytea.
+ * The semantic index's tables (migrations 019, 024). The index's state is
+ * the account's (it follows the account's change log); its vectors are
+ * keyed like observations, by space (migration 022), so every query on
+ * observations or vectors names the space, and those acting on the whole
+ * account reach its spaces through `spaces`. Vectors travel as base64 text
+ * (`encode`/`decode`), which both databases and both drivers pass as plain
+ * strings, and which PGlite reads ten times faster than bytea.
  */
 
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -17,6 +20,8 @@ export interface StateRow {
   applied_seq: number;
   walk_seq: number | null;
   walk_phase: 'observations' | 'vectors' | null;
+  /** The space the walk is in; null before it reaches the first one. */
+  walk_space: string | null;
   walk_cursor: string | null;
   last_error: string | null;
 }
@@ -48,7 +53,7 @@ export async function accountsWithWork(
 }
 
 const stateColumns = sql`account_id, model, applied_seq::float8 as applied_seq,
-  walk_seq::float8 as walk_seq, walk_phase, walk_cursor, last_error`;
+  walk_seq::float8 as walk_seq, walk_phase, walk_space, walk_cursor, last_error`;
 
 /**
  * Takes the account for `leaseMs` unless another holder has it. A first
@@ -101,7 +106,10 @@ export async function eventSeqOf(db: Db, accountId: string): Promise<number> {
   return result.rows[0]?.seq ?? 0;
 }
 
-/** Removes up to `limit` of the account's vectors of other models; returns how many went. */
+/**
+ * Removes up to `limit` of the account's vectors of other models, in any of
+ * its spaces (a deleted one's too: they go either way); returns how many went.
+ */
 export async function removeOtherModels(
   db: Db,
   accountId: string,
@@ -111,10 +119,11 @@ export async function removeOtherModels(
   const result = await sql<{ count: number }>`
     with gone as (
       delete from observation_embeddings
-       where account_id = ${accountId}
-         and observation_id = any(array(
-           select observation_id from observation_embeddings
-            where account_id = ${accountId} and model <> ${model} limit ${limit}))
+       where (space_id, observation_id) in (
+         select space_id, observation_id from observation_embeddings
+          where space_id in (select id from spaces where account_id = ${accountId})
+            and model <> ${model}
+          limit ${limit})
       returning 1
     )
     select count(*)::int as count from gone
@@ -135,7 +144,7 @@ export async function restartWalk(
   await sql`
     update embedding_state
        set model = ${walk.model}, walk_seq = ${walk.seq}, walk_phase = 'observations',
-           walk_cursor = null, updated_at = now()
+           walk_space = null, walk_cursor = null, updated_at = now()
      where account_id = ${accountId} and lease_holder = ${holder}
   `.execute(db);
 }
@@ -145,11 +154,17 @@ export async function saveWalk(
   db: Db,
   accountId: string,
   holder: string,
-  walk: { phase: 'observations' | 'vectors'; cursor: string | null; leaseMs: number },
+  walk: {
+    phase: 'observations' | 'vectors';
+    space: string | null;
+    cursor: string | null;
+    leaseMs: number;
+  },
 ): Promise<boolean> {
   const result = await sql`
     update embedding_state
-       set walk_phase = ${walk.phase}, walk_cursor = ${walk.cursor}::uuid,
+       set walk_phase = ${walk.phase}, walk_space = ${walk.space}::uuid,
+           walk_cursor = ${walk.cursor}::uuid,
            lease_until = now() + ${walk.leaseMs} * interval '1 millisecond', updated_at = now()
      where account_id = ${accountId} and lease_holder = ${holder}
   `.execute(db);
@@ -161,7 +176,7 @@ export async function finishWalk(db: Db, accountId: string, holder: string): Pro
   await sql`
     update embedding_state
        set applied_seq = greatest(applied_seq, walk_seq), walk_seq = null, walk_phase = null,
-           walk_cursor = null, updated_at = now()
+           walk_space = null, walk_cursor = null, updated_at = now()
      where account_id = ${accountId} and lease_holder = ${holder}
   `.execute(db);
 }
@@ -184,50 +199,75 @@ export interface Pending {
 }
 
 /**
- * The next `limit` observations after `cursor` by id, each with its text
- * when it has no vector (null when it has one): one page of a walk, whose
- * length is bounded whatever share of it is embedded already.
+ * The account's next space after `after` in id order (the first with null),
+ * deleted ones skipped: where a walk goes on. Undefined after the last.
+ */
+export async function nextSpace(
+  db: Db,
+  accountId: string,
+  after: string | null,
+): Promise<string | undefined> {
+  const result = await sql<{ id: string }>`
+    select id from spaces
+     where account_id = ${accountId} and id > ${after ?? ZERO_UUID}::uuid and deleted_at is null
+     order by id limit 1
+  `.execute(db);
+  return result.rows[0]?.id;
+}
+
+/** The space is there and not deleted: its rows are worth embedding (a deleted one's are being purged). */
+const liveSpace = (spaceId: string) =>
+  sql`exists (select 1 from spaces s where s.id = ${spaceId} and s.deleted_at is null)`;
+
+/**
+ * The space's next `limit` observations after `cursor` by id, each with its
+ * text when it has no vector (null when it has one): one page of a walk,
+ * whose length is bounded whatever share of it is embedded already. None
+ * once the space is deleted.
  */
 export async function walkObservations(
   db: Db,
-  accountId: string,
+  spaceId: string,
   cursor: string | null,
   limit: number,
 ): Promise<{ id: string; content: string | null }[]> {
   const result = await sql<{ id: string; content: string | null }>`
     select o.id, case when e.observation_id is null then o.content end as content
       from (select id, content from observations
-             where account_id = ${accountId} and id > ${cursor ?? ZERO_UUID}::uuid
+             where space_id = ${spaceId} and id > ${cursor ?? ZERO_UUID}::uuid
+               and ${liveSpace(spaceId)}
              order by id limit ${limit}) o
       left join observation_embeddings e
-        on e.account_id = ${accountId} and e.observation_id = o.id
+        on e.space_id = ${spaceId} and e.observation_id = o.id
      order by o.id
   `.execute(db);
   return result.rows;
 }
 
 /**
- * The next `limit` vectors after `cursor`, removing those whose observation
- * is gone. Returns how many were looked at, the last one, and how many went.
+ * The space's next `limit` vectors after `cursor`, removing those whose
+ * observation is gone. Returns how many were looked at, the last one, and
+ * how many went. None once the space is deleted (its purge removes them).
  */
 export async function sweepVectors(
   db: Db,
-  accountId: string,
+  spaceId: string,
   cursor: string | null,
   limit: number,
 ): Promise<{ scanned: number; last: string | null; removed: number }> {
   const result = await sql<{ scanned: number; last: string | null; removed: number }>`
     with page as (
       select observation_id from observation_embeddings
-       where account_id = ${accountId} and observation_id > ${cursor ?? ZERO_UUID}::uuid
+       where space_id = ${spaceId} and observation_id > ${cursor ?? ZERO_UUID}::uuid
+         and ${liveSpace(spaceId)}
        order by observation_id limit ${limit}
     ),
     gone as (
       delete from observation_embeddings e
-       where e.account_id = ${accountId}
+       where e.space_id = ${spaceId}
          and e.observation_id in (select observation_id from page)
          and not exists (select 1 from observations o
-                          where o.account_id = ${accountId} and o.id = e.observation_id)
+                          where o.space_id = ${spaceId} and o.id = e.observation_id)
       returning 1
     )
     select (select count(*) from page)::int as scanned,
@@ -237,19 +277,19 @@ export async function sweepVectors(
   return result.rows[0] ?? { scanned: 0, last: null, removed: 0 };
 }
 
-/** Removes the vectors of these entities whose observation is gone; returns how many went. */
+/** Removes the vectors of these entities of the space whose observation is gone; returns how many went. */
 export async function removeOrphansOf(
   db: Db,
-  accountId: string,
+  spaceId: string,
   entityIds: string[],
 ): Promise<number> {
   if (entityIds.length === 0) return 0;
   const result = await sql<{ count: number }>`
     with gone as (
       delete from observation_embeddings e
-       where e.account_id = ${accountId} and e.entity_id = any(${entityIds}::uuid[])
+       where e.space_id = ${spaceId} and e.entity_id = any(${entityIds}::uuid[])
          and not exists (select 1 from observations o
-                          where o.account_id = ${accountId} and o.id = e.observation_id)
+                          where o.space_id = ${spaceId} and o.id = e.observation_id)
       returning 1
     )
     select count(*)::int as count from gone
@@ -257,19 +297,20 @@ export async function removeOrphansOf(
   return result.rows[0]?.count ?? 0;
 }
 
-/** Up to `limit` observations of these entities that have no vector. */
+/** Up to `limit` observations of these entities of the space that have no vector (none once it is deleted). */
 export async function missingOf(
   db: Db,
-  accountId: string,
+  spaceId: string,
   entityIds: string[],
   limit: number,
 ): Promise<Pending[]> {
   if (entityIds.length === 0) return [];
   const result = await sql<Pending>`
     select o.id, o.content from observations o
-     where o.account_id = ${accountId} and o.entity_id = any(${entityIds}::uuid[])
+     where o.space_id = ${spaceId} and o.entity_id = any(${entityIds}::uuid[])
+       and ${liveSpace(spaceId)}
        and not exists (select 1 from observation_embeddings e
-                        where e.account_id = ${accountId} and e.observation_id = o.id)
+                        where e.space_id = ${spaceId} and e.observation_id = o.id)
      limit ${limit}
   `.execute(db);
   return result.rows;
@@ -277,25 +318,27 @@ export async function missingOf(
 
 /**
  * Stores vectors (base64 of their int8 components; empty for a text the
- * endpoint refused) for the observations that still exist: one deleted
- * meanwhile gets none, one stored meanwhile by another node keeps its own.
- * The trigger of migration 019 counts them in the account's storage.
- * Returns how many were stored.
+ * endpoint refused) for the space's observations that still exist: one
+ * deleted meanwhile gets none (nor does any once the space is deleted), one
+ * stored meanwhile by another node keeps its own. Each vector takes its
+ * observation row's space. The trigger of migration 022 counts them in the
+ * account's storage. Returns how many were stored.
  */
 export async function storeVectors(
   db: Db,
-  accountId: string,
+  spaceId: string,
   model: string,
   rows: { observationId: string; vector: string }[],
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await sql<{ id: string }>`
-    insert into observation_embeddings (account_id, observation_id, entity_id, model, vector)
-    select o.account_id, o.id, o.entity_id, ${model}, decode(v.vector, 'base64')
+    insert into observation_embeddings (space_id, observation_id, entity_id, model, vector)
+    select o.space_id, o.id, o.entity_id, ${model}, decode(v.vector, 'base64')
       from unnest(${rows.map((row) => row.observationId)}::uuid[],
                   ${rows.map((row) => row.vector)}::text[]) as v(id, vector)
-      join observations o on o.account_id = ${accountId} and o.id = v.id
-    on conflict (account_id, observation_id) do nothing
+      join observations o on o.space_id = ${spaceId} and o.id = v.id
+     where ${liveSpace(spaceId)}
+    on conflict (space_id, observation_id) do nothing
     returning observation_id as id
   `.execute(db);
   return result.rows.length;
@@ -356,10 +399,10 @@ export async function clearModelError(db: Db, model: string): Promise<void> {
   `.execute(db);
 }
 
-/** The stored vectors (base64) of these observations for `model`; refused ones left out. */
+/** The stored vectors (base64) of these observations of the space for `model`; refused ones left out. */
 export async function vectorsOf(
   db: Db,
-  accountId: string,
+  spaceId: string,
   model: string,
   observationIds: string[],
 ): Promise<{ observation_id: string; vector: string }[]> {
@@ -367,7 +410,7 @@ export async function vectorsOf(
   const result = await sql<{ observation_id: string; vector: string }>`
     ${planOnce} select observation_id, encode(vector, 'base64') as vector
       from observation_embeddings
-     where account_id = ${accountId}
+     where space_id = ${spaceId}
        and observation_id = any(${hidden(sql`${observationIds}::uuid[]`)}::uuid[])
        and model = ${model} and octet_length(vector) > 0
   `.execute(db);
@@ -375,22 +418,44 @@ export async function vectorsOf(
 }
 
 /**
- * Up to `limit` of the account's vectors for `model` (base64), in no order:
+ * Up to `limit` of the space's vectors for `model` (base64), in no order:
  * one statement that reads them as stored, for a full scan.
  */
 export async function allVectors(
   db: Db,
-  accountId: string,
+  spaceId: string,
   model: string,
   limit: number,
 ): Promise<{ observation_id: string; vector: string }[]> {
   const result = await sql<{ observation_id: string; vector: string }>`
     select observation_id, encode(vector, 'base64') as vector
       from observation_embeddings
-     where account_id = ${accountId} and model = ${model} and octet_length(vector) > 0
+     where space_id = ${spaceId} and model = ${model} and octet_length(vector) > 0
      limit ${limit}
   `.execute(db);
   return result.rows;
+}
+
+/**
+ * What bounds a scan of the space's vectors for `model`, from counters
+ * alone: the space's observations, and the vectors of its account (none
+ * when they belong to another model). The space holds at most the fewer,
+ * give or take vectors of observations deleted a moment ago.
+ */
+export async function scanSizeOf(
+  db: Db,
+  spaceId: string,
+  model: string,
+): Promise<{ observations: number; accountVectors: number } | undefined> {
+  const result = await sql<{ observations: number; account_vectors: number }>`
+    select s.observation_count::float8 as observations,
+           case when e.model = ${model} then e.vectors::float8 else 0 end as account_vectors
+      from spaces s
+      left join embedding_state e on e.account_id = s.account_id
+     where s.id = ${spaceId}
+  `.execute(db);
+  const row = result.rows[0];
+  return row && { observations: row.observations, accountVectors: row.account_vectors ?? 0 };
 }
 
 export interface StatusRow {

@@ -105,15 +105,15 @@ export const MAX_SCORED_IDS = 1_000;
 
 /**
  * Cosine similarity, in [-1, 1], of the question with each of these
- * observations of the account that has a vector of the current model; ids
- * without one (not embedded yet, refused, another account's, unknown) are
+ * observations of the space that has a vector of the current model; ids
+ * without one (not embedded yet, refused, another space's, unknown) are
  * absent. One request to the endpoint (at most QUERY_TIMEOUT_MS) and one
  * read of at most MAX_SCORED_IDS vectors. Null when embeddings are off or
  * anything fails: recall then ranks lexically.
  */
 export async function semanticScores(
   deps: EmbeddingsDeps,
-  accountId: string,
+  spaceId: string,
   query: string,
   observationIds: string[],
 ): Promise<Map<string, number> | null> {
@@ -125,7 +125,7 @@ export async function semanticScores(
   try {
     const [question, rows] = await Promise.all([
       embedder.queryVector(query),
-      repo.vectorsOf(deps.db, accountId, embedder.model, ids),
+      repo.vectorsOf(deps.db, spaceId, embedder.model, ids),
     ]);
     const scores = new Map<string, number>();
     for (const row of rows) {
@@ -142,8 +142,8 @@ export async function semanticScores(
 /**
  * Vectors `semanticCandidates` compares a question with at most. The scan is
  * brute force (neither database has a vector index): every vector of the
- * account is read in one statement and scored in JS, so its cost grows with
- * the account. Measured with 768-dimension vectors on this 2-core machine
+ * space is read in one statement and scored in JS, so its cost grows with
+ * the space. Measured with 768-dimension vectors on this 2-core machine
  * under load: 5,000 in 64 ms on PGlite and 46 ms on PostgreSQL, 20,000 in
  * 445 and 195 ms (scoring recall's 300 candidates with `semanticScores`:
  * 5-7 ms on both). Past the bound the arm finds no candidates of its own and
@@ -158,16 +158,17 @@ export interface SemanticCandidate {
 }
 
 /**
- * The `k` (at most 200) observations of the account nearest the question,
- * best first, found by comparing it with every stored vector — so recall can
- * find what shares no word with the question. Null when embeddings are off,
- * anything fails, or the account holds more than MAX_SCANNED_VECTORS
- * vectors. An id may name an observation deleted a moment ago (its vector
- * goes at the indexer's next run): the caller reads the observations anyway.
+ * The `k` (at most 200) observations of the space nearest the question,
+ * best first, found by comparing it with every vector stored in the space —
+ * so recall can find what shares no word with the question. Null when
+ * embeddings are off, anything fails, or the space may hold more than
+ * MAX_SCANNED_VECTORS vectors (judged by counters: `scanSizeOf`). An id may
+ * name an observation deleted a moment ago (its vector goes at the indexer's
+ * next run): the caller reads the observations anyway.
  */
 export async function semanticCandidates(
   deps: EmbeddingsDeps,
-  accountId: string,
+  spaceId: string,
   query: string,
   k: number,
 ): Promise<SemanticCandidate[] | null> {
@@ -176,14 +177,16 @@ export async function semanticCandidates(
   if (embedder.paused) return null;
   const wanted = Math.max(1, Math.min(MAX_CANDIDATES, Math.floor(k)));
   try {
-    const status = await repo.statusOf(deps.db, accountId, embedder.model);
-    const held = status?.model === embedder.model ? (status.vectors ?? 0) : 0;
+    const size = await repo.scanSizeOf(deps.db, spaceId, embedder.model);
+    // The account's vectors bound the space's; its observations bound them too, but for
+    // vectors of observations deleted a moment ago (the read below is bounded anyway).
+    const held = Math.min(size?.accountVectors ?? 0, size?.observations ?? 0);
     if (held > MAX_SCANNED_VECTORS) return null;
-    if (held === 0) return [];
+    if ((size?.accountVectors ?? 0) === 0) return [];
     const [question, rows] = await Promise.all([
       embedder.queryVector(query),
-      // Bounded even if the account grew since its count was read.
-      repo.allVectors(deps.db, accountId, embedder.model, MAX_SCANNED_VECTORS),
+      // Bounded even if the space grew since its count was read.
+      repo.allVectors(deps.db, spaceId, embedder.model, MAX_SCANNED_VECTORS),
     ]);
     const best: SemanticCandidate[] = [];
     const scratch = Buffer.alloc(MAX_DIMENSIONS);
@@ -220,8 +223,9 @@ function reportReadFailure(deps: EmbeddingsDeps, error: unknown): void {
 // ── the dashboard's line ────────────────────────────────────────────────────
 
 /**
- * The account's semantic index: observations embedded and waiting, the
- * model, and the last failure (the account's own, else the endpoint's).
+ * The account's semantic index, every space together: observations embedded
+ * and waiting, the model, and the last failure (the account's own, else the
+ * endpoint's).
  * Counters only (migration 019): the same few index reads at any size. Null
  * when embeddings are off.
  */

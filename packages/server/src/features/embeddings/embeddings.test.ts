@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { analyticsSummary } from '@engram/shared';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { ConfigError, loadConfig } from '../../config.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
 import { createEntity, newAccount, type Account } from '../../test/graph-fixtures.js';
 import { accountIdOf, createTestApp, testConfig, type TestApp } from '../../test/harness.js';
@@ -92,17 +94,29 @@ interface VectorRow {
   bytes: number;
 }
 
+/** The account's vectors, every space's. */
 async function vectorsOf(accountId: string): Promise<VectorRow[]> {
   const result = await sql<VectorRow>`
     select observation_id, model, octet_length(vector) as bytes
-      from observation_embeddings where account_id = ${accountId}
+      from observation_embeddings
+     where space_id in (select id from spaces where account_id = ${accountId})
   `.execute(plain.database.db);
   return result.rows;
 }
 
+/** The account's observations, every space's. */
 async function observationIdsOf(accountId: string): Promise<string[]> {
   const result = await sql<{ id: string }>`
-    select id from observations where account_id = ${accountId} order by id
+    select id from observations
+     where space_id in (select id from spaces where account_id = ${accountId}) order by id
+  `.execute(plain.database.db);
+  return result.rows.map((row) => row.id);
+}
+
+/** One space's observations. */
+async function observationIdsIn(spaceId: string): Promise<string[]> {
+  const result = await sql<{ id: string }>`
+    select id from observations where space_id = ${spaceId} order by id
   `.execute(plain.database.db);
   return result.rows.map((row) => row.id);
 }
@@ -126,7 +140,9 @@ async function embeddingsLine(app: FastifyInstance, account: Account) {
 
 async function observationId(accountId: string, content: string): Promise<string> {
   const result = await sql<{ id: string }>`
-    select id from observations where account_id = ${accountId} and content = ${content}
+    select id from observations
+     where space_id in (select id from spaces where account_id = ${accountId})
+       and content = ${content}
   `.execute(plain.database.db);
   return result.rows[0]!.id;
 }
@@ -562,6 +578,7 @@ describe('the indexer', () => {
   });
 });
 
+/** The reads take a space; an account's default space has the account's id (migration 022). */
 describe('semantic reads', () => {
   let runtime: Runtime;
   let indexer: EmbeddingIndexer;
@@ -650,5 +667,147 @@ describe('semantic reads', () => {
     const started = Date.now();
     expect(await semanticScores(slow, mayaAccount, 'a slow question', ids)).toBeNull();
     expect(Date.now() - started).toBeLessThan(900);
+  });
+});
+
+describe('memory spaces', () => {
+  it("indexes every space of an account and never finds one space's observations from another", async () => {
+    const { runtime, indexer } = await embeddingRuntime();
+    const account = await newAccount(plain.app);
+    const accountId = await accountIdOf(plain, account.userId);
+    const inserted = await sql<{ id: string }>`
+      insert into spaces (account_id, slug, name) values (${accountId}, 'work', 'Work') returning id
+    `.execute(plain.database.db);
+    const work: SpaceAuth = {
+      accountId,
+      userId: account.userId,
+      actor: { kind: 'user', id: account.userId },
+      credential: { kind: 'session', id: randomUUID(), expiresAt: null },
+      space: { id: inserted.rows[0]!.id, slug: 'work' },
+    };
+    // The default space (REST without a space) and the work space, both before the first walk.
+    await createEntity(account.req, {
+      name: 'Maya',
+      type: 'person',
+      observations: ['Maya adopted a puppy called Biscuit', 'Maya loves hiking in the mountains'],
+    });
+    await runtime.graph.createEntities(
+      work,
+      [
+        {
+          name: 'Maya',
+          type: 'person',
+          observations: ['Maya started a new job at Acme in March'],
+        },
+      ],
+      { existing: 'reject' },
+    );
+    let run = await settle(indexer);
+    expect(run.failed).toBeUndefined();
+    expect(await vectorsOf(accountId)).toHaveLength(3);
+
+    // Later writes in the work space arrive through the change log, in their space.
+    await runtime.graph.createEntities(
+      work,
+      [{ name: 'Acme', type: 'organization', observations: ['Acme hired a new engineer'] }],
+      { existing: 'reject' },
+    );
+    run = await settle(indexer);
+    expect(run.failed).toBeUndefined();
+    const vectors = await sql<{ space_id: string; observation_id: string }>`
+      select space_id, observation_id from observation_embeddings
+       where space_id in (${accountId}, ${work.space.id})
+    `.execute(plain.database.db);
+    const home = await observationIdsIn(accountId);
+    const office = await observationIdsIn(work.space.id);
+    expect(home).toHaveLength(2);
+    expect(office).toHaveLength(2);
+    // Each vector sits in its observation's space.
+    expect(
+      new Set(
+        vectors.rows.filter((row) => row.space_id === accountId).map((row) => row.observation_id),
+      ),
+    ).toEqual(new Set(home));
+    expect(
+      new Set(
+        vectors.rows
+          .filter((row) => row.space_id === work.space.id)
+          .map((row) => row.observation_id),
+      ),
+    ).toEqual(new Set(office));
+
+    // Asked in the default space, a question about work finds only that space's observations…
+    const fromHome = await runtime.embeddings.semanticCandidates(accountId, 'new job career', 50);
+    expect(fromHome?.map((candidate) => candidate.observationId).sort()).toEqual(home);
+    expect(await runtime.embeddings.semanticScores(accountId, 'new job', office)).toEqual(
+      new Map(),
+    );
+    // …and in the work space, only the work space's.
+    const fromWork = await runtime.embeddings.semanticCandidates(work.space.id, 'puppy hiking', 50);
+    expect(fromWork?.map((candidate) => candidate.observationId).sort()).toEqual(office);
+    expect((await runtime.embeddings.semanticScores(work.space.id, 'new job', office))?.size).toBe(
+      2,
+    );
+    // The dashboard's line counts the whole account.
+    expect(await runtime.embeddings.embeddingStatus(accountId)).toMatchObject({
+      embedded: 4,
+      pending: 0,
+    });
+  });
+
+  it('walks every live space after a model change, skipping deleted ones', async () => {
+    const first = await embeddingRuntime();
+    const account = await newAccount(plain.app);
+    const accountId = await accountIdOf(plain, account.userId);
+    const spaceIds: string[] = [];
+    for (const slug of ['one', 'two', 'gone']) {
+      const inserted = await sql<{ id: string }>`
+        insert into spaces (account_id, slug, name) values (${accountId}, ${slug}, ${slug}) returning id
+      `.execute(plain.database.db);
+      const space = { id: inserted.rows[0]!.id, slug };
+      spaceIds.push(space.id);
+      await first.runtime.graph.createEntities(
+        {
+          accountId,
+          userId: account.userId,
+          actor: { kind: 'user', id: account.userId },
+          credential: { kind: 'session', id: randomUUID(), expiresAt: null },
+          space,
+        },
+        [
+          {
+            name: `In ${slug}`,
+            type: 'concept',
+            observations: [`a ${slug} fact`, `another ${slug} fact`],
+          },
+        ],
+        { existing: 'reject' },
+      );
+    }
+    expect((await settle(first.indexer)).failed).toBeUndefined();
+    expect(await vectorsOf(accountId)).toHaveLength(6);
+    await first.indexer.stop();
+    // The third space is deleted (its purge, not the indexer, removes its rows).
+    await sql`update spaces set deleted_at = now() where id = ${spaceIds[2]!}`.execute(
+      plain.database.db,
+    );
+
+    standIn.requests.length = 0;
+    const second = await embeddingRuntime({ EMBEDDINGS_MODEL: 'stand-in-3' });
+    expect((await settle(second.indexer)).failed).toBeUndefined();
+    const vectors = await vectorsOf(accountId);
+    const live = [
+      ...(await observationIdsIn(spaceIds[0]!)),
+      ...(await observationIdsIn(spaceIds[1]!)),
+    ];
+    expect(new Set(vectors.map((row) => row.observation_id))).toEqual(new Set(live));
+    expect(vectors.every((row) => row.model === 'stand-in-3')).toBe(true);
+    expect(
+      standIn.requests.flatMap((request) => request.input).filter((text) => text.includes('gone')),
+    ).toEqual([]);
+    const state = await sql<{ walk_seq: number | null; walk_space: string | null }>`
+      select walk_seq, walk_space from embedding_state where account_id = ${accountId}
+    `.execute(plain.database.db);
+    expect(state.rows[0]).toEqual({ walk_seq: null, walk_space: null });
   });
 });

@@ -61,7 +61,7 @@ export interface AnswerBudget {
  */
 export async function readAnswer(
   db: Db,
-  accountId: string,
+  spaceId: string,
   source: AnswerSource,
   budget: AnswerBudget,
 ): Promise<AnswerRows & { total: number | null }> {
@@ -83,7 +83,7 @@ export async function readAnswer(
                      row_number() over w as n, sum(e.observations_count) over w as upto
                 from page p
                 cross join lateral (select * from entities e
-                                     where e.account_id = ${accountId} and e.id = p.id limit 1) e
+                                     where e.space_id = ${spaceId} and e.id = p.id limit 1) e
               window w as (order by p.ord)) e
     ),
     given as (select id from picked where n <= ${entities}),
@@ -91,11 +91,11 @@ export async function readAnswer(
       select o.entity_id, o.content, o.metadata, p.ord, o.position, o.created_at
         from (select * from picked where take > 0) p
         cross join lateral (select * from observations o
-                             where o.account_id = ${accountId} and o.entity_id = p.id
+                             where o.space_id = ${spaceId} and o.entity_id = p.id
                              order by o.position, o.created_at
                              limit p.take) o
     ),
-    touching as (${touchingGiven(accountId, { limit: budget.relations })})
+    touching as (${touchingGiven(spaceId, { limit: budget.relations })})
     select ${source.total ?? sql`null`} as total,
            (select json_agg(json_build_object('id', id, 'name', name, 'type', type,
                    'metadata', metadata, 'observations_count', observations_count, 'take', take)
@@ -118,19 +118,19 @@ export async function readAnswer(
 /** The answer for the named entities (unknown names skipped), in the order named, at most `limit`. */
 export async function namedAnswer(
   db: Db,
-  accountId: string,
+  spaceId: string,
   names: string[],
   limit: number,
   budget: AnswerBudget,
 ): Promise<AnswerRows> {
   return readAnswer(
     db,
-    accountId,
+    spaceId,
     {
       page: sql`select e.id, g.ord
                   from unnest(${hidden(sql`${[...new Set(names)]}::text[]`)}) with ordinality as g(name, ord)
                   cross join lateral (select id from entities e
-                                       where e.account_id = ${accountId} and e.name = g.name limit 1) e
+                                       where e.space_id = ${spaceId} and e.name = g.name limit 1) e
                  order by g.ord
                  limit ${hidden(sql`${limit}::int`)}`,
     },
@@ -144,12 +144,12 @@ export async function namedAnswer(
  */
 export async function neighbourhoodAnswer(
   db: Db,
-  accountId: string,
+  spaceId: string,
   name: string,
   walk: { depth: number; limit: number },
   budget: AnswerBudget,
 ): Promise<AnswerRows> {
   const root = sql`array(select id from entities
-                          where account_id = ${accountId} and name = ${hidden(sql`${name}::text`)})`;
-  return readAnswer(db, accountId, { page: walkFrom(accountId, root, walk) }, budget);
+                          where space_id = ${spaceId} and name = ${hidden(sql`${name}::text`)})`;
+  return readAnswer(db, spaceId, { page: walkFrom(spaceId, root, walk) }, budget);
 }

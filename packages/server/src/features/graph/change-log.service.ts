@@ -52,6 +52,8 @@ export async function changesAfter(
       // The change log holds only what the write path emitted: the shared union.
       ...({ type: row.type, payload: row.payload } as GraphChange),
       accountId: auth.accountId,
+      spaceId: row.spaceId,
+      space: row.space,
       seq: Number(row.seq),
       at: row.at.toISOString(),
       ...(row.origin ? { origin: row.origin } : {}),

@@ -7,21 +7,26 @@ import { planOnce } from '../../db/prepared.js';
 /**
  * Locks the account's row for the rest of the transaction. Every graph write
  * takes it first, so an account's writes queue in one order and never
- * deadlock on each other's rows (names, type counts, degrees). Returns the
- * bytes stored before the write, for the storage limit; undefined when the
- * account is gone or being deleted.
+ * deadlock on each other's rows (names, type counts, degrees); deleting a
+ * space takes it too, so no write commits into a space marked deleted.
+ * Returns the bytes stored before the write, for the storage limit, and
+ * whether the space still stands; undefined when the account is gone or
+ * being deleted.
  */
 export async function lockAccount(
   db: Db,
   accountId: string,
-): Promise<{ storedBytes: number } | undefined> {
-  // A deleted account (its rows being purged) takes no more writes: undefined.
-  const result = await sql<{ bytes: number }>`
-    ${planOnce} select stored_bytes::float8 as bytes from accounts
+  spaceId: string,
+): Promise<{ storedBytes: number; spaceLive: boolean } | undefined> {
+  const result = await sql<{ bytes: number; live: boolean }>`
+    ${planOnce} select stored_bytes::float8 as bytes,
+           exists (select 1 from spaces s
+                    where s.id = ${spaceId} and s.account_id = ${accountId} and s.deleted_at is null) as live
+      from accounts
      where id = ${accountId} and deleted_at is null for update
   `.execute(db);
   const row = result.rows[0];
-  return row ? { storedBytes: row.bytes } : undefined;
+  return row ? { storedBytes: row.bytes, spaceLive: row.live } : undefined;
 }
 
 /** What an event counts for in `stored_bytes`, beyond its text: the row's own overhead. */
@@ -39,6 +44,7 @@ const EVENT_OVERHEAD_BYTES = 64;
 export async function appendEvents(
   db: Db,
   accountId: string,
+  spaceId: string,
   events: { type: string; payload: Record<string, unknown> }[],
   common: { actor: Record<string, unknown>; at: Date },
 ): Promise<{ firstSeq: number; logBytes: number; storedBytes: number; entities: number }> {
@@ -61,8 +67,8 @@ export async function appendEvents(
                 entity_count::float8 as entities
     ),
     appended as (
-      insert into graph_events (account_id, seq, type, payload, actor, at, bytes)
-      select ${accountId}, r.base + b.ord, b.type, b.payload, ${actor}::jsonb, ${common.at}::timestamptz, b.bytes
+      insert into graph_events (account_id, space_id, seq, type, payload, actor, at, bytes)
+      select ${accountId}, ${spaceId}::uuid, r.base + b.ord, b.type, b.payload, ${actor}::jsonb, ${common.at}::timestamptz, b.bytes
         from reserved r, batch b
     )
     select (base + 1)::text as first, (select bytes from total)::float8 as log, bytes, entities
@@ -79,6 +85,9 @@ export async function appendEvents(
 
 export interface EventRow {
   seq: string;
+  /** The space the change was made in, and its slug ('' once the space is gone). */
+  spaceId: string;
+  space: string;
   type: string;
   payload: Record<string, unknown>;
   at: Date;
@@ -109,8 +118,10 @@ export async function eventsSince(
       select seq from (select seq, sum(bytes) over (order by seq) - bytes as before from page) p
        where before < ${maxBytes}
     )
-    select g.seq::text as seq, g.type, g.payload, g.at, g.actor->>'origin' as origin
+    select g.seq::text as seq, g.space_id as "spaceId", coalesce(s.slug, '') as space,
+           g.type, g.payload, g.at, g.actor->>'origin' as origin
       from graph_events g
+      left join spaces s on s.id = g.space_id and s.deleted_at is null
      where g.account_id = ${accountId} and g.seq in (select seq from kept)
      order by g.seq
   `.execute(db);

@@ -32,13 +32,13 @@ export function escapeLike(text: string): string {
 
 export async function findEntity(
   db: Db,
-  accountId: string,
+  spaceId: string,
   id: string,
 ): Promise<EntityRow | undefined> {
   return db
     .selectFrom('entities')
     .select(entityColumns)
-    .where('account_id', '=', accountId)
+    .where('space_id', '=', spaceId)
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -49,7 +49,7 @@ export async function findEntity(
  */
 export async function findEntityWithObservations(
   db: Db,
-  accountId: string,
+  spaceId: string,
   id: string,
   maxObservations: number,
 ): Promise<{ row: EntityRow; observations: ObservationRow[] } | undefined> {
@@ -61,11 +61,11 @@ export async function findEntityWithObservations(
                                               'created_at', o.created_at)
                             order by o.position, o.created_at)
               from (select * from observations
-                     where account_id = ${accountId} and entity_id = e.id
+                     where space_id = ${spaceId} and entity_id = e.id
                      order by position, created_at
                      limit least(e.observations_count, ${maxObservations})) o) as observations
       from entities e
-     where e.account_id = ${accountId} and e.id = ${id}
+     where e.space_id = ${spaceId} and e.id = ${id}
   `.execute(db);
   const found = result.rows[0];
   if (!found) return undefined;
@@ -83,7 +83,7 @@ export async function findEntityWithObservations(
  */
 export async function entitiesBy<Row>(
   db: Db,
-  accountId: string,
+  spaceId: string,
   by: 'name' | 'id',
   keys: string[],
   columns: readonly string[],
@@ -93,7 +93,7 @@ export async function entitiesBy<Row>(
     ${planOnce} select ${sql.join(columns.map((column) => sql.ref(`e.${column}`)))}
       from unnest(${hidden(sql`${[...new Set(keys)]}::${sql.raw(by === 'id' ? 'uuid' : 'text')}[]`)}) as given(key)
       cross join lateral (select * from entities e
-                           where e.account_id = ${accountId} and ${sql.ref(`e.${by}`)} = given.key
+                           where e.space_id = ${spaceId} and ${sql.ref(`e.${by}`)} = given.key
                            limit 1) e
   `.execute(db);
   return rows;
@@ -101,10 +101,10 @@ export async function entitiesBy<Row>(
 
 export async function findEntitiesByName(
   db: Db,
-  accountId: string,
+  spaceId: string,
   names: string[],
 ): Promise<EntityRow[]> {
-  return entitiesBy(db, accountId, 'name', names, entityColumns);
+  return entitiesBy(db, spaceId, 'name', names, entityColumns);
 }
 
 /** What a write needs to know of an entity it names: no metadata, no timestamps to parse. */
@@ -117,23 +117,23 @@ export interface EntityKey {
 /** The named entities' keys (a relation batch names up to 2 × 100,000 of them). */
 export async function findEntityKeysByName(
   db: Db,
-  accountId: string,
+  spaceId: string,
   names: string[],
 ): Promise<EntityKey[]> {
-  return entitiesBy(db, accountId, 'name', names, ['id', 'name', 'type']);
+  return entitiesBy(db, spaceId, 'name', names, ['id', 'name', 'type']);
 }
 
 /**
  * Newest first; the total comes from the per-type counts, not a count over
  * every row. With `after` (an entity id) the page starts right after that
- * entity, read by key from `(account_id, ordinal)` or, with a type filter,
- * `(account_id, type, ordinal)` (migration 020): a late page costs what the
+ * entity, read by key from `(space_id, ordinal)` or, with a type filter,
+ * `(space_id, type, ordinal)` (migration 020): a late page costs what the
  * first does. When `after` names no entity of the account (it was deleted
  * since), the page skips `offset` rows instead.
  */
 export async function listEntities(
   db: Db,
-  accountId: string,
+  spaceId: string,
   filter: {
     types?: string[] | undefined;
     limit: number;
@@ -141,16 +141,16 @@ export async function listEntities(
     after?: string | undefined;
   },
 ): Promise<{ rows: EntityRow[]; total: number }> {
-  let query = db.selectFrom('entities').select(entityColumns).where('account_id', '=', accountId);
+  let query = db.selectFrom('entities').select(entityColumns).where('space_id', '=', spaceId);
   let totalQuery = db
     .selectFrom('entity_type_counts')
     .select(sql<number>`coalesce(sum(count), 0)::int`.as('total'))
-    .where('account_id', '=', accountId);
+    .where('space_id', '=', spaceId);
   if (filter.types?.length) {
     query = query.where('type', 'in', filter.types);
     totalQuery = totalQuery.where('type', 'in', filter.types);
   }
-  const boundary = filter.after ? await ordinalOf(db, accountId, filter.after) : undefined;
+  const boundary = filter.after ? await ordinalOf(db, spaceId, filter.after) : undefined;
   query =
     boundary === undefined
       ? query.offset(filter.offset)
@@ -163,11 +163,11 @@ export async function listEntities(
 }
 
 /** An entity's place in creation order: kept on the server, never put in a cursor. */
-async function ordinalOf(db: Db, accountId: string, id: string): Promise<string | undefined> {
+async function ordinalOf(db: Db, spaceId: string, id: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('entities')
     .select(sql<string>`ordinal::text`.as('ordinal'))
-    .where('account_id', '=', accountId)
+    .where('space_id', '=', spaceId)
     .where('id', '=', id)
     .executeTakeFirst();
   return row?.ordinal;
@@ -175,7 +175,7 @@ async function ordinalOf(db: Db, accountId: string, id: string): Promise<string 
 
 export async function updateEntity(
   db: Db,
-  accountId: string,
+  spaceId: string,
   id: string,
   changes: {
     name: string;
@@ -191,7 +191,7 @@ export async function updateEntity(
       ...(changes.metadata ? { metadata: JSON.stringify(changes.metadata) } : {}),
       updated_at: new Date(),
     })
-    .where('account_id', '=', accountId)
+    .where('space_id', '=', spaceId)
     .where('id', '=', id)
     .returning(entityColumns)
     .executeTakeFirst();
@@ -200,15 +200,15 @@ export async function updateEntity(
 /** Keeps the per-type counts in step with entity writes: +1 on create, -1 on delete. */
 export async function adjustTypeCount(
   db: Db,
-  accountId: string,
+  spaceId: string,
   type: string,
   delta: number,
 ): Promise<void> {
   await db
     .insertInto('entity_type_counts')
-    .values({ account_id: accountId, type, count: delta })
+    .values({ space_id: spaceId, type, count: delta })
     .onConflict((oc) =>
-      oc.columns(['account_id', 'type']).doUpdateSet({
+      oc.columns(['space_id', 'type']).doUpdateSet({
         count: sql`entity_type_counts.count + ${delta}`,
       }),
     )
@@ -216,7 +216,7 @@ export async function adjustTypeCount(
   if (delta < 0) {
     await db
       .deleteFrom('entity_type_counts')
-      .where('account_id', '=', accountId)
+      .where('space_id', '=', spaceId)
       .where('type', '=', type)
       .where('count', '<=', 0)
       .execute();
@@ -257,7 +257,7 @@ export type CreatedEntityRow = EntityRow & { observations: ObservationRow[] };
  */
 export async function insertEntities(
   db: Db,
-  accountId: string,
+  spaceId: string,
   entities: EntityInsert[],
 ): Promise<CreatedEntityRow[]> {
   if (entities.length === 0) return [];
@@ -298,8 +298,8 @@ export async function insertEntities(
       ) with ordinality as o(id, entity_id, content, metadata, created_at, ord)
     ),
     inserted as (
-      insert into entities (account_id, id, name, type, metadata, observations_count, created_at, updated_at)
-      select ${accountId}, g.id, g.name, g.type, g.metadata, g.n,
+      insert into entities (space_id, id, name, type, metadata, observations_count, created_at, updated_at)
+      select ${spaceId}, g.id, g.name, g.type, g.metadata, g.n,
              coalesce(g.created_at, c.now), coalesce(g.updated_at, g.created_at, c.now)
         from given g cross join (select clock_timestamp() as now) c
        order by g.ord
@@ -307,13 +307,13 @@ export async function insertEntities(
       returning ${sql.join(entityColumns.map((column) => sql.ref(column)))}, ordinal
     ),
     counted as (
-      insert into entity_type_counts (account_id, type, count)
-      select ${accountId}, type, count(*)::int from inserted group by type
-      on conflict (account_id, type) do update set count = entity_type_counts.count + excluded.count
+      insert into entity_type_counts (space_id, type, count)
+      select ${spaceId}, type, count(*)::int from inserted group by type
+      on conflict (space_id, type) do update set count = entity_type_counts.count + excluded.count
     ),
     observed as (
-      insert into observations (account_id, id, entity_id, content, metadata, position, created_at)
-      select ${accountId}, coalesce(o.id, gen_random_uuid()), o.entity_id, o.content, o.metadata,
+      insert into observations (space_id, id, entity_id, content, metadata, position, created_at)
+      select ${spaceId}, coalesce(o.id, gen_random_uuid()), o.entity_id, o.content, o.metadata,
              (row_number() over (partition by o.entity_id order by o.ord) - 1)::int,
              coalesce(o.created_at, clock_timestamp())
         from given_observations o join inserted i on i.id = o.entity_id
@@ -354,51 +354,47 @@ const storedObservations = (entityId: string, stored: StoredObservation[] | null
  * and dropping their own: three statements whatever the number of ids. The
  * database has no cascade to do this (decision 016).
  */
-export async function deleteEntities(
-  db: Db,
-  accountId: string,
-  ids: string[],
-): Promise<EntityRow[]> {
+export async function deleteEntities(db: Db, spaceId: string, ids: string[]): Promise<EntityRow[]> {
   if (ids.length === 0) return [];
   await sql`
     with outgoing as (
-      delete from relations where account_id = ${accountId} and from_id = any(${ids}::uuid[])
+      delete from relations where space_id = ${spaceId} and from_id = any(${ids}::uuid[])
       returning to_id as other
     ),
     incoming as (
       delete from relations
-       where account_id = ${accountId} and to_id = any(${ids}::uuid[])
+       where space_id = ${spaceId} and to_id = any(${ids}::uuid[])
          and from_id <> all(${ids}::uuid[])
       returning from_id as other
     ),
     observed as (
-      delete from observations where account_id = ${accountId} and entity_id = any(${ids}::uuid[])
+      delete from observations where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
     ),
     lowered as (
       update entity_degrees d set degree = d.degree - n.count
         from (select other, count(*)::int as count
                 from (select other from outgoing union all select other from incoming) ends
                where other <> all(${ids}::uuid[]) group by other) n
-       where d.account_id = ${accountId} and d.entity_id = n.other
+       where d.space_id = ${spaceId} and d.entity_id = n.other
     )
-    delete from entity_degrees where account_id = ${accountId} and entity_id = any(${ids}::uuid[])
+    delete from entity_degrees where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
   `.execute(db);
   const result = await sql<EntityRow>`
     with gone as (
-      delete from entities where account_id = ${accountId} and id = any(${ids}::uuid[])
+      delete from entities where space_id = ${spaceId} and id = any(${ids}::uuid[])
       returning ${sql.join(entityColumns.map((column) => sql.ref(column)))}
     ),
     counted as (
       update entity_type_counts t set count = t.count - g.count
         from (select type, count(*)::int as count from gone group by type) g
-       where t.account_id = ${accountId} and t.type = g.type
+       where t.space_id = ${spaceId} and t.type = g.type
     )
     select * from gone
   `.execute(db);
   if (result.rows.length > 0) {
     await db
       .deleteFrom('entity_type_counts')
-      .where('account_id', '=', accountId)
+      .where('space_id', '=', spaceId)
       .where('count', '<=', 0)
       .execute();
   }
@@ -408,13 +404,13 @@ export async function deleteEntities(
 /** Entities in creation order, for reading the whole graph page by page. */
 export async function pageEntities(
   db: Db,
-  accountId: string,
+  spaceId: string,
   page: { limit: number; offset: number },
 ): Promise<EntityRow[]> {
   return db
     .selectFrom('entities')
     .select(entityColumns)
-    .where('account_id', '=', accountId)
+    .where('space_id', '=', spaceId)
     .orderBy('ordinal')
     .limit(page.limit)
     .offset(page.offset)
@@ -423,10 +419,10 @@ export async function pageEntities(
 
 export async function findEntitiesByIds(
   db: Db,
-  accountId: string,
+  spaceId: string,
   ids: string[],
 ): Promise<EntityRow[]> {
-  return entitiesBy(db, accountId, 'id', ids, entityColumns);
+  return entitiesBy(db, spaceId, 'id', ids, entityColumns);
 }
 
 /** Bytes the account stores (kept by triggers in the write transaction). */

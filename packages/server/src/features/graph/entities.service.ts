@@ -1,6 +1,6 @@
 import type { Entity, EntityList, ObservationInput } from '@engram/shared';
 import { z } from 'zod';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
@@ -36,7 +36,7 @@ export interface NewEntityInput {
  */
 export async function createEntities(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   entities: NewEntityInput[],
   options: { existing: ExistingName },
 ): Promise<Entity[]> {
@@ -59,7 +59,7 @@ export async function createEntities(
     if (options.existing === 'reject') {
       throw conflict(`An entity named "${existing[0]}" already exists`, 'name');
     }
-    const byName = await requireByName(scope.trx, auth.accountId, existing);
+    const byName = await requireByName(scope.trx, auth.space.id, existing);
     const additions = given.flatMap((entity, index) => {
       const key = byName.get(entity.name);
       if (!key || writes.cleanObservations(entity.observations).length === 0) return [];
@@ -72,18 +72,18 @@ export async function createEntities(
       ];
     });
     if (additions.length > 0) await writes.addObservations(scope, additions);
-    const rows = await entityRepo.findEntitiesByName(scope.trx, auth.accountId, existing);
+    const rows = await entityRepo.findEntitiesByName(scope.trx, auth.space.id, existing);
     const order = new Map(existing.map((name, index) => [name, index]));
     rows.sort((a, b) => order.get(a.name)! - order.get(b.name)!);
-    const merged = await withObservations({ ...deps, db: scope.trx }, auth.accountId, rows);
+    const merged = await withObservations({ ...deps, db: scope.trx }, auth.space.id, rows);
     return [...answer, ...merged.entities];
   });
 }
 
-export async function getEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<Entity> {
+export async function getEntity(deps: GraphDeps, auth: SpaceAuth, id: string): Promise<Entity> {
   const maxRows = observationRowsOf(deps.bounds);
   const found = isUuid(id)
-    ? await entityRepo.findEntityWithObservations(deps.db, auth.accountId, id, maxRows)
+    ? await entityRepo.findEntityWithObservations(deps.db, auth.space.id, id, maxRows)
     : undefined;
   if (!found) throw notFound('Entity');
   const take = Math.min(found.row.observations_count, maxRows);
@@ -114,7 +114,7 @@ const entityCursorShape = (list: 'n' | 's') =>
 
 export async function listEntities(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   filter: {
     query?: string | undefined;
     types?: string[] | undefined;
@@ -140,9 +140,9 @@ export async function listEntities(
     after: at?.after,
   };
   const { rows, total } = filter.query
-    ? await searchRepo.searchEntities(deps.db, auth.accountId, { ...page, query: filter.query })
-    : await entityRepo.listEntities(deps.db, auth.accountId, page);
-  const { entities, cut } = await withObservations(deps, auth.accountId, rows.slice(0, limit));
+    ? await searchRepo.searchEntities(deps.db, auth.space.id, { ...page, query: filter.query })
+    : await entityRepo.listEntities(deps.db, auth.space.id, page);
+  const { entities, cut } = await withObservations(deps, auth.space.id, rows.slice(0, limit));
   const more = rows.length > limit || entities.length < Math.min(rows.length, limit);
   const next = start + entities.length;
   const last = entities[entities.length - 1];
@@ -162,7 +162,7 @@ export async function listEntities(
  */
 export async function updateEntity(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   ref: EntityRef,
   change: {
     name?: string | undefined;
@@ -175,20 +175,20 @@ export async function updateEntity(
     const id =
       'id' in ref
         ? ref.id
-        : (await requireByName(scope.trx, auth.accountId, [ref.name])).get(ref.name)!.id;
+        : (await requireByName(scope.trx, auth.space.id, [ref.name])).get(ref.name)!.id;
     const row = await writes.updateEntity(scope, id, {
       name: change.name === undefined ? undefined : entityNameOf(change.name, 'name'),
       type: change.type?.trim() || undefined,
       metadata: change.metadata,
       observations: change.observations,
     });
-    const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.accountId, [row]);
+    const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.space.id, [row]);
     return entities[0]!;
   });
 }
 
 /** Deletes one entity with its observations and relations; 404 when there is none. */
-export async function deleteEntity(deps: GraphDeps, auth: AuthContext, id: string): Promise<void> {
+export async function deleteEntity(deps: GraphDeps, auth: SpaceAuth, id: string): Promise<void> {
   await writes.write(deps, auth, async (scope) => {
     const [deleted] = await writes.deleteEntities(scope, [id]);
     if (!deleted) throw notFound('Entity');
@@ -198,11 +198,11 @@ export async function deleteEntity(deps: GraphDeps, auth: AuthContext, id: strin
 /** Deletes the named entities with their observations and relations; unknown names are ignored. */
 export async function deleteEntitiesByName(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   names: string[],
 ): Promise<void> {
   await writes.write(deps, auth, async (scope) => {
-    const byName = await keysByName(scope.trx, auth.accountId, names);
+    const byName = await keysByName(scope.trx, auth.space.id, names);
     await writes.deleteEntities(
       scope,
       [...byName.values()].map((row) => row.id),

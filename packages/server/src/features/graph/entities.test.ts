@@ -948,7 +948,7 @@ describe('plan limit', () => {
       .insertInto('entities')
       .values(
         Array.from({ length: 999 }, (_, i) => ({
-          account_id: accountId,
+          space_id: accountId,
           name: `Bulk ${i}`,
           type: 'bulk',
           metadata: '{}',
@@ -957,7 +957,7 @@ describe('plan limit', () => {
       .execute();
     await t.database.db
       .insertInto('entity_type_counts')
-      .values({ account_id: accountId, type: 'bulk', count: 999 })
+      .values({ space_id: accountId, type: 'bulk', count: 999 })
       .execute();
     expect((await getJson<EntityList>(a.req, '/api/entities?limit=1')).total).toBe(999);
 

@@ -1,6 +1,6 @@
 import type { GraphData, McpRelation } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext, SpaceAuth, SpaceRef } from '../../lib/auth-context.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as answersRepo from './answers.repository.js';
@@ -31,22 +31,22 @@ export interface Page {
  * relations that start at them — paging through visits every relation once.
  * Without a limit as much as the read limits allow, saying where to go on.
  */
-export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page = {}) {
+export async function readGraph(deps: GraphDeps, auth: SpaceAuth, page: Page = {}) {
   const offset = page.offset ?? 0;
   const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
   // One row past the page tells whether more follow.
-  const rows = await entityRepo.pageEntities(deps.db, auth.accountId, { limit: limit + 1, offset });
+  const rows = await entityRepo.pageEntities(deps.db, auth.space.id, { limit: limit + 1, offset });
   const onPage = rows.slice(0, limit);
   const relations = relationRepo
     .relationsTouching(
       deps.db,
-      auth.accountId,
+      auth.space.id,
       onPage.map((row) => row.id),
       { fromOnly: true, limit: deps.bounds.maxRows + 1 },
     )
     .then((touching) => relationRepo.named(touching, relationRepo.namesOf(onPage)));
   const more = (kept: number) => `call read_graph with offset=${offset + kept} for the next page`;
-  const graph = await toMemoryGraph(deps, auth.accountId, onPage, relations, more);
+  const graph = await toMemoryGraph(deps, auth.space.id, onPage, relations, more);
   // More entities follow a full page: a cut only when the caller asked for no limit.
   if (rows.length > limit && page.limit === undefined && graph.entities.length === limit) {
     return withNote(graph, `showing ${limit} entities; ${more(limit)}`);
@@ -60,7 +60,7 @@ export async function readGraph(deps: GraphDeps, auth: AuthContext, page: Page =
  */
 export async function searchNodes(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   query: string,
   page: Page = {},
 ): Promise<MemoryGraph> {
@@ -68,7 +68,7 @@ export async function searchNodes(
   const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
   const answer = await searchRepo.searchAnswer(
     deps.db,
-    auth.accountId,
+    auth.space.id,
     { query, limit, offset },
     answerBudget(deps),
   );
@@ -94,13 +94,13 @@ export async function searchNodes(
 /** The named entities (unknown names are skipped) with every relation touching them. */
 export async function openNodes(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   names: string[],
 ): Promise<MemoryGraph> {
   // One entity past the most an answer holds tells that names were left out.
   const answer = await answersRepo.namedAnswer(
     deps.db,
-    auth.accountId,
+    auth.space.id,
     names,
     deps.bounds.maxRows + 1,
     answerBudget(deps),
@@ -115,12 +115,12 @@ export async function openNodes(
 /** The entity and everything within `depth` relations of it, either direction. */
 export async function neighbours(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   query: { name: string; depth: number; limit: number },
 ): Promise<MemoryGraph> {
   const answer = await answersRepo.neighbourhoodAnswer(
     deps.db,
-    auth.accountId,
+    auth.space.id,
     query.name,
     { depth: query.depth, limit: query.limit },
     answerBudget(deps),
@@ -141,12 +141,12 @@ export async function neighbours(
  */
 export async function shortestPath(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   query: { from: string; to: string; maxDepth: number },
 ): Promise<
   { found: true; path: string[]; relations: McpRelation[] } | { found: false; searchedAll: boolean }
 > {
-  const byName = await requireByName(deps.db, auth.accountId, [query.from, query.to]);
+  const byName = await requireByName(deps.db, auth.space.id, [query.from, query.to]);
   const start = byName.get(query.from)!.id;
   const goal = byName.get(query.to)!.id;
   if (start === goal) return { found: true, path: [query.from], relations: [] };
@@ -163,7 +163,7 @@ export async function shortestPath(
   let frontier = [start];
   let exhausted = false;
   for (let depth = 0; depth < query.maxDepth && frontier.length > 0; depth++) {
-    const touching = await relationRepo.relationsTouching(deps.db, auth.accountId, frontier, {
+    const touching = await relationRepo.relationsTouching(deps.db, auth.space.id, frontier, {
       limit: budget + 1,
     });
     if (touching.length > budget) exhausted = true;
@@ -216,10 +216,10 @@ export async function shortestPath(
 
 // ── by id, for drawing (REST) ──────────────────────────────────────────────
 
-async function graphOf(db: Db, accountId: string, ids: string[]): Promise<GraphData> {
+async function graphOf(db: Db, spaceId: string, ids: string[]): Promise<GraphData> {
   const [nodes, relations] = await Promise.all([
-    relationRepo.nodesByIds(db, accountId, ids),
-    relationRepo.relationsAmong(db, accountId, ids),
+    relationRepo.nodesByIds(db, spaceId, ids),
+    relationRepo.relationsAmong(db, spaceId, ids),
   ]);
   const order = new Map(ids.map((id, index) => [id, index]));
   nodes.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
@@ -229,14 +229,14 @@ async function graphOf(db: Db, accountId: string, ids: string[]): Promise<GraphD
 /** The neighbourhood of one entity to `depth`, at most `limit` entities. */
 export async function graphAround(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   id: string,
   options: { depth: number; limit: number },
 ): Promise<GraphData> {
   if (!isUuid(id)) throw notFound('Entity');
   const { nodes, relations } = await relationRepo.neighbourhood(
     deps.db,
-    auth.accountId,
+    auth.space.id,
     id,
     options,
   );
@@ -251,28 +251,31 @@ export async function graphAround(
  */
 export async function graphOverview(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   options: { depth: number; limit: number },
 ): Promise<GraphData> {
   const { db } = deps;
   const seedCount = Math.max(1, Math.ceil(options.limit / 10));
-  const seeds = await relationRepo.bestConnected(db, auth.accountId, [], seedCount);
-  const ids = await relationRepo.walk(db, auth.accountId, seeds, options);
+  const seeds = await relationRepo.bestConnected(db, auth.space.id, [], seedCount);
+  const ids = await relationRepo.walk(db, auth.space.id, seeds, options);
   if (ids.length < options.limit) {
     ids.push(
-      ...(await relationRepo.bestConnected(db, auth.accountId, ids, options.limit - ids.length)),
+      ...(await relationRepo.bestConnected(db, auth.space.id, ids, options.limit - ids.length)),
     );
   }
-  return graphOf(db, auth.accountId, ids);
+  return graphOf(db, auth.space.id, ids);
 }
 
 export type GraphOverview = overviewRepo.OverviewRows;
 
-/** The dashboard's view of the account's graph (totals, daily creations, newest entities, types). */
+/**
+ * The dashboard's view of one space's graph, or of every space of the
+ * account when none is named (totals, daily creations, newest entities, types).
+ */
 export async function overview(
-  db: Db,
-  accountId: string,
+  deps: GraphDeps,
+  auth: AuthContext & { space?: SpaceRef },
   options: { since: string; recent: number; types: number },
 ): Promise<GraphOverview> {
-  return overviewRepo.overview(db, accountId, options);
+  return overviewRepo.overview(deps.db, auth.accountId, auth.space?.id ?? null, options);
 }

@@ -22,7 +22,7 @@ import {
 } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authOf } from '../../http/authenticate.js';
+import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { GraphService } from './graph.service.js';
 
@@ -43,6 +43,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
   { services: graph, http },
 ) => {
   app.addHook('onRequest', http.authenticate);
+  app.addHook('preValidation', http.resolveSpace);
   const security = [{ bearerAuth: [] }];
   const entities = { tags: ['entities'], security };
   const relations = { tags: ['relations'], security };
@@ -60,7 +61,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         response: { 200: entityList, ...errors },
       },
     },
-    async (request) => graph.listEntities(authOf(request), request.query),
+    async (request) => graph.listEntities(spaceAuthOf(request), request.query),
   );
 
   app.get(
@@ -75,7 +76,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         response: { 200: typeList, ...errors },
       },
     },
-    async (request) => graph.listEntityTypes(authOf(request), request.query),
+    async (request) => graph.listEntityTypes(spaceAuthOf(request), request.query),
   );
 
   app.get(
@@ -89,7 +90,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         response: { 200: entity, ...errors },
       },
     },
-    async (request) => graph.getEntity(authOf(request), request.params.id),
+    async (request) => graph.getEntity(spaceAuthOf(request), request.params.id),
   );
 
   app.post(
@@ -105,7 +106,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       },
     },
     async (request, reply) => {
-      const [created] = await graph.createEntities(authOf(request), [request.body], {
+      const [created] = await graph.createEntities(spaceAuthOf(request), [request.body], {
         existing: 'reject',
       });
       return reply.status(201).send(created!);
@@ -126,7 +127,8 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         response: { 200: entity, ...errors },
       },
     },
-    async (request) => graph.updateEntity(authOf(request), { id: request.params.id }, request.body),
+    async (request) =>
+      graph.updateEntity(spaceAuthOf(request), { id: request.params.id }, request.body),
   );
 
   app.delete(
@@ -141,7 +143,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       },
     },
     async (request) => {
-      await graph.deleteEntity(authOf(request), request.params.id);
+      await graph.deleteEntity(spaceAuthOf(request), request.params.id);
       return { success: true as const };
     },
   );
@@ -168,7 +170,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         .status(201)
         .send(
           await graph.addObservations(
-            authOf(request),
+            spaceAuthOf(request),
             request.params.id,
             request.body.observations,
           ),
@@ -188,7 +190,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         response: { 200: relationList, ...errors },
       },
     },
-    async (request) => graph.listRelations(authOf(request), request.query),
+    async (request) => graph.listRelations(spaceAuthOf(request), request.query),
   );
 
   app.get(
@@ -203,7 +205,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         response: { 200: typeList, ...errors },
       },
     },
-    async (request) => graph.listRelationTypes(authOf(request), request.query),
+    async (request) => graph.listRelationTypes(spaceAuthOf(request), request.query),
   );
 
   app.get(
@@ -222,8 +224,8 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
     async (request) => {
       const { rootEntityId, ...options } = request.query;
       return rootEntityId
-        ? graph.graphAround(authOf(request), rootEntityId, options)
-        : graph.graphOverview(authOf(request), options);
+        ? graph.graphAround(spaceAuthOf(request), rootEntityId, options)
+        : graph.graphOverview(spaceAuthOf(request), options);
     },
   );
 
@@ -240,7 +242,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       },
     },
     async (request) =>
-      graph.graphAround(authOf(request), request.params.id, {
+      graph.graphAround(spaceAuthOf(request), request.params.id, {
         depth: request.query.depth,
         limit: 1000,
       }),
@@ -258,7 +260,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await graph.createRelation(authOf(request), request.body)),
+      reply.status(201).send(await graph.createRelation(spaceAuthOf(request), request.body)),
   );
 
   app.put(
@@ -273,7 +275,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         response: { 200: relation, ...errors },
       },
     },
-    async (request) => graph.updateRelation(authOf(request), request.params.id, request.body),
+    async (request) => graph.updateRelation(spaceAuthOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -288,7 +290,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       },
     },
     async (request) => {
-      await graph.deleteRelation(authOf(request), request.params.id);
+      await graph.deleteRelation(spaceAuthOf(request), request.params.id);
       return { success: true as const };
     },
   );

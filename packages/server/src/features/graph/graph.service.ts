@@ -1,4 +1,3 @@
-import type { AuthContext } from '../../lib/auth-context.js';
 import { bindService } from '../feature.js';
 import * as entities from './entities.service.js';
 import * as reads from './graph-reads.service.js';
@@ -49,12 +48,8 @@ export function createGraphService(deps: GraphDeps) {
       shortestPath: reads.shortestPath,
       graphAround: reads.graphAround,
       graphOverview: reads.graphOverview,
+      overview: reads.overview,
     }),
-    /** The dashboard's counters (totals, daily creations, newest entities, types). */
-    overview: (
-      auth: Pick<AuthContext, 'accountId'>,
-      options: Parameters<typeof reads.overview>[2],
-    ) => reads.overview(deps.db, auth.accountId, options),
   };
 }
 

@@ -12,7 +12,7 @@ import {
   type ObservationInput,
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import { badRequest, conflict, fromDatabaseError, notFound, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
@@ -46,10 +46,11 @@ export interface WriteDeps {
   planOf?: (db: Db, accountId: string) => Promise<Plan>;
 }
 
-/** One write transaction: its connection, account, and the events it records. */
+/** One write transaction: its connection, the space it writes, and the events it records. */
 export interface WriteScope {
   trx: Db;
-  accountId: string;
+  /** The space whose graph rows the write touches (the account's lock and limits are the write's own). */
+  spaceId: string;
   emit<T extends GraphEventType>(type: T, payload: GraphChangePayload<T>): void;
   /** Entities whose observations grew, with their counts now (the per-entity limit). */
   grew(counts: observationRepo.ObservationCount[]): void;
@@ -64,22 +65,24 @@ export interface WriteScope {
  */
 export async function write<T>(
   deps: WriteDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   fn: (scope: WriteScope) => Promise<T>,
 ): Promise<T> {
   const pending: GraphChange[] = [];
   let largest: observationRepo.ObservationCount | undefined;
   try {
     const { result, firstSeq, at } = await deps.db.transaction().execute(async (trx) => {
-      const locked = await changeRepo.lockAccount(trx, auth.accountId);
-      // Deleted (a request that began before DELETE /auth/me): nothing may be written into it.
+      const locked = await changeRepo.lockAccount(trx, auth.accountId, auth.space.id);
+      // Deleted (a request that began before DELETE /auth/me, or the space's
+      // DELETE): nothing may be written into it.
       if (!locked) throw notFound('Account');
+      if (!locked.spaceLive) throw notFound('Space');
       const bytesBefore = locked.storedBytes;
       // Stamped once the account is ours: an account's events are in time order as in seq order.
       const at = deps.now();
       const outcome = await fn({
         trx,
-        accountId: auth.accountId,
+        spaceId: auth.space.id,
         emit: (type, payload) => void pending.push({ type, payload } as GraphChange),
         grew: (counts) => {
           for (const count of counts) {
@@ -88,7 +91,7 @@ export async function write<T>(
         },
       });
       if (pending.length === 0) return { result: outcome, firstSeq: 0, at };
-      const appended = await changeRepo.appendEvents(trx, auth.accountId, pending, {
+      const appended = await changeRepo.appendEvents(trx, auth.accountId, auth.space.id, pending, {
         // The origin too, so a replay after a reconnect still names it.
         actor: { ...auth.actor, ...(auth.origin ? { origin: auth.origin } : {}) },
         at,
@@ -109,6 +112,8 @@ export async function write<T>(
         pending.map((event, index) => ({
           ...event,
           accountId: auth.accountId,
+          spaceId: auth.space.id,
+          space: auth.space.slug,
           seq: firstSeq + index,
           at: stamped,
           ...(auth.origin ? { origin: auth.origin } : {}),
@@ -264,12 +269,12 @@ export async function createEntities(
   // An imported observation id this account already uses gets a fresh one.
   const taken = await observationRepo.existingObservationIds(
     scope.trx,
-    scope.accountId,
+    scope.spaceId,
     wanted.flatMap((entity) => entity.observations.flatMap((observation) => observation.id ?? [])),
   );
   const rows = await entityRepo.insertEntities(
     scope.trx,
-    scope.accountId,
+    scope.spaceId,
     wanted.map((entity) => ({
       ...entity,
       id: entity.id ?? randomUUID(),
@@ -301,29 +306,29 @@ export async function updateEntity(
     observations?: ObservationInput[] | undefined;
   },
 ): Promise<entityRepo.EntityRow> {
-  const { trx, accountId } = scope;
-  const before = isUuid(id) ? await entityRepo.findEntity(trx, accountId, id) : undefined;
+  const { trx, spaceId } = scope;
+  const before = isUuid(id) ? await entityRepo.findEntity(trx, spaceId, id) : undefined;
   if (!before) throw notFound('Entity');
   const name = change.name ?? before.name;
   if (name !== before.name) {
-    const [clash] = await entityRepo.findEntitiesByName(trx, accountId, [name]);
+    const [clash] = await entityRepo.findEntitiesByName(trx, spaceId, [name]);
     if (clash) throw nameTaken(name);
   }
-  const row = await entityRepo.updateEntity(trx, accountId, id, {
+  const row = await entityRepo.updateEntity(trx, spaceId, id, {
     name,
     type: change.type ?? before.type,
     metadata: change.metadata,
   });
   if (!row) throw notFound('Entity');
   if (row.type !== before.type) {
-    await entityRepo.adjustTypeCount(trx, accountId, before.type, -1);
-    await entityRepo.adjustTypeCount(trx, accountId, row.type, 1);
+    await entityRepo.adjustTypeCount(trx, spaceId, before.type, -1);
+    await entityRepo.adjustTypeCount(trx, spaceId, row.type, 1);
   }
   if (change.observations) {
     await replaceObservations(scope, id, cleanObservations(change.observations));
   }
   scope.emit('entity_updated', { entityId: id, id, name: row.name, type: row.type });
-  return (await entityRepo.findEntity(trx, accountId, id))!;
+  return (await entityRepo.findEntity(trx, spaceId, id))!;
 }
 
 /** Makes `wanted` the entity's list: unchanged texts keep their ids and dates. */
@@ -332,33 +337,33 @@ async function replaceObservations(
   entityId: string,
   wanted: CleanObservation[],
 ): Promise<void> {
-  const { trx, accountId } = scope;
-  const existing = await observationRepo.listObservations(trx, accountId, [entityId]);
+  const { trx, spaceId } = scope;
+  const existing = await observationRepo.listObservations(trx, spaceId, [entityId]);
   const existingByContent = new Map(existing.map((row) => [row.content, row]));
   const wantedContents = new Set(wanted.map((item) => item.content));
   await observationRepo.deleteObservations(
     trx,
-    accountId,
+    spaceId,
     existing
       .filter((row) => !wantedContents.has(row.content))
       .map((row) => ({ entityId, id: row.id })),
   );
   const { counts } = await observationRepo.appendObservations(
     trx,
-    accountId,
+    spaceId,
     wanted
       .filter((item) => !existingByContent.has(item.content))
       .map((item) => ({ entityId, content: item.content, metadata: item.metadata })),
   );
   scope.grew(counts);
   // Order follows the given list; new ones were appended, so renumber what moved.
-  const all = await observationRepo.listObservations(trx, accountId, [entityId]);
+  const all = await observationRepo.listObservations(trx, spaceId, [entityId]);
   const rowByContent = new Map(all.map((row) => [row.content, row]));
   for (const [position, item] of wanted.entries()) {
     const row = rowByContent.get(item.content)!;
     const metadataChanged = item.metadata && existingByContent.has(item.content);
     if (row.position !== position || metadataChanged) {
-      await observationRepo.updateObservation(trx, accountId, row.id, {
+      await observationRepo.updateObservation(trx, spaceId, row.id, {
         position,
         metadata: metadataChanged ? item.metadata : undefined,
       });
@@ -371,7 +376,7 @@ export async function deleteEntities(
   scope: WriteScope,
   ids: string[],
 ): Promise<entityRepo.EntityRow[]> {
-  const rows = await entityRepo.deleteEntities(scope.trx, scope.accountId, ids.filter(isUuid));
+  const rows = await entityRepo.deleteEntities(scope.trx, scope.spaceId, ids.filter(isUuid));
   for (const row of rows) {
     scope.emit('entity_deleted', { entityId: row.id, id: row.id, name: row.name, type: row.type });
   }
@@ -401,7 +406,7 @@ export async function addObservations(
   }
   const { added, counts } = await observationRepo.appendObservations(
     scope.trx,
-    scope.accountId,
+    scope.spaceId,
     [...perEntity].flatMap(([entityId, items]) =>
       items.map((item) => ({ entityId, content: item.content, metadata: item.metadata })),
     ),
@@ -440,7 +445,7 @@ export async function deleteObservations(
 ): Promise<void> {
   const gone = await observationRepo.deleteObservations(
     scope.trx,
-    scope.accountId,
+    scope.spaceId,
     removals.flatMap(({ entity, contents }) =>
       // Stored texts are trimmed, so match them trimmed.
       contents.map((content) => ({ entityId: entity.id, content: content.trim() })),
@@ -480,7 +485,7 @@ export async function createRelations(
   const unique = new Map(
     relations.map((relation) => [`${relation.fromId} ${relation.toId} ${relation.type}`, relation]),
   );
-  const rows = await relationRepo.insertRelations(scope.trx, scope.accountId, [...unique.values()]);
+  const rows = await relationRepo.insertRelations(scope.trx, scope.spaceId, [...unique.values()]);
   for (const row of rows) scope.emit('relation_created', relationPayload(row));
   return rows;
 }
@@ -491,16 +496,16 @@ export async function updateRelation(
   id: string,
   type: string,
 ): Promise<relationRepo.RelationRow> {
-  const { trx, accountId } = scope;
-  const before = isUuid(id) ? await relationRepo.findRelation(trx, accountId, id) : undefined;
+  const { trx, spaceId } = scope;
+  const before = isUuid(id) ? await relationRepo.findRelation(trx, spaceId, id) : undefined;
   if (!before) throw notFound('Relation');
   if (before.type !== type) {
-    const [clash] = await relationRepo.findRelationsByTriples(trx, accountId, [
+    const [clash] = await relationRepo.findRelationsByTriples(trx, spaceId, [
       { fromId: before.from_id, toId: before.to_id, type },
     ]);
     if (clash) throw conflict('An identical relation already exists', 'type');
   }
-  const row = await relationRepo.updateRelationType(trx, accountId, id, type);
+  const row = await relationRepo.updateRelationType(trx, spaceId, id, type);
   if (!row) throw notFound('Relation');
   scope.emit('relation_updated', relationPayload(row));
   return row;
@@ -511,7 +516,7 @@ export async function deleteRelations(
   scope: WriteScope,
   ids: string[],
 ): Promise<relationRepo.RelationRow[]> {
-  const rows = await relationRepo.deleteRelations(scope.trx, scope.accountId, ids.filter(isUuid));
+  const rows = await relationRepo.deleteRelations(scope.trx, scope.spaceId, ids.filter(isUuid));
   for (const row of rows) scope.emit('relation_deleted', relationPayload(row));
   return rows;
 }

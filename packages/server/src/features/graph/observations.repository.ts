@@ -15,14 +15,14 @@ export interface ObservationRow {
 
 export async function listObservations(
   db: Db,
-  accountId: string,
+  spaceId: string,
   entityIds: string[],
 ): Promise<ObservationRow[]> {
   if (entityIds.length === 0) return [];
   return db
     .selectFrom('observations')
     .select(['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'])
-    .where('account_id', '=', accountId)
+    .where('space_id', '=', spaceId)
     .where('entity_id', '=', sql<string>`any(${entityIds}::uuid[])`)
     .orderBy('entity_id')
     .orderBy('position')
@@ -37,7 +37,7 @@ export async function listObservations(
  */
 export async function takeObservations(
   db: Db,
-  accountId: string,
+  spaceId: string,
   wanted: { id: string; take: number }[],
 ): Promise<ObservationRow[]> {
   const asked = wanted.filter((item) => item.take > 0);
@@ -49,7 +49,7 @@ export async function takeObservations(
            with ordinality as e(id, take, ord)
       cross join lateral (
         select * from observations
-         where account_id = ${accountId} and entity_id = e.id
+         where space_id = ${spaceId} and entity_id = e.id
          order by position, created_at
          limit e.take
       ) o
@@ -85,7 +85,7 @@ export interface ObservationCount {
  */
 export async function appendObservations(
   db: Db,
-  accountId: string,
+  spaceId: string,
   items: ObservationInsert[],
 ): Promise<{ added: ObservationRow[]; counts: ObservationCount[] }> {
   if (items.length === 0) return { added: [], counts: [] };
@@ -111,16 +111,16 @@ export async function appendObservations(
         -- the planner, guessing 100 given rows, could hash the account's every
         -- observation instead (14 ms at 10k entities); LIMIT keeps it a probe.
         left join lateral (select true as seen from observations o
-                            where o.account_id = ${accountId} and o.entity_id = g.entity_id
+                            where o.space_id = ${spaceId} and o.entity_id = g.entity_id
                               and o.content = g.content
                             limit 1) known on true
        where known.seen is null
     ),
     inserted as (
-      insert into observations (account_id, entity_id, content, metadata, position)
-      select ${accountId}, f.entity_id, f.content, f.metadata,
+      insert into observations (space_id, entity_id, content, metadata, position)
+      select ${spaceId}, f.entity_id, f.content, f.metadata,
              (f.nth + coalesce((select max(o.position) from observations o
-                                 where o.account_id = ${accountId} and o.entity_id = f.entity_id), -1))::int
+                                 where o.space_id = ${spaceId} and o.entity_id = f.entity_id), -1))::int
         from fresh f
        order by f.ord
       returning ${observationColumns}
@@ -129,7 +129,7 @@ export async function appendObservations(
       update entities e set observations_count = e.observations_count + c.count,
                             updated_at = clock_timestamp()
         from (select entity_id, count(*)::int as count from inserted group by entity_id) c
-       where e.account_id = ${accountId} and e.id = c.entity_id
+       where e.space_id = ${spaceId} and e.id = c.entity_id
       returning e.id, e.name, e.observations_count
     )
     select i.*, c.name as entity_name, c.observations_count as entity_count
@@ -150,7 +150,7 @@ export async function appendObservations(
  */
 export async function deleteObservations(
   db: Db,
-  accountId: string,
+  spaceId: string,
   removals: { entityId: string; content?: string | undefined; id?: string | undefined }[],
 ): Promise<ObservationRow[]> {
   if (removals.length === 0) return [];
@@ -163,7 +163,7 @@ export async function deleteObservations(
     ),
     gone as (
       delete from observations o using given g
-       where o.account_id = ${accountId} and o.entity_id = g.entity_id
+       where o.space_id = ${spaceId} and o.entity_id = g.entity_id
          and (o.id = g.id or o.content = g.content)
       returning ${sql.join(['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'].map((column) => sql.ref(`o.${column}`)))}
     ),
@@ -171,7 +171,7 @@ export async function deleteObservations(
       update entities e set observations_count = e.observations_count - c.count,
                             updated_at = clock_timestamp()
         from (select entity_id, count(*)::int as count from gone group by entity_id) c
-       where e.account_id = ${accountId} and e.id = c.entity_id
+       where e.space_id = ${spaceId} and e.id = c.entity_id
     )
     select * from gone order by entity_id, position
   `.execute(db);
@@ -181,7 +181,7 @@ export async function deleteObservations(
 /** Sets the order (and, when given, the metadata) of a kept observation. */
 export async function updateObservation(
   db: Db,
-  accountId: string,
+  spaceId: string,
   id: string,
   changes: { position: number; metadata?: Record<string, unknown> | undefined },
 ): Promise<void> {
@@ -191,7 +191,7 @@ export async function updateObservation(
       position: changes.position,
       ...(changes.metadata ? { metadata: JSON.stringify(changes.metadata) } : {}),
     })
-    .where('account_id', '=', accountId)
+    .where('space_id', '=', spaceId)
     .where('id', '=', id)
     .execute();
 }
@@ -199,12 +199,12 @@ export async function updateObservation(
 /** Which of these observation ids the account has already. */
 export async function existingObservationIds(
   db: Db,
-  accountId: string,
+  spaceId: string,
   ids: string[],
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const result = await sql<{ id: string }>`
-    select id from observations where account_id = ${accountId} and id = any(${ids}::uuid[])
+    select id from observations where space_id = ${spaceId} and id = any(${ids}::uuid[])
   `.execute(db);
   return new Set(result.rows.map((row) => row.id));
 }

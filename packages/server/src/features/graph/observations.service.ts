@@ -1,5 +1,5 @@
 import type { Entity, Observation, ObservationInput } from '@engram/shared';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
@@ -15,18 +15,18 @@ import { toObservation, withObservations } from './wire-shapes.js';
  */
 export async function addObservations(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   id: string,
   items: ObservationInput[],
 ): Promise<{ entity: Entity; added: Observation[] }> {
   return writes.write(deps, auth, async (scope) => {
-    const exists = isUuid(id) && (await entityRepo.findEntity(scope.trx, auth.accountId, id));
+    const exists = isUuid(id) && (await entityRepo.findEntity(scope.trx, auth.space.id, id));
     if (!exists) throw notFound('Entity');
     const added = await writes.addObservations(scope, [
       { entityId: id, observations: items, field: 'observations' },
     ]);
-    const row = await entityRepo.findEntity(scope.trx, auth.accountId, id);
-    const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.accountId, [row!]);
+    const row = await entityRepo.findEntity(scope.trx, auth.space.id, id);
+    const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.space.id, [row!]);
     return { entity: entities[0]!, added: (added.get(id) ?? []).map(toObservation) };
   });
 }
@@ -38,13 +38,13 @@ export async function addObservations(
  */
 export async function addObservationsByName(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   additions: { entityName: string; contents: string[] }[],
 ): Promise<{ entityName: string; addedObservations: string[] }[]> {
   return writes.write(deps, auth, async (scope) => {
     const byName = await requireByName(
       scope.trx,
-      auth.accountId,
+      auth.space.id,
       additions.map((addition) => addition.entityName),
     );
     const added = await writes.addObservations(
@@ -68,13 +68,13 @@ export async function addObservationsByName(
 /** Removes the given contents from each named entity; unknown entities and contents are ignored. */
 export async function deleteObservationsByName(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   deletions: { entityName: string; observations: string[] }[],
 ): Promise<void> {
   await writes.write(deps, auth, async (scope) => {
     const byName = await keysByName(
       scope.trx,
-      auth.accountId,
+      auth.space.id,
       deletions.map((deletion) => deletion.entityName),
     );
     await writes.deleteObservations(

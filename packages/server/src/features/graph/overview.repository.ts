@@ -16,16 +16,24 @@ export interface OverviewRows {
 
 /**
  * One statement (one round trip) over the counters the writes keep: the
- * totals on the account row (migration 008), the daily creation counters,
- * the newest entities by the creation-order index and the per-type counts.
- * Nothing here counts an account's rows, so it takes the same few index
- * reads at any account size.
+ * totals on the space's row, or the account's for every space (migrations
+ * 008, 022), the account's daily creation counters, the newest entities by
+ * the creation-order index and the per-type counts. Nothing here counts a
+ * graph's rows; across every space it reads each space's newest few.
  */
 export async function overview(
   db: Db,
   accountId: string,
+  spaceId: string | null,
   options: { since: string; recent: number; types: number },
 ): Promise<OverviewRows> {
+  const spaces = spaceId
+    ? sql`select id from spaces where id = ${spaceId} and account_id = ${accountId}`
+    : sql`select id from spaces where account_id = ${accountId} and deleted_at is null`;
+  const totals = spaceId
+    ? sql`select entity_count, relation_count, observation_count, account_id as id from spaces
+           where id = ${spaceId} and account_id = ${accountId}`
+    : sql`select entity_count, relation_count, observation_count, id from accounts where id = ${accountId}`;
   const result = await sql<Omit<OverviewRows, 'recent'> & { recent: OverviewRows['recent'] }>`
     select
       a.entity_count::float8 as entities,
@@ -40,17 +48,18 @@ export async function overview(
       (select coalesce(json_agg(json_build_object('id', e.id, 'name', e.name, 'type', e.type,
                                                   'created_at', e.created_at)
                                 order by e.ordinal desc), '[]')
-         from (select id, name, type, created_at, ordinal from entities
-                where account_id = a.id order by ordinal desc limit ${options.recent}) e
+         from (select n.* from (${spaces}) s
+                 cross join lateral (select id, name, type, created_at, ordinal from entities
+                                      where space_id = s.id order by ordinal desc limit ${options.recent}) n
+                order by n.ordinal desc limit ${options.recent}) e
       ) as recent,
       (select coalesce(json_agg(json_build_object('type', t.type, 'count', t.count)
                                 order by t.count desc, t.type), '[]')
-         from (select type, count from entity_type_counts
-                where account_id = a.id and count > 0
-                order by count desc, type limit ${options.types}) t
+         from (select type, sum(count)::int as count from entity_type_counts
+                where space_id in (${spaces}) and count > 0
+                group by type order by 2 desc, type limit ${options.types}) t
       ) as types
-    from accounts a
-    where a.id = ${accountId}
+    from (${totals}) a
   `.execute(db);
   const row = result.rows[0];
   if (!row)

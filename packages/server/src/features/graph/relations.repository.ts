@@ -84,7 +84,7 @@ export interface RelationInsert {
  */
 export async function insertRelations(
   db: Db,
-  accountId: string,
+  spaceId: string,
   relations: RelationInsert[],
 ): Promise<RelationRow[]> {
   if (relations.length === 0) return [];
@@ -105,8 +105,8 @@ export async function insertRelations(
       ) with ordinality as g(id, from_id, to_id, type, created_at, ord)
     ),
     inserted as (
-      insert into relations (account_id, id, from_id, to_id, type, created_at)
-      select ${accountId}, coalesce(g.id, gen_random_uuid()), g.from_id, g.to_id, g.type,
+      insert into relations (space_id, id, from_id, to_id, type, created_at)
+      select ${spaceId}, coalesce(g.id, gen_random_uuid()), g.from_id, g.to_id, g.type,
              coalesce(g.created_at, clock_timestamp())
         from given g
        order by g.ord
@@ -114,11 +114,11 @@ export async function insertRelations(
       returning ${returnedColumns}, ordinal
     ),
     degrees as (
-      insert into entity_degrees (account_id, entity_id, degree)
-      select ${accountId}, id, count(*)::int
+      insert into entity_degrees (space_id, entity_id, degree)
+      select ${spaceId}, id, count(*)::int
         from (select from_id as id from inserted union all select to_id from inserted) ends
        group by id
-      on conflict (account_id, entity_id)
+      on conflict (space_id, entity_id)
       do update set degree = entity_degrees.degree + excluded.degree
     )
     select ${returnedColumns} from inserted order by ordinal
@@ -129,13 +129,13 @@ export async function insertRelations(
 /** Deletes relations by id in one statement, lowering both ends' degree. */
 export async function deleteRelations(
   db: Db,
-  accountId: string,
+  spaceId: string,
   ids: string[],
 ): Promise<RelationRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<RelationRow>`
     with gone as (
-      delete from relations where account_id = ${accountId} and id = any(${ids}::uuid[])
+      delete from relations where space_id = ${spaceId} and id = any(${ids}::uuid[])
       returning ${returnedColumns}, ordinal
     ),
     degrees as (
@@ -143,7 +143,7 @@ export async function deleteRelations(
         from (select id, count(*)::int as count
                 from (select from_id as id from gone union all select to_id from gone) ends
                group by id) d
-       where e.account_id = ${accountId} and e.entity_id = d.id
+       where e.space_id = ${spaceId} and e.entity_id = d.id
     )
     select ${returnedColumns} from gone order by ordinal
   `.execute(db);
@@ -153,7 +153,7 @@ export async function deleteRelations(
 /** The relations matching these (from, to, type) triples, in one statement. */
 export async function findRelationsByTriples(
   db: Db,
-  accountId: string,
+  spaceId: string,
   triples: { fromId: string; toId: string; type: string }[],
 ): Promise<RelationRow[]> {
   if (triples.length === 0) return [];
@@ -163,7 +163,7 @@ export async function findRelationsByTriples(
   const result = await sql<RelationRow>`
     select r.id, r.from_id, r.to_id, r.type, r.created_at
       from json_to_recordset(${batch}::json) as g(from_id uuid, to_id uuid, type text)
-      join relations r on r.account_id = ${accountId} and r.from_id = g.from_id
+      join relations r on r.space_id = ${spaceId} and r.from_id = g.from_id
                       and r.to_id = g.to_id and r.type = g.type
   `.execute(db);
   return result.rows;
@@ -171,27 +171,27 @@ export async function findRelationsByTriples(
 
 export async function findRelation(
   db: Db,
-  accountId: string,
+  spaceId: string,
   id: string,
 ): Promise<RelationRow | undefined> {
   return db
     .selectFrom('relations')
     .select(relationColumns)
-    .where('account_id', '=', accountId)
+    .where('space_id', '=', spaceId)
     .where('id', '=', id)
     .executeTakeFirst();
 }
 
 export async function updateRelationType(
   db: Db,
-  accountId: string,
+  spaceId: string,
   id: string,
   type: string,
 ): Promise<RelationRow | undefined> {
   return db
     .updateTable('relations')
     .set({ type })
-    .where('account_id', '=', accountId)
+    .where('space_id', '=', spaceId)
     .where('id', '=', id)
     .returning(relationColumns)
     .executeTakeFirst();
@@ -203,7 +203,7 @@ export async function updateRelationType(
  * types exactly; `entityId` keeps the relations touching that entity.
  *
  * Never a join of every relation with both its ends (decision 006): without
- * `query` or `entityId` the page is read down the `(account_id, ordinal)`
+ * `query` or `entityId` the page is read down the `(space_id, ordinal)`
  * index and only its rows are joined to their ends. With them the matching
  * relations are gathered from indexes first — entities whose name matches
  * (trigram index) and their relations by `from_id` and by `to_id`, types that
@@ -212,7 +212,7 @@ export async function updateRelationType(
  */
 export async function listRelations(
   db: Db,
-  accountId: string,
+  spaceId: string,
   filter: {
     query?: string | undefined;
     types?: string[] | undefined;
@@ -228,23 +228,23 @@ export async function listRelations(
            f.name as from_name, f.type as from_type, t.name as to_name, t.type as to_type
       from ${page} r
       cross join lateral (select name, type from entities
-                           where account_id = ${accountId} and id = r.from_id) f
+                           where space_id = ${spaceId} and id = r.from_id) f
       cross join lateral (select name, type from entities
-                           where account_id = ${accountId} and id = r.to_id) t
+                           where space_id = ${spaceId} and id = r.to_id) t
      order by r.ordinal desc
   `;
 
   if (!filter.query && !filter.entityId) {
     const page = sql`(select r.id, r.from_id, r.to_id, r.type, r.created_at, r.ordinal
                         from relations r
-                       where r.account_id = ${accountId} ${typeFilter}
+                       where r.space_id = ${spaceId} ${typeFilter}
                        order by r.ordinal desc
                        limit ${filter.limit} offset ${filter.offset})`;
     const [rows, counted] = await Promise.all([
       withEnds(page).execute(db),
       sql<{ total: number }>`
         select count(*)::int as total from relations r
-         where r.account_id = ${accountId} ${typeFilter}
+         where r.space_id = ${spaceId} ${typeFilter}
       `.execute(db),
     ]);
     return { rows: rows.rows, total: counted.rows[0]?.total ?? 0 };
@@ -258,36 +258,36 @@ export async function listRelations(
           const contains = `%${escapeLike(filter.query.toLowerCase())}%`;
           return sql`and (lower(r.type) like ${contains}
                       or exists (select 1 from entities e
-                                  where e.account_id = ${accountId}
+                                  where e.space_id = ${spaceId}
                                     and e.id in (r.from_id, r.to_id)
                                     and lower(e.name) like ${contains}))`;
         })()
       : sql``;
     hits = sql`
       select r.id, r.ordinal from relations r
-       where r.account_id = ${accountId} and r.from_id = ${filter.entityId}::uuid ${typeFilter} ${nameMatch}
+       where r.space_id = ${spaceId} and r.from_id = ${filter.entityId}::uuid ${typeFilter} ${nameMatch}
       union
       select r.id, r.ordinal from relations r
-       where r.account_id = ${accountId} and r.to_id = ${filter.entityId}::uuid ${typeFilter} ${nameMatch}
+       where r.space_id = ${spaceId} and r.to_id = ${filter.entityId}::uuid ${typeFilter} ${nameMatch}
     `;
   } else {
     const contains = `%${escapeLike(filter.query!.toLowerCase())}%`;
     hits = sql`
       select r.id, r.ordinal from relations r
-        join named e on r.account_id = ${accountId} and r.from_id = e.id
+        join named e on r.space_id = ${spaceId} and r.from_id = e.id
        where true ${typeFilter}
       union
       select r.id, r.ordinal from relations r
-        join named e on r.account_id = ${accountId} and r.to_id = e.id
+        join named e on r.space_id = ${spaceId} and r.to_id = e.id
        where true ${typeFilter}
       union
       select r.id, r.ordinal from relations r
-       where r.account_id = ${accountId} and r.type in (select type from kinds) ${typeFilter}
+       where r.space_id = ${spaceId} and r.type in (select type from kinds) ${typeFilter}
     `;
     hits = sql`
       named as materialized (
         select e.id from entities e
-         where lower(e.name) like ${contains} and e.account_id = ${accountId}
+         where lower(e.name) like ${contains} and e.space_id = ${spaceId}
       ),
       kinds as (
         select type from relation_kinds where type is not null and lower(type) like ${contains}
@@ -299,10 +299,10 @@ export async function listRelations(
   const kinds = filter.entityId
     ? sql``
     : sql`recursive relation_kinds(type) as (
-        (select type from relations where account_id = ${accountId} order by type limit 1)
+        (select type from relations where space_id = ${spaceId} order by type limit 1)
         union all
         select (select r.type from relations r
-                 where r.account_id = ${accountId} and r.type > k.type
+                 where r.space_id = ${spaceId} and r.type > k.type
                  order by r.type limit 1)
           from relation_kinds k where k.type is not null
       ),`;
@@ -317,11 +317,11 @@ export async function listRelations(
               from (select id from hits order by ordinal desc
                      limit ${filter.limit} offset ${filter.offset}) h
               cross join lateral (select * from relations r
-                                   where r.account_id = ${accountId} and r.id = h.id) r) p
+                                   where r.space_id = ${spaceId} and r.id = h.id) r) p
       cross join lateral (select name, type from entities
-                           where account_id = ${accountId} and id = p.from_id) f
+                           where space_id = ${spaceId} and id = p.from_id) f
       cross join lateral (select name, type from entities
-                           where account_id = ${accountId} and id = p.to_id) t
+                           where space_id = ${spaceId} and id = p.to_id) t
      order by p.ordinal desc
   `.execute(db);
   let total = result.rows[0]?.total;
@@ -344,7 +344,7 @@ export async function listRelations(
  * any of that level.
  */
 export function walkFrom(
-  accountId: string,
+  spaceId: string,
   start: RawBuilder<unknown>,
   options: { depth: number; limit: number },
 ) {
@@ -353,7 +353,7 @@ export function walkFrom(
   const next = (from: 'from_id' | 'to_id', to: 'from_id' | 'to_id') => sql`
     select n.id from unnest(l.frontier) as given(id)
      cross join lateral (select ${sql.ref(to)} as id from relations
-                          where account_id = ${accountId} and ${sql.ref(from)} = given.id offset 0) n
+                          where space_id = ${spaceId} and ${sql.ref(from)} = given.id offset 0) n
      where n.id <> all(l.seen)`;
   return sql`
     with recursive levels(level, frontier, seen) as (
@@ -374,12 +374,12 @@ export function walkFrom(
 /** The ids `walkFrom` reaches from `start`, nearest first. */
 export async function walk(
   db: Db,
-  accountId: string,
+  spaceId: string,
   start: string[],
   options: { depth: number; limit: number },
 ): Promise<string[]> {
   const result = await sql<{ id: string }>`
-    ${planOnce} select id from (${walkFrom(accountId, hidden(sql`${start}::uuid[]`), options)}) w
+    ${planOnce} select id from (${walkFrom(spaceId, hidden(sql`${start}::uuid[]`), options)}) w
      order by ord
   `.execute(db);
   return result.rows.map((row) => row.id);
@@ -391,7 +391,7 @@ export async function walk(
  */
 export async function neighbourhood(
   db: Db,
-  accountId: string,
+  spaceId: string,
   rootId: string,
   options: { depth: number; limit: number },
 ): Promise<{ nodes: NodeRow[]; relations: Omit<RelationRow, 'created_at'>[] }> {
@@ -401,19 +401,19 @@ export async function neighbourhood(
     relations: Omit<RelationRow, 'created_at'>[] | null;
   }>`
     ${planOnce} with walked as materialized (
-      ${walkFrom(accountId, sql`array(select id from entities where account_id = ${accountId} and id = ${root})`, options)}
+      ${walkFrom(spaceId, sql`array(select id from entities where space_id = ${spaceId} and id = ${root})`, options)}
     ),
     nodes as materialized (
       select e.id, e.name, e.type, e.observations_count, w.ord
         from walked w
         cross join lateral (select * from entities e
-                             where e.account_id = ${accountId} and e.id = w.id limit 1) e
+                             where e.space_id = ${spaceId} and e.id = w.id limit 1) e
     ),
     given as (select id from nodes)
     select (select json_agg(json_build_object('id', id, 'name', name, 'type', type,
                    'observations_count', observations_count) order by ord) from nodes) as nodes,
            (select json_agg(json_build_object('id', id, 'from_id', from_id, 'to_id', to_id,
-                   'type', type) order by ordinal) from (${amongGiven(accountId)}) r) as relations
+                   'type', type) order by ordinal) from (${amongGiven(spaceId)}) r) as relations
   `.execute(db);
   const row = result.rows[0]!;
   return { nodes: row.nodes ?? [], relations: row.relations ?? [] };
@@ -425,13 +425,13 @@ export async function neighbourhood(
  */
 export async function bestConnected(
   db: Db,
-  accountId: string,
+  spaceId: string,
   exclude: string[],
   limit: number,
 ): Promise<string[]> {
   const connected = await sql<{ id: string }>`
     select entity_id as id from entity_degrees
-     where account_id = ${accountId} and degree > 0 and entity_id <> all(${exclude}::uuid[])
+     where space_id = ${spaceId} and degree > 0 and entity_id <> all(${exclude}::uuid[])
      order by degree desc, entity_id
      limit ${limit}
   `.execute(db);
@@ -439,40 +439,40 @@ export async function bestConnected(
   if (ids.length === limit) return ids;
   const unconnected = await sql<{ id: string }>`
     select e.id from entities e
-     where e.account_id = ${accountId} and e.id <> all(${[...exclude, ...ids]}::uuid[])
+     where e.space_id = ${spaceId} and e.id <> all(${[...exclude, ...ids]}::uuid[])
        and not exists (select 1 from entity_degrees d
-                        where d.account_id = e.account_id and d.entity_id = e.id and d.degree > 0)
+                        where d.space_id = e.space_id and d.entity_id = e.id and d.degree > 0)
      order by e.id
      limit ${limit - ids.length}
   `.execute(db);
   return [...ids, ...unconnected.rows.map((row) => row.id)];
 }
 
-export async function nodesByIds(db: Db, accountId: string, ids: string[]): Promise<NodeRow[]> {
-  return entitiesBy(db, accountId, 'id', ids, ['id', 'name', 'type', 'observations_count']);
+export async function nodesByIds(db: Db, spaceId: string, ids: string[]): Promise<NodeRow[]> {
+  return entitiesBy(db, spaceId, 'id', ids, ['id', 'name', 'type', 'observations_count']);
 }
 
 /** Relations whose two ends are both among `ids`: one probe per start, planned once. */
 export async function relationsAmong(
   db: Db,
-  accountId: string,
+  spaceId: string,
   ids: string[],
 ): Promise<RelationRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<RelationRow>`
     ${planOnce} with given as (select distinct id from unnest(${hidden(sql`${ids}::uuid[]`)}) as given(id))
-    select id, from_id, to_id, type, created_at from (${amongGiven(accountId)}) r
+    select id, from_id, to_id, type, created_at from (${amongGiven(spaceId)}) r
      order by ordinal
   `.execute(db);
   return result.rows;
 }
 
 /** The statement of `relationsAmong` over a CTE `given(id)` of distinct entity ids. */
-function amongGiven(accountId: string) {
+function amongGiven(spaceId: string) {
   return sql`
     select r.* from given
       cross join lateral (select * from relations r
-                           where r.account_id = ${accountId} and r.from_id = given.id offset 0) r
+                           where r.space_id = ${spaceId} and r.from_id = given.id offset 0) r
      where r.to_id in (select id from given)`;
 }
 
@@ -484,7 +484,7 @@ function amongGiven(accountId: string) {
  */
 export async function relationsTouching(
   db: Db,
-  accountId: string,
+  spaceId: string,
   ids: string[],
   options: { fromOnly?: boolean; limit: number | null },
 ): Promise<TouchingRelationRow[]> {
@@ -492,7 +492,7 @@ export async function relationsTouching(
   const result = await sql<TouchingRelationRow>`
     ${planOnce} with given as (select distinct id from unnest(${hidden(sql`${ids}::uuid[]`)}) as given(id))
     select id, from_id, to_id, from_name, to_name, type
-      from (${touchingGiven(accountId, options)}) r
+      from (${touchingGiven(spaceId, options)}) r
      order by ordinal
   `.execute(db);
   return result.rows;
@@ -503,7 +503,7 @@ export async function relationsTouching(
  * entity ids, with each relation's `ordinal` (the order to keep).
  */
 export function touchingGiven(
-  accountId: string,
+  spaceId: string,
   options: { fromOnly?: boolean | undefined; limit: number | null },
 ) {
   // One index probe per given entity and direction, then the page, then one
@@ -522,13 +522,13 @@ export function touchingGiven(
            select r.id, r.from_id, r.to_id, r.type, r.ordinal
              from given cross join lateral (
                select * from relations r
-                where r.account_id = ${accountId} and r.to_id = given.id offset 0) r`;
+                where r.space_id = ${spaceId} and r.to_id = given.id offset 0) r`;
   // A given end's name is not read: `in` over the given ids is one hashed
   // lookup per row (half the primary-key probes for a search's relations).
   const nameOf = (end: 'from_id' | 'to_id') =>
     sql`case when ${sql.ref(`r.${end}`)} in (select id from given) then null
              else (select name from entities
-                    where account_id = ${accountId} and id = ${sql.ref(`r.${end}`)} limit 1) end`;
+                    where space_id = ${spaceId} and id = ${sql.ref(`r.${end}`)} limit 1) end`;
   return sql<TouchingRelationRow & { ordinal: string }>`
     select r.id, r.from_id, r.to_id, ${nameOf('from_id')} as from_name,
            ${nameOf('to_id')} as to_name, r.type, r.ordinal
@@ -536,7 +536,7 @@ export function touchingGiven(
               select r.id, r.from_id, r.to_id, r.type, r.ordinal
                 from given cross join lateral (
                   select * from relations r
-                   where r.account_id = ${accountId} and r.from_id = given.id offset 0) r
+                   where r.space_id = ${spaceId} and r.from_id = given.id offset 0) r
               ${incoming}) r
              order by r.ordinal
              limit ${options.limit}) r`;
@@ -544,13 +544,13 @@ export function touchingGiven(
 
 export async function findRelationsByIds(
   db: Db,
-  accountId: string,
+  spaceId: string,
   ids: string[],
 ): Promise<RelationRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<RelationRow>`
     select id, from_id, to_id, type, created_at from relations
-     where account_id = ${accountId} and id = any(${ids}::uuid[])
+     where space_id = ${spaceId} and id = any(${ids}::uuid[])
      order by ordinal
   `.execute(db);
   return result.rows;

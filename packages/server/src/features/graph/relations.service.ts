@@ -1,6 +1,6 @@
 import type { McpRelation, Relation, RelationList } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
@@ -10,10 +10,10 @@ import { entityNameOf, keysByName, requireByName, typeNameOf } from './names.js'
 import { byteLength, type GraphDeps } from './read-bounds.js';
 import { toRelation } from './wire-shapes.js';
 
-async function relationWithEnds(db: Db, accountId: string, row: relationRepo.RelationRow) {
+async function relationWithEnds(db: Db, spaceId: string, row: relationRepo.RelationRow) {
   const [from, to] = await Promise.all([
-    entityRepo.findEntity(db, accountId, row.from_id),
-    entityRepo.findEntity(db, accountId, row.to_id),
+    entityRepo.findEntity(db, spaceId, row.from_id),
+    entityRepo.findEntity(db, spaceId, row.to_id),
   ]);
   return toRelation({
     ...row,
@@ -25,8 +25,8 @@ async function relationWithEnds(db: Db, accountId: string, row: relationRepo.Rel
 }
 
 /** One end of a relation by id, or the 404 naming which end is missing. */
-async function requireEnd(db: Db, accountId: string, id: string, end: 'Source' | 'Target') {
-  const row = isUuid(id) ? await entityRepo.findEntity(db, accountId, id) : undefined;
+async function requireEnd(db: Db, spaceId: string, id: string, end: 'Source' | 'Target') {
+  const row = isUuid(id) ? await entityRepo.findEntity(db, spaceId, id) : undefined;
   if (row) return row;
   const message = `${end} entity not found`;
   throw new AppError(404, 'NOT_FOUND', message, [
@@ -37,15 +37,15 @@ async function requireEnd(db: Db, accountId: string, id: string, end: 'Source' |
 /** Creates one relation by its ends' ids; 409 when the same triple exists. */
 export async function createRelation(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   input: { fromEntityId: string; toEntityId: string; type: string },
 ): Promise<Relation> {
   if (input.fromEntityId === input.toEntityId) {
     throw badRequest('toEntityId', 'Source and target entities cannot be the same');
   }
   return writes.write(deps, auth, async (scope) => {
-    const from = await requireEnd(scope.trx, auth.accountId, input.fromEntityId, 'Source');
-    const to = await requireEnd(scope.trx, auth.accountId, input.toEntityId, 'Target');
+    const from = await requireEnd(scope.trx, auth.space.id, input.fromEntityId, 'Source');
+    const to = await requireEnd(scope.trx, auth.space.id, input.toEntityId, 'Target');
     const [row] = await writes.createRelations(scope, [
       { fromId: from.id, toId: to.id, type: input.type },
     ]);
@@ -67,7 +67,7 @@ export async function createRelation(
  */
 export async function createRelationsByName(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   relations: McpRelation[],
 ): Promise<McpRelation[]> {
   const wanted = relations.map((relation, index) => {
@@ -88,7 +88,7 @@ export async function createRelationsByName(
   return writes.write(deps, auth, async (scope) => {
     const byName = await requireByName(
       scope.trx,
-      auth.accountId,
+      auth.space.id,
       wanted.flatMap((relation) => [relation.from, relation.to]),
     );
     const nameOf = new Map([...byName.values()].map((row) => [row.id, row.name]));
@@ -111,22 +111,18 @@ export async function createRelationsByName(
 /** Retypes one relation by id; its ends cannot change. */
 export async function updateRelation(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   id: string,
   input: { type: string },
 ): Promise<Relation> {
   return writes.write(deps, auth, async (scope) => {
     const row = await writes.updateRelation(scope, id, input.type);
-    return relationWithEnds(scope.trx, auth.accountId, row);
+    return relationWithEnds(scope.trx, auth.space.id, row);
   });
 }
 
 /** Deletes one relation by id; 404 when there is none. */
-export async function deleteRelation(
-  deps: GraphDeps,
-  auth: AuthContext,
-  id: string,
-): Promise<void> {
+export async function deleteRelation(deps: GraphDeps, auth: SpaceAuth, id: string): Promise<void> {
   await writes.write(deps, auth, async (scope) => {
     const [row] = await writes.deleteRelations(scope, [id]);
     if (!row) throw notFound('Relation');
@@ -136,18 +132,18 @@ export async function deleteRelation(
 /** Deletes the given relations by their ends' names; ones that do not exist are ignored. */
 export async function deleteRelationsByName(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   relations: McpRelation[],
 ): Promise<void> {
   await writes.write(deps, auth, async (scope) => {
     const byName = await keysByName(
       scope.trx,
-      auth.accountId,
+      auth.space.id,
       relations.flatMap((relation) => [relation.from, relation.to]),
     );
     const existing = await relationRepo.findRelationsByTriples(
       scope.trx,
-      auth.accountId,
+      auth.space.id,
       relations.flatMap((relation) => {
         const from = byName.get(relation.from);
         const to = byName.get(relation.to);
@@ -168,7 +164,7 @@ export async function deleteRelationsByName(
  */
 export async function listRelations(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   filter: {
     query?: string | undefined;
     relationTypes?: string[] | undefined;
@@ -181,7 +177,7 @@ export async function listRelations(
   if (filter.entityId !== undefined && !isUuid(filter.entityId)) {
     return { relations: [], total: 0, nextOffset: null, truncated: false };
   }
-  const { rows, total } = await relationRepo.listRelations(deps.db, auth.accountId, {
+  const { rows, total } = await relationRepo.listRelations(deps.db, auth.space.id, {
     ...filter,
     limit: Math.min(filter.limit, deps.bounds.maxRows),
     types: filter.relationTypes,

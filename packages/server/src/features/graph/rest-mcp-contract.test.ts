@@ -1,6 +1,6 @@
 import type { Entity, Relation } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import { createGraphService, type GraphService } from './graph.service.js';
 import { accountIdOf, createTestApp, type TestApp } from '../../test/harness.js';
 import { newAccount, type Account } from '../../test/graph-fixtures.js';
@@ -289,7 +289,7 @@ describe('REST and MCP: where the contracts differ on purpose', () => {
 
 describe('the graph service object', () => {
   let graph: GraphService;
-  let auth: AuthContext;
+  let auth: SpaceAuth;
 
   beforeAll(async () => {
     graph = createGraphService({
@@ -297,8 +297,10 @@ describe('the graph service object', () => {
       now: () => new Date(),
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
     });
+    const accountId = await accountIdOf(t, account.userId);
     auth = {
-      accountId: await accountIdOf(t, account.userId),
+      accountId,
+      space: { id: accountId, slug: 'default' },
       userId: account.userId,
       actor: { kind: 'user', id: account.userId },
       credential: { kind: 'session', id: 'test', expiresAt: null },

@@ -43,7 +43,7 @@ interface SearchFilter {
  * its shape, never by an estimate of the term, so the statement is planned
  * once (decision 015).
  */
-function hitsOf(accountId: string, filter: SearchFilter) {
+function hitsOf(spaceId: string, filter: SearchFilter) {
   const lowered = filter.query.toLowerCase();
   // Every value is `hidden` from the planner: a custom plan that sees a rare
   // term looks cheaper than the generic one, and the statement would be
@@ -56,10 +56,10 @@ function hitsOf(accountId: string, filter: SearchFilter) {
   // checked on the rows found; a term the index cannot narrow reads the
   // account's names instead (the inner fence lowers each name once).
   const names = hasTrigram(lowered)
-    ? sql`(select id, account_id, type, lower(name) as lname from entities
+    ? sql`(select id, space_id, type, lower(name) as lname from entities
             where lower(name) like ${hidden(sql`${`%${escapeLike(lowered)}%`}::text`)} offset 0)`
-    : sql`(select * from (select id, account_id, type, lower(name) as lname from entities
-                           where account_id = ${accountId} offset 0) n
+    : sql`(select * from (select id, space_id, type, lower(name) as lname from entities
+                           where space_id = ${spaceId} offset 0) n
             where strpos(n.lname, ${term}) > 0)`;
 
   const ofTypes = sql`(${types} is null or e.type = any(${types}::text[]))`;
@@ -67,7 +67,7 @@ function hitsOf(accountId: string, filter: SearchFilter) {
       select e.id, e.lname,
              case when e.lname = ${term} then 0 when starts_with(e.lname, ${term}) then 1 else 2 end as rank
         from ${names} e
-       where e.account_id = ${accountId} and ${ofTypes}
+       where e.space_id = ${spaceId} and ${ofTypes}
       union all
       -- Each arm below keeps only entities no earlier arm found, so every
       -- match is counted once and nothing needs grouping.
@@ -76,19 +76,19 @@ function hitsOf(accountId: string, filter: SearchFilter) {
         -- The entities of each matching type through the type index, never a
         -- scan of the account planned from a guess at how many types match.
         cross join lateral (select id, type, name from entities e
-                             where e.account_id = t.account_id and e.type = t.type offset 0) e
-       where t.account_id = ${accountId} and strpos(lower(t.type), ${term}) > 0
+                             where e.space_id = t.space_id and e.type = t.type offset 0) e
+       where t.space_id = ${spaceId} and strpos(lower(t.type), ${term}) > 0
          and strpos(lower(e.name), ${term}) = 0 and ${ofTypes}
       union all
       select e.id, lower(e.name), 4
         from (select distinct o.entity_id
-                from (select account_id, entity_id from observations
+                from (select space_id, entity_id from observations
                        where terms @@ to_tsquery('english', ${hidden(sql`${wordsQuery(filter.query)}::text`)})
                       offset 0) o
-               where o.account_id = ${accountId}) o
+               where o.space_id = ${spaceId}) o
         -- One primary-key lookup per hit, never a join planned from an estimate.
         cross join lateral (select id, type, name from entities e
-                             where e.account_id = ${accountId} and e.id = o.entity_id
+                             where e.space_id = ${spaceId} and e.id = o.entity_id
                              limit 1) e
        where strpos(lower(e.name), ${term}) = 0 and strpos(lower(e.type), ${term}) = 0 and ${ofTypes}`;
 }
@@ -121,16 +121,16 @@ const pageOf = (page: { limit: number; offset: number; after?: string | undefine
 /** One page of the entities matching the query, and how many match in all. */
 export async function searchEntities(
   db: Db,
-  accountId: string,
+  spaceId: string,
   filter: SearchFilter & { limit: number; offset: number; after?: string | undefined },
 ): Promise<{ rows: EntityRow[]; total: number }> {
   const result = await sql<EntityRow & { total: number }>`
-    ${planOnce} with hits as materialized (${hitsOf(accountId, filter)})
+    ${planOnce} with hits as materialized (${hitsOf(spaceId, filter)})
     select m.total, e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at
       from (select count(*)::int as total from hits) m
       left join lateral (${pageOf(filter)}) p on true
       left join lateral (select * from entities e
-                          where e.account_id = ${accountId} and e.id = p.id limit 1) e on true
+                          where e.space_id = ${spaceId} and e.id = p.id limit 1) e on true
      order by p.rank, p.lname, p.id
   `.execute(db);
 
@@ -143,15 +143,15 @@ export async function searchEntities(
 /** The answer of a search (see answers.repository): one page of matches, and how many match in all. */
 export async function searchAnswer(
   db: Db,
-  accountId: string,
+  spaceId: string,
   filter: SearchFilter & { limit: number; offset: number },
   budget: AnswerBudget,
 ): Promise<AnswerRows & { total: number }> {
   const answer = await readAnswer(
     db,
-    accountId,
+    spaceId,
     {
-      with: sql`hits as materialized (${hitsOf(accountId, filter)}),`,
+      with: sql`hits as materialized (${hitsOf(spaceId, filter)}),`,
       page: sql`select id, row_number() over (order by rank, lname, id) as ord from (${pageOf(filter)}) p`,
       total: sql<number>`(select count(*)::int from hits)`,
     },

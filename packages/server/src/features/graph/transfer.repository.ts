@@ -33,7 +33,7 @@ export type ExportEntityRow = EntityRow & { ordinal: string };
  */
 export async function entitiesAfter(
   db: Db,
-  accountId: string,
+  spaceId: string,
   afterOrdinal: string,
   bounds: { limit: number; maxBytes: number },
 ): Promise<ExportEntityRow[]> {
@@ -48,7 +48,7 @@ export async function entitiesAfter(
               from (select e.*, octet_length(e.name) + octet_length(e.type)
                                 + octet_length(e.metadata::text) as bytes
                       from entities e
-                     where e.account_id = ${accountId} and e.ordinal > ${afterOrdinal}::bigint
+                     where e.space_id = ${spaceId} and e.ordinal > ${afterOrdinal}::bigint
                      order by e.ordinal
                      limit ${sql.lit(bounds.limit)}) e) e
      where e.before < ${sql.lit(bounds.maxBytes)}
@@ -101,7 +101,7 @@ export type ExportObservationRow = Omit<ObservationRow, 'entity_id'> & {
  */
 export async function observationsOf(
   db: Db,
-  accountId: string,
+  spaceId: string,
   wanted: { id: string; take: number }[],
   from: ObservationKey,
   maxBytes: number,
@@ -129,7 +129,7 @@ export async function observationsOf(
                                    with ordinality as e(id, take, ord)) e
                      cross join lateral (
                        select * from observations o
-                        where o.account_id = ${accountId} and o.entity_id = e.id
+                        where o.space_id = ${spaceId} and o.entity_id = e.id
                           and o.position >= e.position
                           and (o.position, o.created_at, o.id) > (e.position, e.created_at, e.after_id)
                         order by o.position, o.created_at, o.id
@@ -171,14 +171,14 @@ export interface ExportRelationRow {
  */
 export async function relationsAfter(
   db: Db,
-  accountId: string,
+  spaceId: string,
   afterOrdinal: string,
   options: { limit: number; names: boolean },
 ): Promise<ExportRelationRow[]> {
   const nameOf = (end: 'from_id' | 'to_id') =>
     options.names
       ? sql`(select name from entities
-              where account_id = ${accountId} and id = ${sql.ref(`r.${end}`)})`
+              where space_id = ${spaceId} and id = ${sql.ref(`r.${end}`)})`
       : sql`null::text`;
   const result = await sql<{ page: string | null }>`
     select json_agg(json_build_array(r.id, r.from_id, r.to_id, r.type, r.created_at,
@@ -186,7 +186,7 @@ export async function relationsAfter(
                                                  ${nameOf('to_id')})
                                 order by r.ordinal)::text as page
       from (select * from relations r
-             where r.account_id = ${accountId} and r.ordinal > ${afterOrdinal}::bigint
+             where r.space_id = ${spaceId} and r.ordinal > ${afterOrdinal}::bigint
              order by r.ordinal
              limit ${sql.lit(options.limit)}) r
   `.execute(db);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import { AppError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { JsonSplitError, splitJsonObject } from '../../lib/json-split.js';
@@ -125,10 +125,10 @@ interface EntityPiece {
  * it lands in a page not yet read (an entity's observations are those it
  * had when its row was read, at most).
  */
-async function* entityPieces(deps: GraphDeps, auth: AuthContext): AsyncGenerator<EntityPiece[]> {
+async function* entityPieces(deps: GraphDeps, auth: SpaceAuth): AsyncGenerator<EntityPiece[]> {
   let after = '0';
   for (;;) {
-    const page = await transferRepo.entitiesAfter(deps.db, auth.accountId, after, {
+    const page = await transferRepo.entitiesAfter(deps.db, auth.space.id, after, {
       limit: EXPORT_ENTITIES,
       maxBytes: EXPORT_PAGE_BYTES,
     });
@@ -155,7 +155,7 @@ async function* entityPieces(deps: GraphDeps, auth: AuthContext): AsyncGenerator
           ? { rows: [], cut: false }
           : await transferRepo.observationsOf(
               deps.db,
-              auth.accountId,
+              auth.space.id,
               run.map(({ entity, take }) => ({ id: entity.id, take })),
               from,
               EXPORT_PAGE_BYTES,
@@ -199,12 +199,12 @@ async function* entityPieces(deps: GraphDeps, auth: AuthContext): AsyncGenerator
  */
 async function* relationPages(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   names: boolean,
 ): AsyncGenerator<transferRepo.ExportRelationRow[]> {
   let after = '0';
   for (;;) {
-    const page = await transferRepo.relationsAfter(deps.db, auth.accountId, after, {
+    const page = await transferRepo.relationsAfter(deps.db, auth.space.id, after, {
       limit: EXPORT_RELATIONS,
       names,
     });
@@ -243,7 +243,7 @@ const jsonl = {
  * (creation order) with their observations' texts, then relations
  * (creation order). One string per statement read.
  */
-export async function* exportJsonl(deps: GraphDeps, auth: AuthContext): AsyncGenerator<string> {
+export async function* exportJsonl(deps: GraphDeps, auth: SpaceAuth): AsyncGenerator<string> {
   let firstObservation = true;
   for await (const pieces of entityPieces(deps, auth)) {
     let text = '';
@@ -276,7 +276,7 @@ export async function* exportJsonl(deps: GraphDeps, auth: AuthContext): AsyncGen
  * and dates; entities and relations in creation order, observations in
  * their order. One string per statement read.
  */
-export async function* exportLossless(deps: GraphDeps, auth: AuthContext): AsyncGenerator<string> {
+export async function* exportLossless(deps: GraphDeps, auth: SpaceAuth): AsyncGenerator<string> {
   yield `{"format":"engram","version":1,"exportedAt":"${new Date().toISOString()}","entities":[`;
   let firstEntity = true;
   let firstObservation = true;
@@ -402,7 +402,7 @@ async function importing(
  */
 export async function importJsonlFrom(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   source: ImportSource,
 ): Promise<ImportSummary> {
   for await (const _line of jsonlLines(source())) {
@@ -432,7 +432,7 @@ export async function importJsonlFrom(
 /** Imports the reference server's JSONL held as one string. */
 export function importJsonl(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   text: string,
 ): Promise<ImportSummary> {
   return importJsonlFrom(deps, auth, () => [text]);
@@ -497,7 +497,7 @@ async function* losslessList<T>(chunks: AsyncIterable<string> | Iterable<string>
 /** Writes checked lossless entities, then relations, a batch per transaction. */
 async function writeLossless(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   entities: AsyncIterable<LosslessEntity>,
   relations: () => AsyncIterable<LosslessRelation>,
 ): Promise<ImportSummary> {
@@ -513,7 +513,7 @@ async function writeLossless(
       summary.relations += await writes.write(deps, auth, async (scope) => {
         const present = new Set(
           (
-            await entityRepo.findEntitiesByIds(scope.trx, auth.accountId, [
+            await entityRepo.findEntitiesByIds(scope.trx, auth.space.id, [
               ...new Set(batch.flatMap((relation) => [relation.fromEntityId, relation.toEntityId])),
             ])
           ).map((row) => row.id),
@@ -550,7 +550,7 @@ async function writeLossless(
  */
 export async function importLosslessFrom(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   source: ImportSource,
 ): Promise<ImportSummary> {
   await checkLossless(source());
@@ -562,7 +562,7 @@ export async function importLosslessFrom(
 /** Imports a lossless export already parsed (a test's or a caller's document). */
 export async function importLossless(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   value: unknown,
 ): Promise<ImportSummary> {
   const parsed = losslessDocument.safeParse(value);
@@ -596,7 +596,7 @@ export async function formatOf(source: ImportSource): Promise<'lossless' | 'json
 /** Imports a file of either format (see `formatOf`). */
 export async function importFrom(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   source: ImportSource,
 ): Promise<ImportSummary> {
   return (await formatOf(source)) === 'lossless'

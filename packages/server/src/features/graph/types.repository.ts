@@ -20,14 +20,14 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${cha
  * or `relation_type_counts`, both kept in the write transaction): most common
  * first, then by name, after `after`, optionally only the types starting with
  * `prefix` in any case (the `lower(type)` pattern index). Keyset paging over
- * the `(account_id, count desc, type)` index: the rest of `after`'s count,
+ * the `(space_id, count desc, type)` index: the rest of `after`'s count,
  * then the lower counts, each an index range, so a page reads about its own
  * rows however deep it is and however many types share a count.
  */
 export async function typeCountsPage(
   db: Db,
   table: 'entity_type_counts' | 'relation_type_counts',
-  accountId: string,
+  spaceId: string,
   page: { limit: number; after?: TypeKey | undefined; prefix?: string | undefined },
 ): Promise<TypeCountRow[]> {
   const { limit, after, prefix } = page;
@@ -35,7 +35,7 @@ export async function typeCountsPage(
     const query = db
       .selectFrom(table)
       .select(['type', 'count'])
-      .where('account_id', '=', accountId)
+      .where('space_id', '=', spaceId)
       .where('count', '>', 0);
     return prefix
       ? query.where(sql<boolean>`lower(type) like lower(${likeLiteral(prefix)}) || '%'`)

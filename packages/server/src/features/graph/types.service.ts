@@ -6,7 +6,7 @@ import {
   type TypeSummary,
 } from '@engram/shared';
 import { z } from 'zod';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import * as typesRepo from './types.repository.js';
 import type { GraphDeps } from './read-bounds.js';
@@ -39,13 +39,13 @@ const TYPE_TABLES = {
  */
 async function typesPage(
   deps: GraphDeps,
-  accountId: string,
+  spaceId: string,
   kind: TypeListKind,
   page: { limit: number; after?: typesRepo.TypeKey | undefined; prefix?: string | undefined },
 ): Promise<{ types: TypeSummary[]; next: typesRepo.TypeKey | null }> {
   const limit = Math.min(page.limit, deps.bounds.maxRows);
   // One row past the page says whether another follows.
-  const rows = await typesRepo.typeCountsPage(deps.db, TYPE_TABLES[kind], accountId, {
+  const rows = await typesRepo.typeCountsPage(deps.db, TYPE_TABLES[kind], spaceId, {
     ...page,
     limit: limit + 1,
   });
@@ -59,11 +59,11 @@ async function typesPage(
 /** One REST type list: its page and the cursor of the next (400 naming `query.cursor` when forged). */
 async function typeList(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   kind: TypeListKind,
   query: TypeListQueryParsed,
 ): Promise<TypeList> {
-  const { types, next } = await typesPage(deps, auth.accountId, kind, {
+  const { types, next } = await typesPage(deps, auth.space.id, kind, {
     limit: query.limit,
     // Named as the REST error handler names a query parameter ('query.limit').
     after:
@@ -75,10 +75,10 @@ async function typeList(
   return { types, nextCursor: next ? encodeCursor(typeKeyOf(next)) : null };
 }
 
-export const listEntityTypes = (deps: GraphDeps, auth: AuthContext, query: TypeListQueryParsed) =>
+export const listEntityTypes = (deps: GraphDeps, auth: SpaceAuth, query: TypeListQueryParsed) =>
   typeList(deps, auth, 'entity', query);
 
-export const listRelationTypes = (deps: GraphDeps, auth: AuthContext, query: TypeListQueryParsed) =>
+export const listRelationTypes = (deps: GraphDeps, auth: SpaceAuth, query: TypeListQueryParsed) =>
   typeList(deps, auth, 'relation', query);
 
 /**
@@ -99,7 +99,7 @@ export interface TypeCount {
  */
 export async function listTypes(
   deps: GraphDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   query: { limit: number; cursor?: string | undefined; prefix?: string | undefined },
 ): Promise<{ entityTypes: TypeCount[]; relationTypes: TypeCount[]; nextCursor: string | null }> {
   const positions =
@@ -109,7 +109,7 @@ export async function listTypes(
     const after = positions?.[index];
     // A list the cursor says has ended answers nothing more.
     if (after === null) return { types: [], next: null };
-    return typesPage(deps, auth.accountId, kind, { limit: query.limit, after, prefix });
+    return typesPage(deps, auth.space.id, kind, { limit: query.limit, after, prefix });
   };
   const [entities, relations] = await Promise.all([page('entity', 0), page('relation', 1)]);
   const counts = (types: TypeSummary[]) => types.map(({ type, count }) => ({ type, count }));

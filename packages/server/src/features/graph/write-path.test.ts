@@ -131,18 +131,18 @@ describe('one write path for REST and MCP', () => {
     const { db } = t.database;
     const left = await sql<{ table: string; names: string[] }>`
       select 'observations' as table, array_agg(e.name order by e.name) as names
-        from observations o left join entities e on e.account_id = o.account_id and e.id = o.entity_id
-       where o.account_id = ${accountId}
+        from observations o left join entities e on e.space_id = o.space_id and e.id = o.entity_id
+       where o.space_id = ${accountId}
       union all
       select 'relations', array_agg(f.name || '-' || t.name)
         from relations r
-        left join entities f on f.account_id = r.account_id and f.id = r.from_id
-        left join entities t on t.account_id = r.account_id and t.id = r.to_id
-       where r.account_id = ${accountId}
+        left join entities f on f.space_id = r.space_id and f.id = r.from_id
+        left join entities t on t.space_id = r.space_id and t.id = r.to_id
+       where r.space_id = ${accountId}
       union all
       select 'degrees', array_agg(e.name || '=' || d.degree order by e.name)
-        from entity_degrees d left join entities e on e.account_id = d.account_id and e.id = d.entity_id
-       where d.account_id = ${accountId}
+        from entity_degrees d left join entities e on e.space_id = d.space_id and e.id = d.entity_id
+       where d.space_id = ${accountId}
     `.execute(db);
     // No row is left pointing at a deleted entity (a null name would show it).
     expect(Object.fromEntries(left.rows.map((row) => [row.table, row.names]))).toEqual({

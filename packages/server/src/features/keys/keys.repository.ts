@@ -12,6 +12,8 @@ export interface ApiKeyRow {
   expires_at: Date | null;
   replaced_by: string | null;
   rolled_from: string | null;
+  /** Normalized; empty, full access. */
+  permissions: string[];
   last_used_at: Date | null;
   total_requests: number;
   active_days: number;
@@ -23,6 +25,7 @@ export interface KeyCredentialRow {
   account_id: string;
   created_by: string;
   expires_at: Date | null;
+  permissions: string[];
 }
 
 function selectKeys(db: Db) {
@@ -40,6 +43,7 @@ function selectKeys(db: Db) {
       'k.expires_at',
       'k.replaced_by',
       'k.rolled_from',
+      'k.permissions',
       'k.last_used_at',
       sql<number>`k.total_requests::int`.as('total_requests'),
       sql<number>`(select count(*)::int from api_key_usage_days d
@@ -100,6 +104,8 @@ export async function insertKey(
     keyPreview: string;
     createdBy: string;
     expiresAt: Date | null;
+    /** Normalized (spaces.ts `normalizePermissions`); empty, full access. */
+    permissions?: string[];
     rolledFrom?: string;
   },
 ): Promise<string> {
@@ -114,6 +120,7 @@ export async function insertKey(
       key_preview: key.keyPreview,
       created_by: key.createdBy,
       expires_at: key.expiresAt,
+      permissions: key.permissions ?? [],
       rolled_from: key.rolledFrom ?? null,
     })
     .returning('id')
@@ -181,7 +188,7 @@ export async function findKeyByHash(
 ): Promise<KeyCredentialRow | undefined> {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'account_id', 'created_by', 'expires_at'])
+    .select(['id', 'account_id', 'created_by', 'expires_at', 'permissions'])
     .where('key_hash', '=', keyHash)
     .executeTakeFirst();
 }

@@ -16,6 +16,7 @@ const errors = {
   400: errorResponse,
   401: errorResponse,
   402: errorResponse,
+  403: errorResponse,
   404: errorResponse,
   409: errorResponse,
 };
@@ -24,7 +25,8 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteOptions<KeysService>> = asyn
   app,
   { services: keys, http },
 ) => {
-  // Managing keys is a person's act: a session token only, never an API key.
+  // Managing keys is a person's act: a session token only, never an API key
+  // (and the service refuses any credential short of full access).
   app.addHook('onRequest', http.authenticateSession);
   const schema = { tags: ['api keys'], security: [{ bearerAuth: [] }] };
 

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import {
   EXPIRING_SOON_DAYS,
   maskKey,
+  normalizePermissions,
   ROLL_GRACE_DAYS,
   UNLIMITED,
   type ApiKey,
@@ -14,6 +15,7 @@ import { conflict, notFound, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { CredentialCache } from '../../lib/credential-cache.js';
+import { requireFullAccess } from '../../lib/space-access.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { bindService, type CredentialChange } from '../feature.js';
 import type { KeyUsageTracker } from './key-usage.js';
@@ -48,7 +50,7 @@ function toApiKey(row: repo.ApiKeyRow, now: Date): ApiKey {
     id: row.id,
     name: row.name,
     keyPreview: row.key_preview,
-    permissions: [],
+    permissions: row.permissions,
     expiresAt: row.expires_at?.toISOString() ?? null,
     isExpired,
     // A rolled key in its grace is on its way out however long it has left.
@@ -71,7 +73,11 @@ async function requireKey(db: Db, accountId: string, id: string): Promise<repo.A
   return row;
 }
 
+// Managing keys belongs to the whole account: each act below refuses a scoped
+// credential (403), or a key limited to one space could mint itself a full one.
+
 export async function listKeys(deps: KeysDeps, auth: AuthContext): Promise<ApiKey[]> {
+  requireFullAccess(auth);
   // Usage is counted in memory between flushes; flush so the list is exact.
   await deps.usage.flush();
   const now = deps.now();
@@ -81,15 +87,20 @@ export async function listKeys(deps: KeysDeps, auth: AuthContext): Promise<ApiKe
 export async function createKey(
   deps: KeysDeps,
   auth: AuthContext,
-  input: { name: string; expiresInDays?: number | undefined },
+  input: { name: string; permissions?: readonly string[]; expiresInDays?: number | undefined },
 ): Promise<CreatedApiKey> {
+  requireFullAccess(auth);
   const now = deps.now();
   return deps.db.transaction().execute(async (trx) => {
     await assertRoomForKey(deps, trx, auth.accountId, now);
     const expiresAt = input.expiresInDays
       ? new Date(now.getTime() + input.expiresInDays * DAY_MS)
       : null;
-    return issueKey(trx, auth, now, { name: input.name, expiresAt });
+    return issueKey(trx, auth, now, {
+      name: input.name,
+      permissions: normalizePermissions(input.permissions ?? []),
+      expiresAt,
+    });
   });
 }
 
@@ -118,7 +129,7 @@ async function issueKey(
   trx: Db,
   auth: AuthContext,
   now: Date,
-  key: { name: string; expiresAt: Date | null; rolledFrom?: string },
+  key: { name: string; permissions: string[]; expiresAt: Date | null; rolledFrom?: string },
 ): Promise<CreatedApiKey> {
   const secret = newSecret(API_KEY_PREFIX);
   const id = await repo.insertKey(trx, {
@@ -129,6 +140,7 @@ async function issueKey(
     keyPreview: maskKey(secret),
     createdBy: auth.userId,
     expiresAt: key.expiresAt,
+    permissions: key.permissions,
     ...(key.rolledFrom ? { rolledFrom: key.rolledFrom } : {}),
   });
   const row = await repo.findAccountKey(trx, auth.accountId, id);
@@ -147,6 +159,7 @@ export async function rollKey(
   auth: AuthContext,
   id: string,
 ): Promise<RolledApiKey> {
+  requireFullAccess(auth);
   const now = deps.now();
   const { rolled, ended } = await deps.db.transaction().execute(async (trx) => {
     // Two rolls of one key at once: the second sees the first's successor.
@@ -162,6 +175,8 @@ export async function rollKey(
     const lifetime = old.expires_at ? old.expires_at.getTime() - old.created_at.getTime() : null;
     const newKey = await issueKey(trx, auth, now, {
       name: old.name,
+      // The successor replaces the key in place: it may do exactly what the key did.
+      permissions: old.permissions,
       expiresAt: lifetime ? new Date(now.getTime() + lifetime) : null,
       rolledFrom: old.id,
     });
@@ -187,6 +202,7 @@ export async function rollKey(
  * successor and creating a new key would let working keys pile up past the plan.
  */
 export async function deleteKey(deps: KeysDeps, auth: AuthContext, id: string): Promise<void> {
+  requireFullAccess(auth);
   const ended =
     isUuid(id) &&
     (await deps.db.transaction().execute(async (trx) => {
@@ -198,12 +214,12 @@ export async function deleteKey(deps: KeysDeps, auth: AuthContext, id: string): 
   deps.credentialsChanged(ended.map((keyId) => ({ kind: 'api_key' as const, id: keyId })));
 }
 
-/** The key's expiry, or undefined once it is deleted (for holders of the key). */
 /** API keys that count against the plan: account keys neither rolled over nor expired. */
 export async function liveKeyCount(deps: KeysDeps, accountId: string): Promise<number> {
   return repo.countLiveAccountKeys(deps.db, accountId, deps.now());
 }
 
+/** The key's expiry, or undefined once it is deleted (for holders of the key). */
 export async function keyStatus(
   deps: KeysDeps,
   keyId: string,
@@ -233,6 +249,8 @@ export async function authenticateApiKey(
     userId: key.created_by,
     actor: { kind: 'api_key', id: key.id },
     credential: { kind: 'api_key', id: key.id, expiresAt: key.expires_at },
+    // The row's own list (cached with it): empty for personal and unscoped keys, full access.
+    permissions: key.permissions,
   };
 }
 
@@ -288,6 +306,7 @@ async function removePersonalKey(deps: KeysDeps, accountId: string, userId: stri
 
 /** Replaces the personal key; the old one is refused at once, and what it opened ends. */
 export async function regeneratePersonalKey(deps: KeysDeps, auth: AuthContext): Promise<string> {
+  requireFullAccess(auth);
   await removePersonalKey(deps, auth.accountId, auth.userId);
   return personalKey(deps, auth.accountId, auth.userId);
 }

@@ -254,6 +254,7 @@ describe('resources and scopes', () => {
   it('accepts OAuth access tokens on /mcp only', async () => {
     const { access_token } = await tokensFor(clientA);
     expect(await mcpStatus(access_token)).toBe(200);
+    expect((await t.runtime.authenticate(access_token))?.permissions).toEqual(['spaces:*:write']);
     for (const url of ['/api/entities', '/auth/me', '/api/keys', '/api/oauth/grants']) {
       const response = await t.app.inject({
         method: 'GET',
@@ -269,6 +270,7 @@ describe('resources and scopes', () => {
     expect(scope).toBe('memory:read');
     const auth = await t.runtime.authenticate(access_token);
     expect(auth?.scopes).toEqual(['memory:read']);
+    expect(auth?.permissions).toEqual(['spaces:*:read']);
     expect(missingScope(auth!, 'memory:write')).toBe('memory:write');
     expect(missingScope(auth!, 'memory:read')).toBeUndefined();
     const key = await t.runtime.authenticate((await signUp(t.app)).user.apiKey);

@@ -57,6 +57,25 @@ describe('OAuth discovery', () => {
     }
   });
 
+  it("serves a space's own protected resource metadata, for valid slugs only", async () => {
+    const response = await fetch(
+      new URL('/.well-known/oauth-protected-resource/mcp/alpha?x=1', t.base),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await response.json()).toMatchObject({
+      resource: `${t.base}/mcp/alpha`,
+      authorization_servers: [t.base],
+      scopes_supported: ['memory:read', 'memory:write'],
+    });
+    for (const slug of ['Alpha', '-alpha', 'a%2Fb']) {
+      const refused = await fetch(
+        new URL(`/.well-known/oauth-protected-resource/mcp/${slug}`, t.base),
+      );
+      expect(refused.status, slug).toBe(404);
+    }
+  });
+
   it('answers /mcp without a credential with 401 naming the metadata', async () => {
     const response = await fetch(new URL('/mcp', t.base), {
       method: 'POST',
@@ -167,11 +186,22 @@ describe('without PUBLIC_URL', () => {
         return new TestBrowser().follow(url.href, local.base);
       };
       for (const host of ['127.0.0.1', 'localhost']) {
-        const { url } = await authorize(`http://${host}:${port}/mcp`);
-        expect(url.pathname).toBe('/oauth/consent');
+        for (const path of ['/mcp', '/mcp/alpha']) {
+          const { url } = await authorize(`http://${host}:${port}${path}`);
+          expect(url.pathname).toBe('/oauth/consent');
+        }
       }
-      const refused = await authorize(`http://192.0.2.1:${port}/mcp`);
-      expect(refused.url.searchParams.get('error')).toBe('invalid_target');
+      for (const resource of [
+        `http://192.0.2.1:${port}/mcp`,
+        `http://192.0.2.1:${port}/mcp/alpha`,
+        `http://127.0.0.1:${port}/mcp/Alpha`,
+        `http://127.0.0.1:${port}/mcp/alpha/beta`,
+        `http://127.0.0.1:${port}/mcpx`,
+        `http://127.0.0.1:${port}/mcp/`,
+      ]) {
+        const refused = await authorize(resource);
+        expect(refused.url.searchParams.get('error'), resource).toBe('invalid_target');
+      }
     } finally {
       await local.close();
     }

@@ -7,7 +7,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../../test/harness.js';
-import { callTool, connectMcp, connectMcpModern, eventually } from '../../test/mcp-client.js';
+import {
+  callTool,
+  connectMcp,
+  connectMcpModern,
+  eventually,
+  INITIALIZE,
+} from '../../test/mcp-client.js';
 import {
   answerConsent,
   startHttpsServer,
@@ -90,8 +96,8 @@ afterAll(async () => {
  * the consent screen; the person allows through the consent API; the browser
  * resumes and ends at the client's redirect URI, whose code the SDK redeems.
  */
-async function authorize(client: MemoryOAuthClient, session: string) {
-  const serverUrl = new URL('/mcp', t.base);
+async function authorize(client: MemoryOAuthClient, session: string, path = '/mcp') {
+  const serverUrl = new URL(path, t.base);
   expect(await auth(client, { serverUrl })).toBe('REDIRECT');
   const browser = new TestBrowser();
   const consent = await browser.follow(client.authorizationUrl!.href, t.base);
@@ -106,11 +112,13 @@ async function authorize(client: MemoryOAuthClient, session: string) {
     client: { name: string; redirectHost: string };
     scopes: { scope: string }[];
     resource: string;
+    space?: string;
   };
   expect(interaction.client.name).toBe(client.name);
   expect(interaction.client.redirectHost).toBe('127.0.0.1:9');
   expect(interaction.scopes.map((s) => s.scope)).toEqual(['memory:read', 'memory:write']);
-  expect(interaction.resource).toBe(`${t.base}/mcp`);
+  expect(interaction.resource).toBe(`${t.base}${path}`);
+  expect(interaction.space).toBe(path === '/mcp' ? undefined : path.slice('/mcp/'.length));
 
   const redirectTo = await answerConsent(t.base, session, uid, 'allow');
   const landed = await browser.follow(redirectTo, t.base);
@@ -217,5 +225,97 @@ describe('OAuth with the MCP SDK client', () => {
     metadataDocuments.set(path, JSON.stringify({ client_id: clientId, ...client.clientMetadata }));
     await runFlow(client);
     expect(client.client?.client_id).toBe(clientId);
+  });
+});
+
+/** A 2025-era `initialize` posted to `path`, with `token` when given. */
+function initializeAt(path: string, token?: string) {
+  return fetch(new URL(path, t.base), {
+    method: 'POST',
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify(INITIALIZE),
+  });
+}
+
+/** The 401 challenge's metadata address for `path`. */
+const challengeFor = (path: string) =>
+  `resource_metadata="${t.base}/.well-known/oauth-protected-resource${path}"`;
+
+describe("OAuth for a space's own address (/mcp/<slug>)", () => {
+  it('issues a token for that space alone, accepted at its address only', async () => {
+    const { token: session } = await signUp(t.app);
+    for (const slug of ['alpha', 'beta']) {
+      const created = await fetch(new URL('/api/spaces', t.base), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: slug, slug }),
+      });
+      expect(created.status).toBe(201);
+    }
+    // Without a credential, the challenge names the space's own metadata.
+    const anonymous = await initializeAt('/mcp/alpha');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain(challengeFor('/mcp/alpha'));
+
+    const client = new MemoryOAuthClient(undefined, 'Space Agent');
+    // The SDK discovers the space's own metadata and asks for resource=<base>/mcp/alpha.
+    await authorize(client, session, '/mcp/alpha');
+    const access = client.saved!.access_token;
+
+    const context = await t.runtime.oauth.authenticateAccessToken(access);
+    expect(context).toMatchObject({
+      scopes: ['memory:read', 'memory:write'],
+      permissions: ['space:alpha:write'],
+      resource: '/mcp/alpha',
+    });
+
+    const atAlpha = await initializeAt('/mcp/alpha', access);
+    expect(atAlpha.status).toBe(200);
+    await atAlpha.text();
+    for (const path of ['/mcp', '/mcp/beta']) {
+      const elsewhere = await initializeAt(`${path}?x=1`, access);
+      expect(elsewhere.status, path).toBe(401);
+      expect(await elsewhere.json()).toMatchObject({
+        error: 'Access token was issued for /mcp/alpha, not this address',
+        code: 'UNAUTHORIZED',
+      });
+    }
+    const atMcp = await initializeAt('/mcp', access);
+    expect(atMcp.headers.get('www-authenticate')).toContain(challengeFor('/mcp'));
+    const atBeta = await initializeAt('/mcp/beta', access);
+    expect(atBeta.headers.get('www-authenticate')).toContain(challengeFor('/mcp/beta'));
+
+    // Connected apps shows its scopes like any other grant's.
+    const [grant] = await grantsOf(session);
+    expect(grant).toMatchObject({
+      client: { name: 'Space Agent' },
+      scopes: ['memory:read', 'memory:write'],
+    });
+
+    // A refresh keeps it bound to the space.
+    expect(await auth(client, { serverUrl: new URL('/mcp/alpha', t.base) })).toBe('AUTHORIZED');
+    const refreshed = await t.runtime.oauth.authenticateAccessToken(client.saved!.access_token);
+    expect(refreshed).toMatchObject({ permissions: ['space:alpha:write'], resource: '/mcp/alpha' });
+  });
+
+  it('keeps a token for /mcp reaching every space, at /mcp only', async () => {
+    const { token: session } = await signUp(t.app);
+    const client = new MemoryOAuthClient(undefined, 'Every Space Agent');
+    await authorize(client, session);
+    const access = client.saved!.access_token;
+    const context = await t.runtime.oauth.authenticateAccessToken(access);
+    expect(context).toMatchObject({ permissions: ['spaces:*:write'], resource: '/mcp' });
+    const atMcp = await initializeAt('/mcp', access);
+    expect(atMcp.status).toBe(200);
+    await atMcp.text();
+    const atSpace = await initializeAt('/mcp/default', access);
+    expect(atSpace.status).toBe(401);
+    expect(await atSpace.json()).toMatchObject({
+      error: 'Access token was issued for /mcp, not this address',
+    });
   });
 });

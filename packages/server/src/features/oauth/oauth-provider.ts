@@ -1,6 +1,7 @@
 import type { default as OidcProvider, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { errors, Provider } from './oidc-provider.js';
 import type { Db } from '../../db/connection.js';
+import { mcpTargetOfResource } from '../../lib/protected-resource.js';
 import { metadataFetch, METADATA_MAX_BYTES } from './metadata-fetch.js';
 import { DatabaseAdapter } from './oauth-adapter.js';
 import { MEMORY_SCOPES } from './scopes.js';
@@ -25,7 +26,7 @@ const DAY = 86_400;
 export interface ProviderSettings {
   db: Db;
   issuer: string;
-  /** The addresses of `/mcp` tokens are issued for (`mcpResources`), the issuer's first. */
+  /** The addresses of `/mcp` tokens are issued for (`mcpResources`), the issuer's first; each followed by `/<slug>` is a space's. */
   resources: string[];
   dynamicRegistration: boolean;
   allowPrivateNetwork: boolean;
@@ -52,7 +53,7 @@ export function ownerOfSubject(
 
 /**
  * The authorization server (decision 022): authorization code with PKCE S256
- * only, for the one resource `/mcp`; opaque access tokens of 10 minutes;
+ * only, for the resource `/mcp` or a space's `/mcp/<slug>`; opaque access tokens of 10 minutes;
  * refresh tokens that rotate on every use (a rotated one used again ends the
  * whole grant: the library revokes it); clients registered dynamically or
  * known by a Client ID Metadata Document. Every sign-in and consent happens
@@ -117,8 +118,11 @@ export function createProvider(settings: ProviderSettings): OidcProvider {
         },
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: KoaContextWithOIDC, resource: string) => {
-          if (!settings.resources.includes(resource)) {
-            throw new errors.InvalidTarget(`the only resource is ${settings.resources[0]}`);
+          // `/mcp` (every space a grant reaches) or `/mcp/<slug>` (that space alone).
+          if (!mcpTargetOfResource(settings.resources, resource)) {
+            throw new errors.InvalidTarget(
+              `resource must be ${settings.resources[0]} or ${settings.resources[0]}/<space>`,
+            );
           }
           return {
             scope: MEMORY_SCOPES.join(' '),

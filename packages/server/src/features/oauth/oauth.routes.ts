@@ -12,13 +12,20 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
-import { mcpResourceUrl, protectedResourceMetadata } from '../../lib/protected-resource.js';
+import { requireFullAccess } from '../../lib/space-access.js';
+import { notFound } from '../../lib/errors.js';
+import {
+  mcpResourceUrl,
+  mcpTargetOfRequest,
+  protectedResourceMetadata,
+  SPACE_PROTECTED_RESOURCE_METADATA_ROUTE,
+} from '../../lib/protected-resource.js';
 import type { RouteOptions } from '../feature.js';
 import { DISCOVERY_PATH, OAUTH_ROUTES } from './oauth-provider.js';
 import type { OAuthService } from './oauth.service.js';
 import { MEMORY_SCOPES } from './scopes.js';
 
-const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse };
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 /** Dynamic client registrations allowed per client address per hour. */
 const REGISTRATIONS_PER_HOUR = 10;
 
@@ -142,10 +149,23 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteOptions<OAuthService>> = as
     );
   });
 
+  // A space's own address (`/mcp/<slug>`) is a resource of its own: clients
+  // connected to it are issued tokens for that space alone. Any valid slug
+  // answers, so the metadata tells nobody which spaces exist.
+  app.get(SPACE_PROTECTED_RESOURCE_METADATA_ROUTE, { schema: { hide: true } }, (request, reply) => {
+    if (!mcpTargetOfRequest(request)?.space) throw notFound('Protected resource');
+    void reply.header('access-control-allow-origin', '*');
+    return reply.send(
+      protectedResourceMetadata(mcpResourceUrl(http.config.PUBLIC_URL, request), oauth.issuer),
+    );
+  });
+
   // The consent screen and Connected apps: a person's own acts, a session token only.
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<ZodTypeProvider>();
     api.addHook('onRequest', http.authenticateSession);
+    // Connecting an app grants it every space: never a scoped credential's to give.
+    api.addHook('onRequest', async (request) => requireFullAccess(authOf(request)));
     const schema = { tags: ['oauth'], security: [{ bearerAuth: [] }] };
 
     api.get(

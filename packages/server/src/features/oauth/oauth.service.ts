@@ -1,21 +1,27 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { OAuthDecision, OAuthGrant, OAuthInteraction } from '@engram/shared';
+import {
+  spacePermission,
+  type OAuthDecision,
+  type OAuthGrant,
+  type OAuthInteraction,
+} from '@engram/shared';
 import type Provider from 'oidc-provider';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { mcpTargetOfResource } from '../../lib/protected-resource.js';
 import { hashSecret } from '../../lib/secrets.js';
 import { bindService, type CredentialChange } from '../feature.js';
 import type { GrantUsageTracker } from './grant-usage.js';
 import { ownerOfSubject, subjectOf } from './oauth-provider.js';
 import * as repo from './oauth.repository.js';
-import { isMemoryScope, SCOPE_DESCRIPTIONS } from './scopes.js';
+import { isMemoryScope, MEMORY_READ, MEMORY_WRITE, SCOPE_DESCRIPTIONS } from './scopes.js';
 
 export interface OAuthDeps {
   db: Db;
   now: () => Date;
   provider: Provider;
-  /** The addresses of `/mcp` tokens are for (`mcpResources`), the issuer's first. */
+  /** The addresses of `/mcp` tokens are for (`mcpResources`), the issuer's first; each followed by `/<slug>` is a space's. */
   resources: string[];
   usage: GrantUsageTracker;
   /** Tells every node that these grants ended (MCP sessions opened with their tokens close). */
@@ -55,10 +61,11 @@ function clientSummary(metadata: Record<string, unknown>, clientId: string) {
   };
 }
 
-/** The address of `/mcp` the application asked for (the library refused any other). */
-function requestedResource(deps: OAuthDeps, params: Record<string, string | undefined>): string {
+/** The address of `/mcp` or `/mcp/<slug>` the application asked for (the library refused any other). */
+function requestedResource(deps: OAuthDeps, params: Record<string, string | undefined>) {
   const asked = params['resource'];
-  return asked && deps.resources.includes(asked) ? asked : deps.resources[0]!;
+  const target = asked ? mcpTargetOfResource(deps.resources, asked) : undefined;
+  return target ? { resource: asked!, space: target.space } : { resource: deps.resources[0]! };
 }
 
 /** Where the browser will be sent: the redirect URI's host, or its scheme for an app's own (`com.example.app:/cb`). */
@@ -67,7 +74,7 @@ function redirectHostOf(redirectUri: string): string {
   return url.host || url.protocol.replace(/:$/, '');
 }
 
-/** What the application asks for, as the consent screen shows it (the resource is the only one accepted). */
+/** What the application asks for, as the consent screen shows it (with the space, for a space's address). */
 export async function interactionDetails(
   deps: OAuthDeps,
   _auth: AuthContext,
@@ -83,7 +90,7 @@ export async function interactionDetails(
       scope,
       description: SCOPE_DESCRIPTIONS[scope as keyof typeof SCOPE_DESCRIPTIONS],
     })),
-    resource: requestedResource(deps, params),
+    ...requestedResource(deps, params),
   };
 }
 
@@ -107,7 +114,7 @@ export async function decideInteraction(
     const scopes = requestedScopes(params['scope']).join(' ');
     // The library counts the scopes it advertises as its own as well as the resource's.
     grant.addOIDCScope(scopes);
-    grant.addResourceScope(requestedResource(deps, params), scopes);
+    grant.addResourceScope(requestedResource(deps, params).resource, scopes);
     const grantId = await grant.save();
     const summary = clientSummary(client.metadata() as Record<string, unknown>, client.clientId);
     await repo.insertGrantOwner(deps.db, {
@@ -174,7 +181,11 @@ export async function listGrants(deps: OAuthDeps, auth: AuthContext): Promise<OA
         clientUri: row.client_uri,
       },
       scopes: [
-        ...new Set(deps.resources.flatMap((resource) => requestedScopes(resources[resource]))),
+        ...new Set(
+          Object.keys(resources)
+            .filter((resource) => mcpTargetOfResource(deps.resources, resource))
+            .flatMap((resource) => requestedScopes(resources[resource])),
+        ),
       ],
       createdAt: row.created_at.toISOString(),
       lastUsedAt: row.last_used_at?.toISOString() ?? null,
@@ -198,12 +209,35 @@ export async function revokeUserGrants(deps: OAuthDeps, userId: string): Promise
   if (ids.length > 0) deps.credentialsChanged(ids.map((id) => ({ kind: 'oauth' as const, id })));
 }
 
+/** Matches no space (slugs are lowercase letters, digits and dashes): access to nothing. */
+const NO_SPACE = 'space:-:read';
+
+/**
+ * A token's scopes as space permissions (packages/shared spaces.ts): a token
+ * for `/mcp` reaches every space, one for `/mcp/<slug>` (`space`) that space
+ * alone; written with `memory:write`, read with `memory:read`. Never empty,
+ * which would be full access: a token with neither scope gets a permission
+ * no space matches, so it reaches nothing (nor the account's settings).
+ */
+export function permissionsOfScopes(scopes: readonly string[], space?: string): string[] {
+  const access = scopes.includes(MEMORY_WRITE)
+    ? 'write'
+    : scopes.includes(MEMORY_READ)
+      ? 'read'
+      : undefined;
+  if (!access) return [NO_SPACE];
+  return [space ? spacePermission(space, access) : `spaces:*:${access}`];
+}
+
 /** Opaque access tokens are the library's 43-character random ids. */
 const ACCESS_TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
 
 /**
  * Who an OAuth access token acts as: the account and user of its grant,
- * with the scopes granted. Only tokens issued for `/mcp` are accepted.
+ * with the scopes granted, and those scopes as space permissions (every
+ * space for a token issued for `/mcp`, one space for `/mcp/<slug>`). Only
+ * tokens issued for those addresses are accepted, and `resource` says which,
+ * so `/mcp` accepts a token only at its own address.
  */
 export async function authenticateAccessToken(
   deps: OAuthDeps,
@@ -212,12 +246,16 @@ export async function authenticateAccessToken(
   if (!ACCESS_TOKEN.test(token) || token.startsWith('eng_')) return undefined;
   const accessToken = await deps.provider.AccessToken.find(token);
   if (!accessToken?.grantId || !accessToken.exp || accessToken.isExpired) return undefined;
-  const audience = accessToken.aud;
-  const audiences = Array.isArray(audience) ? audience : [audience];
-  if (!audiences.some((audience) => deps.resources.includes(audience ?? ''))) return undefined;
+  // The library binds a token to the one resource it was asked for (`useGrantedResource`).
+  const audiences: unknown[] = Array.isArray(accessToken.aud) ? accessToken.aud : [accessToken.aud];
+  const [audience] = audiences;
+  if (audiences.length !== 1 || typeof audience !== 'string') return undefined;
+  const target = mcpTargetOfResource(deps.resources, audience);
+  if (!target) return undefined;
   const owner = ownerOfSubject(accessToken.accountId);
   if (!owner) return undefined;
   deps.usage.record(owner.accountId, accessToken.grantId, deps.now());
+  const scopes = requestedScopes(accessToken.scope);
   return {
     accountId: owner.accountId,
     userId: owner.userId,
@@ -227,7 +265,9 @@ export async function authenticateAccessToken(
       id: accessToken.grantId,
       expiresAt: new Date(accessToken.exp * 1000),
     },
-    scopes: requestedScopes(accessToken.scope),
+    scopes,
+    permissions: permissionsOfScopes(scopes, target.space),
+    resource: target.path,
   };
 }
 

@@ -46,7 +46,7 @@ const SAMPLE_PIVOT = '80000000-0000-4000-8000-000000000000';
  */
 export async function readQuestion(
   db: Db,
-  accountId: string,
+  spaceId: string,
   question: string,
   limits: { words: number; cap: number; sample: number; named: number },
 ): Promise<Question> {
@@ -71,10 +71,10 @@ export async function readQuestion(
     ),
     sample as materialized (
       select terms from (
-        (select terms from observations o where o.account_id = ${accountId} and o.id >= ${pivot}
+        (select terms from observations o where o.space_id = ${spaceId} and o.id >= ${pivot}
           order by o.id limit ${sampleSize})
         union all
-        (select terms from observations o where o.account_id = ${accountId} and o.id < ${pivot}
+        (select terms from observations o where o.space_id = ${spaceId} and o.id < ${pivot}
           order by o.id limit ${sampleSize})
       ) s limit ${sampleSize}
     ),
@@ -82,7 +82,7 @@ export async function readQuestion(
       select observation_count::int as observations,
              (select count(*)::int from sample) as sample_size,
              (select avg(length(terms))::float8 from sample) as average
-        from accounts where id = ${accountId}
+        from spaces where id = ${spaceId}
     ),
     counted as (
       select w.lexeme, w.q, w.pos, (select count(*)::int from sample where sample.terms @@ w.q) as hits
@@ -93,10 +93,10 @@ export async function readQuestion(
         select e.id, (select count(*) from unnest(e.words) u
                        where u.lexeme in (select lexeme from words))::float8
                      / greatest(length(e.words), 1) as share
-          from (select id, account_id, to_tsvector('english', name) as words from entities e
+          from (select id, space_id, to_tsvector('english', name) as words from entities e
                  where to_tsvector('english', name) @@ (select string_agg(q::text, ' | ')::tsquery from words)
                 offset 0) e
-         where e.account_id = ${accountId}
+         where e.space_id = ${spaceId}
          limit 200
       ) n
     )
@@ -105,8 +105,8 @@ export async function readQuestion(
            -- twice over) is not counted; the others are, up to the cap.
            case when c.hits::float8 * a.observations < 2 * ${cap} * greatest(a.sample_size, 1)
                 then (select count(*)::int from (
-                        select 1 from (select account_id from observations o where o.terms @@ c.q offset 0) o
-                         where o.account_id = ${accountId} limit ${cap}) m)
+                        select 1 from (select space_id from observations o where o.terms @@ c.q offset 0) o
+                         where o.space_id = ${spaceId} limit ${cap}) m)
            end as matches,
            a.observations, a.sample_size, a.average, (select ids from named) as named
       from account a left join counted c on true
@@ -132,7 +132,7 @@ export async function readQuestion(
 /** Entities one relation away from any of `ids`, either direction. */
 export async function neighbourEntities(
   db: Db,
-  accountId: string,
+  spaceId: string,
   ids: string[],
   max: number,
 ): Promise<string[]> {
@@ -141,11 +141,11 @@ export async function neighbourEntities(
     ${planOnce}
     select distinct n.id from (
       (select r.to_id as id from relations r
-        where r.account_id = ${accountId} and r.from_id = any(${hidden(sql`${ids}::uuid[]`)}::uuid[])
+        where r.space_id = ${spaceId} and r.from_id = any(${hidden(sql`${ids}::uuid[]`)}::uuid[])
         limit ${hidden(sql`${max}::int`)})
       union all
       (select r.from_id from relations r
-        where r.account_id = ${accountId} and r.to_id = any(${hidden(sql`${ids}::uuid[]`)}::uuid[])
+        where r.space_id = ${spaceId} and r.to_id = any(${hidden(sql`${ids}::uuid[]`)}::uuid[])
         limit ${hidden(sql`${max}::int`)})
     ) n
   `.execute(db);
@@ -193,7 +193,7 @@ export interface CandidateRow {
  */
 export async function scoredCandidates(
   db: Db,
-  accountId: string,
+  spaceId: string,
   search: CandidateSearch,
 ): Promise<CandidateRow[]> {
   const named = hidden(sql`${search.named}::uuid[]`);
@@ -232,7 +232,7 @@ export async function scoredCandidates(
   const keep =
     types || entities
       ? sql`cross join lateral (select type from entities e
-                                where e.account_id = ${accountId} and e.id = s.entity_id limit 1) e
+                                where e.space_id = ${spaceId} and e.id = s.entity_id limit 1) e
              where ${types ? sql`e.type = any(${types}::text[])` : sql`true`}
                and ${entities ? sql`s.entity_id = any(${entities}::uuid[])` : sql`true`}`
       : sql``;
@@ -240,18 +240,18 @@ export async function scoredCandidates(
   const { rows } = await sql<CandidateRow>`
     with found as (
       (select o.id, o.entity_id, o.created_at, o.terms
-         from (select id, account_id, entity_id, created_at, terms from observations o
+         from (select id, space_id, entity_id, created_at, terms from observations o
                 where o.terms @@ ${hidden(sql`${search.probe}::tsquery`)} offset 0) o
-        where o.account_id = ${accountId} limit ${budget})
+        where o.space_id = ${spaceId} limit ${budget})
       union all
       (select o.id, o.entity_id, o.created_at, o.terms from observations o
-        where o.account_id = ${accountId} and o.entity_id = any(${named}::uuid[])
+        where o.space_id = ${spaceId} and o.entity_id = any(${named}::uuid[])
           and o.terms @@ ${hidden(sql`${anyWord}::tsquery`)}
         limit ${budget})
       union all
       (select l.* from unnest(${named}::uuid[]) n(id)
         cross join lateral (select o.id, o.entity_id, o.created_at, o.terms from observations o
-                             where o.account_id = ${accountId} and o.entity_id = n.id
+                             where o.space_id = ${spaceId} and o.entity_id = n.id
                              order by o.position desc
                              limit ${hidden(sql`${search.latestPerNamed}::int`)}) l)
     ),
@@ -259,7 +259,7 @@ export async function scoredCandidates(
       select e.id, to_tsvector('english', e.name) as words
         from unnest(${named}::uuid[]) n(id)
         cross join lateral (select id, name from entities e
-                             where e.account_id = ${accountId} and e.id = n.id limit 1) e
+                             where e.space_id = ${spaceId} and e.id = n.id limit 1) e
     ),
     candidates as (
       select f.id, f.entity_id, f.created_at, f.terms,
@@ -282,9 +282,9 @@ export async function scoredCandidates(
       from best s
       -- Primary-key lookups for the few kept, never a join planned from a guess.
       cross join lateral (select content from observations o
-                           where o.account_id = ${accountId} and o.id = s.id limit 1) o
+                           where o.space_id = ${spaceId} and o.id = s.id limit 1) o
       cross join lateral (select name, type from entities e
-                           where e.account_id = ${accountId} and e.id = s.entity_id limit 1) e
+                           where e.space_id = ${spaceId} and e.id = s.entity_id limit 1) e
      order by s.score desc, s.created_at desc, s.id
   `.execute(db);
   // An observation found by two arms is scored twice, alike: keep it once.
@@ -295,7 +295,7 @@ export async function scoredCandidates(
 /** Observations by id, with their entity, kept to the filters (types, entities); unknown ids are left out. */
 export async function observationsByIds(
   db: Db,
-  accountId: string,
+  spaceId: string,
   ids: string[],
   filters: { types: string[] | null; entities: string[] | null },
 ): Promise<Omit<CandidateRow, 'score' | 'coverage'>[]> {
@@ -306,9 +306,9 @@ export async function observationsByIds(
            e.name as "entityName", e.type as "entityType"
       from unnest(${hidden(sql`${ids}::uuid[]`)}) s(id)
       cross join lateral (select id, content, created_at, entity_id from observations o
-                           where o.account_id = ${accountId} and o.id = s.id limit 1) o
+                           where o.space_id = ${spaceId} and o.id = s.id limit 1) o
       cross join lateral (select name, type from entities e
-                           where e.account_id = ${accountId} and e.id = o.entity_id limit 1) e
+                           where e.space_id = ${spaceId} and e.id = o.entity_id limit 1) e
      where (${hidden(sql`${filters.types}::text[]`)} is null or e.type = any(${hidden(sql`${filters.types}::text[]`)}::text[]))
        and (${hidden(sql`${filters.entities}::uuid[]`)} is null or o.entity_id = any(${hidden(sql`${filters.entities}::uuid[]`)}::uuid[]))
   `.execute(db);
@@ -318,7 +318,7 @@ export async function observationsByIds(
 /** The relations among `ids` (both ends in the list), by name, at most `max`. */
 export async function relationsAmong(
   db: Db,
-  accountId: string,
+  spaceId: string,
   ids: string[],
   max: number,
 ): Promise<{ from: string; to: string; relationType: string }[]> {
@@ -327,26 +327,22 @@ export async function relationsAmong(
     ${planOnce}
     select f.name as "from", t.name as "to", r.type as "relationType"
       from (select r.from_id, r.to_id, r.type from relations r
-             where r.account_id = ${accountId} and r.from_id = any(${hidden(sql`${ids}::uuid[]`)}::uuid[])
+             where r.space_id = ${spaceId} and r.from_id = any(${hidden(sql`${ids}::uuid[]`)}::uuid[])
                and r.to_id = any(${hidden(sql`${ids}::uuid[]`)}::uuid[])
              order by r.ordinal limit ${hidden(sql`${max}::int`)}) r
-      join entities f on f.account_id = ${accountId} and f.id = r.from_id
-      join entities t on t.account_id = ${accountId} and t.id = r.to_id
+      join entities f on f.space_id = ${spaceId} and f.id = r.from_id
+      join entities t on t.space_id = ${spaceId} and t.id = r.to_id
   `.execute(db);
   return rows;
 }
 
 /** The ids of the entities with these exact names (names no entity has are left out). */
-export async function entityIdsByName(
-  db: Db,
-  accountId: string,
-  names: string[],
-): Promise<string[]> {
+export async function entityIdsByName(db: Db, spaceId: string, names: string[]): Promise<string[]> {
   const { rows } = await sql<{ id: string }>`
     ${planOnce}
     select e.id from unnest(${hidden(sql`${names}::text[]`)}) n(name)
       cross join lateral (select id from entities e
-                           where e.account_id = ${accountId} and e.name = n.name limit 1) e
+                           where e.space_id = ${spaceId} and e.name = n.name limit 1) e
   `.execute(db);
   return rows.map((row) => row.id);
 }

@@ -6,7 +6,7 @@ import {
   recallQuery,
 } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { authOf } from '../../http/authenticate.js';
+import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { RecallService } from './recall.service.js';
 
@@ -18,6 +18,7 @@ export const recallRoutes: FastifyPluginAsyncZod<RouteOptions<RecallService>> = 
   { services: recall, http },
 ) => {
   app.addHook('onRequest', http.authenticate);
+  app.addHook('preValidation', http.resolveSpace);
   const tags = ['recall'];
   const security = [{ bearerAuth: [] }];
 
@@ -37,7 +38,7 @@ export const recallRoutes: FastifyPluginAsyncZod<RouteOptions<RecallService>> = 
     },
     async (request) => {
       const { q, limit, types, entities } = request.query;
-      return recall.recall(authOf(request), {
+      return recall.recall(spaceAuthOf(request), {
         query: q,
         limit,
         entityTypes: types,
@@ -61,7 +62,7 @@ export const recallRoutes: FastifyPluginAsyncZod<RouteOptions<RecallService>> = 
       },
     },
     async (request) =>
-      recall.context(authOf(request), {
+      recall.context(spaceAuthOf(request), {
         query: request.query.q,
         maxChars: request.query.maxChars,
       }),

@@ -5,7 +5,7 @@ import {
   type RecallResult,
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import type { EmbeddingsService, SemanticCandidate } from '../embeddings/embeddings.service.js';
 import { bindService } from '../feature.js';
 import * as repo from './recall.repository.js';
@@ -58,29 +58,29 @@ const FUSION_K = 60;
 
 export async function recall(
   deps: RecallDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   input: RecallInput,
 ): Promise<RecallAnswer> {
-  const ranked = await rankedObservations(deps, auth.accountId, input);
+  const ranked = await rankedObservations(deps, auth.space.id, input);
   return { results: ranked, query: input.query };
 }
 
 async function rankedObservations(
   deps: RecallDeps,
-  accountId: string,
+  spaceId: string,
   input: RecallInput,
 ): Promise<RecallResult[]> {
   const { db } = deps;
   const only = input.entityNames?.length
-    ? await repo.entityIdsByName(db, accountId, input.entityNames)
+    ? await repo.entityIdsByName(db, spaceId, input.entityNames)
     : null;
   if (only && only.length === 0) return [];
 
   // The semantic arm's own nearest observations (null without an endpoint), asked beside the lexical work.
   const nearest = deps.embeddings
-    ? deps.embeddings.semanticCandidates(accountId, input.query, SEMANTIC_CANDIDATES)
+    ? deps.embeddings.semanticCandidates(spaceId, input.query, SEMANTIC_CANDIDATES)
     : Promise.resolve(null);
-  const question = await repo.readQuestion(db, accountId, input.query, {
+  const question = await repo.readQuestion(db, spaceId, input.query, {
     words: QUERY_WORDS_MAX,
     cap: COMMON_WORD_MATCHES,
     sample: SAMPLE_SIZE,
@@ -93,10 +93,10 @@ async function rankedObservations(
   const named = only ?? question.named;
   const probe = only ? null : candidateQuery(terms);
   const [neighbours, candidates] = await Promise.all([
-    repo.neighbourEntities(db, accountId, named, NEIGHBOURS_MAX),
+    repo.neighbourEntities(db, spaceId, named, NEIGHBOURS_MAX),
     terms.length === 0 && named.length === 0
       ? []
-      : repo.scoredCandidates(db, accountId, {
+      : repo.scoredCandidates(db, spaceId, {
           terms,
           probe,
           named,
@@ -113,7 +113,7 @@ async function rankedObservations(
   ]);
   const neighbourSet = new Set(neighbours.filter((id) => !named.includes(id)));
   const lexical = rescore(candidates, { question: input.query, neighbours: neighbourSet });
-  const fused = await fuseWithMeaning(deps, accountId, input, lexical, await nearest, only);
+  const fused = await fuseWithMeaning(deps, spaceId, input, lexical, await nearest, only);
   const ordered = finalOrder(fused, input.limit);
   return ordered.map((row) => ({
     observation: row.content,
@@ -136,7 +136,7 @@ async function rankedObservations(
  */
 async function fuseWithMeaning(
   deps: RecallDeps,
-  accountId: string,
+  spaceId: string,
   input: RecallInput,
   lexical: repo.CandidateRow[],
   nearest: SemanticCandidate[] | null,
@@ -144,7 +144,7 @@ async function fuseWithMeaning(
 ): Promise<repo.CandidateRow[]> {
   if (!deps.embeddings?.embedder) return lexical;
   const similarity = await deps.embeddings.semanticScores(
-    accountId,
+    spaceId,
     input.query,
     lexical.map((row) => row.id),
   );
@@ -152,7 +152,7 @@ async function fuseWithMeaning(
   const known = new Set(lexical.map((row) => row.id));
   const added = await repo.observationsByIds(
     deps.db,
-    accountId,
+    spaceId,
     (nearest ?? []).map((hit) => hit.observationId).filter((id) => !known.has(id)),
     { types: input.entityTypes?.length ? input.entityTypes : null, entities: only },
   );
@@ -212,10 +212,10 @@ function renderContext(groups: ContextGroup[], relations: ContextAnswer['relatio
  */
 export async function context(
   deps: RecallDeps,
-  auth: AuthContext,
+  auth: SpaceAuth,
   input: { query: string; maxChars: number },
 ): Promise<ContextAnswer> {
-  const results = await rankedObservations(deps, auth.accountId, {
+  const results = await rankedObservations(deps, auth.space.id, {
     query: input.query,
     limit: RECALL_LIMIT_MAX,
   });
@@ -253,7 +253,7 @@ export async function context(
   const kept = [...groups.values()];
   const among = await repo.relationsAmong(
     deps.db,
-    auth.accountId,
+    auth.space.id,
     [...groups.keys()],
     CONTEXT_RELATIONS_MAX,
   );

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { authOf } from '../../http/authenticate.js';
+import { DEFAULT_SPACE_SLUG } from '@engram/shared';
+import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { GraphService } from '../graph/index.js';
 import type { ExportGuard } from './export-guard.service.js';
@@ -43,6 +44,7 @@ export const transferRoutes: FastifyPluginAsyncZod<RouteOptions<TransferServices
   { services: { graph, exports }, http },
 ) => {
   app.addHook('onRequest', http.authenticate);
+  app.addHook('preValidation', http.resolveSpace);
 
   app.get(
     '/api/export',
@@ -51,13 +53,13 @@ export const transferRoutes: FastifyPluginAsyncZod<RouteOptions<TransferServices
       schema: {
         tags: ['export'],
         security: [{ bearerAuth: [] }],
-        summary: "Download the account's graph as lossless JSON",
+        summary: "Download a space's graph as lossless JSON",
         description:
-          'An attachment `engram-export-<date>.json`: `{"format":"engram","version":1,"exportedAt",…,"entities":[…],"relations":[…]}`. One export per account at a time: a second one while the first runs answers 429 with `Retry-After`.',
+          'The space the request names (X-Engram-Space or `?space=`; none: default), as an attachment `engram-export-<date>.json` (`engram-export-<slug>-<date>.json` for a space other than default): `{"format":"engram","version":1,"exportedAt",…,"entities":[…],"relations":[…]}`. One export per account at a time: a second one while the first runs answers 429 with `Retry-After`.',
       },
     },
     async (request, reply) => {
-      const auth = authOf(request);
+      const auth = spaceAuthOf(request);
       const end = await exports.begin(auth.accountId);
       const body = Readable.from(endingBeforeLast(graph.exportLossless(auth), end), {
         objectMode: false,
@@ -66,9 +68,10 @@ export const transferRoutes: FastifyPluginAsyncZod<RouteOptions<TransferServices
       // Failed or dropped by the client: the export ends with its stream.
       body.once('close', () => void end());
       const day = http.now().toISOString().slice(0, 10);
+      const space = auth.space.slug === DEFAULT_SPACE_SLUG ? '' : `${auth.space.slug}-`;
       return reply
         .header('content-type', 'application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="engram-export-${day}.json"`)
+        .header('content-disposition', `attachment; filename="engram-export-${space}${day}.json"`)
         .header('cache-control', 'no-store')
         .send(body);
     },

@@ -1,0 +1,17 @@
+import type { AccountsService } from '../accounts/index.js';
+import type { Entitlements } from '../entitlements/entitlements.service.js';
+import { defineFeature } from '../feature.js';
+import { spacesRoutes } from './spaces.routes.js';
+import { createSpacesService } from './spaces.service.js';
+
+export type { SpacesService } from './spaces.service.js';
+
+/** Memory spaces: separate graphs inside an account, and which one a request acts in. */
+export const spacesFeature = defineFeature({
+  name: 'spaces',
+  create: (
+    context,
+    { entitlements, accounts }: { entitlements: Entitlements; accounts: AccountsService },
+  ) => createSpacesService({ db: context.db, entitlements, purge: accounts.purge }),
+  routes: spacesRoutes,
+});

@@ -1,0 +1,115 @@
+import {
+  createSpaceInput,
+  errorResponse,
+  listSpacesQuery,
+  okResponse,
+  space,
+  spaceList,
+  updateSpaceInput,
+} from '@engram/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authOf } from '../../http/authenticate.js';
+import type { RouteOptions } from '../feature.js';
+import type { SpacesService } from './spaces.service.js';
+
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  402: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+};
+
+const spaceParams = z.object({ space: z.string().min(1).max(200) });
+
+/** `/api/spaces`: the account's memory spaces. */
+export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = async (
+  app,
+  { services: spaces, http },
+) => {
+  app.addHook('onRequest', http.authenticate);
+  const schema = { tags: ['spaces'], security: [{ bearerAuth: [] }] };
+
+  app.get(
+    '/api/spaces',
+    {
+      config: { operation: { type: 'query', resource: 'space' } },
+      schema: {
+        ...schema,
+        summary: "The account's memory spaces, by slug",
+        description:
+          'One page (`limit`, default 100) in slug order; pass `nextCursor` as `cursor` for the next, null when nothing follows. `query` keeps the spaces whose slug or name starts with it. A key limited to some spaces sees only those.',
+        querystring: listSpacesQuery,
+        response: { 200: spaceList, ...errors },
+      },
+    },
+    async (request) => spaces.listSpaces(authOf(request), request.query),
+  );
+
+  app.post(
+    '/api/spaces',
+    {
+      config: { operation: { type: 'create', resource: 'space' } },
+      schema: {
+        ...schema,
+        summary: 'Create a memory space',
+        description:
+          'The slug is derived from the name (with -2, -3… when taken) unless given; it never changes. The number of spaces is limited by the plan.',
+        body: createSpaceInput,
+        response: { 201: space, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await spaces.createSpace(authOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/spaces/:space',
+    {
+      config: { operation: { type: 'query', resource: 'space' } },
+      schema: {
+        ...schema,
+        summary: 'One memory space, by slug or id, with its counts',
+        params: spaceParams,
+        response: { 200: space, ...errors },
+      },
+    },
+    async (request) => spaces.getSpace(authOf(request), request.params.space),
+  );
+
+  app.patch(
+    '/api/spaces/:space',
+    {
+      config: { operation: { type: 'update', resource: 'space' } },
+      schema: {
+        ...schema,
+        summary: 'Rename a memory space (its slug stays)',
+        params: spaceParams,
+        body: updateSpaceInput,
+        response: { 200: space, ...errors },
+      },
+    },
+    async (request) => spaces.renameSpace(authOf(request), request.params.space, request.body.name),
+  );
+
+  app.delete(
+    '/api/spaces/:space',
+    {
+      config: { operation: { type: 'delete', resource: 'space' } },
+      schema: {
+        ...schema,
+        summary: 'Delete a memory space and everything in it',
+        description:
+          "The account owner's signed-in session only. The space is gone at once; its rows are removed in the background. The default space cannot be deleted.",
+        params: spaceParams,
+        response: { 200: okResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await spaces.deleteSpace(authOf(request), request.params.space);
+      return { success: true as const };
+    },
+  );
+};

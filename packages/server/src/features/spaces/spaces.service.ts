@@ -1,0 +1,214 @@
+import {
+  coversAllSpaces,
+  DEFAULT_SPACE_SLUG,
+  parsePermission,
+  slugify,
+  SLUG_RULE,
+  spaceSlug,
+  UNLIMITED,
+  type CreateSpaceInput,
+  type Space,
+  type SpaceList,
+} from '@engram/shared';
+import { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import type { AuthContext, SpaceAuth } from '../../lib/auth-context.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  planLimit,
+} from '../../lib/errors.js';
+import { requireAllSpaces, requireSpaceAccess } from '../../lib/space-access.js';
+import type { Entitlements } from '../entitlements/entitlements.service.js';
+import { bindService } from '../feature.js';
+import * as repo from './spaces.repository.js';
+
+export interface SpacesDeps {
+  db: Db;
+  entitlements: Pick<Entitlements, 'planOf'>;
+  /** Starts the background purge of a deleted space's rows. */
+  purge: { kick(): void };
+}
+
+const toSpace = (row: repo.SpaceRow): Space => ({
+  id: row.id,
+  slug: row.slug,
+  name: row.name,
+  createdAt: row.created_at.toISOString(),
+  counts: { entities: row.entities, relations: row.relations, observations: row.observations },
+});
+
+const cursorShape = z.object({ slug: z.string() });
+
+/** The slugs a scoped credential names, or undefined when it reaches every space. */
+function grantedSlugs(auth: Pick<AuthContext, 'permissions'>): string[] | undefined {
+  const permissions = auth.permissions ?? [];
+  if (coversAllSpaces(permissions, 'read')) return undefined;
+  return permissions.flatMap((value) => {
+    const parsed = parsePermission(value);
+    return parsed && parsed.space !== '*' ? [parsed.space] : [];
+  });
+}
+
+/** The account's spaces a credential may see, a page at a time in slug order. */
+export async function listSpaces(
+  deps: SpacesDeps,
+  auth: AuthContext,
+  query: { limit: number; cursor?: string | undefined; query?: string | undefined },
+): Promise<SpaceList> {
+  const after = query.cursor ? decodeCursor(query.cursor, cursorShape).slug : undefined;
+  const rows = await repo.listSpaces(deps.db, auth.accountId, {
+    limit: query.limit + 1,
+    after,
+    prefix: query.query || undefined,
+    only: grantedSlugs(auth),
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    spaces: page.map(toSpace),
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ slug: last.slug }) : null,
+  };
+}
+
+/** One space by id or slug, if the credential may read it (404 when the account has none). */
+export async function getSpace(
+  deps: SpacesDeps,
+  auth: AuthContext,
+  idOrSlug: string,
+): Promise<Space> {
+  const row = await repo.findSpace(deps.db, auth.accountId, idOrSlug);
+  if (!row) throw notFound('Space');
+  requireSpaceAccess(auth, row.slug, 'read');
+  return toSpace(row);
+}
+
+/** A free slug for `stem` in the account: the stem, or the stem with -2, -3… */
+async function freeSlug(db: Db, accountId: string, stem: string): Promise<string> {
+  const taken = await repo.slugsLike(db, accountId, stem, 1000);
+  if (!taken.has(stem)) return stem;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${stem}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * Creates a space under the account lock, so the plan's count of spaces is
+ * never overshot by concurrent creations. An explicit slug that is taken is a
+ * 409; a slug derived from the name takes the next free suffix.
+ */
+export async function createSpace(
+  deps: SpacesDeps,
+  auth: AuthContext,
+  input: CreateSpaceInput,
+): Promise<Space> {
+  requireAllSpaces(auth, 'write');
+  return deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.lockAccount(trx, auth.accountId))) throw notFound('Account');
+    const plan = await deps.entitlements.planOf(auth.accountId, undefined, trx);
+    const limit = plan.features.maxSpaces;
+    if (limit !== UNLIMITED && (await repo.countSpaces(trx, auth.accountId)) >= limit) {
+      throw planLimit(
+        `Your ${plan.name} plan allows ${limit.toLocaleString('en-US')} memory spaces; delete one or upgrade your plan`,
+      );
+    }
+    const slug = input.slug ?? (await freeSlug(trx, auth.accountId, slugify(input.name)));
+    const row = await repo.insertSpace(trx, auth.accountId, slug, input.name.trim());
+    if (!row) throw conflict('A space with this slug already exists', 'slug');
+    return toSpace(row);
+  });
+}
+
+/** Renames a space: its name changes, its slug never does. */
+export async function renameSpace(
+  deps: SpacesDeps,
+  auth: AuthContext,
+  idOrSlug: string,
+  name: string,
+): Promise<Space> {
+  const found = await repo.findSpace(deps.db, auth.accountId, idOrSlug);
+  if (!found) throw notFound('Space');
+  requireSpaceAccess(auth, found.slug, 'write');
+  const row = await repo.renameSpace(deps.db, auth.accountId, found.id, name.trim());
+  if (!row) throw notFound('Space');
+  return toSpace(row);
+}
+
+/**
+ * Deletes a space with everything in it: the owner's session only. It is
+ * gone at once (marked under the account lock, so no write commits into it
+ * after) and its rows are purged in the background. `default` stays.
+ */
+export async function deleteSpace(
+  deps: SpacesDeps,
+  auth: AuthContext,
+  idOrSlug: string,
+): Promise<void> {
+  if (auth.credential.kind !== 'session') {
+    throw forbidden('Deleting a space needs the account owner signed in: use the web app');
+  }
+  const found = await repo.findSpace(deps.db, auth.accountId, idOrSlug);
+  if (!found) throw notFound('Space');
+  if (found.slug === DEFAULT_SPACE_SLUG) {
+    throw badRequest('space', 'The default space cannot be deleted');
+  }
+  const marked = await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.lockAccount(trx, auth.accountId))) return false;
+    return repo.markSpaceDeleted(trx, auth.accountId, found.id);
+  });
+  if (!marked) throw notFound('Space');
+  deps.purge.kick();
+}
+
+/**
+ * The space a request acts in, from the slug it named (none: `default`,
+ * whose id is the account's, with no lookup). Refuses (403) a credential not
+ * given `access` to it; an unknown slug is 404 "Space not found", or, when
+ * the caller asked for it (`create`), a new space named after its slug.
+ */
+export async function resolveSpace(
+  deps: SpacesDeps,
+  auth: AuthContext,
+  slug: string | undefined,
+  access: 'read' | 'write',
+  options: { create?: boolean } = {},
+): Promise<SpaceAuth> {
+  const wanted = slug ?? DEFAULT_SPACE_SLUG;
+  requireSpaceAccess(auth, wanted, access);
+  if (wanted === DEFAULT_SPACE_SLUG) {
+    return { ...auth, space: { id: auth.accountId, slug: DEFAULT_SPACE_SLUG } };
+  }
+  const valid = spaceSlug.safeParse(wanted).success;
+  let row = valid ? await repo.findSpace(deps.db, auth.accountId, wanted) : undefined;
+  if (!row && options.create) {
+    if (!valid) throw badRequest('space', SLUG_RULE);
+    try {
+      await createSpace(deps, auth, { name: wanted, slug: wanted });
+    } catch (error) {
+      // Created by a request beside this one: use it.
+      if (!(error instanceof AppError && error.status === 409)) throw error;
+    }
+    row = await repo.findSpace(deps.db, auth.accountId, wanted);
+  }
+  if (!row) throw notFound('Space');
+  return { ...auth, space: { id: row.id, slug: row.slug } };
+}
+
+/** The spaces, as every adapter calls them (the database stays inside). */
+export function createSpacesService(deps: SpacesDeps) {
+  return bindService(deps, {
+    listSpaces,
+    getSpace,
+    createSpace,
+    renameSpace,
+    deleteSpace,
+    resolveSpace,
+  });
+}
+
+export type SpacesService = ReturnType<typeof createSpacesService>;
