@@ -169,6 +169,49 @@ describe.skipIf(!databaseServer || !redisUrl)(
       expect(heard.strangerOnA.updates).toEqual([]);
       expect(heard.strangerOnB.updates).toEqual([]);
     });
+
+    it('a write in one space on node B reaches that space on node A, and no other space', async () => {
+      const [a, b] = nodes as [ServerProcess, ServerProcess];
+      const owner = await register(a);
+      const post = (node: ServerProcess, path: string, body: unknown, space?: string) =>
+        fetch(`${node.url}${path}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${owner.token}`,
+            ...(space ? { 'x-engram-space': space } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+      // Created on A, used on B at once: every node reads the one spaces table.
+      expect((await post(a, '/api/spaces', { name: 'Blue' })).status).toBe(201);
+      const blueOnA = await connectEra('modern', a.url, owner.user.apiKey, '/mcp/blue');
+      const defaultOnA = await connectEra('modern', a.url, owner.user.apiKey, '/mcp');
+      clients.push(blueOnA, defaultOnA);
+      const heard = { blue: await blueOnA.watch(GRAPH), other: await defaultOnA.watch(GRAPH) };
+      const blueSocket = await TestSocket.open(a.url, owner.user.apiKey, {}, 'blue');
+      const defaultSocket = await TestSocket.open(a.url, owner.user.apiKey);
+      sockets.push(blueSocket, defaultSocket);
+      for (const socket of [blueSocket, defaultSocket]) {
+        socket.send('subscribe_to_graph_changes');
+        await socket.next((m) => m.type === 'subscribed');
+      }
+
+      expect((await post(b, '/api/entities', { name: 'In blue', type: 'x' }, 'blue')).status).toBe(
+        201,
+      );
+      await eventually(() => heard.blue.updates.length > 0, 10_000, 'the blue listener on node A');
+      const event = await blueSocket.next((m) => m.type === 'entity_created');
+      expect(event).toMatchObject({ space: 'blue', payload: { name: 'In blue' } });
+      const found = await callTool<{ entities: { name: string }[] }>(blueOnA, 'search_nodes', {
+        query: 'blue',
+      });
+      expect(found.entities.map((entity) => entity.name)).toEqual(['In blue']);
+
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(heard.other.updates).toEqual([]);
+      expect(defaultSocket.messages.filter((m) => m.type === 'entity_created')).toEqual([]);
+    });
   },
 );
 

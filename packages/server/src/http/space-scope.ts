@@ -2,6 +2,7 @@ import { SPACE_HEADER, SPACE_QUERY, type Access } from '@engram/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext, SpaceAuth } from '../lib/auth-context.js';
 import { unauthorized } from '../lib/errors.js';
+import { requireAllSpaces } from '../lib/space-access.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,8 +40,12 @@ export function spaceScopeWith(resolve: SpaceResolver, { optional = false } = {}
   return async function resolveSpace(request: FastifyRequest, _reply: FastifyReply) {
     const auth = request.auth;
     if (!auth) throw unauthorized();
-    // Optional (the dashboard's counts): naming no space means every space.
-    if (optional && spaceSlugOf(request) === undefined) return;
+    // Optional (the dashboard's counts): naming no space means every space,
+    // which a credential limited to some spaces may not read.
+    if (optional && spaceSlugOf(request) === undefined) {
+      requireAllSpaces(auth, 'read');
+      return;
+    }
     const operation = (request.routeOptions.config as { operation?: { type?: string } }).operation;
     const reads = operation ? operation.type === 'query' : request.method === 'GET';
     const access: Access = reads ? 'read' : 'write';

@@ -74,9 +74,12 @@ export type EmbeddingStatus = z.infer<typeof embeddingStatus>;
 
 /** GET /api/analytics: the dashboard's summary (docs/product.md, Calls). */
 export const analyticsSummary = z.object({
+  /** The graph's numbers: the space the request named, or every space's when it named none. */
   totalEntities: count,
   totalRelations: count,
   totalObservations: count,
+  /** The account's entities in every space: what the plan's entity limit counts. */
+  accountEntities: count,
   /** Newest first, at most RECENT_ENTITIES_MAX. */
   recentEntities: z.array(
     z.object({ id: z.string(), name: z.string(), type: z.string(), created_at: z.string() }),

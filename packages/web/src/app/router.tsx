@@ -97,6 +97,12 @@ export const appRoutes: RouteObject[] = [
                   Component: (await import('@/features/settings')).SettingsPage,
                 }),
               },
+              {
+                path: '/settings/spaces',
+                lazy: async () => ({
+                  Component: (await import('@/features/settings')).SpacesSettingsPage,
+                }),
+              },
             ],
           },
         ],

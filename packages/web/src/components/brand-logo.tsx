@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link, type To } from 'react-router';
 import { cn } from '@/lib/cn';
 
 /** The Engram mark: three linked nodes, i.e. a tiny knowledge graph. */
@@ -18,7 +18,7 @@ function BrandMark({ className }: { className?: string }) {
   );
 }
 
-export function BrandLogo({ to = '/', className }: { to?: string; className?: string }) {
+export function BrandLogo({ to = '/', className }: { to?: To; className?: string }) {
   return (
     <Link
       to={to}

@@ -23,6 +23,8 @@ interface ConfirmDeleteDialogProps {
   onConfirm: () => void;
   /** The destructive button's label. */
   action?: string;
+  /** Holds the destructive button back (e.g. until the name is typed to confirm). */
+  confirmDisabled?: boolean;
 }
 
 /** A deletion asks first; Cancel or Escape keeps everything (docs/product.md, States). */
@@ -35,6 +37,7 @@ export function ConfirmDeleteDialog({
   pending,
   onConfirm,
   action = 'Delete',
+  confirmDisabled = false,
 }: ConfirmDeleteDialogProps) {
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
@@ -48,7 +51,7 @@ export function ConfirmDeleteDialog({
           <DialogClose asChild>
             <Button variant="outline">Cancel</Button>
           </DialogClose>
-          <Button variant="destructive" disabled={pending} onClick={onConfirm}>
+          <Button variant="destructive" disabled={pending || confirmDisabled} onClick={onConfirm}>
             {pending ? <Spinner /> : null}
             {action}
           </Button>

@@ -37,7 +37,8 @@ export function ConnectionStatusBadge({
   const content = (
     <>
       <span className={cn('size-2 rounded-full', dot, pulse && 'animate-pulse')} aria-hidden />
-      {label}
+      {/* On a phone the dot alone (the header also holds the space switcher); the status keeps its name. */}
+      <span className="max-sm:sr-only">{label}</span>
     </>
   );
   if (onRetry) {

@@ -1,4 +1,4 @@
-import { errorResponse, type ErrorBody, type ErrorDetail } from '@engram/shared';
+import { errorResponse, SPACE_HEADER, type ErrorBody, type ErrorDetail } from '@engram/shared';
 import type { z } from 'zod';
 import { clearAuthToken, readAuthToken } from './auth-token';
 import { CLIENT_ID_HEADER, TAB_CLIENT_ID } from './client-id';
@@ -50,6 +50,11 @@ export interface RequestOptions<T> {
    * Login (401 = wrong password) and the start-up session check turn this off.
    */
   signOutOnUnauthorized?: boolean;
+  /**
+   * The memory space a graph call acts in (its slug, sent as X-Engram-Space);
+   * omitted, the server uses the default space (or, for analytics, the whole account).
+   */
+  space?: string | null;
 }
 
 type UnauthorizedHandler = () => void;
@@ -85,7 +90,14 @@ async function readJson(response: Response): Promise<unknown> {
 /** The one way the app talks to the server: same origin, JSON, bearer token. */
 export async function apiRequest<T = unknown>(
   path: string,
-  { method = 'GET', body, schema, token, signOutOnUnauthorized = true }: RequestOptions<T> = {},
+  {
+    method = 'GET',
+    body,
+    schema,
+    token,
+    signOutOnUnauthorized = true,
+    space,
+  }: RequestOptions<T> = {},
 ): Promise<T> {
   // The tab's id: realtime events of the changes it makes come back marked as its own.
   const headers: Record<string, string> = {
@@ -95,6 +107,7 @@ export async function apiRequest<T = unknown>(
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const bearer = token ?? readAuthToken();
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  if (space) headers[SPACE_HEADER] = space;
 
   let response: Response;
   try {

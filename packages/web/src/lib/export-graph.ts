@@ -1,6 +1,8 @@
+import { SPACE_HEADER } from '@engram/shared';
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest, ApiError } from '@/lib/api-client';
 import { readAuthToken } from '@/lib/auth-token';
+import { useSpaceSlug } from '@/lib/space';
 
 /** The file name the server gives the download, or one of the same shape. */
 function fileNameOf(response: Response): string {
@@ -10,18 +12,19 @@ function fileNameOf(response: Response): string {
 }
 
 /**
- * GET /api/export → the account's whole graph as Engram's lossless JSON,
+ * GET /api/export → one space's whole graph as Engram's lossless JSON,
  * saved by the browser as a file (the dashboard, and Settings before an account
  * is deleted). Fetched with the bearer token (a plain link
  * cannot carry it), then handed to the browser as a download.
  */
-export async function exportGraph(): Promise<string> {
+export async function exportGraph(space: string): Promise<string> {
   const token = readAuthToken();
   let response: Response;
   try {
     response = await fetch('/api/export', {
       headers: {
         Accept: 'application/json',
+        [SPACE_HEADER]: space,
         ...(token ? { Authorization: `Bearer ${token}` } : {}),
       },
     });
@@ -55,6 +58,8 @@ export async function exportGraph(): Promise<string> {
   return name;
 }
 
+/** Exports the shown space. */
 export function useExportGraph() {
-  return useMutation({ mutationFn: exportGraph });
+  const space = useSpaceSlug();
+  return useMutation({ mutationFn: () => exportGraph(space) });
 }

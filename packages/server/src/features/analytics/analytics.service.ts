@@ -78,6 +78,7 @@ export async function summary(
     totalEntities: rows.entities,
     totalRelations: rows.relations,
     totalObservations: rows.observations,
+    accountEntities: rows.accountEntities,
     recentEntities: rows.recent,
     entityTypeStats: rows.types.map(({ type, count }) => ({ type, label: typeLabel(type), count })),
     activityStats: rows.activity,

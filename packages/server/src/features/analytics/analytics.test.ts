@@ -86,6 +86,7 @@ describe('GET /api/analytics', () => {
     const summary = await summaryOf(req);
     expect(summary).toEqual({
       totalEntities: 0,
+      accountEntities: 0,
       totalRelations: 0,
       totalObservations: 0,
       recentEntities: [],

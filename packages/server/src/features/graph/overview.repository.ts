@@ -4,6 +4,8 @@ import type { Db } from '../../db/connection.js';
 /** The account's graph at a glance, for the dashboard. */
 export interface OverviewRows {
   entities: number;
+  /** The account's entities in every space (the plan's limit counts these). */
+  accountEntities: number;
   relations: number;
   observations: number;
   /** Entities created per day from `since` on, newest first; days without any left out. */
@@ -39,6 +41,7 @@ export async function overview(
       a.entity_count::float8 as entities,
       a.relation_count::float8 as relations,
       a.observation_count::float8 as observations,
+      (select entity_count::float8 from accounts where id = ${accountId}) as "accountEntities",
       (select coalesce(json_agg(json_build_object('date', to_char(g.day, 'YYYY-MM-DD'),
                                                   'count', g.entities_created)
                                 order by g.day desc), '[]')
@@ -63,7 +66,15 @@ export async function overview(
   `.execute(db);
   const row = result.rows[0];
   if (!row)
-    return { entities: 0, relations: 0, observations: 0, activity: [], recent: [], types: [] };
+    return {
+      entities: 0,
+      accountEntities: 0,
+      relations: 0,
+      observations: 0,
+      activity: [],
+      recent: [],
+      types: [],
+    };
   return {
     ...row,
     // JSON carries the time as PostgreSQL prints it; answer ISO like every other date.

@@ -231,8 +231,22 @@ describe('isolation between spaces', () => {
     // Relations, types, the drawing, recall.
     const rels = (await work({ method: 'GET', url: '/api/relations' })).json<{
       relations: { type: string }[];
+      total: number;
     }>();
     expect(rels.relations.map((r) => r.type)).toEqual(['manages']);
+    expect(rels.total).toBe(1);
+    const homeRels = (
+      await call({ method: 'GET', url: '/api/relations?types=knows,manages' })
+    ).json();
+    expect(homeRels).toMatchObject({ total: 1, relations: [{ type: 'knows' }] });
+    const searched = (await work({ method: 'GET', url: '/api/relations?query=ada' })).json();
+    expect(searched.relations.map((r: { type: string }) => r.type)).toEqual(['manages']);
+    const listed = (await work({ method: 'GET', url: '/api/entities' })).json();
+    expect(listed.total).toBe(2);
+    const ofType = (await work({ method: 'GET', url: '/api/entities?types=person' })).json();
+    expect(ofType.total).toBe(2);
+    const entityTypes = (await work({ method: 'GET', url: '/api/entities/types' })).json();
+    expect(entityTypes.types).toEqual([expect.objectContaining({ type: 'person', count: 2 })]);
     const types = (await work({ method: 'GET', url: '/api/relations/types' })).json<{
       types: { type: string }[];
     }>();
@@ -300,6 +314,107 @@ describe('isolation between spaces', () => {
   });
 });
 
+describe('twin spaces (the same ids in two spaces)', () => {
+  it('every kind of write in one space leaves its twin exactly as it was', async () => {
+    const { call, apiKey } = await account();
+    await createSpace(call, { name: 'Twin' });
+    const post = async (url: string, payload: Record<string, unknown>) =>
+      (await call({ method: 'POST', url, payload })).json<{ id: string }>();
+    const ada = await post('/api/entities', {
+      name: 'Ada',
+      type: 'person',
+      metadata: { role: 'author' },
+      observations: ['writes notes', 'likes engines'],
+    });
+    const bob = await post('/api/entities', {
+      name: 'Bob',
+      type: 'person',
+      observations: ['reads'],
+    });
+    const loom = await post('/api/entities', {
+      name: 'Loom',
+      type: 'tool',
+      observations: ['weaves'],
+    });
+    const knows = await post('/api/relations', {
+      fromEntityId: ada.id,
+      toEntityId: bob.id,
+      type: 'knows',
+    });
+    await post('/api/relations', { fromEntityId: ada.id, toEntityId: loom.id, type: 'uses' });
+    // The default space exported losslessly and imported into the twin: the same ids in both.
+    const document = JSON.parse((await call({ method: 'GET', url: '/api/export' })).body);
+    const auth = (await t.runtime.authenticate(apiKey))!;
+    const twinAuth = await t.runtime.spaces.resolveSpace(auth, 'twin', 'write', {});
+    await t.runtime.graph.importLossless(twinAuth, document);
+
+    const twin = inSpace(call, 'twin');
+    const twinAgent = await connectEra('legacy', baseUrl, apiKey, '/mcp/twin');
+    closers.push(twinAgent);
+    const snapshot = async () => {
+      const exported = JSON.parse((await twin({ method: 'GET', url: '/api/export' })).body);
+      delete exported.exportedAt;
+      const tools = [
+        await callTool(twinAgent, 'open_nodes', { names: ['Ada', 'Bob', 'Loom'] }),
+        await callTool(twinAgent, 'search_nodes', { query: 'person' }),
+        await callTool(twinAgent, 'read_graph', {}),
+      ];
+      const reads = await Promise.all(
+        [
+          '/api/entities',
+          '/api/entities/types',
+          '/api/relations',
+          '/api/relations?query=knows',
+          '/api/relations?entityId=' + ada.id,
+          '/api/relations/types',
+          '/api/relations/graph/data',
+          `/api/relations/graph/${ada.id}`,
+          `/api/entities/${ada.id}`,
+          '/api/entities?query=engines',
+          '/api/recall?q=who%20writes%20notes',
+          '/api/spaces/twin',
+        ].map(async (url) => (await twin({ method: 'GET', url })).body),
+      );
+      return { exported, reads, tools };
+    };
+    const before = await snapshot();
+    expect(before.exported.entities).toHaveLength(3);
+
+    // REST writes in the default space, by id.
+    await call({
+      method: 'PUT',
+      url: `/api/entities/${ada.id}`,
+      payload: { name: 'Ada L', type: 'writer', metadata: { role: 'x' } },
+    });
+    await call({
+      method: 'POST',
+      url: `/api/entities/${ada.id}/observations`,
+      payload: { observations: ['new note'] },
+    });
+    await call({ method: 'PUT', url: `/api/relations/${knows.id}`, payload: { type: 'admires' } });
+    await call({ method: 'DELETE', url: `/api/relations/${knows.id}` });
+    await call({ method: 'DELETE', url: `/api/entities/${loom.id}` });
+    // MCP writes in the default space, by name.
+    const agent = await connectEra('modern', baseUrl, apiKey, '/mcp');
+    closers.push(agent);
+    await callTool(agent, 'delete_observations', {
+      deletions: [{ entityName: 'Bob', observations: ['reads'] }],
+    });
+    await callTool(agent, 'add_observations', {
+      observations: [{ entityName: 'Bob', contents: ['more'] }],
+    });
+    await callTool(agent, 'create_relations', {
+      relations: [{ from: 'Bob', to: 'Ada L', relationType: 'follows' }],
+    });
+    await callTool(agent, 'delete_entities', { entityNames: ['Bob'] });
+
+    expect(await snapshot()).toEqual(before);
+    // And the default space did change.
+    const mine = (await call({ method: 'GET', url: '/api/entities' })).json();
+    expect(mine.entities.map((e: { name: string }) => e.name)).toEqual(['Ada L']);
+  });
+});
+
 describe('scoped keys', () => {
   it('reach only what they were given, and are told what they lack', async () => {
     const { call } = await account();
@@ -346,6 +461,11 @@ describe('scoped keys', () => {
     });
     expect(create.statusCode).toBe(403);
     expect(create.json().error).toBe('This API key lacks spaces:*:write');
+    // The dashboard: its own space's numbers, never every space's.
+    expect((await reader({ method: 'GET', url: '/api/analytics' })).statusCode).toBe(200);
+    const all = await withKey(readAlpha)({ method: 'GET', url: '/api/analytics' });
+    expect(all.statusCode).toBe(403);
+    expect(all.json().error).toBe('This API key lacks spaces:*:read');
     // Nothing changed.
     expect(names(await inSpace(call, 'alpha')({ method: 'GET', url: '/api/entities' }))).toEqual([
       'In alpha',

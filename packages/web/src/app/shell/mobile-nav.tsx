@@ -11,11 +11,13 @@ import {
   SheetContent,
 } from '@/components/ui/dialog';
 import { cn } from '@/lib/cn';
+import { useSpace } from '@/lib/space';
 import { NAV_ITEMS } from './nav-items';
 
 /** The navigation behind a menu button on narrow screens (375px and up). */
 export function MobileNav() {
   const [open, setOpen] = useState(false);
+  const { linkTo } = useSpace();
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
@@ -26,12 +28,12 @@ export function MobileNav() {
       <SheetContent>
         <DialogTitle className="sr-only">Navigation</DialogTitle>
         <DialogDescription className="sr-only">Go to a section of Engram</DialogDescription>
-        <BrandLogo to="/dashboard" />
+        <BrandLogo to={linkTo('/dashboard')} />
         <nav aria-label="Mobile" className="mt-4 grid gap-1">
           {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
             <NavLink
               key={to}
-              to={to}
+              to={linkTo(to)}
               onClick={() => setOpen(false)}
               className={({ isActive }) =>
                 cn(

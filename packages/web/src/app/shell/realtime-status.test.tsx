@@ -67,7 +67,7 @@ describe('realtime in the shell (RealtimeProvider, badge, notifications)', () =>
     renderProvider();
     await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
     expect(FakeWebSocket.latest.url).toBe(
-      `ws://${window.location.host}/ws/connect?api_key=${TEST_USER.apiKey}`,
+      `ws://${window.location.host}/ws/connect?api_key=${TEST_USER.apiKey}&space=default`,
     );
     expect(screen.getByRole('status', { name: 'Realtime connection: Connecting' })).toBeVisible();
     const socket = await connectedSocket();

@@ -9,6 +9,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { useSession } from '@/lib/session';
+import { useSpace } from '@/lib/space';
 
 function initialsOf(firstName: string | undefined, lastName: string | undefined, email: string) {
   const fromName = `${firstName?.charAt(0) ?? ''}${lastName?.charAt(0) ?? ''}`;
@@ -19,6 +20,7 @@ function initialsOf(firstName: string | undefined, lastName: string | undefined,
 export function UserMenu() {
   const { user, signOut } = useSession();
   const navigate = useNavigate();
+  const { linkTo } = useSpace();
   const displayName = user?.email || 'User';
 
   async function handleLogout() {
@@ -50,15 +52,15 @@ export function UserMenu() {
           <span className="block truncate font-medium">{displayName}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => void navigate('/api-keys')}>
+        <DropdownMenuItem onSelect={() => void navigate(linkTo('/api-keys'))}>
           <KeyRound aria-hidden />
           API Keys
         </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => void navigate('/billing')}>
+        <DropdownMenuItem onSelect={() => void navigate(linkTo('/billing'))}>
           <CreditCard aria-hidden />
           Billing
         </DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => void navigate('/settings')}>
+        <DropdownMenuItem onSelect={() => void navigate(linkTo('/settings'))}>
           <Settings aria-hidden />
           Settings
         </DropdownMenuItem>

@@ -9,6 +9,18 @@ describe('agent configurations', () => {
     expect(mcpUrlOf('https://engram.example.com/')).toBe(URL);
   });
 
+  it("names a space other than default in the address, and in engram mcp's arguments", () => {
+    expect(mcpUrlOf('https://engram.example.com', 'default')).toBe(URL);
+    expect(mcpUrlOf('https://engram.example.com', 'user-42')).toBe(`${URL}/user-42`);
+    const stdio = agentConfigs(`${URL}/user-42`, 'user-42').find((c) => c.client === 'stdio')!;
+    expect(JSON.parse(stdio.snippet).mcpServers.engram.args).toEqual([
+      '/path/to/engram/packages/server/dist/main.js',
+      'mcp',
+      '--space',
+      'user-42',
+    ]);
+  });
+
   it('gives Claude Code one command with the URL and the key as a bearer header', () => {
     const [claude] = agentConfigs(URL);
     expect(claude!.snippet).toBe(

@@ -1,3 +1,4 @@
+import { DEFAULT_SPACE_SLUG } from '@engram/shared';
 /**
  * What a person pastes into an MCP client to give it this server's memory.
  * The key is a placeholder: the panel never prints a secret (a new key is
@@ -17,9 +18,14 @@ export interface AgentConfig {
   snippet: string;
 }
 
-/** `/mcp` on the origin the app was opened at: the server serves both (PUBLIC_URL's origin when set). */
-export function mcpUrlOf(origin: string): string {
-  return `${origin.replace(/\/+$/, '')}/mcp`;
+/**
+ * The MCP address of a space on the origin the app was opened at (the server
+ * serves both; PUBLIC_URL's origin when set): `/mcp` for the default space,
+ * `/mcp/<slug>` for another.
+ */
+export function mcpUrlOf(origin: string, space = DEFAULT_SPACE_SLUG): string {
+  const path = space === DEFAULT_SPACE_SLUG ? '/mcp' : `/mcp/${encodeURIComponent(space)}`;
+  return `${origin.replace(/\/+$/, '')}${path}`;
 }
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -29,7 +35,8 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
  * also reads `X-API-Key`); the stdio one starts `engram mcp` on this machine,
  * which relays to the running server when it owns the data folder.
  */
-export function agentConfigs(mcpUrl: string): AgentConfig[] {
+export function agentConfigs(mcpUrl: string, space = DEFAULT_SPACE_SLUG): AgentConfig[] {
+  const spaceArgs = space === DEFAULT_SPACE_SLUG ? [] : ['--space', space];
   const authorization = `Bearer ${KEY_PLACEHOLDER}`;
   return [
     {
@@ -65,7 +72,7 @@ export function agentConfigs(mcpUrl: string): AgentConfig[] {
         mcpServers: {
           engram: {
             command: 'node',
-            args: ['/path/to/engram/packages/server/dist/main.js', 'mcp'],
+            args: ['/path/to/engram/packages/server/dist/main.js', 'mcp', ...spaceArgs],
             env: { ENGRAM_API_KEY: KEY_PLACEHOLDER, DATA_DIR: '/path/to/engram/data' },
           },
         },

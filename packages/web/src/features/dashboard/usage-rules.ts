@@ -67,6 +67,7 @@ export function emptySummary(): AnalyticsSummary {
   const now = new Date();
   return {
     totalEntities: 0,
+    accountEntities: 0,
     totalRelations: 0,
     totalObservations: 0,
     recentEntities: [],

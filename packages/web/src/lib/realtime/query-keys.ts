@@ -19,6 +19,11 @@ import type { GraphEvent } from './messages';
  *
  * Only queries being shown refetch at once; the others are marked stale and
  * reload when next shown (TanStack's invalidateQueries default).
+ *
+ * Graph data belongs to a memory space: each key holds the space's slug right
+ * after its prefix (`['entities', 'alpha', 'list', filter]`; after the id for
+ * `['entity', id, 'alpha', …]`), so one space never shows another's cache,
+ * while the prefixes, which name no space, still refresh every space's.
  */
 export const liveQueryKeys = {
   entities: ['entities'] as const,

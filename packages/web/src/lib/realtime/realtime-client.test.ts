@@ -88,6 +88,48 @@ describe('RealtimeClient: connecting', () => {
       'wss://engram.dev/ws/connect?api_key=key',
     );
   });
+
+  it('names the memory space it follows in the address', () => {
+    expect(realtimeUrl('key', { protocol: 'https:', host: 'engram.dev' }, 'alpha')).toBe(
+      'wss://engram.dev/ws/connect?api_key=key&space=alpha',
+    );
+  });
+});
+
+describe('RealtimeClient: memory spaces', () => {
+  const spaced = () =>
+    createClient({
+      url: (key, space) => `ws://engram.test/ws/connect?api_key=${key}&space=${space ?? ''}`,
+    });
+
+  it('opens its first socket in the space set before the key', () => {
+    const client = spaced();
+    client.setSpace('alpha');
+    expect(FakeWebSocket.instances).toHaveLength(0);
+    client.setApiKey('key-1');
+    expect(FakeWebSocket.latest.url).toBe('ws://engram.test/ws/connect?api_key=key-1&space=alpha');
+  });
+
+  it('replaces the connection for another space and starts its feed from now', () => {
+    const client = spaced();
+    client.setSpace('alpha');
+    client.setApiKey('key-1');
+    const first = FakeWebSocket.latest;
+    first.accept();
+    first.event('entity_created', 7, entity('a', 'A'));
+
+    client.setSpace('beta');
+    expect(first.closedWith).toEqual({ code: 1000, reason: 'Space changed' });
+    const second = FakeWebSocket.latest;
+    expect(second).not.toBe(first);
+    expect(second.url).toBe('ws://engram.test/ws/connect?api_key=key-1&space=beta');
+    second.accept();
+    // No lastSeq: alpha's position means nothing in beta's feed.
+    expect(second.sent.find((m) => m.type === 'subscribe_to_graph_changes')?.payload).toEqual({});
+
+    client.setSpace('beta');
+    expect(FakeWebSocket.latest).toBe(second);
+  });
 });
 
 describe('RealtimeClient: keeping the connection alive', () => {

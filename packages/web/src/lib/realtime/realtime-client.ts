@@ -4,6 +4,7 @@ import {
   PING_INTERVAL_MS,
   RECONNECT_INTERVAL_MS,
   REALTIME_PATH,
+  SPACE_QUERY,
   UNAUTHORIZED_CLOSE_CODE,
   type ServerMessage,
 } from '@engram/shared';
@@ -53,8 +54,8 @@ export interface Timers {
 export type RealtimeLogger = Pick<Console, 'warn' | 'error'>;
 
 export interface RealtimeClientOptions {
-  /** The socket address for a key; see `realtimeUrl`. */
-  url: (apiKey: string) => string;
+  /** The socket address for a key and a memory space (null: the default one); see `realtimeUrl`. */
+  url: (apiKey: string, space: string | null) => string;
   createSocket?: SocketFactory;
   timers?: Timers;
   logger?: RealtimeLogger;
@@ -84,10 +85,18 @@ const globalTimers: Timers = {
   clearInterval: (handle) => globalThis.clearInterval(handle as ReturnType<typeof setInterval>),
 };
 
-/** ws(s)://<this host>/ws/connect?api_key=… — same origin as the app (docs/product.md, Calls). */
-export function realtimeUrl(apiKey: string, location: Pick<Location, 'protocol' | 'host'>): string {
+/**
+ * ws(s)://<this host>/ws/connect?api_key=…&space=… — same origin as the app
+ * (docs/product.md, Calls); the feed carries the changes of that one space.
+ */
+export function realtimeUrl(
+  apiKey: string,
+  location: Pick<Location, 'protocol' | 'host'>,
+  space: string | null = null,
+): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}${REALTIME_PATH}?api_key=${encodeURIComponent(apiKey)}`;
+  const spacePart = space ? `&${SPACE_QUERY}=${encodeURIComponent(space)}` : '';
+  return `${scheme}://${location.host}${REALTIME_PATH}?api_key=${encodeURIComponent(apiKey)}${spacePart}`;
 }
 
 /**
@@ -112,6 +121,8 @@ export class RealtimeClient {
     createSocket: SocketFactory;
   };
   private apiKey: string | null = null;
+  /** The memory space followed (null: the server's default). */
+  private space: string | null = null;
   private socket: SocketLike | null = null;
   /** A socket closed on purpose, until its close event arrives (status Disconnecting). */
   private closingSocket: SocketLike | null = null;
@@ -172,6 +183,23 @@ export class RealtimeClient {
     this.apiKey = key;
     this.stopReason = key === null ? 'closed' : null;
     if (key !== null) this.open();
+    this.publish();
+  }
+
+  /**
+   * Follows another memory space: the connection is replaced, and the new
+   * feed starts from now (nothing to resume: what happened there while
+   * another space was shown is already in what its screens read).
+   */
+  setSpace(space: string | null): void {
+    if (space === this.space) return;
+    this.space = space;
+    this.lastSeq = undefined;
+    this.everSubscribed = false;
+    if (this.apiKey === null) return;
+    this.stop('Space changed');
+    this.stopReason = null;
+    this.open();
     this.publish();
   }
 
@@ -282,7 +310,7 @@ export class RealtimeClient {
 
   private open(): void {
     if (this.apiKey === null) return;
-    const socket = this.options.createSocket(this.options.url(this.apiKey));
+    const socket = this.options.createSocket(this.options.url(this.apiKey, this.space));
     this.socket = socket;
     this.established = false;
     socket.onopen = () => {

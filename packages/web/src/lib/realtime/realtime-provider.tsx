@@ -3,6 +3,7 @@ import {
   createContext,
   use,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -11,6 +12,7 @@ import {
 } from 'react';
 import { TAB_CLIENT_ID } from '../client-id';
 import { useSession } from '../session';
+import { useSpaceSlug } from '../space';
 import { NotificationQueue, type LiveNotification } from './notifications';
 import { ALL_LIVE_QUERY_KEYS, queryKeysForEvent } from './query-keys';
 import {
@@ -89,11 +91,12 @@ export function RealtimeProvider({
   const { user } = useSession();
   const queryClient = useQueryClient();
   const apiKey = user?.apiKey ?? null;
+  const space = useSpaceSlug();
 
   const [client] = useState(
     () =>
       new RealtimeClient({
-        url: (key) => realtimeUrl(key, window.location),
+        url: (key, followed) => realtimeUrl(key, window.location, followed),
         ...(createSocket ? { createSocket } : {}),
         ...(timers ? { timers } : {}),
       }),
@@ -104,6 +107,11 @@ export function RealtimeProvider({
     client.setApiKey(apiKey);
     return () => client.setApiKey(null);
   }, [client, apiKey]);
+
+  // The feed follows the shown space (before the key's effect above opens the first socket).
+  useLayoutEffect(() => {
+    client.setSpace(space);
+  }, [client, space]);
 
   // Events: a notification each, and the affected queries refreshed (batched).
   useEffect(() => {

@@ -15,6 +15,7 @@ import {
   type KeyRoll,
   type KeyState,
 } from '../key-display';
+import { scopeLabel } from '../key-scope';
 
 interface ApiKeyCardProps {
   apiKey: ApiKey;
@@ -80,6 +81,9 @@ export function ApiKeyCard({ apiKey, secret, roll = {}, onRoll, onDelete }: ApiK
             </div>
             <p className="mt-0.5 text-xs text-muted-foreground">
               Created {formatDate(apiKey.createdAt)} by {apiKey.createdBy.name}
+            </p>
+            <p className="mt-0.5 text-xs text-muted-foreground wrap-anywhere">
+              Access: <span className="text-foreground">{scopeLabel(apiKey.permissions)}</span>
             </p>
             <RollNotes apiKey={apiKey} state={state} roll={roll} />
           </div>

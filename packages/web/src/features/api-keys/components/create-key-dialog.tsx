@@ -15,6 +15,8 @@ import { FormField } from '@/components/ui/form-field';
 import { Spinner } from '@/components/ui/spinner';
 import { useCreateApiKey } from '../api/create-api-key';
 import { errorMessage } from '../key-display';
+import { FULL_SCOPE, permissionsOf, scopeProblem, type ScopeChoice } from '../key-scope';
+import { KeyScopePicker } from './key-scope-picker';
 
 interface CreateKeyDialogProps {
   open: boolean;
@@ -22,7 +24,10 @@ interface CreateKeyDialogProps {
   onCreated: (key: CreatedApiKey) => void;
 }
 
-/** Names a new key; the button stays disabled while the name is blank (docs/product.md, Forms). */
+/**
+ * Names a new key and what it may touch; the button stays disabled while the
+ * name is blank (docs/product.md, Forms).
+ */
 export function CreateKeyDialog({ open, onOpenChange, onCreated }: CreateKeyDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -36,13 +41,17 @@ export function CreateKeyDialog({ open, onOpenChange, onCreated }: CreateKeyDial
 
 function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
   const [name, setName] = useState('');
+  const [scope, setScope] = useState<ScopeChoice>(FULL_SCOPE);
+  const [tried, setTried] = useState(false);
   const createKey = useCreateApiKey();
   const blank = name.trim() === '';
+  const problem = scopeProblem(scope);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (blank || createKey.isPending) return;
-    createKey.mutate(name, { onSuccess: onCreated });
+    setTried(true);
+    if (blank || problem || createKey.isPending) return;
+    createKey.mutate({ name, permissions: permissionsOf(scope) }, { onSuccess: onCreated });
   }
 
   return (
@@ -66,6 +75,14 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
           if (createKey.isError) createKey.reset();
         }}
         hint="A name that says where the key is used."
+      />
+      <KeyScopePicker
+        value={scope}
+        onChange={(next) => {
+          setScope(next);
+          if (createKey.isError) createKey.reset();
+        }}
+        error={tried ? problem : null}
       />
       {createKey.isError ? (
         <Alert variant="error">{errorMessage(createKey.error, 'Failed to create API key')}</Alert>

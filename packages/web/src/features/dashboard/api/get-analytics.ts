@@ -2,17 +2,20 @@ import { analyticsSummary, type AnalyticsSummary } from '@engram/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
+import { ALL_SPACES, useSpace } from '@/lib/space';
 
 /** Under the live `['analytics']` prefix: every graph event refreshes the dashboard. */
-export const analyticsSummaryKey = [...liveQueryKeys.analytics, 'summary'] as const;
+export const analyticsSummaryKey = (space: string | null) =>
+  [...liveQueryKeys.analytics, 'summary', space ?? ALL_SPACES] as const;
 
 /**
  * GET /api/analytics → the dashboard's summary (docs/product.md, Shapes): graph totals,
  * recent activity and entities, today's and this month's operations, and the
- * plan with its limits (the web app keeps no table of its own).
+ * plan with its limits (the web app keeps no table of its own). With a space,
+ * the graph's numbers are that space's; with none (All spaces), the account's.
  */
-export function getAnalytics(): Promise<AnalyticsSummary> {
-  return apiRequest('/api/analytics', { schema: analyticsSummary });
+export function getAnalytics(space: string | null): Promise<AnalyticsSummary> {
+  return apiRequest('/api/analytics', { schema: analyticsSummary, space });
 }
 
 /**
@@ -23,15 +26,17 @@ export function getAnalytics(): Promise<AnalyticsSummary> {
  * the tab reads it again (an agent's reads send no event either). No timer:
  * an idle tab sends nothing.
  */
-export function analyticsQueryOptions() {
+export function analyticsQueryOptions(space: string | null) {
   return queryOptions({
-    queryKey: analyticsSummaryKey,
-    queryFn: getAnalytics,
+    queryKey: analyticsSummaryKey(space),
+    queryFn: () => getAnalytics(space),
     staleTime: 0,
     refetchOnWindowFocus: true,
   });
 }
 
+/** The shown space's numbers, or the whole account's when "All spaces" is chosen. */
 export function useAnalytics() {
-  return useQuery(analyticsQueryOptions());
+  const { slug, allSpaces } = useSpace();
+  return useQuery(analyticsQueryOptions(allSpaces ? null : slug));
 }

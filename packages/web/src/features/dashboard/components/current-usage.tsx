@@ -99,13 +99,14 @@ function Notice({
 
 /** The usage notice under the bars (docs/product.md, Forms): 'Limit Exceeded' at 95%, 'Approaching Limits' at 80%, else the next plan. */
 function UsageNotice({ summary }: { summary: AnalyticsSummary }) {
-  const warning = usageWarning(summary.totalEntities, summary.plan.limits.entities);
+  const warning = usageWarning(summary.accountEntities, summary.plan.limits.entities);
   const limit = formatCount(summary.plan.limits.entities);
   if (warning.level === 'critical') {
     return (
       <Notice tone="critical" title="Limit Exceeded">
         <p>
-          {formatCount(summary.totalEntities)} of {limit} entities on the {summary.plan.name} plan.
+          {formatCount(summary.accountEntities)} of {limit} entities on the {summary.plan.name}{' '}
+          plan.
         </p>
         <p className="mt-1">
           Upgrade now to avoid service interruption.{' '}
@@ -175,7 +176,7 @@ export function CurrentUsage({ summary }: { summary: AnalyticsSummary }) {
         </CardDescription>
       </CardHeader>
       <div className="grid gap-4 px-6 pb-6">
-        <UsageMeter label="Entities" used={summary.totalEntities} limit={limits.entities} />
+        <UsageMeter label="Entities" used={summary.accountEntities} limit={limits.entities} />
         <UsageMeter
           label="Operations this month"
           used={summary.operationsThisMonth}

@@ -12,6 +12,7 @@ function summary(overrides: Partial<AnalyticsSummary> = {}): AnalyticsSummary {
   return {
     ...emptySummary(),
     totalEntities: 1234,
+    accountEntities: 1234,
     totalRelations: 56,
     totalObservations: 789,
     todayApiCalls: 42,
@@ -164,7 +165,11 @@ describe('Dashboard (/dashboard)', () => {
     [949, 'Approaching Limits'],
     [950, 'Limit Exceeded'],
   ])('at %i of 1,000 entities shows %s', async (totalEntities, notice) => {
-    dashboardServer(() => ({ status: 200, body: summary({ totalEntities }) }));
+    // The limit counts the account's entities in every space, not the space shown.
+    dashboardServer(() => ({
+      status: 200,
+      body: summary({ totalEntities: 3, accountEntities: totalEntities }),
+    }));
     await openDashboard();
     await screen.findByText(`${totalEntities} / 1,000`);
     const bar = screen.getByRole('progressbar', { name: 'Entities' });
@@ -190,6 +195,7 @@ describe('Dashboard (/dashboard)', () => {
       status: 200,
       body: summary({
         totalEntities: 10,
+        accountEntities: 10,
         userPlan: 'pro',
         plan: {
           id: 'pro-annual',

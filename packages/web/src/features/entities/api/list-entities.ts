@@ -2,6 +2,7 @@ import { entityList, type EntityList } from '@engram/shared';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
+import { useSpaceSlug } from '@/lib/space';
 
 /** Entity lists are read 100 at a time (docs/product.md, Numbers). */
 export const ENTITY_PAGE_SIZE = 100;
@@ -14,8 +15,8 @@ export interface EntityFilter {
 }
 
 /** Under the live prefix ['entities']: any entity event refreshes the grid. */
-export const entityPagesKey = (filter: EntityFilter) =>
-  [...liveQueryKeys.entities, 'list', filter] as const;
+export const entityPagesKey = (space: string, filter: EntityFilter) =>
+  [...liveQueryKeys.entities, space, 'list', filter] as const;
 
 /**
  * GET /api/entities?query=&types=&limit=100&cursor= → one page of entities
@@ -25,6 +26,7 @@ export const entityPagesKey = (filter: EntityFilter) =>
  * one.
  */
 export function listEntities(
+  space: string,
   filter: EntityFilter,
   cursor: string | null = null,
   limit = ENTITY_PAGE_SIZE,
@@ -33,14 +35,15 @@ export function listEntities(
   if (filter.query.trim()) params.set('query', filter.query.trim());
   if (filter.type) params.set('types', filter.type);
   if (cursor) params.set('cursor', cursor);
-  return apiRequest(`/api/entities?${params.toString()}`, { schema: entityList });
+  return apiRequest(`/api/entities?${params.toString()}`, { schema: entityList, space });
 }
 
 /** The grid's pages: the first 100, then 'Load more' fetches the next 100 from the server. */
 export function useEntityPages(filter: EntityFilter) {
+  const space = useSpaceSlug();
   return useInfiniteQuery({
-    queryKey: entityPagesKey(filter),
-    queryFn: ({ pageParam }) => listEntities(filter, pageParam),
+    queryKey: entityPagesKey(space, filter),
+    queryFn: ({ pageParam }) => listEntities(space, filter, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     // A new search keeps the old cards on screen until its answer arrives.

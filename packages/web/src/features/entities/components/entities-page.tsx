@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import { useEntityPages, type EntityFilter } from '../api/list-entities';
-import { entityTypePages, entityTypesKey } from '@/lib/api/entities';
+import { entityTypesKey, useEntityTypePages } from '@/lib/api/entities';
 import { entityCountLabel } from '../display';
 import { DeleteEntityDialog } from './delete-entity-dialog';
 import { EntityCard } from './entity-card';
@@ -46,6 +46,7 @@ export function EntitiesPage() {
 
   const pages = useEntityPages(filter);
   // The type filter's first page (shared with the picker): the chosen type's count, when on it.
+  const entityTypePages = useEntityTypePages();
   const firstTypes = useInfiniteQuery(entityTypePages(''));
   const queryClient = useQueryClient();
 

@@ -16,6 +16,8 @@ import { liveQueryKeys } from '@/lib/realtime';
 import { addObservations } from '../api/add-observations';
 import { useCreateEntity } from '../api/create-entity';
 import { entityQueryOptions, useEntity } from '@/lib/api/entities';
+import { useSpaceSlug } from '@/lib/space';
+
 import { updateEntity } from '../api/update-entity';
 import { formatCount, serverReason } from '../display';
 import {
@@ -127,6 +129,7 @@ function EditEntity({ entity, onDone }: { entity: Entity; onDone: () => void }) 
 
 function EditEntityForm({ loaded, onDone }: { loaded: Entity; onDone: () => void }) {
   const queryClient = useQueryClient();
+  const space = useSpaceSlug();
   // What the person was shown when the form opened; live refreshes do not reset the form.
   const [shown] = useState(loaded);
   const partial = shown.observationsTruncated === true;
@@ -140,21 +143,21 @@ function EditEntityForm({ loaded, onDone }: { loaded: Entity; onDone: () => void
     mutationFn: async (input: EntityPayload) => {
       const { name, type, metadata } = input;
       if (partial) {
-        const updated = await updateEntity(shown.id, { name, type, metadata });
+        const updated = await updateEntity(space, shown.id, { name, type, metadata });
         const known = new Set(shown.observations.map((observation) => observation.content));
         const added = input.observations.filter((text) => !known.has(text));
-        return added.length ? (await addObservations(shown.id, added)).entity : updated;
+        return added.length ? (await addObservations(space, shown.id, added)).entity : updated;
       }
       // The latest list, so observations added meanwhile (by an agent) are kept.
       const latest = await queryClient
-        .fetchQuery({ ...entityQueryOptions(shown.id), staleTime: 0 })
+        .fetchQuery({ ...entityQueryOptions(space, shown.id), staleTime: 0 })
         .catch(() => shown);
       const observations = observationsToSend(
         shown.observations,
         input.observations,
         latest.observations,
       );
-      return updateEntity(shown.id, {
+      return updateEntity(space, shown.id, {
         name,
         type,
         metadata,

@@ -9,7 +9,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/cn';
-import { entityTypePages } from '@/lib/api/entities';
+import { useEntityTypePages } from '@/lib/api/entities';
 import {
   checkEntityForm,
   typeChoices,
@@ -85,6 +85,7 @@ export function EntityForm({
   const liveServerError = serverError !== dismissedServerError ? serverError : null;
 
   const ids = { type: useId(), metadata: useId(), observations: useId() };
+  const entityTypePages = useEntityTypePages();
   const nameRef = useRef<HTMLInputElement>(null);
   const typeRef = useRef<HTMLButtonElement>(null);
   const customRef = useRef<HTMLInputElement>(null);

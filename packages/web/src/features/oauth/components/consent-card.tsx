@@ -69,6 +69,13 @@ export function ConsentCard({ uid, interaction, email }: ConsentCardProps) {
         <Detail label="Account">
           <span className="wrap-anywhere">{email}</span>
         </Detail>
+        <Detail label="Space">
+          {interaction.space ? (
+            <span className="font-mono text-xs wrap-anywhere">{interaction.space}</span>
+          ) : (
+            'Every space'
+          )}
+        </Detail>
         <Detail label="App's site">
           {site ? (
             <a

@@ -57,6 +57,8 @@ describe('OAuth consent screen', { timeout: 20_000 }, () => {
     expect(screen.getByText(/Engram has not checked them/)).toBeInTheDocument();
     expect(screen.getByTestId('redirect-host')).toHaveTextContent('claude.ai');
     expect(screen.getByText(TEST_USER.email)).toBeInTheDocument();
+    // Connected at /mcp: the grant reaches every space.
+    expect(screen.getByText('Every space')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'claude.ai' })).toHaveAttribute(
       'href',
       'https://claude.ai/',

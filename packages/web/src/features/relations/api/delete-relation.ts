@@ -2,19 +2,22 @@ import { okResponse, type Relation } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
+import { useSpaceSlug } from '@/lib/space';
 
 /** DELETE /api/relations/{id}. */
-export async function deleteRelation(id: string): Promise<void> {
+export async function deleteRelation(space: string, id: string): Promise<void> {
   await apiRequest(`/api/relations/${encodeURIComponent(id)}`, {
     method: 'DELETE',
     schema: okResponse,
+    space,
   });
 }
 
 export function useDeleteRelation() {
   const queryClient = useQueryClient();
+  const space = useSpaceSlug();
   return useMutation({
-    mutationFn: (relation: Relation) => deleteRelation(relation.id),
+    mutationFn: (relation: Relation) => deleteRelation(space, relation.id),
     onSuccess: (_result, deleted) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: liveQueryKeys.relations }),

@@ -16,7 +16,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { useCreateRelation } from '../api/create-relation';
-import { relationTypePages } from '../api/list-relation-types';
+import { useRelationTypePages } from '../api/list-relation-types';
 import type { PickedEntity } from '../api/search-entities';
 import { serverReason } from '../display';
 import { useUpdateRelation } from '../api/update-relation';
@@ -65,6 +65,7 @@ function RelationForm({ relation, onDone }: { relation: Relation | null; onDone:
 
   const create = useCreateRelation();
   const update = useUpdateRelation();
+  const relationTypePages = useRelationTypePages();
   const pending = create.isPending || update.isPending;
 
   const ids = { from: useId(), to: useId(), type: useId() };

@@ -13,7 +13,7 @@ import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useRelationPages } from '../api/list-relations';
-import { relationTypePages, relationTypesKey } from '../api/list-relation-types';
+import { relationTypesKey, useRelationTypePages } from '../api/list-relation-types';
 import { relationCountLabel } from '../display';
 import { filterRelations, relationTypeOptions } from '../relation-rules';
 import { DeleteRelationDialog } from './delete-relation-dialog';
@@ -52,6 +52,7 @@ export function RelationsPage() {
 
   const pages = useRelationPages(filter);
   // The type filter's first page (shared with the picker): the chosen type's count, when on it.
+  const relationTypePages = useRelationTypePages();
   const firstTypes = useInfiniteQuery(relationTypePages(''));
   const queryClient = useQueryClient();
   const [formDialog, setFormDialog] = useState<RelationFormDialogState>(null);

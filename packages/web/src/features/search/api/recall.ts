@@ -2,6 +2,7 @@ import { recallAnswer, RECALL_LIMIT_DEFAULT, type RecallAnswer } from '@engram/s
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
+import { useSpaceSlug } from '@/lib/space';
 
 export interface RecallAsk {
   /** The question, trimmed; '' asks nothing. */
@@ -20,17 +21,21 @@ export interface RecalledAnswer extends RecallAnswer {
  * Under the live prefix ['entities']: a new, changed or deleted entity or
  * observation asks the shown question again.
  */
-export const recallKey = (ask: RecallAsk) => [...liveQueryKeys.entities, 'recall', ask] as const;
+export const recallKey = (space: string, ask: RecallAsk) =>
+  [...liveQueryKeys.entities, space, 'recall', ask] as const;
 
 /**
  * GET /api/recall?q=&limit=&types= → the observations that answer the
  * question, best first, each with its entity; few or none when nothing does.
  */
-export async function recall(ask: RecallAsk): Promise<RecalledAnswer> {
+export async function recall(space: string, ask: RecallAsk): Promise<RecalledAnswer> {
   const params = new URLSearchParams({ q: ask.query });
   if (ask.limit !== RECALL_LIMIT_DEFAULT) params.set('limit', String(ask.limit));
   if (ask.type) params.set('types', ask.type);
-  const answer = await apiRequest(`/api/recall?${params.toString()}`, { schema: recallAnswer });
+  const answer = await apiRequest(`/api/recall?${params.toString()}`, {
+    schema: recallAnswer,
+    space,
+  });
   return { ...answer, asked: ask };
 }
 
@@ -40,9 +45,10 @@ export async function recall(ask: RecallAsk): Promise<RecalledAnswer> {
  * answer stays on screen (dimmed) until the next arrives.
  */
 export function useRecall(ask: RecallAsk) {
+  const space = useSpaceSlug();
   return useQuery({
-    queryKey: recallKey(ask),
-    queryFn: () => recall(ask),
+    queryKey: recallKey(space, ask),
+    queryFn: () => recall(space, ask),
     enabled: ask.query !== '',
     placeholderData: keepPreviousData,
   });

@@ -14,7 +14,7 @@ import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
-import { entityTypePages } from '@/lib/api/entities';
+import { useEntityTypePages } from '@/lib/api/entities';
 import { useRecall } from '../api/recall';
 import { queryWords } from '../highlight';
 import { resultCountLabel, SEARCH_DEBOUNCE_MS, stepActive } from '../search-rules';
@@ -53,6 +53,7 @@ export function SearchPage() {
   const hintId = useId();
 
   const answer = useRecall({ query: asked, type, limit });
+  const entityTypePages = useEntityTypePages();
 
   const writeAddress = useCallback(
     (change: AddressChange) =>

@@ -1,4 +1,5 @@
 import { PageHeader } from '@/components/page-header';
+import { SettingsTabs } from '@/components/settings-tabs';
 import { useSession } from '@/lib/session';
 import { ConnectedAppsCard } from './connected-apps-card';
 import { DeleteAccountCard } from './delete-account-card';
@@ -15,6 +16,7 @@ export function SettingsPage() {
         title="Settings"
         description="Manage your profile, password, personal API key, connected apps and account"
       />
+      <SettingsTabs />
       <div className="grid max-w-3xl gap-6">
         {/* The signed-in guard guarantees a user; keyed so a new profile resets the form. */}
         {user ? <ProfileForm key={user.id} user={user} /> : null}
