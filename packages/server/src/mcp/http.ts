@@ -352,7 +352,12 @@ export const mcpRoutes: FastifyPluginAsync<{
    */
   async function spaceAuthOf(request: FastifyRequest, reply: FastifyReply) {
     try {
-      return await services.spaces.resolveSpace(authOf(request), pathSpaceOf(request), 'read', {});
+      // `?create=1` on a space's address makes it on first use (an app's new end user).
+      const query = request.query as Record<string, unknown> | undefined;
+      const create = query?.['create'] === '1' || query?.['create'] === 'true';
+      return await services.spaces.resolveSpace(authOf(request), pathSpaceOf(request), 'read', {
+        create,
+      });
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {
         void jsonRpcError(reply, error.status, error.message);

@@ -451,6 +451,27 @@ describe('scoped keys', () => {
     expect((await withKey(readAlpha)({ method: 'GET', url: '/api/entities' })).statusCode).toBe(
       403,
     );
+    // Every route family refuses the space it was not given, and every write.
+    for (const url of [
+      '/api/relations',
+      '/api/entities/types',
+      '/api/relations/graph/data',
+      '/api/recall?q=x',
+      '/api/export',
+    ]) {
+      const refused = await withKey(readAlpha, 'beta')({ method: 'GET', url });
+      expect(refused.statusCode, url).toBe(403);
+      expect((await withKey(readAlpha, 'alpha')({ method: 'GET', url })).statusCode, url).toBe(200);
+    }
+    for (const [method, url] of [
+      ['POST', '/api/relations'],
+      ['PUT', '/api/entities/x'],
+      ['DELETE', '/api/entities/x'],
+      ['POST', '/api/entities/x/observations'],
+    ] as const) {
+      const refused = await reader({ method, url, payload: {} });
+      expect(refused.statusCode, url).toBe(403);
+    }
     // It lists only its own space and may not create one.
     const listed = (await withKey(readAlpha)({ method: 'GET', url: '/api/spaces' })).json();
     expect(listed.spaces.map((s: { slug: string }) => s.slug)).toEqual(['alpha']);
@@ -527,6 +548,13 @@ describe('MCP per space', () => {
       ).toBe('This API key lacks space:agent:write');
       // Unknown space: refused before any session or tool.
       await expect(connectEra(era, baseUrl, apiKey, '/mcp/nope')).rejects.toThrow();
+      // Made on first use when the address asks for it.
+      const made = await connect(apiKey, `/mcp/fresh-${era}?create=1`);
+      await callTool(made, 'create_entities', {
+        entities: [{ name: 'First', entityType: 'x', observations: [] }],
+      });
+      const fresh = await call({ method: 'GET', url: `/api/spaces/fresh-${era}` });
+      expect(fresh.json()).toMatchObject({ counts: { entities: 1 } });
     },
   );
 });
