@@ -24,7 +24,8 @@ async function startCallback() {
   const { port } = server.address() as AddressInfo;
   return {
     redirectUri: `http://127.0.0.1:${port}/callback`,
-    last: () => hits.at(-1),
+    // The browser may ask this origin for more (its favicon): the redirect is what counts.
+    last: () => hits.filter((hit) => hit.pathname === '/callback').at(-1),
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }

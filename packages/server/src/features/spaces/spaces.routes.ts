@@ -24,7 +24,11 @@ const errors = {
 
 const spaceParams = z.object({ space: z.string().min(1).max(200) });
 
-/** `/api/spaces`: the account's memory spaces. */
+/**
+ * `/api/spaces`: the account's memory spaces. Like settings, managing them is
+ * not metered: an operation is a read or change of a graph (docs/product.md,
+ * Plans), and the web app's switcher reads the list on every screen.
+ */
 export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = async (
   app,
   { services: spaces, http },
@@ -35,7 +39,6 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
   app.get(
     '/api/spaces',
     {
-      config: { operation: { type: 'query', resource: 'space' } },
       schema: {
         ...schema,
         summary: "The account's memory spaces, by slug",
@@ -51,7 +54,6 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
   app.post(
     '/api/spaces',
     {
-      config: { operation: { type: 'create', resource: 'space' } },
       schema: {
         ...schema,
         summary: 'Create a memory space',
@@ -68,7 +70,6 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
   app.get(
     '/api/spaces/:space',
     {
-      config: { operation: { type: 'query', resource: 'space' } },
       schema: {
         ...schema,
         summary: 'One memory space, by slug or id, with its counts',
@@ -82,7 +83,6 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
   app.patch(
     '/api/spaces/:space',
     {
-      config: { operation: { type: 'update', resource: 'space' } },
       schema: {
         ...schema,
         summary: 'Rename a memory space (its slug stays)',
@@ -97,7 +97,6 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
   app.delete(
     '/api/spaces/:space',
     {
-      config: { operation: { type: 'delete', resource: 'space' } },
       schema: {
         ...schema,
         summary: 'Delete a memory space and everything in it',

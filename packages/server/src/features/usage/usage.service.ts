@@ -9,7 +9,7 @@ export type OperationType = repo.UsageRow['operationType'];
 /** What a REST route or MCP tool counts as. */
 export interface Operation {
   type: OperationType;
-  resource: 'entity' | 'observation' | 'relation' | 'graph' | 'api_key' | 'space';
+  resource: 'entity' | 'observation' | 'relation' | 'graph' | 'api_key';
 }
 
 /** Operations by kind; `total` is their sum. */

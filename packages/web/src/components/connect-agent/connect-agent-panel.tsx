@@ -1,4 +1,3 @@
-import { DEFAULT_SPACE_SLUG } from '@engram/shared';
 import { Plug } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -6,7 +5,7 @@ import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/ui/card';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { cn } from '@/lib/cn';
-import { ALL_SPACES, useSpaceSlug } from '@/lib/space';
+import { useSpaceSlug } from '@/lib/space';
 import { agentConfigs, KEY_PLACEHOLDER, mcpUrlOf, type AgentClient } from './agent-configs';
 
 const INLINE_CODE = 'rounded bg-muted px-1 py-0.5 font-mono text-[12px] text-foreground';
@@ -19,9 +18,8 @@ const INLINE_CODE = 'rounded bg-muted px-1 py-0.5 font-mono text-[12px] text-for
 export function ConnectAgentPanel({ className }: { className?: string }) {
   const titleId = useId();
   const [client, setClient] = useState<AgentClient>('claude-code');
-  // The space on screen ("All spaces" on the dashboard: the default one's address).
-  const shown = useSpaceSlug();
-  const space = shown === ALL_SPACES ? DEFAULT_SPACE_SLUG : shown;
+  // The space on screen ("All spaces" on the dashboard reads as the default one).
+  const space = useSpaceSlug();
   const mcpUrl = mcpUrlOf(window.location.origin, space);
   const configs = agentConfigs(mcpUrl, space);
   const config = configs.find((candidate) => candidate.client === client) ?? configs[0]!;
