@@ -16,6 +16,8 @@ import { authOf } from '../http/authenticate.js';
 import type { AuthContext, SpaceAuth, SpaceRef } from '../lib/auth-context.js';
 import { AppError } from '../lib/errors.js';
 import type { SpacesService } from '../features/spaces/index.js';
+import type { Entitlements } from '../features/entitlements/index.js';
+import { UNLIMITED } from '@engram/shared';
 import {
   MCP_PATH,
   mcpResourceUrl,
@@ -59,6 +61,7 @@ interface AccountLane {
 type McpServices = Pick<MemoryServerDeps, 'graph' | 'recall' | 'usage' | 'bus'> & {
   credentials: CredentialWatch;
   spaces: Pick<SpacesService, 'resolveSpace'>;
+  entitlements: Pick<Entitlements, 'planOf'>;
 };
 
 /** The slug in the path (`/mcp/<slug>`), undefined for `/mcp` (the default space). */
@@ -72,6 +75,10 @@ const SWEEP_MS = 15_000;
 const MCP_BODY_LIMIT = 32 * 1024 * 1024;
 /** Seconds a client is told to wait when the node has no room for a session. */
 const RETRY_AFTER_SECONDS = 30;
+/** A session idle this long may be closed to make room for its account's new one. */
+const IDLE_FOR_ROOM_MS = 60_000;
+/** Sessions closed to make room, remembered so their next request is told why (the newest this many). */
+const CLOSED_REMEMBERED = 10_000;
 
 function jsonRpcError(reply: FastifyReply, status: number, message: string) {
   return reply.status(status).send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
@@ -121,8 +128,8 @@ function isLegacyPost(request: FastifyRequest): boolean {
  *   `isLegacyRequest`): sessions in this node's memory (sticky routing). A
  *   session belongs to the credential that opened it, is invisible to any
  *   other, and ends when that credential is revoked or expires, when it idles
- *   past MCP_SESSION_IDLE_MINUTES, or when its account opens more than
- *   MCP_MAX_SESSIONS_PER_ACCOUNT (the least recently used goes).
+ *   past MCP_SESSION_IDLE_MINUTES, or — idle for a minute or more — when its
+ *   account, at its cap (`sessionCap`), opens another.
  *
  * Every request is authenticated (API key or session token); a refusal
  * points at the Protected Resource Metadata (RFC 9728).
@@ -132,6 +139,8 @@ export const mcpRoutes: FastifyPluginAsync<{
   http: HttpContext;
 }> = async (app, { services, http }) => {
   const sessions = new Map<string, Session>();
+  /** Sessions closed to make room for another: their id → the credential that held them. */
+  const closedForRoom = new Map<string, string>();
   const lanes = new Map<string, AccountLane>();
   let uses = 0;
   /** 2026-era listen streams open on this node (they count against MCP_MAX_SESSIONS). */
@@ -187,21 +196,62 @@ export const mcpRoutes: FastifyPluginAsync<{
     return session;
   }
 
-  /** Makes room for one more session of the account; false when the node is full. */
-  function makeRoom(auth: AuthContext): boolean {
+  /**
+   * How many sessions the account may hold on this node: the operator's
+   * MCP_MAX_SESSIONS_PER_ACCOUNT, or twice the plan's API keys when that is
+   * more (a plan sold with 50 keys runs 100 agents at once).
+   */
+  async function sessionCap(accountId: string): Promise<number> {
+    const plan = await services.entitlements.planOf(accountId);
+    const keys = plan.features.maxApiKeys;
+    const byPlan = keys === UNLIMITED ? Number.POSITIVE_INFINITY : keys * 2;
+    return Math.max(http.config.MCP_MAX_SESSIONS_PER_ACCOUNT, byPlan);
+  }
+
+  /**
+   * Makes room for one more session of the account. At its cap, sessions idle
+   * for a minute or more are closed for the new one (the longest idle first);
+   * a live agent's session is never closed: the new one is refused with the
+   * seconds until one could be. False for the node when it is full.
+   */
+  async function makeRoom(
+    auth: AuthContext,
+  ): Promise<{ retryAfter: number; cap: number } | boolean> {
     sweepIdle();
+    const cap = await sessionCap(auth.accountId);
     const own = [...sessions.values()].filter((s) => s.accountId === auth.accountId);
-    if (own.length >= http.config.MCP_MAX_SESSIONS_PER_ACCOUNT) {
-      // A client that crashed without DELETE must not lock its account out.
-      own.sort((a, b) => a.lastUse - b.lastUse);
-      for (const session of own.slice(
-        0,
-        own.length - http.config.MCP_MAX_SESSIONS_PER_ACCOUNT + 1,
-      )) {
+    if (own.length >= cap) {
+      own.sort((a, b) => a.lastSeen - b.lastSeen);
+      const needed = own.slice(0, own.length - cap + 1);
+      const cutoff = clock() - IDLE_FOR_ROOM_MS;
+      const last = needed.at(-1)!;
+      if (last.lastSeen > cutoff) {
+        return { cap, retryAfter: Math.max(1, Math.ceil((last.lastSeen - cutoff) / 1000)) };
+      }
+      for (const session of needed) {
+        closedForRoom.set(session.id, session.credentialId);
         end(session);
+      }
+      for (const id of closedForRoom.keys()) {
+        if (closedForRoom.size <= CLOSED_REMEMBERED) break;
+        closedForRoom.delete(id);
       }
     }
     return sessions.size + listens < http.config.MCP_MAX_SESSIONS;
+  }
+
+  /** 404 for a session this credential does not hold, saying to reconnect (and why, when we closed it). */
+  function unknownSession(request: FastifyRequest, reply: FastifyReply) {
+    const id = request.headers['mcp-session-id'];
+    const closed =
+      typeof id === 'string' && closedForRoom.get(id) === authOf(request).credential.id;
+    return jsonRpcError(
+      reply,
+      404,
+      closed
+        ? 'Session closed: it sat idle while its account needed room for a new one; reconnect with initialize'
+        : 'Session not found; reconnect with initialize',
+    );
   }
 
   function noRoom(reply: FastifyReply) {
@@ -214,7 +264,16 @@ export const mcpRoutes: FastifyPluginAsync<{
   }
 
   async function startSession(request: FastifyRequest, reply: FastifyReply, auth: SpaceAuth) {
-    if (!makeRoom(auth)) return noRoom(reply);
+    const room = await makeRoom(auth);
+    if (room === false) return noRoom(reply);
+    if (room !== true) {
+      void reply.header('retry-after', String(room.retryAfter));
+      return jsonRpcError(
+        reply,
+        429,
+        `This account has ${room.cap} MCP sessions open, the most its plan allows, all in use; end one (DELETE /mcp) or retry in ${room.retryAfter} s`,
+      );
+    }
     const server = createMemoryServer({
       graph: services.graph,
       recall: services.recall,
@@ -263,7 +322,7 @@ export const mcpRoutes: FastifyPluginAsync<{
       return session.transport.handleRequest(request.raw, reply.raw, request.body);
     }
     if (request.headers['mcp-session-id'] !== undefined) {
-      return jsonRpcError(reply, 404, 'Session not found; start a new one with initialize');
+      return unknownSession(request, reply);
     }
     if (!isInitializeRequest(request.body)) {
       return jsonRpcError(reply, 400, 'No session: the first request must be initialize');
@@ -387,7 +446,7 @@ export const mcpRoutes: FastifyPluginAsync<{
       return jsonRpcError(reply, 405, 'Method not allowed without an Mcp-Session-Id');
     }
     const session = sessionOf(request);
-    if (!session) return jsonRpcError(reply, 404, 'Session not found');
+    if (!session) return unknownSession(request, reply);
     reply.hijack();
     return session.transport.handleRequest(request.raw, reply.raw);
   };

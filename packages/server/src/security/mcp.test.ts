@@ -133,16 +133,40 @@ describe('an MCP session ends with its credential', () => {
 });
 
 describe('MCP sessions are bounded', () => {
-  it('keeps at most MCP_MAX_SESSIONS_PER_ACCOUNT per account, closing the least recently used', async () => {
+  it('at the account cap, refuses a new session (429) while every session is in use, and closes one idle for a minute for it', async () => {
     const { t, base } = await server({ MCP_MAX_SESSIONS_PER_ACCOUNT: '2' });
     const { user } = await signUp(t.app);
     const first = await openSession(base, user.apiKey);
     const second = await openSession(base, user.apiKey);
-    expect((await listTools(base, user.apiKey, first)).status).toBe(200); // first is now the most recent
+    // Both live: the third is refused, and neither is touched.
+    const refused = await postMcp(base, user.apiKey, INITIALIZE);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      'This account has 2 MCP sessions open, the most its plan allows, all in use; end one (DELETE /mcp) or retry in 60 s',
+    );
+    expect((await listTools(base, user.apiKey, first)).status).toBe(200);
+    expect((await listTools(base, user.apiKey, second)).status).toBe(200);
+
+    // A minute on, the first is used again and the second has sat idle: it gives way.
+    clock.advanceDays(61 / 86_400);
+    expect((await listTools(base, user.apiKey, first)).status).toBe(200);
     const third = await openSession(base, user.apiKey);
-    expect((await listTools(base, user.apiKey, second)).status).toBe(404);
+    const closed = await listTools(base, user.apiKey, second);
+    expect(closed.status).toBe(404);
+    expect(((await closed.json()) as { error: { message: string } }).error.message).toBe(
+      'Session closed: it sat idle while its account needed room for a new one; reconnect with initialize',
+    );
     expect((await listTools(base, user.apiKey, first)).status).toBe(200);
     expect((await listTools(base, user.apiKey, third)).status).toBe(200);
+  });
+
+  it("lets a plan hold twice its API keys in sessions when that passes the operator's cap", async () => {
+    const { t, base } = await server({ MCP_MAX_SESSIONS_PER_ACCOUNT: '2' });
+    const { user } = await signUp(t.app);
+    await setPlan(t, user.id, 'starter'); // 3 keys: 6 sessions
+    for (let i = 0; i < 6; i += 1) await openSession(base, user.apiKey);
+    expect((await postMcp(base, user.apiKey, INITIALIZE)).status).toBe(429);
   });
 
   it('refuses a session past MCP_MAX_SESSIONS on the node with 503 and Retry-After', async () => {
