@@ -120,16 +120,6 @@ export async function spacesBeingDeleted(db: Db): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-/** Every space of an account, deleted or not. */
-export async function spacesOf(db: Db, accountId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('spaces')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .execute();
-  return rows.map((row) => row.id);
-}
-
 /** Who owns a row: an account (`account_id`) or, for the graph's tables, a space (`space_id`). */
 export type Owner = 'account_id' | 'space_id';
 
@@ -182,6 +172,14 @@ export async function ownedTables(db: Db, owner: Owner): Promise<string[]> {
 }
 
 /**
+ * Whose rows a purge batch takes: an account's or a space's own (`account_id`
+ * or `space_id` equal to the id), or, in the graph's tables, those of every
+ * space of an account (`account_spaces`: one batch reads the spaces in turn by
+ * their index, however many the account has).
+ */
+export type PurgeOf = Owner | 'account_spaces';
+
+/**
  * Deletes at most `limit` of the owner's rows in `table`, in one statement
  * (rows picked by physical address, so any table works without knowing its
  * key). Returns how many went.
@@ -189,15 +187,19 @@ export async function ownedTables(db: Db, owner: Owner): Promise<string[]> {
 export async function purgeBatch(
   db: Db,
   table: string,
-  owner: Owner,
+  of: PurgeOf,
   ownerId: string,
   limit: number,
 ): Promise<number> {
+  const whose =
+    of === 'account_spaces'
+      ? sql`space_id in (select id from spaces where account_id = ${ownerId})`
+      : sql`${sql.ref(of)} = ${ownerId}`;
   const result = await sql<{ count: number }>`
     with gone as (
       delete from ${sql.table(table)}
        where ctid = any(array(
-         select ctid from ${sql.table(table)} where ${sql.ref(owner)} = ${ownerId} limit ${limit}
+         select ctid from ${sql.table(table)} where ${whose} limit ${limit}
        ))
       returning 1
     )

@@ -127,9 +127,7 @@ export class AccountPurge {
       const tables = await repo.ownedTables(this.db, 'account_id');
       for (const accountId of accounts) {
         // Its spaces' graphs first, then the account's own rows (its spaces' among them).
-        for (const spaceId of await repo.spacesOf(this.db, accountId)) {
-          if (!(await this.purgeRows(spaceTables, 'space_id', spaceId))) return;
-        }
+        if (!(await this.purgeRows(spaceTables, 'account_spaces', accountId))) return;
         if (!(await this.purgeRows(tables, 'account_id', accountId))) return;
         await repo.finishPurge(this.db, accountId, tables);
       }
@@ -140,12 +138,12 @@ export class AccountPurge {
   }
 
   /** One owner's rows, table by table, in batches; false when stopped midway. */
-  private async purgeRows(tables: string[], owner: repo.Owner, ownerId: string): Promise<boolean> {
+  private async purgeRows(tables: string[], of: repo.PurgeOf, ownerId: string): Promise<boolean> {
     const { batchRows, afterBatch } = this.options;
     for (const table of tables) {
       for (;;) {
         if (this.stopped) return false;
-        const rows = await repo.purgeBatch(this.db, table, owner, ownerId, batchRows);
+        const rows = await repo.purgeBatch(this.db, table, of, ownerId, batchRows);
         if (rows > 0) await afterBatch?.(rows);
         if (rows < batchRows) break;
       }

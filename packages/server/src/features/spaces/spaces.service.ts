@@ -10,6 +10,7 @@ import {
   type Space,
   type SpaceList,
 } from '@engram/shared';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext, SpaceAuth } from '../../lib/auth-context.js';
@@ -117,8 +118,27 @@ export async function createSpace(
         `Your ${plan.name} plan allows ${limit.toLocaleString('en-US')} memory spaces; delete one or upgrade your plan`,
       );
     }
-    const slug = input.slug ?? (await freeSlug(trx, auth.accountId, slugify(input.name)));
-    const row = await repo.insertSpace(trx, auth.accountId, slug, input.name.trim());
+    const name = input.name.trim();
+    if (input.slug) {
+      const row = await repo.insertSpace(trx, auth.accountId, input.slug, name);
+      if (!row) throw conflict('A space with this slug already exists', 'slug');
+      return toSpace(row);
+    }
+    const stem = slugify(input.name);
+    const row =
+      (await repo.insertSpace(
+        trx,
+        auth.accountId,
+        await freeSlug(trx, auth.accountId, stem),
+        name,
+      )) ??
+      // Past the slugs freeSlug reads, a derived one can still be taken: a random suffix is not.
+      (await repo.insertSpace(
+        trx,
+        auth.accountId,
+        `${stem.slice(0, 55)}-${randomBytes(4).toString('hex')}`,
+        name,
+      ));
     if (!row) throw conflict('A space with this slug already exists', 'slug');
     return toSpace(row);
   });
