@@ -27,12 +27,15 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { loadConfig } from '../../packages/server/src/config.js';
-import { createRuntime } from '../../packages/server/src/runtime.js';
 import { connectEra, type Era, type EraClient } from '../../packages/server/src/test/mcp-client.js';
 import { cpuBetween, cpuNow } from '../graph/bench-account.js';
 import { batches, buildWorkload, pick, rng, type Workload } from '../mcp/workload.js';
-import { createDatabase, startServer, type ServerProcess } from '../realtime/server.js';
+import {
+  createDatabase,
+  prepareAccounts,
+  startServer,
+  type ServerProcess,
+} from '../realtime/server.js';
 
 // ── options ─────────────────────────────────────────────────────────────────
 
@@ -157,62 +160,6 @@ function argumentsFor(
 }
 
 // ── accounts and server ─────────────────────────────────────────────────────
-
-interface Account {
-  apiKey: string;
-  accountId: string;
-}
-
-/**
- * Signs `count` users up straight through the services, before the server
- * starts (the PGlite folder is locked while it runs), each account on the
- * Team plan: the free plan stops at 1,000 entities. One runtime for all, as
- * bench/realtime's prepareAccount does for one.
- */
-async function prepareAccounts(
-  dataDir: string,
-  databaseUrl: string,
-  count: number,
-): Promise<Account[]> {
-  const runtime = await createRuntime(
-    loadConfig({
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      // One sign-up per account from one address: not what this bench measures.
-      AUTH_RATE_LIMIT_PER_MINUTE: String(count * 10),
-    }),
-  );
-  try {
-    const accounts: Account[] = [];
-    for (let i = 0; i < count; i++) {
-      const { user } = await runtime.auth.register(
-        {
-          email: `bench-agents-${i}-${process.pid}@example.com`,
-          password: 'Password123',
-          firstName: 'Bench',
-          lastName: `Agent${i}`,
-        },
-        '127.0.0.1',
-      );
-      if (!user.apiKey) throw new Error('sign-up returned no personal API key');
-      const auth = await runtime.authenticate(user.apiKey);
-      if (!auth) throw new Error('the new personal API key does not authenticate');
-      await runtime.database.db
-        .insertInto('subscriptions')
-        .values({ account_id: auth.accountId, plan_id: 'team', status: 'active' })
-        .onConflict((conflict) =>
-          conflict.column('account_id').doUpdateSet({ plan_id: 'team', status: 'active' }),
-        )
-        .execute();
-      accounts.push({ apiKey: user.apiKey, accountId: auth.accountId });
-    }
-    return accounts;
-  } finally {
-    await runtime.close();
-  }
-}
 
 /**
  * bench/realtime's `engram serve` child (its CPU readable from /proc), with

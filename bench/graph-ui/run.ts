@@ -253,7 +253,7 @@ async function main() {
         type: string;
         observations_count: number;
       }>(
-        'select id, name, type, observations_count from entities where account_id = $1 order by id',
+        'select id, name, type, observations_count from entities where space_id = $1 order by id',
         [accountId],
       );
       const relations = await session.query<{
@@ -261,7 +261,7 @@ async function main() {
         from_id: string;
         to_id: string;
         type: string;
-      }>('select id, from_id, to_id, type from relations where account_id = $1 order by ordinal', [
+      }>('select id, from_id, to_id, type from relations where space_id = $1 order by ordinal', [
         accountId,
       ]);
       const data: GraphData = {

@@ -167,7 +167,7 @@ export async function seedGraph(
     for (let from = 0; from < n; from += chunk) {
       const to = Math.min(n, from + chunk) - 1;
       await session.exec(`
-        insert into entities (account_id, id, name, type, metadata, observations_count,
+        insert into entities (space_id, id, name, type, metadata, observations_count,
                               created_at, updated_at)
         select ${acct}, ${idOf('i')},
                'entity-' || lpad(i::text, ${width}, '0') || ' '
@@ -188,7 +188,7 @@ export async function seedGraph(
     for (let from = 0; from < n; from += chunk) {
       const to = Math.min(n, from + chunk) - 1;
       await session.exec(`
-        insert into observations (account_id, id, entity_id, content, metadata, position, created_at)
+        insert into observations (space_id, id, entity_id, content, metadata, position, created_at)
         select ${acct}, gen_random_uuid(), ${idOf('i')},
                case p
                  when 0 then 'Mentioned together with ' || ${word(`'o' || i`)} || ' and '
@@ -209,12 +209,12 @@ export async function seedGraph(
 
   await phase(`insert ${(2 * n).toLocaleString('en-US')} relations`, async () => {
     await session.exec(`
-      insert into relations (account_id, id, from_id, to_id, type, created_at)
+      insert into relations (space_id, id, from_id, to_id, type, created_at)
       select ${acct}, gen_random_uuid(), ${idOf('f')}, ${idOf('t')},
              (${textArray(RELATION_TYPES)})[1 + (hashtext('rel' || f || ':' || j) & 7)],
              now() - (${n} - f) * interval '1 second' + j * interval '1 millisecond'
         from bench_rel;
-      insert into entity_degrees (account_id, entity_id, degree)
+      insert into entity_degrees (space_id, entity_id, degree)
       select ${acct}, ${idOf('e')}, degree from bench_degree;
       drop table bench_rel;
       drop table bench_degree;
@@ -223,9 +223,9 @@ export async function seedGraph(
 
   await phase('entity_type_counts', async () => {
     await session.exec(`
-      insert into entity_type_counts (account_id, type, count)
-      select ${acct}, type, count(*)::int from entities where account_id = ${acct} group by type
-      on conflict (account_id, type) do update set count = excluded.count
+      insert into entity_type_counts (space_id, type, count)
+      select ${acct}, type, count(*)::int from entities where space_id = ${acct} group by type
+      on conflict (space_id, type) do update set count = excluded.count
     `);
   });
 
@@ -240,9 +240,9 @@ export async function seedGraph(
   });
 
   const [row] = await session.query<{ entities: number; observations: number; relations: number }>(
-    `select (select count(*)::int from entities where account_id = ${acct}) as entities,
-            (select count(*)::int from observations where account_id = ${acct}) as observations,
-            (select count(*)::int from relations where account_id = ${acct}) as relations`,
+    `select (select count(*)::int from entities where space_id = ${acct}) as entities,
+            (select count(*)::int from observations where space_id = ${acct}) as observations,
+            (select count(*)::int from relations where space_id = ${acct}) as relations`,
   );
   return { counts: row!, phases, totalMs: performance.now() - started };
 }
@@ -253,33 +253,33 @@ export async function checkSeed(session: RawSession, accountId: string): Promise
   const [row] = await session.query<Record<string, number>>(`
     with obs as (
       select entity_id, count(*) as c, count(distinct position) as positions, max(position) as top
-        from observations where account_id = ${acct} group by entity_id
+        from observations where space_id = ${acct} group by entity_id
     ),
     deg as (
       select id, count(*) as c
-        from (select from_id as id from relations where account_id = ${acct}
+        from (select from_id as id from relations where space_id = ${acct}
               union all
-              select to_id from relations where account_id = ${acct}) x
+              select to_id from relations where space_id = ${acct}) x
        group by id
     )
     select
       (select count(*)::int from entities e left join obs on obs.entity_id = e.id
-        where e.account_id = ${acct} and e.observations_count <> coalesce(obs.c, 0))
+        where e.space_id = ${acct} and e.observations_count <> coalesce(obs.c, 0))
         as bad_observation_counts,
       (select count(*)::int from obs where positions <> c or top <> c - 1)
         as bad_positions,
       (select count(*)::int from entities e left join deg on deg.id = e.id
-         left join entity_degrees d on d.account_id = e.account_id and d.entity_id = e.id
-        where e.account_id = ${acct} and coalesce(d.degree, 0) <> coalesce(deg.c, 0))
+         left join entity_degrees d on d.space_id = e.space_id and d.entity_id = e.id
+        where e.space_id = ${acct} and coalesce(d.degree, 0) <> coalesce(deg.c, 0))
         as bad_degrees,
       (select count(*)::int from (
-          select type, count(*)::int as c from entities where account_id = ${acct} group by type
-          except select type, count from entity_type_counts where account_id = ${acct}) x)
+          select type, count(*)::int as c from entities where space_id = ${acct} group by type
+          except select type, count from entity_type_counts where space_id = ${acct}) x)
         as bad_type_counts,
-      (select count(*)::int from relations where account_id = ${acct} and from_id = to_id)
+      (select count(*)::int from relations where space_id = ${acct} and from_id = to_id)
         as self_loops,
       (select count(*)::int from (
-          select 1 from relations where account_id = ${acct}
+          select 1 from relations where space_id = ${acct}
            group by from_id, to_id, type having count(*) > 1) x)
         as duplicate_relations
   `);

@@ -11,17 +11,13 @@
  *
  * See bench/README.md for the options and the last measured results.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { SPACE_HEADER } from '@engram/shared';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../../packages/server/src/app.js';
 import { loadConfig } from '../../packages/server/src/config.js';
-import { openDatabase, type DatabaseHandle } from '../../packages/server/src/db/connection.js';
+import { openBenchDatabase } from '../graph/bench-database.js';
 import { createRuntime, type Runtime } from '../../packages/server/src/runtime.js';
 import { cpuBetween, cpuNow, signUpOnTeamPlan } from '../graph/bench-account.js';
 
@@ -56,57 +52,6 @@ function readOptions() {
     keep: process.env.BENCH_KEEP === '1',
     /** A server to create the bench's own database on (the `postgres` database always exists). */
     postgresUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  };
-}
-
-// ── databases ───────────────────────────────────────────────────────────────
-
-interface BenchDatabase {
-  handle: DatabaseHandle;
-  where: string;
-  dispose(): Promise<void>;
-}
-
-async function openPGlite(): Promise<BenchDatabase> {
-  const dir = await mkdtemp(join(tmpdir(), 'engram-bench-spaces-'));
-  // The buffer cache `engram serve` would give it (PGLITE_SHARED_BUFFERS_MB).
-  const { PGLITE_SHARED_BUFFERS_MB } = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const handle = await openDatabase({ dataDir: dir, sharedBuffersMb: PGLITE_SHARED_BUFFERS_MB });
-  return {
-    handle,
-    where: dir,
-    dispose: async () => {
-      await handle.close();
-      if (options.keep) console.log(`[pglite] kept ${dir}`);
-      else await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A fresh database on the server, dropped afterwards (as bench/graph does). */
-async function openPostgres(serverUrl: string): Promise<BenchDatabase> {
-  const name = `engram_bench_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
-  return {
-    handle,
-    where: `${url.host}/${name}`,
-    dispose: async () => {
-      await handle.close();
-      if (options.keep) {
-        console.log(`[postgres] kept ${url.toString()}`);
-        return;
-      }
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
   };
 }
 
@@ -232,7 +177,10 @@ interface DbReport {
 
 async function benchDatabase(kind: DbKind): Promise<DbReport> {
   const log = (line: string) => console.log(`[${kind}] ${line}`);
-  const database = kind === 'pglite' ? await openPGlite() : await openPostgres(options.postgresUrl);
+  const database = await openBenchDatabase(kind, {
+    serverUrl: options.postgresUrl,
+    keep: options.keep,
+  });
   log(`database ${database.where}`);
   let app: FastifyInstance | undefined;
   let runtime: Runtime | undefined;

@@ -30,6 +30,12 @@ export function spaceSlugOf(request: FastifyRequest): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
+/** Whether the request asks for its missing space to be made (`?create=1`, never a silent default). */
+export function asksToCreate(request: FastifyRequest): boolean {
+  const value = (request.query as Record<string, unknown> | undefined)?.['create'];
+  return value === '1' || value === 'true';
+}
+
 /**
  * A preValidation hook (it reads the query as sent, before a route's schema
  * keeps only its own fields) for routes that act in one space: reads need
@@ -49,9 +55,9 @@ export function spaceScopeWith(resolve: SpaceResolver, { optional = false } = {}
     const operation = (request.routeOptions.config as { operation?: { type?: string } }).operation;
     const reads = operation ? operation.type === 'query' : request.method === 'GET';
     const access: Access = reads ? 'read' : 'write';
-    const query = request.query as Record<string, unknown> | undefined;
-    const create = query?.['create'] === '1' || query?.['create'] === 'true';
-    request.spaceAuth = await resolve(auth, spaceSlugOf(request), access, { create });
+    request.spaceAuth = await resolve(auth, spaceSlugOf(request), access, {
+      create: asksToCreate(request),
+    });
   };
 }
 

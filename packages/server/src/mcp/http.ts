@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../http/authenticate.js';
+import { asksToCreate } from '../http/space-scope.js';
 import type { AuthContext, SpaceAuth, SpaceRef } from '../lib/auth-context.js';
 import { AppError } from '../lib/errors.js';
 import type { SpacesService } from '../features/spaces/index.js';
@@ -412,10 +413,8 @@ export const mcpRoutes: FastifyPluginAsync<{
   async function spaceAuthOf(request: FastifyRequest, reply: FastifyReply) {
     try {
       // `?create=1` on a space's address makes it on first use (an app's new end user).
-      const query = request.query as Record<string, unknown> | undefined;
-      const create = query?.['create'] === '1' || query?.['create'] === 'true';
       return await services.spaces.resolveSpace(authOf(request), pathSpaceOf(request), 'read', {
-        create,
+        create: asksToCreate(request),
       });
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {
