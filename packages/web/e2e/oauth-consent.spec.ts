@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createAccount, openSignedIn, type Account } from './support';
+import { createAccount, openSignedIn, saveScreenshot, type Account } from './support';
 
 interface ServerMetadata {
   issuer: string;
@@ -102,6 +102,11 @@ test('allowing on the consent screen connects the app; Settings lists it and rev
   await expect(page).toHaveTitle('Connect E2E Agent to Engram');
   await expect(page.getByTestId('redirect-host')).toContainText('127.0.0.1');
   await expect(page.getByText(account.email)).toBeVisible();
+  await expect(page.getByText('Every space')).toBeVisible();
+  await saveScreenshot(page, 'oauth-consent-desktop');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await saveScreenshot(page, 'oauth-consent-mobile');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Allow' }).click();
   await expect.poll(() => callback.last()?.searchParams.get('state')).toBe('e2e-state');
   // The app's page has loaded: a navigation started now is not cut short by that one.
