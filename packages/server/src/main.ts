@@ -51,6 +51,11 @@ async function serve(config: Config): Promise<void> {
       'PUBLIC_URL is not set: browsers reach /ws/connect and /mcp only from loopback origins. Set PUBLIC_URL to the address people open.',
     );
   }
+  if (config.ALLOW_PRIVATE_NETWORK_TARGETS === 'true') {
+    app.log.warn(
+      'ALLOW_PRIVATE_NETWORK_TARGETS is on: webhooks and OAuth client metadata may reach http and private, loopback and link-local addresses. Development and tests only.',
+    );
+  }
   let withdraw = () => {};
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

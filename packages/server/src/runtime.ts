@@ -16,6 +16,7 @@ import { recallFeature } from './features/recall/index.js';
 import { spacesFeature } from './features/spaces/index.js';
 import { transferFeature } from './features/transfer/index.js';
 import { usageFeature } from './features/usage/index.js';
+import { webhooksFeature } from './features/webhooks/index.js';
 import type { AuthContext } from './lib/auth-context.js';
 import { CredentialCache } from './lib/credential-cache.js';
 import { CredentialWatch } from './realtime/credential-watch.js';
@@ -38,6 +39,7 @@ export const FEATURES = [
   spacesFeature,
   oauthFeature,
   authFeature,
+  webhooksFeature,
   analyticsFeature,
   transferFeature,
 ] as const;
@@ -89,6 +91,8 @@ export interface RuntimeOptions {
   embeddingIndexer?: Parameters<typeof embeddingsFeature.create>[2];
   /** The OAuth server's extra trust for client metadata (tests serve it with their own certificate). */
   oauth?: Parameters<typeof oauthFeature.create>[2];
+  /** The webhook dispatcher's schedule and retries (tests run it by hand, with short delays). */
+  webhooks?: Parameters<typeof webhooksFeature.create>[2];
 }
 
 export async function createRuntime(
@@ -124,6 +128,7 @@ export async function createRuntime(
   upkeep.start();
 
   const stops: (() => void | Promise<void>)[] = [];
+  const published: (() => void)[] = [];
   const context: FeatureContext = {
     config,
     db: database.db,
@@ -131,7 +136,9 @@ export async function createRuntime(
     publish: (events) => {
       upkeep.noteChanges(events.length);
       bus.publish(events);
+      for (const listener of published) listener();
     },
+    onPublished: (listener) => published.push(listener),
     credentialsChanged: (changes) => {
       verified.forget(changes);
       bus.credentialsChanged(changes);
@@ -145,6 +152,7 @@ export async function createRuntime(
     accounts: options.accountPurge,
     embeddings: options.embeddingIndexer,
     oauth: options.oauth,
+    webhooks: options.webhooks,
   };
   const services = {} as Record<string, unknown>;
   // A need not created yet is a mistake in the list's order: said at start, not as a later undefined.

@@ -12,3 +12,4 @@ export * from './schemas/recall.js';
 export * from './schemas/mcp.js';
 export * from './schemas/oauth.js';
 export * from './schemas/spaces.js';
+export * from './schemas/webhooks.js';

@@ -278,6 +278,48 @@ export interface OAuthGrantsTable {
   last_used_at: Date | null;
 }
 
+/** An account's webhook endpoint and where its delivery stands (migration 025). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  account_id: string;
+  space_id: string | null;
+  url: string;
+  events: string[];
+  description: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
+  enabled: Generated<boolean>;
+  disabled_reason: string | null;
+  delivered_seq: ColumnType<string, string | number, string | number>;
+  retry_at: Date | null;
+  failing_since: Date | null;
+  lease_holder: string | null;
+  lease_until: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** One event's delivery to one endpoint, or a test send or redelivery (migration 025). */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  account_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  seq: ColumnType<string | null, string | number | null, string | number | null>;
+  status: 'pending' | 'retrying' | 'succeeded' | 'failed';
+  attempt: Generated<number>;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  next_retry_at: Date | null;
+  manual: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   auth_throttle: AuthThrottleTable;
   usage_daily: UsageDailyTable;
@@ -306,4 +348,6 @@ export interface Database {
   change_log_holds: ChangeLogHoldsTable;
   oauth_models: OAuthModelsTable;
   oauth_grants: OAuthGrantsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

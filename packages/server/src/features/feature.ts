@@ -20,6 +20,8 @@ export interface FeatureContext {
   now: () => Date;
   /** Hands committed graph changes to realtime and MCP listeners (and notes them for the planner's statistics). */
   publish: (events: ChangeEvent[]) => void;
+  /** Calls `listener` after each change this node publishes (work that follows the change log wakes on it). */
+  onPublished: (listener: () => void) => void;
   /** Tells every node that these credentials were revoked or their expiry moved. */
   credentialsChanged: (changes: CredentialChange[]) => void;
   /** Session and key rows verified recently (forgotten on every credential change). */

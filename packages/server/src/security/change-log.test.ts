@@ -245,7 +245,7 @@ describe('retention', () => {
     const { t, clock } = await server();
     const { call, accountId } = await account(t);
     for (let i = 0; i < 6; i += 1) await createEntity(call, `held-${i}`);
-    await holdChangeLog(t.database.db, accountId, 'webhook:test', 2);
+    await holdChangeLog({ db: t.database.db }, accountId, 'webhook:test', 2);
     clock.advanceDays(8);
     await t.runtime.graph.changeLog.runOnce();
     const kept = await query<{ seq: string }>(
@@ -254,7 +254,7 @@ describe('retention', () => {
       [accountId],
     );
     expect(kept.map((row) => Number(row.seq))).toEqual([3, 4, 5, 6]);
-    await releaseChangeLog(t.database.db, accountId, 'webhook:test');
+    await releaseChangeLog({ db: t.database.db }, accountId, 'webhook:test');
     await t.runtime.graph.changeLog.runOnce();
     expect((await storage(t, accountId)).events).toBe(0);
   });

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/connection.js';
-import { createRuntime, type Runtime } from '../runtime.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 import type { AuthContext, SpaceAuth } from '../lib/auth-context.js';
 
 /**
@@ -59,11 +59,11 @@ export interface TestApp {
 
 export async function createTestApp(
   overrides: Partial<Record<keyof Config, string>> = {},
-  options: { now?: () => Date } = {},
+  options: Pick<RuntimeOptions, 'now' | 'webhooks'> = {},
 ): Promise<TestApp> {
   const config = testConfig(overrides);
   const database = await createTestDatabase(config.STATEMENT_TIMEOUT_MS);
-  const runtime = await createRuntime(config, { database, now: options.now });
+  const runtime = await createRuntime(config, { ...options, database });
   const app = await buildApp({ config, runtime });
   await app.ready();
   return {
@@ -114,6 +114,9 @@ export function manualClock(start = new Date()) {
     now: () => new Date(current),
     advanceDays(days: number) {
       current += days * 86_400_000;
+    },
+    advanceMs(ms: number) {
+      current += ms;
     },
   };
 }

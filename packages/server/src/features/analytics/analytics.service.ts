@@ -11,6 +11,7 @@ import {
 import type { AuthContext, SpaceRef } from '../../lib/auth-context.js';
 import type { EmbeddingsService } from '../embeddings/embeddings.service.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { GraphService } from '../graph/graph.service.js';
 import { bindService } from '../feature.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -27,6 +28,8 @@ export interface AnalyticsDeps {
   keys: Pick<KeysService, 'liveKeyCount'>;
   /** The graph's counters, kept in the write transaction. */
   graph: Pick<GraphService, 'overview'>;
+  /** Webhook endpoints, counted against the plan. */
+  webhooks: Pick<WebhooksService, 'webhookCount'>;
 }
 
 /** Entity types listed in the summary, most common first. */
@@ -66,9 +69,10 @@ export async function summary(
     .toISOString()
     .slice(0, 10);
   const { accountId } = auth;
-  const [rows, apiKeys, plan, usage, embeddings] = await Promise.all([
+  const [rows, apiKeys, webhooks, plan, usage, embeddings] = await Promise.all([
     deps.graph.overview(auth, { since, recent: RECENT_ENTITIES_MAX, types: ENTITY_TYPES_MAX }),
     deps.keys.liveKeyCount(accountId),
+    deps.webhooks.webhookCount(accountId),
     deps.entitlements.planOf(accountId, now),
     deps.usage.report(accountId),
     deps.embeddings ? deps.embeddings.embeddingStatus(accountId) : null,
@@ -84,8 +88,7 @@ export async function summary(
     activityStats: rows.activity,
     userPlan: tierOf(plan.id),
     apiKeyCount: apiKeys,
-    // Webhook endpoints are not offered yet: none can exist.
-    webhookCount: 0,
+    webhookCount: webhooks,
     todayApiCalls: usage.today.total,
     monthlyUsage: usage.month,
     billingData: monthlyOf(usage),

@@ -4,6 +4,7 @@ import { defineFeature } from '../feature.js';
 import type { GraphService } from '../graph/graph.service.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { UsageMeter } from '../usage/usage.service.js';
+import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { createAnalyticsService } from './analytics.service.js';
 
@@ -18,6 +19,7 @@ export const analyticsFeature = defineFeature({
       embeddings: EmbeddingsService;
       keys: KeysService;
       graph: GraphService;
+      webhooks: WebhooksService;
     },
   ) => createAnalyticsService({ now: context.now, ...needs }),
   routes: analyticsRoutes,

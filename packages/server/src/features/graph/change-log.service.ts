@@ -68,7 +68,7 @@ export async function changesAfter(
  * until the hold moves on or is released.
  */
 export async function holdChangeLog(
-  db: Db,
+  { db }: { db: Db },
   accountId: string,
   reader: string,
   seq: number,
@@ -76,8 +76,24 @@ export async function holdChangeLog(
   await changeRepo.holdEvents(db, accountId, reader, seq);
 }
 
-export async function releaseChangeLog(db: Db, accountId: string, reader: string): Promise<void> {
+export async function releaseChangeLog(
+  { db }: { db: Db },
+  accountId: string,
+  reader: string,
+): Promise<void> {
   await changeRepo.releaseEvents(db, accountId, reader);
+}
+
+/** The account's last seq, and the seq through which its log was compacted (0 when none was). */
+export async function changeLogBounds(
+  { db }: { db: Db },
+  accountId: string,
+): Promise<{ latest: number; compactedThrough: number }> {
+  const [latest, compactedThrough] = await Promise.all([
+    changeRepo.latestSeq(db, accountId),
+    changeRepo.compactedThrough(db, accountId),
+  ]);
+  return { latest, compactedThrough };
 }
 
 export interface RetentionOptions {

@@ -1,6 +1,12 @@
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { bindService, defineFeature } from '../feature.js';
-import { ChangeLogCompactor, changesAfter } from './change-log.service.js';
+import {
+  ChangeLogCompactor,
+  changeLogBounds,
+  changesAfter,
+  holdChangeLog,
+  releaseChangeLog,
+} from './change-log.service.js';
 import { graphRoutes } from './graph.routes.js';
 import { createGraphService as createGraphAccess, type GraphDeps } from './graph.service.js';
 import { exportJsonl, exportLossless, importFrom, importLossless } from './transfer.service.js';
@@ -37,6 +43,9 @@ export const graphFeature = defineFeature({
         importFrom,
         importLossless,
         changesAfter,
+        changeLogBounds,
+        holdChangeLog,
+        releaseChangeLog,
       }),
       /** Removes change-log events past their retention window (tests run it by hand). */
       changeLog,

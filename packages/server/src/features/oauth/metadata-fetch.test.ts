@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress, metadataFetch } from './metadata-fetch.js';
+import { isPrivateAddress } from '../../lib/outbound-address.js';
+import { metadataFetch } from './metadata-fetch.js';
 
 describe('metadataFetch', () => {
   const guarded = metadataFetch({ allowPrivateNetwork: false });

@@ -1,53 +1,10 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request } from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { guardedLookup, isPrivateAddress, literalAddress } from '../../lib/outbound-address.js';
 
 /** A Client ID Metadata Document is small: past this it is refused. */
 export const METADATA_MAX_BYTES = 5 * 1024;
 /** The whole fetch (connect, TLS, body) must end within this. */
 export const METADATA_TIMEOUT_MS = 5_000;
-
-/**
- * Addresses no fetch made on a client's say-so may reach: loopback, private
- * networks, link-local (cloud metadata services), carrier-grade NAT,
- * multicast and the reserved ranges, in IPv4 and IPv6.
- */
-const PRIVATE = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2001:db8::', 32],
-] as const) {
-  PRIVATE.addSubnet(network, prefix, 'ipv6');
-}
-
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4');
-  return PRIVATE.check(address, 'ipv6');
-}
 
 export interface MetadataFetchOptions {
   /** ALLOW_PRIVATE_NETWORK_TARGETS: any address may be reached (development and tests only). */
@@ -68,8 +25,8 @@ export function metadataFetch(options: MetadataFetchOptions) {
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     if (url.protocol !== 'https:') throw new Error('Client metadata must be fetched over https');
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !options.allowPrivateNetwork && isPrivateAddress(host)) {
+    const literal = literalAddress(url);
+    if (literal && !options.allowPrivateNetwork && isPrivateAddress(literal)) {
       throw new Error('Client metadata URL points at a private address');
     }
     return new Promise<Response>((resolve, reject) => {
@@ -81,22 +38,10 @@ export function metadataFetch(options: MetadataFetchOptions) {
           ca: options.ca,
           timeout: METADATA_TIMEOUT_MS,
           signal: init?.signal ?? undefined,
-          lookup: (hostname, lookupOptions, callback) =>
-            dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
-              if (error) return callback(error, '', 0);
-              const list = addresses as LookupAddress[];
-              const refused =
-                !options.allowPrivateNetwork && list.some((a) => isPrivateAddress(a.address));
-              if (refused || list.length === 0) {
-                return callback(
-                  new Error('Client metadata host resolves to a private address'),
-                  '',
-                  0,
-                );
-              }
-              if (lookupOptions.all) return callback(null, list as never);
-              callback(null, list[0]!.address, list[0]!.family);
-            }),
+          lookup: guardedLookup(
+            options.allowPrivateNetwork,
+            'Client metadata host resolves to a private address',
+          ),
         },
         (response) => {
           const chunks: Buffer[] = [];

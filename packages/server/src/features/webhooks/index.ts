@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { Entitlements } from '../entitlements/entitlements.service.js';
+import { defineFeature } from '../feature.js';
+import type { GraphService } from '../graph/index.js';
+import type { SpacesService } from '../spaces/spaces.service.js';
+import { DEFAULT_DISPATCH, WebhookDispatcher, type DispatchTuning } from './webhook-dispatcher.js';
+import { webhooksRoutes } from './webhooks.routes.js';
+import { createWebhooksService } from './webhooks.service.js';
+
+export type { WebhooksService } from './webhooks.service.js';
+
+export interface WebhooksTuning extends Partial<DispatchTuning> {
+  /** Tests run the dispatcher by hand (`dispatcher.drain()`), not on its timer. */
+  manual?: boolean;
+  /** Extra certificate authority to trust (tests serve https with a certificate of their own). */
+  ca?: string;
+}
+
+/** Outbound webhooks: endpoints, their deliveries from the change log, and the log a person reads. */
+export const webhooksFeature = defineFeature({
+  name: 'webhooks',
+  create(
+    context,
+    {
+      graph,
+      spaces,
+      entitlements,
+    }: { graph: GraphService; spaces: SpacesService; entitlements: Entitlements },
+    tuning?: WebhooksTuning,
+  ) {
+    const deps = {
+      db: context.db,
+      now: context.now,
+      changeLog: graph,
+      send: {
+        allowPrivateNetwork: context.config.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
+        ca: tuning?.ca,
+      },
+    };
+    const dispatcher = new WebhookDispatcher(
+      { ...deps, node: randomUUID() },
+      { ...DEFAULT_DISPATCH, ...tuning },
+      (error) => context.onError(error, 'webhook delivery failed; retried later'),
+    );
+    if (!tuning?.manual) {
+      dispatcher.start();
+      context.onPublished(() => dispatcher.nudge());
+    }
+    context.onClose(() => dispatcher.stop());
+    return {
+      ...createWebhooksService({
+        ...deps,
+        entitlements,
+        spaces,
+        nudge: () => dispatcher.nudge(),
+      }),
+      /** Delivers what is due (tests call `drain()` instead of waiting for the timer). */
+      dispatcher,
+    };
+  },
+  routes: webhooksRoutes,
+});

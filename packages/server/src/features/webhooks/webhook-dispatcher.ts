@@ -1,0 +1,266 @@
+import type { Db } from '../../db/connection.js';
+import type { ChangeEvent } from '../../lib/change-event.js';
+import type { GraphService } from '../graph/index.js';
+import { changeBody, deliveryHeaders, eventIdOf, hears } from './webhook-event.js';
+import { sendWebhook, type Attempt, type SendOptions } from './webhook-sender.js';
+import * as repo from './webhooks.repository.js';
+
+export interface DispatchTuning {
+  /** How often a node looks for endpoints with events to deliver (a write on this node also wakes it). */
+  pollMs: number;
+  /** Endpoints a node delivers to at once: a slow one holds only its own slot. */
+  concurrency: number;
+  /** A node's hold on an endpoint; renewed with every event it delivers. */
+  leaseMs: number;
+  /** A pass ends after this long so that other endpoints get their turn; the next one resumes. */
+  passMs: number;
+  /** The first retry's delay; each next one doubles, up to retryMaxMs, with jitter. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** An endpoint failing this long is disabled. */
+  failAfterMs: number;
+  /** Deliveries older than this leave the log. */
+  keepDeliveriesMs: number;
+  pageSize: number;
+}
+
+export const DEFAULT_DISPATCH: DispatchTuning = {
+  pollMs: 1_000,
+  concurrency: 16,
+  leaseMs: 60_000,
+  passMs: 30_000,
+  retryBaseMs: 30_000,
+  retryMaxMs: 60 * 60_000,
+  failAfterMs: 24 * 60 * 60_000,
+  keepDeliveriesMs: 30 * 24 * 60 * 60_000,
+  pageSize: 100,
+};
+
+export interface DispatchDeps {
+  db: Db;
+  now: () => Date;
+  changeLog: Pick<
+    GraphService,
+    'changesAfter' | 'changeLogBounds' | 'holdChangeLog' | 'releaseChangeLog'
+  >;
+  send: SendOptions;
+  /** This node's name in leases. */
+  node: string;
+}
+
+export const holdName = (endpointId: string) => `webhook:${endpointId}`;
+
+/** The delay before retry `attempt` + 1: exponential, capped, with jitter so retries spread out. */
+export function retryDelay(
+  attempt: number,
+  tuning: Pick<DispatchTuning, 'retryBaseMs' | 'retryMaxMs'>,
+) {
+  const exponential = Math.min(
+    tuning.retryBaseMs * 2 ** Math.max(0, attempt - 1),
+    tuning.retryMaxMs,
+  );
+  return Math.round(exponential * (0.5 + Math.random() * 0.5));
+}
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * Delivers every endpoint's events from the account's change log, in order,
+ * at least once. Each node polls for endpoints with events past their
+ * position, takes one by lease (so one node at a time sends to it: no two
+ * nodes send the same event, and order holds), sends its events one by one
+ * and records the position after each; a failure keeps the endpoint on that
+ * event until its retry (network errors, 5xx, 429) or moves past it (any
+ * other answer). A crash between a send and its record sends that event
+ * again after the lease lapses: at least once, never lost.
+ */
+export class WebhookDispatcher {
+  private readonly active = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<number> | undefined;
+  private started = false;
+  private stopped = false;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly deps: DispatchDeps,
+    private readonly tuning: DispatchTuning,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  start(): void {
+    this.started = true;
+    this.timer = setInterval(() => this.nudge(), this.tuning.pollMs);
+    this.timer.unref();
+  }
+
+  /** Looks for work now (a write on this node has just committed). */
+  nudge(): void {
+    if (!this.started || this.stopped || this.polling) return;
+    void this.poll().catch(this.onError);
+  }
+
+  /** One look for due endpoints; starts a pass for each it takes. Returns how many it took. */
+  poll(): Promise<number> {
+    this.polling ??= this.takeDue().finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+
+  /** Polls and waits for the passes until nothing is due (tests, and a clean stop). */
+  async drain(): Promise<void> {
+    for (;;) {
+      const taken = await this.poll();
+      await Promise.all(this.active.values());
+      if (taken === 0 && this.active.size === 0) return;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.polling;
+    await Promise.all(this.active.values());
+  }
+
+  private async takeDue(): Promise<number> {
+    const { db, now } = this.deps;
+    if (now().getTime() - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = now().getTime();
+      await repo.pruneDeliveries(
+        db,
+        new Date(now().getTime() - this.tuning.keepDeliveriesMs),
+        5_000,
+      );
+    }
+    const free = this.tuning.concurrency - this.active.size;
+    if (free <= 0) return 0;
+    const due = await repo.dueEndpoints(db, now(), free + this.active.size);
+    let taken = 0;
+    for (const id of due) {
+      if (this.active.size >= this.tuning.concurrency) break;
+      if (this.active.has(id)) continue;
+      const endpoint = await repo.claimEndpoint(db, id, this.deps.node, this.tuning.leaseMs);
+      if (!endpoint) continue;
+      taken += 1;
+      const pass = this.pass(endpoint)
+        .catch(async (error: unknown) => {
+          this.onError(error);
+          await repo.releaseEndpoint(db, id, this.deps.node).catch(() => {});
+        })
+        .finally(() => this.active.delete(id));
+      this.active.set(id, pass);
+    }
+    return taken;
+  }
+
+  /** Delivers the endpoint's events after its position until none is left, a retry waits, or the pass's time is up. */
+  private async pass(taken: repo.EndpointRow): Promise<void> {
+    const { db, changeLog, node } = this.deps;
+    const { leaseMs, pageSize } = this.tuning;
+    const endsAt = Date.now() + this.tuning.passMs;
+    const accountId = taken.account_id;
+    let endpoint = taken;
+    let position = Number(endpoint.delivered_seq);
+    const advance = (changes: Parameters<typeof repo.advanceEndpoint>[4]) =>
+      repo.advanceEndpoint(db, endpoint.id, node, leaseMs, changes);
+
+    while (!this.stopped && Date.now() < endsAt) {
+      const page = await changeLog.changesAfter({ accountId }, position, pageSize);
+      if (page.resync) {
+        // Enabled again after its events were compacted (a disabled endpoint holds nothing).
+        const { compactedThrough } = await changeLog.changeLogBounds(accountId);
+        if (!(await advance({ deliveredSeq: compactedThrough }))) return;
+        position = compactedThrough;
+        continue;
+      }
+      if (page.events.length === 0) break;
+      for (const event of page.events) {
+        if (!hears(endpoint, event)) {
+          position = event.seq;
+          continue;
+        }
+        const next = await this.deliver(endpoint, event, position);
+        if (next === 'stop') return;
+        position = event.seq;
+        if (Date.now() >= endsAt) break;
+      }
+      if (!(await advance({ deliveredSeq: position }))) return;
+      await changeLog.holdChangeLog(accountId, holdName(endpoint.id), position);
+      // The endpoint may have been changed (events, URL, secret) while this pass ran.
+      const fresh = await repo.findEndpoint(db, accountId, endpoint.id);
+      if (!fresh?.enabled) return;
+      endpoint = fresh;
+    }
+    await repo.releaseEndpoint(db, endpoint.id, node);
+  }
+
+  /**
+   * One event to one endpoint: 'next' when the endpoint may move past it
+   * (delivered, or refused for good), 'stop' when the pass ends (a retry
+   * waits, the endpoint was disabled, or this node lost it).
+   */
+  private async deliver(
+    endpoint: repo.EndpointRow,
+    event: ChangeEvent,
+    position: number,
+  ): Promise<'next' | 'stop'> {
+    const { db, now, node, changeLog } = this.deps;
+    const delivery = await repo.startDelivery(db, {
+      accountId: endpoint.account_id,
+      endpointId: endpoint.id,
+      eventId: eventIdOf(event.accountId, event.seq),
+      eventType: event.type,
+      seq: event.seq,
+    });
+    const body = changeBody(event);
+    const text = JSON.stringify(body);
+    const attempt = await sendWebhook(
+      endpoint.url,
+      text,
+      deliveryHeaders(endpoint, text, body, now()),
+      this.deps.send,
+    );
+    const at = now();
+    const advance = (changes: Parameters<typeof repo.advanceEndpoint>[4]) =>
+      repo.advanceEndpoint(db, endpoint.id, node, this.tuning.leaseMs, changes);
+    const record = (status: repo.DeliveryRow['status'], nextRetryAt: Date | null = null) =>
+      repo.finishDelivery(db, delivery.id, { ...resultOf(attempt), status, nextRetryAt });
+
+    if (attempt.outcome === 'succeeded') {
+      await record('succeeded');
+      return (await advance({ deliveredSeq: event.seq, failingSince: null, retryAt: null }))
+        ? 'next'
+        : 'stop';
+    }
+    const failingSince = endpoint.failing_since ?? at;
+    if (at.getTime() - failingSince.getTime() >= this.tuning.failAfterMs) {
+      await record('failed');
+      const hours = Math.round(this.tuning.failAfterMs / 3_600_000);
+      await advance({
+        deliveredSeq: attempt.outcome === 'failed' ? event.seq : position,
+        disabledReason: `Disabled after failing for ${hours} hours. Last error: ${attempt.error ?? 'unknown'}`,
+      });
+      await changeLog.releaseChangeLog(endpoint.account_id, holdName(endpoint.id));
+      return 'stop';
+    }
+    endpoint.failing_since = failingSince;
+    if (attempt.outcome === 'failed') {
+      await record('failed');
+      return (await advance({ deliveredSeq: event.seq, failingSince: at })) ? 'next' : 'stop';
+    }
+    const retryAt = new Date(at.getTime() + retryDelay(delivery.attempt, this.tuning));
+    await record('retrying', retryAt);
+    await advance({ deliveredSeq: position, retryAt, failingSince: at });
+    await repo.releaseEndpoint(db, endpoint.id, node);
+    return 'stop';
+  }
+}
+
+export function resultOf(attempt: Attempt) {
+  return {
+    statusCode: attempt.statusCode,
+    durationMs: attempt.durationMs,
+    error: attempt.error,
+    excerpt: attempt.excerpt,
+  };
+}
