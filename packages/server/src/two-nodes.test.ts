@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectEra, eventually, type EraClient } from './test/mcp-client.js';
 import { startServerProcess, type ServerProcess } from './test/server-process.js';
+import { Receiver } from './test/webhook-receiver.js';
 import { TestSocket } from './test/ws-client.js';
 import {
   answerConsent,
@@ -83,8 +84,9 @@ describe.skipIf(!databaseServer || !redisUrl)(
     beforeAll(async () => {
       database = await freshDatabase();
       // One node first, so it runs the migrations; then the second.
-      nodes.push(await startNode(database.url));
-      nodes.push(await startNode(database.url));
+      // Webhooks are sent to a receiver of this test, on loopback.
+      nodes.push(await startNode(database.url, { ALLOW_PRIVATE_NETWORK_TARGETS: 'true' }));
+      nodes.push(await startNode(database.url, { ALLOW_PRIVATE_NETWORK_TARGETS: 'true' }));
     }, 90_000);
 
     afterAll(async () => {
@@ -211,6 +213,47 @@ describe.skipIf(!databaseServer || !redisUrl)(
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(heard.other.updates).toEqual([]);
       expect(defaultSocket.messages.filter((m) => m.type === 'entity_created')).toEqual([]);
+    });
+
+    it('a webhook endpoint gets each event once, in order, whichever node wrote it', async () => {
+      const [a, b] = nodes as [ServerProcess, ServerProcess];
+      const owner = await register(a);
+      const receiver = await new Receiver().start();
+      const post = (node: ServerProcess, path: string, body: unknown) =>
+        fetch(`${node.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
+          body: JSON.stringify(body),
+        });
+      try {
+        const plan = await post(a, '/api/billing/change-plan', {
+          planId: 'pro',
+          priceId: 'price_pro_monthly',
+        });
+        expect(plan.status).toBe(200);
+        expect(
+          (await post(b, '/api/webhooks', { url: receiver.url, events: ['entity_created'] }))
+            .status,
+        ).toBe(201);
+        // Both nodes poll for due endpoints and are woken by their own writes.
+        const names = Array.from({ length: 40 }, (_, i) => `hook-${i}`);
+        await Promise.all(
+          [a, b].map(async (node, n) => {
+            for (const name of names.filter((_, i) => i % 2 === n)) {
+              expect((await post(node, '/api/entities', { name, type: 'x' })).status).toBe(201);
+            }
+          }),
+        );
+        await eventually(() => receiver.received.length >= names.length, 20_000, 'deliveries');
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        const ids = receiver.received.map((r) => r.event.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids).toHaveLength(names.length);
+        const seqs = ids.map((id) => Number(id.split('_').at(-1)));
+        expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+      } finally {
+        await receiver.close();
+      }
     });
   },
 );

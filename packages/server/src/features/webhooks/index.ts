@@ -5,6 +5,7 @@ import type { GraphService } from '../graph/index.js';
 import type { SpacesService } from '../spaces/spaces.service.js';
 import { DEFAULT_DISPATCH, WebhookDispatcher, type DispatchTuning } from './webhook-dispatcher.js';
 import { webhooksRoutes } from './webhooks.routes.js';
+import { releaseAllLeases } from './webhooks.repository.js';
 import { createWebhooksService } from './webhooks.service.js';
 
 export type { WebhooksService } from './webhooks.service.js';
@@ -19,7 +20,7 @@ export interface WebhooksTuning extends Partial<DispatchTuning> {
 /** Outbound webhooks: endpoints, their deliveries from the change log, and the log a person reads. */
 export const webhooksFeature = defineFeature({
   name: 'webhooks',
-  create(
+  async create(
     context,
     {
       graph,
@@ -42,6 +43,11 @@ export const webhooksFeature = defineFeature({
       { ...DEFAULT_DISPATCH, ...tuning },
       (error) => context.onError(error, 'webhook delivery failed; retried later'),
     );
+    if (!context.config.DATABASE_URL) {
+      // The embedded database has one process (db/data-lock.ts): leases left by a
+      // process that was killed are its own, and delivery resumes at once.
+      await releaseAllLeases(context.db);
+    }
     if (!tuning?.manual) {
       dispatcher.start();
       context.onPublished(() => dispatcher.nudge());

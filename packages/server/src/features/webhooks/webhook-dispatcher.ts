@@ -10,7 +10,11 @@ export interface DispatchTuning {
   pollMs: number;
   /** Endpoints a node delivers to at once: a slow one holds only its own slot. */
   concurrency: number;
-  /** A node's hold on an endpoint; renewed with every event it delivers. */
+  /**
+   * A node's hold on an endpoint, renewed with every event it delivers: how
+   * long a node that died mid-pass keeps others from taking over. Longer
+   * than one send (DELIVERY_TIMEOUT_MS) with its statements.
+   */
   leaseMs: number;
   /** A pass ends after this long so that other endpoints get their turn; the next one resumes. */
   passMs: number;
@@ -27,7 +31,7 @@ export interface DispatchTuning {
 export const DEFAULT_DISPATCH: DispatchTuning = {
   pollMs: 1_000,
   concurrency: 16,
-  leaseMs: 60_000,
+  leaseMs: 30_000,
   passMs: 30_000,
   retryBaseMs: 30_000,
   retryMaxMs: 60 * 60_000,

@@ -204,6 +204,11 @@ export async function advanceEndpoint(
   return result.numUpdatedRows > 0n;
 }
 
+/** Ends every lease: for a node that knows it is the only one (the embedded database's one process). */
+export async function releaseAllLeases(db: Db): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ lease_until: null }).execute();
+}
+
 /**
  * Lets another pass (on any node) take the endpoint at once. The lease's end
  * stays as now, so endpoints served longest ago are taken first.

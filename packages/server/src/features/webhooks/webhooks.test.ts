@@ -1,6 +1,4 @@
-import type { WebhookDelivery, WebhookEventBody } from '@engram/shared';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { WebhookDelivery } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accountIdOf,
@@ -11,38 +9,8 @@ import {
   signUp,
   type TestApp,
 } from '../../test/harness.js';
+import { Receiver } from '../../test/webhook-receiver.js';
 import { verifySignature } from './webhook-signature.js';
-
-/** A local endpoint: records what it is sent and answers with the status `answer` picks. */
-class Receiver {
-  readonly received: { headers: Record<string, string>; body: string; event: WebhookEventBody }[] =
-    [];
-  answer: (event: WebhookEventBody) => number = () => 200;
-  private server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const event = JSON.parse(body) as WebhookEventBody;
-      this.received.push({ headers: request.headers as Record<string, string>, body, event });
-      response.statusCode = this.answer(event);
-      response.end(response.statusCode >= 400 ? 'receiver says no' : 'ok');
-    });
-  });
-  url = '';
-
-  async start() {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-    return this;
-  }
-  types() {
-    return this.received.map((r) => r.event.type);
-  }
-  close() {
-    return new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 const clock = manualClock();
 let t: TestApp;
