@@ -1,7 +1,9 @@
 /**
  * Outbound webhooks (features/webhooks, docs/webhooks.md).
  *
- * - `webhook_endpoints`: an account's endpoints. `delivered_seq` is how far
+ * - `webhook_endpoints`: an account's endpoints, each hearing one space
+ *   (`space_id`; it goes when the space's row is purged) or all of them
+ *   (null). `delivered_seq` is how far
  *   the account's change log has been consumed for the endpoint: its events
  *   are read from the log (the outbox every graph write already appends to,
  *   in the write's own transaction), so nothing is queued inside a write and
@@ -22,7 +24,7 @@ export const sql = /* sql */ `
   create table webhook_endpoints (
     id uuid primary key default gen_random_uuid(),
     account_id uuid not null references accounts (id) on delete cascade,
-    space_id uuid,
+    space_id uuid references spaces (id) on delete cascade,
     url text not null,
     events text[] not null,
     description text,
