@@ -7,10 +7,13 @@ export class Receiver {
   readonly received: { headers: Record<string, string>; body: string; event: WebhookEventBody }[] =
     [];
   answer: (event: WebhookEventBody) => number = () => 200;
+  /** Set, every answer waits for it (an endpoint that hangs). */
+  hold: Promise<void> | undefined;
   private server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
+    request.on('end', async () => {
+      await this.hold;
       const body = Buffer.concat(chunks).toString('utf8');
       const event = JSON.parse(body) as WebhookEventBody;
       this.received.push({ headers: request.headers as Record<string, string>, body, event });

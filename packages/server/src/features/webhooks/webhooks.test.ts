@@ -9,6 +9,7 @@ import {
   signUp,
   type TestApp,
 } from '../../test/harness.js';
+import { eventually } from '../../test/mcp-client.js';
 import { Receiver } from '../../test/webhook-receiver.js';
 import { verifySignature } from './webhook-signature.js';
 
@@ -403,6 +404,34 @@ describe('delivery', () => {
     expect(headers['engram-signature']!.match(/v1=/g)).toHaveLength(2);
     expect(verifySignature(headers['engram-signature']!, body, next, clock.now())).toBe(true);
     expect(verifySignature(headers['engram-signature']!, body, secret, clock.now())).toBe(true);
+  });
+
+  it('a hanging endpoint holds up only itself', async () => {
+    reset();
+    const slow = await new Receiver().start();
+    let release = () => {};
+    slow.hold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const hanging = await account();
+      const quick = await account();
+      const { dispatcher } = t.runtime.webhooks;
+      // The hanging endpoint's pass starts first and waits on its answer…
+      await addEndpoint(hanging.call, { url: slow.url });
+      await createEntity(hanging.call, 'Stuck');
+      await dispatcher.poll();
+      // …while another endpoint's events still go out.
+      await addEndpoint(quick.call);
+      await createEntity(quick.call, 'Through');
+      await dispatcher.poll();
+      await eventually(() => receiver.received.length > 0, 5_000, 'the quick endpoint');
+      expect(slow.received).toHaveLength(0);
+      release();
+      await drain();
+      expect(slow.received).toHaveLength(1);
+    } finally {
+      release();
+      await slow.close();
+    }
   });
 
   it('keeps the log paged by cursor', async () => {
