@@ -11,11 +11,15 @@
  * BENCH_DATABASE_URL (the PostgreSQL server to create the fresh database on),
  * BENCH_CLIENTS (C, default 20), BENCH_ENTITIES (per account, default 10,000),
  * BENCH_SECONDS (measured seconds per phase, default 20),
- * BENCH_WARMUP_SECONDS (unmeasured calls before each phase, default 3).
+ * BENCH_WARMUP_SECONDS (unmeasured calls before each phase, default 3),
+ * BENCH_RATE (phase 5's calls/s for all agents together, default 100),
+ * BENCH_PHASES (which phases to run, e.g. "mixed,paced"; default all).
  *
  * Phases, each on the same server: (1) mixed, one account, C clients;
  * (2) mixed, C accounts, one client each; (3) writes only, one account, C
- * clients; (4) reads only, one account, C clients. Half the clients of each
+ * clients; (4) reads only, one account, C clients; (5) the mix of (1) paced:
+ * agents with think time, BENCH_RATE calls/s together (each agent's calls
+ * start at random times, a Poisson process, but never overlap). Half the clients of each
  * phase are 2025-era (1.x SDK, a session), half 2026-era (v2 SDK, stateless).
  * Per phase: per-tool calls, calls/s, p50, p99 and errors; the server's own
  * CPU per call (its process from /proc/<pid>/stat, and PostgreSQL's backends),
@@ -63,6 +67,10 @@ function readOptions() {
     entities: positiveInteger('BENCH_ENTITIES', 10_000),
     seconds: positiveInteger('BENCH_SECONDS', 20),
     warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 3),
+    rate: positiveInteger('BENCH_RATE', 100),
+    phases: (process.env.BENCH_PHASES ?? 'mixed,accounts,writes,reads,paced')
+      .split(',')
+      .map((name) => name.trim()),
   };
 }
 
@@ -218,7 +226,7 @@ interface ToolStats {
 
 interface PhaseResult {
   title: string;
-  key: 'mixed' | 'accounts' | 'writes' | 'reads';
+  key: 'mixed' | 'accounts' | 'writes' | 'reads' | 'paced';
   seconds: number;
   tools: Map<string, ToolStats>;
   eras: Map<Era, ToolStats>;
@@ -255,6 +263,8 @@ async function runPhase(
   mix: Mix,
   server: ServerProcess,
   kind: DbKind,
+  /** Calls per second of all agents together, with think time; without it, back to back. */
+  rate?: number,
 ): Promise<PhaseResult> {
   const tools = new Map<string, ToolStats>(mix.map(([tool]) => [tool, emptyStats()]));
   const eras = new Map<Era, ToolStats>([
@@ -270,7 +280,15 @@ async function runPhase(
   const loop = async (agent: Agent, index: number) => {
     const random = rng(index * 7_919 + key.length * 104_729 + Date.now());
     const workload = workloads[index % workloads.length]!;
+    // Paced: the next call is due an exponential think time after this one was due.
+    const meanGapMs = rate ? (agents.length / rate) * 1000 : 0;
+    let due = performance.now() + (rate ? -Math.log(1 - random()) * meanGapMs : 0);
     for (let call = 0; performance.now() < windowEnd; call++) {
+      if (rate) {
+        await sleepUntil(due);
+        if (performance.now() >= windowEnd) break;
+        due += -Math.log(1 - random()) * meanGapMs;
+      }
       const tool = chooseTool(mix, random);
       const args = argumentsFor(tool, random, workload, `${key}-${kind}-${index}-${call}`);
       const callStart = performance.now();
@@ -422,7 +440,7 @@ function printPhase(result: PhaseResult) {
 function verdicts(kind: DbKind, results: PhaseResult[]): string[] {
   const real = kind === 'postgres' && options.clients >= TARGET_CLIENTS;
   const judge = (ok: boolean) => (!real ? 'info' : ok ? 'PASS' : 'MISS');
-  const phase = (key: PhaseResult['key']) => results.find((result) => result.key === key)!;
+  const phase = (key: PhaseResult['key']) => results.find((result) => result.key === key);
   const p = (stats: ToolStats | undefined, q: number) =>
     percentile(
       [...(stats?.times ?? [])].sort((a, b) => a - b),
@@ -433,21 +451,28 @@ function verdicts(kind: DbKind, results: PhaseResult[]): string[] {
       (real ? '' : `: this run is ${kind}, ${options.clients} clients — info, not a verdict`),
   ];
   const mixed = phase('mixed');
-  for (const tool of WRITE_TOOLS) {
-    const p99 = p(mixed.tools.get(tool), 99);
-    out.push(
-      `  ${judge(p99 < WRITES_P99_TARGET_MS).padEnd(4)} mixed, ${tool} p99 ${fmtMs(p99)} ms < ${WRITES_P99_TARGET_MS} ms`,
-    );
+  for (const [name, result] of [
+    ['mixed, back to back', mixed],
+    [`mixed, paced at ${options.rate}/s`, phase('paced')],
+  ] as const) {
+    for (const tool of result ? WRITE_TOOLS : []) {
+      const p99 = p(result!.tools.get(tool), 99);
+      out.push(
+        `  ${judge(p99 < WRITES_P99_TARGET_MS).padEnd(4)} ${name}, ${tool} p99 ${fmtMs(p99)} ms < ${WRITES_P99_TARGET_MS} ms`,
+      );
+    }
   }
   const writes = phase('writes');
-  const written = merge([...writes.tools.values()]);
-  const perSecond = (written.calls - written.errors) / writes.seconds;
-  out.push(
-    `  ${judge(perSecond >= WRITES_PER_SECOND_TARGET).padEnd(4)} writes only: ${fmtRate(written.calls - written.errors, writes.seconds)} successful writes/s ≥ ${WRITES_PER_SECOND_TARGET}`,
-  );
+  if (writes) {
+    const written = merge([...writes.tools.values()]);
+    const perSecond = (written.calls - written.errors) / writes.seconds;
+    out.push(
+      `  ${judge(perSecond >= WRITES_PER_SECOND_TARGET).padEnd(4)} writes only: ${fmtRate(written.calls - written.errors, writes.seconds)} successful writes/s ≥ ${WRITES_PER_SECOND_TARGET}`,
+    );
+  }
   const reads = phase('reads');
-  for (const [tool, alone] of reads.tools) {
-    const inMix = mixed.tools.get(tool);
+  for (const [tool, alone] of reads?.tools ?? []) {
+    const inMix = mixed?.tools.get(tool);
     const ratios = [50, 99].map((q) => p(inMix, q) / p(alone, q));
     out.push(
       `  ${judge(ratios.every((ratio) => ratio <= READS_UNAFFECTED_FACTOR)).padEnd(4)} reads unaffected, ${tool}: p50 ${fmtMs(p(inMix, 50))} vs ${fmtMs(p(alone, 50))} ms alone (${ratios[0]!.toFixed(2)}×),` +
@@ -519,33 +544,37 @@ async function runDatabase(kind: DbKind): Promise<string[]> {
     );
 
     const results: PhaseResult[] = [];
-    const phases: [PhaseResult['key'], string, Agent[], Workload[], Mix][] = [
-      ['mixed', `1. Mixed, one account, ${clientsLabel} — ${label}`, shared, [workload], mix.mixed],
+    const phases: [PhaseResult['key'], string, Agent[], Mix, number?][] = [
+      ['mixed', `1. Mixed, one account, ${clientsLabel} — ${label}`, shared, mix.mixed],
       [
         'accounts',
         `2. Mixed, ${C} accounts, one client each (${erasLabel}) — ${label}`,
         separate,
-        [workload],
         mix.mixed,
       ],
+      ['writes', `3. Writes only, one account, ${clientsLabel} — ${label}`, shared, mix.writes],
+      ['reads', `4. Reads only, one account, ${clientsLabel} — ${label}`, shared, mix.reads],
       [
-        'writes',
-        `3. Writes only, one account, ${clientsLabel} — ${label}`,
+        'paced',
+        `5. Mixed, one account, ${clientsLabel}, paced at ${options.rate} calls/s together — ${label}`,
         shared,
-        [workload],
-        mix.writes,
-      ],
-      [
-        'reads',
-        `4. Reads only, one account, ${clientsLabel} — ${label}`,
-        shared,
-        [workload],
-        mix.reads,
+        mix.mixed,
+        options.rate,
       ],
     ];
-    for (const [key, title, phaseAgents, workloads, phaseMix] of phases) {
+    for (const [key, title, phaseAgents, phaseMix, rate] of phases) {
+      if (!options.phases.includes(key)) continue;
       log(`phase ${title} (${options.warmupSeconds} s warm-up, ${options.seconds} s measured)`);
-      const result = await runPhase(key, title, phaseAgents, workloads, phaseMix, server, kind);
+      const result = await runPhase(
+        key,
+        title,
+        phaseAgents,
+        [workload],
+        phaseMix,
+        server,
+        kind,
+        rate,
+      );
       results.push(result);
       printPhase(result);
       console.log('');
