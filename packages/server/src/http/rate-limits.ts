@@ -1,7 +1,7 @@
 import type { RateLimitOptions, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { AppError } from '../lib/errors.js';
+import { tooManyRequests } from '../lib/errors.js';
 import { hashSecret } from '../lib/secrets.js';
 import { credentialOf } from './authenticate.js';
 
@@ -66,13 +66,10 @@ export function registerAccountRateLimit(app: FastifyInstance, perMinute: number
     if (!request.auth || !isApiRoute(request.routeOptions.url)) return payload;
     const result = await limit(request);
     if (!result.isAllowed && result.isExceeded) {
-      const error = new AppError(
-        429,
-        'RATE_LIMITED',
+      throw tooManyRequests(
         `Rate limit exceeded: this account may make ${perMinute} requests a minute to the API, across all its keys and sessions`,
+        Math.max(1, result.ttlInSeconds),
       );
-      error.retryAfterSeconds = Math.max(1, result.ttlInSeconds);
-      throw error;
     }
     return payload;
   });

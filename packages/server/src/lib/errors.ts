@@ -62,3 +62,9 @@ export function fromDatabaseError(error: unknown): AppError | undefined {
   }
   return undefined;
 }
+
+export function tooManyRequests(message: string, retryAfterSeconds: number): AppError {
+  const error = new AppError(429, 'RATE_LIMITED', message);
+  error.retryAfterSeconds = retryAfterSeconds;
+  return error;
+}

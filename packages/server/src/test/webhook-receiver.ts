@@ -7,13 +7,16 @@ export class Receiver {
   readonly received: { headers: Record<string, string>; body: string; event: WebhookEventBody }[] =
     [];
   answer: (event: WebhookEventBody) => number = () => 200;
-  /** Set, every answer waits for it (an endpoint that hangs). */
+  /** Set, every answer waits for it (an endpoint that hangs); `waiting` counts those held. */
   hold: Promise<void> | undefined;
+  waiting = 0;
   private server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
+      this.waiting += 1;
       await this.hold;
+      this.waiting -= 1;
       const body = Buffer.concat(chunks).toString('utf8');
       const event = JSON.parse(body) as WebhookEventBody;
       this.received.push({ headers: request.headers as Record<string, string>, body, event });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, tooManyRequests } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/secrets.js';
 import * as repo from './auth.repository.js';
 
@@ -36,9 +36,7 @@ export function throttleSubject(value: string): string {
 
 function lockedError(rule: ThrottleRule, until: Date, now: Date): AppError {
   const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
-  const error = new AppError(429, 'RATE_LIMITED', rule.message(Math.ceil(seconds / 60)));
-  error.retryAfterSeconds = seconds;
-  return error;
+  return tooManyRequests(rule.message(Math.ceil(seconds / 60)), seconds);
 }
 
 /** Throws 429 while the subject is locked; otherwise holds a repeated failer back a little. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, tooManyRequests } from '../../lib/errors.js';
 import * as leases from './export-leases.repository.js';
 
 /**
@@ -21,13 +21,10 @@ const LEASE_SECONDS = 30;
 const RETRY_AFTER_SECONDS = 10;
 
 function busy(): AppError {
-  const error = new AppError(
-    429,
-    'RATE_LIMITED',
+  return tooManyRequests(
     'An export of this account is already running; one runs at a time. Try again when it has finished.',
+    RETRY_AFTER_SECONDS,
   );
-  error.retryAfterSeconds = RETRY_AFTER_SECONDS;
-  return error;
 }
 
 export class ExportGuard {

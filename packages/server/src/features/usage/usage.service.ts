@@ -1,6 +1,6 @@
 import { UNLIMITED, type Plan } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, tooManyRequests } from '../../lib/errors.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import * as repo from './usage.repository.js';
 
@@ -71,16 +71,10 @@ function nextMonth(now: Date): Date {
 }
 
 function monthlyLimitReached(plan: Plan, max: number, now: Date): AppError {
-  const error = new AppError(
-    429,
-    'RATE_LIMITED',
+  return tooManyRequests(
     `Monthly operation limit reached: the ${plan.name} plan includes ${max.toLocaleString('en-US')} operations per month. Upgrade your plan, or wait until the month ends.`,
+    Math.max(1, Math.ceil((nextMonth(now).getTime() - now.getTime()) / 1000)),
   );
-  error.retryAfterSeconds = Math.max(
-    1,
-    Math.ceil((nextMonth(now).getTime() - now.getTime()) / 1000),
-  );
-  return error;
 }
 
 /** Admissions one reservation takes at most for an account's next requests on this node. */

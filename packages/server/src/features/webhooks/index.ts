@@ -40,7 +40,12 @@ export const webhooksFeature = defineFeature({
     };
     const dispatcher = new WebhookDispatcher(
       { ...deps, node: randomUUID() },
-      { ...DEFAULT_DISPATCH, ...tuning },
+      {
+        ...DEFAULT_DISPATCH,
+        // One embedded process makes every write itself and wakes on it: its timer is for retries.
+        pollMs: context.config.DATABASE_URL ? 1_000 : 5_000,
+        ...tuning,
+      },
       (error) => context.onError(error, 'webhook delivery failed; retried later'),
     );
     if (!context.config.DATABASE_URL) {

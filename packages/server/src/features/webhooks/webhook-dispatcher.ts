@@ -23,8 +23,9 @@ export interface DispatchTuning {
   retryMaxMs: number;
   /** An endpoint failing this long is disabled. */
   failAfterMs: number;
-  /** Deliveries older than this leave the log. */
+  /** Deliveries older than this leave the log; successful ones after keepSucceededMs. */
   keepDeliveriesMs: number;
+  keepSucceededMs: number;
   pageSize: number;
 }
 
@@ -37,6 +38,7 @@ export const DEFAULT_DISPATCH: DispatchTuning = {
   retryMaxMs: 60 * 60_000,
   failAfterMs: 24 * 60 * 60_000,
   keepDeliveriesMs: 30 * 24 * 60 * 60_000,
+  keepSucceededMs: 7 * 24 * 60 * 60_000,
   pageSize: 100,
 };
 
@@ -130,10 +132,11 @@ export class WebhookDispatcher {
     const { db, now } = this.deps;
     if (now().getTime() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = now().getTime();
-      await repo.pruneDeliveries(
-        db,
-        new Date(now().getTime() - this.tuning.keepDeliveriesMs),
-        5_000,
+      const at = now().getTime();
+      const [succeeded, any] = [this.tuning.keepSucceededMs, this.tuning.keepDeliveriesMs];
+      while (
+        (await repo.pruneDeliveries(db, new Date(at - succeeded), new Date(at - any), 5_000)) ===
+        5_000
       );
     }
     const free = this.tuning.concurrency - this.active.size;

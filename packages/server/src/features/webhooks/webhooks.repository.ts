@@ -348,12 +348,23 @@ export async function lockAccountWebhooks(db: Db, accountId: string): Promise<vo
   );
 }
 
-/** Removes up to `batch` deliveries older than `before`; returns how many went. */
-export async function pruneDeliveries(db: Db, before: Date, batch: number): Promise<number> {
+/**
+ * Removes up to `batch` deliveries: successful ones older than
+ * `succeededBefore`, the rest older than `before`. Returns how many went.
+ */
+export async function pruneDeliveries(
+  db: Db,
+  succeededBefore: Date,
+  before: Date,
+  batch: number,
+): Promise<number> {
   const result = await sql<{ n: number }>`
     with gone as (
       delete from webhook_deliveries where id in (
-        select id from webhook_deliveries where created_at < ${before}::timestamptz limit ${batch}
+        select id from webhook_deliveries
+         where created_at < ${before}::timestamptz
+            or (status = 'succeeded' and created_at < ${succeededBefore}::timestamptz)
+         limit ${batch}
       ) returning 1
     )
     select count(*)::int as n from gone

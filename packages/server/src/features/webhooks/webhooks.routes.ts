@@ -24,6 +24,7 @@ const errors = {
   403: errorResponse,
   404: errorResponse,
   409: errorResponse,
+  429: errorResponse,
 };
 
 const webhookParams = z.object({ id: z.string().min(1).max(200) });

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
-import { badRequest, conflict, notFound, planLimit } from '../../lib/errors.js';
+import { badRequest, conflict, notFound, planLimit, tooManyRequests } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { requireFullAccess } from '../../lib/space-access.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
@@ -153,7 +153,8 @@ export async function updateWebhook(
   const row = await endpointOf(deps, auth, id);
   if (input.url !== undefined) checkTarget(deps, input.url);
   const changes: Parameters<typeof repo.updateEndpoint>[3] = {
-    ...(input.url !== undefined ? { url: input.url } : {}),
+    // A new URL is tried at once, not after the old one's backoff.
+    ...(input.url !== undefined ? { url: input.url, retry_at: null } : {}),
     ...(input.events !== undefined ? { events: input.events } : {}),
     ...(input.description !== undefined ? { description: input.description || null } : {}),
   };
@@ -204,8 +205,37 @@ export async function rotateSecret(
   return { secret, previousSecretExpiresAt: until.toISOString() };
 }
 
-/** Sends one body now, outside the endpoint's queue, and records it as a manual delivery. */
+/** Test sends and redeliveries one account may have in flight at once (on one node). */
+export const MANUAL_SENDS_AT_ONCE = 5;
+const manualInFlight = new Map<string, number>();
+
+/**
+ * Sends one body now, outside the endpoint's queue, and records it as a
+ * manual delivery. A person waits for it, so an account may have only a few
+ * in flight: the server is not a tool for sending many requests elsewhere.
+ */
 async function sendNow(
+  deps: WebhooksDeps,
+  endpoint: repo.EndpointRow,
+  body: ReturnType<typeof pingBody>,
+  seq: number | null,
+): Promise<WebhookDelivery> {
+  const account = endpoint.account_id;
+  const inFlight = manualInFlight.get(account) ?? 0;
+  if (inFlight >= MANUAL_SENDS_AT_ONCE) {
+    throw tooManyRequests('Too many test sends and redeliveries at once; try again shortly', 5);
+  }
+  manualInFlight.set(account, inFlight + 1);
+  try {
+    return await recordedSend(deps, endpoint, body, seq);
+  } finally {
+    const left = (manualInFlight.get(account) ?? 1) - 1;
+    if (left === 0) manualInFlight.delete(account);
+    else manualInFlight.set(account, left);
+  }
+}
+
+async function recordedSend(
   deps: WebhooksDeps,
   endpoint: repo.EndpointRow,
   body: ReturnType<typeof pingBody>,

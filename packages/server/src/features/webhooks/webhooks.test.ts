@@ -434,6 +434,26 @@ describe('delivery', () => {
     }
   });
 
+  it('lets an account have only a few test sends in flight', async () => {
+    const slow = await new Receiver().start();
+    let release = () => {};
+    slow.hold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const { call } = await account();
+      const { id } = await addEndpoint(call, { url: slow.url });
+      const sends = Array.from({ length: 6 }, () =>
+        call({ method: 'POST', url: `/api/webhooks/${id}/test` }),
+      );
+      await eventually(() => slow.waiting === 5, 5_000, 'five sends waiting');
+      release();
+      const statuses = (await Promise.all(sends)).map((r) => r.statusCode).sort();
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      release();
+      await slow.close();
+    }
+  });
+
   it('keeps the log paged by cursor', async () => {
     reset();
     const { call } = await account();
