@@ -18,7 +18,8 @@
  *   new one until `previous_secret_until` after a rotation.
  * - `webhook_deliveries`: the log a person reads — one row per event and
  *   endpoint (its attempts counted on it), and one per test send or
- *   redelivery (`manual`). Only an excerpt of an answer's body is kept.
+ *   redelivery (`manual`). Only an excerpt of an answer's body is kept;
+ *   successful rows go after 7 days, the others after 30.
  */
 export const sql = /* sql */ `
   create table webhook_endpoints (

@@ -149,7 +149,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<RouteOptions<WebhooksService>
         ...schema,
         summary: "An endpoint's deliveries, newest first",
         description:
-          'One page (`limit`, default 25); pass `nextCursor` as `cursor` for the next, null when nothing follows. Kept for 30 days.',
+          'One page (`limit`, default 25); pass `nextCursor` as `cursor` for the next, null when nothing follows. Successful deliveries are kept for 7 days, the others for 30.',
         params: webhookParams,
         querystring: listDeliveriesQuery,
         response: { 200: webhookDeliveryList, ...errors },
