@@ -19,7 +19,10 @@
  * - `webhook_deliveries`: the log a person reads — one row per event and
  *   endpoint (its attempts counted on it), and one per test send or
  *   redelivery (`manual`). Only an excerpt of an answer's body is kept;
- *   successful rows go after 7 days, the others after 30.
+ *   successful rows go after 7 days, the others after 30. Each row counts
+ *   toward `accounts.stored_bytes` (200 bytes and its texts), kept by
+ *   statement-level triggers like migration 019's: the dispatcher's own
+ *   statements pay for them, never a graph write.
  */
 export const sql = /* sql */ `
   create table webhook_endpoints (
@@ -68,4 +71,32 @@ export const sql = /* sql */ `
   create unique index webhook_deliveries_per_event
     on webhook_deliveries (endpoint_id, seq) where not manual;
   create index webhook_deliveries_by_age on webhook_deliveries (created_at);
+
+  create function webhook_delivery_bytes(d webhook_deliveries) returns bigint
+    language sql immutable as $$
+      select 200 + octet_length(d.event_id) + octet_length(d.event_type)
+             + coalesce(octet_length(d.error), 0) + coalesce(octet_length(d.response_excerpt), 0)
+    $$;
+
+  create function webhook_deliveries_counted() returns trigger language plpgsql as $$
+  begin
+    if tg_op in ('INSERT', 'UPDATE') then
+      update accounts a set stored_bytes = a.stored_bytes + d.bytes
+        from (select account_id, sum(webhook_delivery_bytes(n)) as bytes from new_rows n group by account_id) d
+       where a.id = d.account_id;
+    end if;
+    if tg_op in ('DELETE', 'UPDATE') then
+      update accounts a set stored_bytes = a.stored_bytes - d.bytes
+        from (select account_id, sum(webhook_delivery_bytes(o)) as bytes from old_rows o group by account_id) d
+       where a.id = d.account_id;
+    end if;
+    return null;
+  end $$;
+
+  create trigger webhook_deliveries_insert after insert on webhook_deliveries
+    referencing new table as new_rows for each statement execute function webhook_deliveries_counted();
+  create trigger webhook_deliveries_update after update on webhook_deliveries
+    referencing old table as old_rows new table as new_rows for each statement execute function webhook_deliveries_counted();
+  create trigger webhook_deliveries_delete after delete on webhook_deliveries
+    referencing old table as old_rows for each statement execute function webhook_deliveries_counted();
 `;

@@ -454,6 +454,27 @@ describe('delivery', () => {
     }
   });
 
+  it('counts its deliveries log toward the account’s storage', async () => {
+    const { call, accountId } = await account();
+    const stored = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('accounts')
+            .select('stored_bytes')
+            .where('id', '=', accountId)
+            .executeTakeFirstOrThrow()
+        ).stored_bytes,
+      );
+    const { id } = await addEndpoint(call);
+    const before = await stored();
+    for (let i = 0; i < 3; i += 1) await call({ method: 'POST', url: `/api/webhooks/${id}/test` });
+    const grown = (await stored()) - before;
+    expect(grown).toBeGreaterThanOrEqual(3 * 200);
+    await call({ method: 'DELETE', url: `/api/webhooks/${id}` });
+    expect(await stored()).toBe(before);
+  });
+
   it('keeps the log paged by cursor', async () => {
     reset();
     const { call } = await account();
