@@ -77,6 +77,8 @@ export const webhook = z.object({
   disabledReason: z.string().nullable(),
   /** When its current run of failures began; null while deliveries succeed. */
   failingSince: z.string().nullable(),
+  /** When its next event is tried again after a failure; null when nothing waits. */
+  nextRetryAt: z.string().nullable(),
   createdAt: z.string(),
 });
 export type Webhook = z.infer<typeof webhook>;

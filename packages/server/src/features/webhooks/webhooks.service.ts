@@ -45,6 +45,7 @@ const toWebhook = (row: repo.EndpointRow): Webhook => ({
   enabled: row.enabled,
   disabledReason: row.disabled_reason,
   failingSince: row.failing_since?.toISOString() ?? null,
+  nextRetryAt: row.retry_at?.toISOString() ?? null,
   createdAt: row.created_at.toISOString(),
 });
 

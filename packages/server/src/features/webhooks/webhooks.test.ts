@@ -281,6 +281,7 @@ describe('delivery', () => {
     expect(Date.parse(head!.nextRetryAt!)).toBeGreaterThan(clock.now().getTime());
     const listed = await call({ method: 'GET', url: `/api/webhooks/${id}` });
     expect(listed.json<{ failingSince: string | null }>().failingSince).not.toBeNull();
+    expect(listed.json<{ nextRetryAt: string }>().nextRetryAt).toBe(head!.nextRetryAt);
 
     for (let i = 0; i < 2; i += 1) {
       clock.advanceMs(5_000);
