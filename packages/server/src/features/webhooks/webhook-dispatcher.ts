@@ -193,9 +193,15 @@ export class WebhookDispatcher {
       }
       if (!(await advance({ deliveredSeq: position }))) return;
       await changeLog.holdChangeLog(accountId, holdName(endpoint.id), position);
-      // The endpoint may have been changed (events, URL, secret) while this pass ran.
+      // Read after the hold: an endpoint disabled or deleted meanwhile may have
+      // released its hold before this pass made it again, so release it here.
       const fresh = await repo.findEndpoint(db, accountId, endpoint.id);
-      if (!fresh?.enabled) return;
+      if (!fresh?.enabled) {
+        await changeLog.releaseChangeLog(accountId, holdName(endpoint.id));
+        await repo.releaseEndpoint(db, endpoint.id, node);
+        return;
+      }
+      // It may also have been changed (events, URL, secret) while this pass ran.
       endpoint = fresh;
     }
     await repo.releaseEndpoint(db, endpoint.id, node);

@@ -72,7 +72,13 @@ const reset = () => {
 
 describe('/api/webhooks', () => {
   it('creates, lists, changes and deletes; the secret is shown once', async () => {
-    const { call } = await account();
+    const { call, accountId } = await account();
+    const holds = () =>
+      t.database.db
+        .selectFrom('change_log_holds')
+        .select('reader')
+        .where('account_id', '=', accountId)
+        .execute();
     const created = await addEndpoint(call, {
       events: ['entity_created', 'entity_created', 'relation_created'],
       description: 'search index',
@@ -100,6 +106,10 @@ describe('/api/webhooks', () => {
     });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json()).toMatchObject({ events: ['*'], description: null, enabled: false });
+    // A disabled endpoint keeps nothing of the change log from compaction.
+    expect(await holds()).toEqual([]);
+    await call({ method: 'PATCH', url: `/api/webhooks/${created.id}`, payload: { enabled: true } });
+    expect(await holds()).toEqual([{ reader: `webhook:${created.id}` }]);
 
     expect((await call({ method: 'DELETE', url: `/api/webhooks/${created.id}` })).statusCode).toBe(
       204,
@@ -107,6 +117,7 @@ describe('/api/webhooks', () => {
     expect((await call({ method: 'GET', url: `/api/webhooks/${created.id}` })).statusCode).toBe(
       404,
     );
+    expect(await holds()).toEqual([]);
   });
 
   it('refuses bad input with the field, and nothing is made', async () => {
