@@ -66,6 +66,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       DATA_DIR: dataDir,
       WEB_DIST_DIR: WEB_DIST,
       LOG_LEVEL: 'warn',
+      // Webhook endpoints may be a spec's own receiver on 127.0.0.1 (over http).
+      ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

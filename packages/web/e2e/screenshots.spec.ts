@@ -28,6 +28,8 @@ const SIGNED_IN_SCREENS = [
   ['billing', '/billing', 'Billing & Subscription'],
   ['api-keys', '/api-keys', 'API Keys'],
   ['settings', '/settings', 'Settings'],
+  // A Free account: the quiet note (webhooks.spec.ts shoots the screen with an endpoint and its log).
+  ['settings-webhooks', '/settings/webhooks', 'Settings'],
 ] as const;
 
 for (const viewport of WIDTHS) {

@@ -103,6 +103,12 @@ export const appRoutes: RouteObject[] = [
                   Component: (await import('@/features/settings')).SpacesSettingsPage,
                 }),
               },
+              {
+                path: '/settings/webhooks',
+                lazy: async () => ({
+                  Component: (await import('@/features/webhooks')).WebhooksSettingsPage,
+                }),
+              },
             ],
           },
         ],

@@ -2,10 +2,11 @@ import { NavLink } from 'react-router';
 import { cn } from '@/lib/cn';
 import { useSpace } from '@/lib/space';
 
-/** Settings' sections, each its own address (later ones — webhooks, members — join this list). */
+/** Settings' sections, each its own address (later ones — members — join this list). */
 export const SETTINGS_TABS = [
   { to: '/settings', label: 'Account' },
   { to: '/settings/spaces', label: 'Spaces' },
+  { to: '/settings/webhooks', label: 'Webhooks' },
 ] as const;
 
 /** The tab bar under Settings' title: links, so each section can be linked to and reloaded. */

@@ -1,17 +1,7 @@
 import type { ApiKey } from '@engram/shared';
 import { Ban, ChartNoAxesColumn, History, PlugZap, Undo2 } from 'lucide-react';
+import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
 import { useDeleteApiKey } from '../api/delete-api-key';
 import { errorMessage } from '../key-display';
 import { ConsequenceList } from './consequence-list';
@@ -24,32 +14,34 @@ interface DeleteKeyDialogProps {
 }
 
 export function DeleteKeyDialog({ apiKey, onClose, onDeleted }: DeleteKeyDialogProps) {
-  return (
-    <Dialog open={apiKey !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent>
-        {apiKey ? <DeleteKeyForm apiKey={apiKey} onDeleted={onDeleted} /> : null}
-      </DialogContent>
-    </Dialog>
-  );
-}
-
-function DeleteKeyForm({
-  apiKey,
-  onDeleted,
-}: {
-  apiKey: ApiKey;
-  onDeleted: DeleteKeyDialogProps['onDeleted'];
-}) {
   const deleteKey = useDeleteApiKey();
   return (
-    <>
-      <DialogHeader>
-        <DialogTitle>Delete API Key</DialogTitle>
-        <DialogDescription>
+    <ConfirmDeleteDialog
+      open={apiKey !== null}
+      onClose={() => {
+        // The next key asked about starts without this one's error.
+        deleteKey.reset();
+        onClose();
+      }}
+      title="Delete API Key"
+      question={
+        <>
           Are you sure you want to delete{' '}
-          <span className="font-medium text-foreground">{apiKey.name}</span>?
-        </DialogDescription>
-      </DialogHeader>
+          <span className="font-medium text-foreground">{apiKey?.name}</span>?
+        </>
+      }
+      pending={deleteKey.isPending}
+      action="Delete Key"
+      onConfirm={() => {
+        if (!apiKey) return;
+        deleteKey.mutate(apiKey.id, {
+          onSuccess: () => {
+            deleteKey.reset();
+            onDeleted(apiKey);
+          },
+        });
+      }}
+    >
       <ConsequenceList
         label="What deleting does"
         items={[
@@ -72,19 +64,6 @@ function DeleteKeyForm({
       {deleteKey.isError ? (
         <Alert variant="error">{errorMessage(deleteKey.error, 'Failed to delete API key')}</Alert>
       ) : null}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button
-          variant="destructive"
-          disabled={deleteKey.isPending}
-          onClick={() => deleteKey.mutate(apiKey.id, { onSuccess: () => onDeleted(apiKey) })}
-        >
-          {deleteKey.isPending ? <Spinner /> : null}
-          Delete Key
-        </Button>
-      </DialogFooter>
-    </>
+    </ConfirmDeleteDialog>
   );
 }

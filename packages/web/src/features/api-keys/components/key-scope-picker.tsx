@@ -1,10 +1,7 @@
 import type { Access } from '@engram/shared';
 import { X } from 'lucide-react';
-import { useId, useState } from 'react';
-import { SearchField } from '@/components/search-field';
-import { Spinner } from '@/components/ui/spinner';
-import { useSpaceSearch } from '@/lib/api/spaces';
-import { cn } from '@/lib/cn';
+import { useId } from 'react';
+import { SpaceSearchList } from '@/components/space-search-list';
 import type { ScopeChoice, ScopeReach } from '../key-scope';
 
 interface KeyScopePickerProps {
@@ -94,9 +91,6 @@ function SpaceChoices({
   onChange: (slugs: string[]) => void;
   invalid: boolean;
 }) {
-  const [search, setSearch] = useState('');
-  const found = useSpaceSearch(search);
-  const { pages, spaces } = found;
   const picked = new Set(slugs);
 
   function toggle(slug: string) {
@@ -104,7 +98,12 @@ function SpaceChoices({
   }
 
   return (
-    <div className="grid gap-2">
+    <SpaceSearchList
+      type="checkbox"
+      isPicked={(slug) => picked.has(slug)}
+      onPick={toggle}
+      invalid={invalid}
+    >
       {slugs.length ? (
         <ul aria-label="Chosen spaces" className="flex flex-wrap gap-1.5">
           {slugs.map((slug) => (
@@ -125,67 +124,6 @@ function SpaceChoices({
           ))}
         </ul>
       ) : null}
-      <SearchField
-        aria-label="Search spaces"
-        placeholder="Search spaces by slug or name..."
-        autoComplete="off"
-        maxLength={100}
-        aria-invalid={invalid || undefined}
-        busy={found.stale || (pages.isFetching && !pages.isFetchingNextPage && !pages.isPending)}
-        value={search}
-        onChange={(event) => setSearch(event.target.value)}
-      />
-      <div
-        className={cn(
-          'max-h-44 overflow-y-auto rounded-lg border border-border p-1',
-          found.stale && 'opacity-60',
-        )}
-      >
-        {pages.isError && !pages.data ? (
-          <p className="px-2 py-3 text-center text-sm text-destructive">Failed to load spaces</p>
-        ) : pages.isPending ? (
-          <div className="flex justify-center py-3" aria-busy>
-            <Spinner className="text-muted-foreground" />
-            <span className="sr-only">Loading spaces…</span>
-          </div>
-        ) : spaces.length === 0 ? (
-          <p className="px-2 py-3 text-center text-sm text-muted-foreground">
-            No spaces start with this text
-          </p>
-        ) : (
-          <ul aria-label="Spaces" className="grid grid-cols-1">
-            {spaces.map((space) => (
-              <li key={space.id}>
-                <label className="flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-muted">
-                  <input
-                    type="checkbox"
-                    className="size-4 accent-[var(--color-primary)]"
-                    checked={picked.has(space.slug)}
-                    onChange={() => toggle(space.slug)}
-                  />
-                  <span className="min-w-0 flex-1 truncate font-mono text-xs">{space.slug}</span>
-                  {space.name !== space.slug ? (
-                    <span className="max-w-[50%] truncate text-xs text-muted-foreground">
-                      {space.name}
-                    </span>
-                  ) : null}
-                </label>
-              </li>
-            ))}
-          </ul>
-        )}
-        {pages.hasNextPage ? (
-          <button
-            type="button"
-            className="mt-1 inline-flex w-full cursor-pointer items-center justify-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-primary hover:bg-muted disabled:cursor-default disabled:opacity-60"
-            disabled={pages.isFetchingNextPage}
-            onClick={() => void pages.fetchNextPage()}
-          >
-            {pages.isFetchingNextPage ? <Spinner /> : null}
-            Load more spaces
-          </button>
-        ) : null}
-      </div>
-    </div>
+    </SpaceSearchList>
   );
 }

@@ -1,17 +1,7 @@
 import { ROLL_GRACE_DAYS, type ApiKey, type RolledApiKey } from '@engram/shared';
 import { Ban, CalendarClock, KeyRound, RefreshCw, TimerOff } from 'lucide-react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
 import { useRollApiKey } from '../api/roll-api-key';
 import { errorMessage, formatDate } from '../key-display';
 import { ConsequenceList, type Consequence } from './consequence-list';
@@ -26,12 +16,40 @@ interface RollKeyDialogProps {
 }
 
 export function RollKeyDialog({ apiKey, onClose, onRolled }: RollKeyDialogProps) {
+  const rollKey = useRollApiKey();
   return (
-    <Dialog open={apiKey !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent>
-        {apiKey ? <RollKeyForm apiKey={apiKey} onRolled={onRolled} /> : null}
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={apiKey !== null}
+      onClose={() => {
+        // The next key asked about starts without this one's error.
+        rollKey.reset();
+        onClose();
+      }}
+      title="Roll API Key"
+      description={
+        <>
+          Replace <span className="font-medium text-foreground">{apiKey?.name}</span> with a new key
+          without downtime.
+        </>
+      }
+      pending={rollKey.isPending}
+      action="Roll Key"
+      actionIcon={<RefreshCw aria-hidden />}
+      onConfirm={() => {
+        if (!apiKey) return;
+        rollKey.mutate(apiKey.id, {
+          onSuccess: (rolled) => {
+            rollKey.reset();
+            onRolled(rolled, apiKey.name);
+          },
+        });
+      }}
+    >
+      {apiKey ? <ConsequenceList label="What rolling does" items={consequences(apiKey)} /> : null}
+      {rollKey.isError ? (
+        <Alert variant="error">{errorMessage(rollKey.error, 'Failed to roll API key')}</Alert>
+      ) : null}
+    </ConfirmDialog>
   );
 }
 
@@ -42,74 +60,43 @@ function graceEnd(apiKey: ApiKey, now = Date.now()): string {
   return new Date(Math.min(grace, own)).toISOString();
 }
 
-function RollKeyForm({
-  apiKey,
-  onRolled,
-}: {
-  apiKey: ApiKey;
-  onRolled: RollKeyDialogProps['onRolled'];
-}) {
-  const rollKey = useRollApiKey();
+/** What rolling this key does, told before the person confirms. */
+function consequences(apiKey: ApiKey): Consequence[] {
+  const newKey = {
+    icon: KeyRound,
+    text: 'A new key is created at once and shown to you one time.',
+  };
   const giveNewKey = {
     icon: RefreshCw,
     text: 'Give your agents and scripts the new key before then.',
   };
-  const consequences: Consequence[] = apiKey.isExpired
-    ? [
-        { icon: KeyRound, text: 'A new key is created at once and shown to you one time.' },
-        { icon: CalendarClock, text: 'The current key has already expired and stays expired.' },
-        giveNewKey,
-      ]
-    : [
-        { icon: KeyRound, text: 'A new key is created at once and shown to you one time.' },
-        {
-          icon: CalendarClock,
-          text: (
-            <>
-              The current key keeps working for 2 weeks, until{' '}
-              <span className="font-medium">{formatDate(graceEnd(apiKey))}</span>, then expires.
-            </>
-          ),
-        },
-        giveNewKey,
-        // The server keeps at most one old key beside each key: a roll ends the one before.
-        {
-          icon: TimerOff,
-          text: 'Only one old key keeps working at a time: if you roll the new key again, the current key stops working at once.',
-        },
-        {
-          icon: Ban,
-          text: 'If the current key replaced an older key that still works, that older key stops working now.',
-        },
-      ];
-
-  return (
-    <>
-      <DialogHeader>
-        <DialogTitle>Roll API Key</DialogTitle>
-        <DialogDescription>
-          Replace <span className="font-medium text-foreground">{apiKey.name}</span> with a new key
-          without downtime.
-        </DialogDescription>
-      </DialogHeader>
-      <ConsequenceList label="What rolling does" items={consequences} />
-      {rollKey.isError ? (
-        <Alert variant="error">{errorMessage(rollKey.error, 'Failed to roll API key')}</Alert>
-      ) : null}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button
-          disabled={rollKey.isPending}
-          onClick={() =>
-            rollKey.mutate(apiKey.id, { onSuccess: (rolled) => onRolled(rolled, apiKey.name) })
-          }
-        >
-          {rollKey.isPending ? <Spinner /> : <RefreshCw aria-hidden />}
-          Roll Key
-        </Button>
-      </DialogFooter>
-    </>
-  );
+  if (apiKey.isExpired) {
+    return [
+      newKey,
+      { icon: CalendarClock, text: 'The current key has already expired and stays expired.' },
+      giveNewKey,
+    ];
+  }
+  return [
+    newKey,
+    {
+      icon: CalendarClock,
+      text: (
+        <>
+          The current key keeps working for 2 weeks, until{' '}
+          <span className="font-medium">{formatDate(graceEnd(apiKey))}</span>, then expires.
+        </>
+      ),
+    },
+    giveNewKey,
+    // The server keeps at most one old key beside each key: a roll ends the one before.
+    {
+      icon: TimerOff,
+      text: 'Only one old key keeps working at a time: if you roll the new key again, the current key stops working at once.',
+    },
+    {
+      icon: Ban,
+      text: 'If the current key replaced an older key that still works, that older key stops working now.',
+    },
+  ];
 }

@@ -1,0 +1,1 @@
+export { WebhooksSettingsPage } from './components/webhooks-settings-page';
