@@ -14,7 +14,8 @@
  *    BENCH_RESTARTS times (default 3), timed from spawn to /healthz answering;
  * 4. single MCP calls (a 2026-era client, one call at a time) on the loaded
  *    graph: BENCH_ITERATIONS (default 200) of search_nodes, open_nodes,
- *    create_entities and add_observations, p50 and p95.
+ *    create_entities and add_observations, p50 and p95; the server's
+ *    resident memory (VmRSS, and VmHWM its peak) before and after them.
  *
  * BENCH_DIR keeps the folder (and reuses one already loaded, skipping steps
  * 1–2), so steps 3–4 can be repeated on a quiet machine. Figures:
@@ -120,13 +121,23 @@ async function main() {
     else {
       log(`restarts to /healthz: ${starts.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s`);
       try {
+        log(`server memory after start: ${await memory(server.pid)}`);
         await measure(server.url, apiKey, workload);
+        log(`server memory after the calls: ${await memory(server.pid)}`);
       } finally {
         await server.stop();
       }
     }
   }
   if (!process.env.BENCH_DIR) await rm(dataDir, { recursive: true, force: true });
+}
+
+/** The server process's resident memory now and at its peak (worker threads included). */
+async function memory(pid: number): Promise<string> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const mb = (field: string) =>
+    Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]) / 1024);
+  return `${mb('VmRSS')} MB resident, peak ${mb('VmHWM')} MB`;
 }
 
 async function measure(url: string, apiKey: string, workload: ReturnType<typeof buildWorkload>) {
