@@ -37,6 +37,7 @@ export const webhooksFeature = defineFeature({
         allowPrivateNetwork: context.config.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
         ca: tuning?.ca,
       },
+      planOf: (accountId: string) => entitlements.planOf(accountId),
     };
     const dispatcher = new WebhookDispatcher(
       { ...deps, node: randomUUID() },

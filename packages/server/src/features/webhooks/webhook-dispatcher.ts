@@ -1,3 +1,4 @@
+import { UNLIMITED, type Plan } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import type { GraphService } from '../graph/index.js';
@@ -50,8 +51,28 @@ export interface DispatchDeps {
     'changesAfter' | 'changeLogBounds' | 'holdChangeLog' | 'releaseChangeLog'
   >;
   send: SendOptions;
+  /** The plan in force: its `maxWebhooks` says how many of an account's endpoints may deliver. */
+  planOf: (accountId: string) => Promise<Plan>;
   /** This node's name in leases. */
   node: string;
+}
+
+/**
+ * Why the plan in force does not cover this endpoint (an account over its
+ * limit after a downgrade keeps its oldest endpoints), or undefined when it does.
+ */
+export async function outsidePlan(
+  deps: Pick<DispatchDeps, 'db' | 'planOf'>,
+  endpoint: Pick<repo.EndpointRow, 'id' | 'account_id'>,
+): Promise<string | undefined> {
+  const plan = await deps.planOf(endpoint.account_id);
+  const limit = plan.features.maxWebhooks;
+  if (limit === UNLIMITED) return undefined;
+  if (limit === 0) return `Your ${plan.name} plan does not include webhook endpoints. Upgrade`;
+  if ((await repo.endpointsBefore(deps.db, endpoint.account_id, endpoint.id)) < limit) {
+    return undefined;
+  }
+  return `Your ${plan.name} plan includes ${limit.toLocaleString('en-US')} webhook endpoints and this one is newer than those. Upgrade, or delete another endpoint`;
 }
 
 export const holdName = (endpointId: string) => `webhook:${endpointId}`;
@@ -170,6 +191,14 @@ export class WebhookDispatcher {
     let position = Number(endpoint.delivered_seq);
     const advance = (changes: Parameters<typeof repo.advanceEndpoint>[4]) =>
       repo.advanceEndpoint(db, endpoint.id, node, leaseMs, changes);
+    const refused = await outsidePlan(this.deps, endpoint);
+    if (refused) {
+      await advance({
+        disabledReason: `${refused}, then enable it.`,
+      });
+      await changeLog.releaseChangeLog(accountId, holdName(endpoint.id));
+      return;
+    }
 
     while (!this.stopped && Date.now() < endsAt) {
       const page = await changeLog.changesAfter({ accountId }, position, pageSize);

@@ -53,6 +53,16 @@ export async function findEndpoint(
     .executeTakeFirst();
 }
 
+/** How many of the account's endpoints were made before this one (the plan keeps the oldest). */
+export async function endpointsBefore(db: Db, accountId: string, id: string): Promise<number> {
+  const result = await sql<{ n: number }>`
+    select count(*)::int as n from webhook_endpoints e, webhook_endpoints me
+     where me.id = ${id} and e.account_id = ${accountId} and me.account_id = ${accountId}
+       and (e.created_at, e.id) < (me.created_at, me.id)
+  `.execute(db);
+  return result.rows[0]?.n ?? 0;
+}
+
 export async function countEndpoints(db: Db, accountId: string): Promise<number> {
   const row = await db
     .selectFrom('webhook_endpoints')

@@ -21,13 +21,14 @@ import { requireFullAccess } from '../../lib/space-access.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { bindService } from '../feature.js';
 import type { SpacesService } from '../spaces/spaces.service.js';
-import { holdName, resultOf, type DispatchDeps } from './webhook-dispatcher.js';
+import { holdName, outsidePlan, resultOf, type DispatchDeps } from './webhook-dispatcher.js';
 import { changeBody, deliveryHeaders, pingBody } from './webhook-event.js';
 import { refusedTarget, sendWebhook } from './webhook-sender.js';
 import { newWebhookSecret } from './webhook-signature.js';
 import * as repo from './webhooks.repository.js';
 
 export interface WebhooksDeps extends Omit<DispatchDeps, 'node'> {
+  /** Read inside the creation's transaction (PGlite's one connection). */
   entitlements: Pick<Entitlements, 'planOf'>;
   spaces: Pick<SpacesService, 'resolveSpace'>;
   /** Wakes the dispatcher: an endpoint may have work now. */
@@ -160,6 +161,8 @@ export async function updateWebhook(
     ...(input.description !== undefined ? { description: input.description || null } : {}),
   };
   if (input.enabled === true && !row.enabled) {
+    const refused = await outsidePlan(deps, row);
+    if (refused) throw planLimit(`${refused} first.`);
     const { compactedThrough } = await deps.changeLog.changeLogBounds(auth.accountId);
     const from = Math.max(Number(row.delivered_seq), compactedThrough);
     await deps.changeLog.holdChangeLog(auth.accountId, holdName(row.id), from);

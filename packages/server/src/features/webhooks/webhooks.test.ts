@@ -176,6 +176,102 @@ describe('/api/webhooks', () => {
     expect(summary.json()).toMatchObject({ webhookCount: 5, plan: { limits: { webhooks: 5 } } });
   });
 
+  it('keeps only the endpoints a lower plan covers: the oldest deliver, the rest are off', async () => {
+    reset();
+    const { call, user } = await account('pro');
+    const made = [];
+    for (let i = 0; i < 6; i += 1)
+      made.push(await addEndpoint(call, { events: ['entity_created'] }));
+    await setPlan(t, user.id, 'starter');
+    await createEntity(call, 'After the downgrade');
+    await drain();
+    expect(receiver.received).toHaveLength(5);
+    const sixth = (await call({ method: 'GET', url: `/api/webhooks/${made[5]!.id}` })).json<{
+      enabled: boolean;
+      disabledReason: string;
+    }>();
+    expect(sixth).toEqual(
+      expect.objectContaining({
+        enabled: false,
+        disabledReason:
+          'Your Starter plan includes 5 webhook endpoints and this one is newer than those. Upgrade, or delete another endpoint, then enable it.',
+      }),
+    );
+    const enable = await call({
+      method: 'PATCH',
+      url: `/api/webhooks/${made[5]!.id}`,
+      payload: { enabled: true },
+    });
+    expect(enable.statusCode).toBe(402);
+    await call({ method: 'DELETE', url: `/api/webhooks/${made[0]!.id}` });
+    const again = await call({
+      method: 'PATCH',
+      url: `/api/webhooks/${made[5]!.id}`,
+      payload: { enabled: true },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+
+    await setPlan(t, user.id, 'free');
+    await createEntity(call, 'On Free');
+    await drain();
+    const [first] = (await call({ method: 'GET', url: '/api/webhooks' })).json<{
+      webhooks: { enabled: boolean; disabledReason: string }[];
+    }>().webhooks;
+    expect(first).toMatchObject({
+      enabled: false,
+      disabledReason: 'Your Free plan does not include webhook endpoints. Upgrade, then enable it.',
+    });
+    expect(receiver.received).toHaveLength(5);
+  });
+
+  it('keeps only the endpoints a lower plan covers: the oldest deliver, the rest are off', async () => {
+    reset();
+    const { call, user } = await account('pro');
+    const made = [];
+    for (let i = 0; i < 6; i += 1)
+      made.push(await addEndpoint(call, { events: ['entity_created'] }));
+    await setPlan(t, user.id, 'starter');
+    await createEntity(call, 'After the downgrade');
+    await drain();
+    expect(receiver.received).toHaveLength(5);
+    const sixth = (await call({ method: 'GET', url: `/api/webhooks/${made[5]!.id}` })).json<{
+      enabled: boolean;
+      disabledReason: string;
+    }>();
+    expect(sixth).toEqual(
+      expect.objectContaining({
+        enabled: false,
+        disabledReason:
+          'Your Starter plan includes 5 webhook endpoints and this one is newer than those. Upgrade, or delete another endpoint, then enable it.',
+      }),
+    );
+    const enable = await call({
+      method: 'PATCH',
+      url: `/api/webhooks/${made[5]!.id}`,
+      payload: { enabled: true },
+    });
+    expect(enable.statusCode).toBe(402);
+    await call({ method: 'DELETE', url: `/api/webhooks/${made[0]!.id}` });
+    const again = await call({
+      method: 'PATCH',
+      url: `/api/webhooks/${made[5]!.id}`,
+      payload: { enabled: true },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+
+    await setPlan(t, user.id, 'free');
+    await createEntity(call, 'On Free');
+    await drain();
+    const [first] = (await call({ method: 'GET', url: '/api/webhooks' })).json<{
+      webhooks: { enabled: boolean; disabledReason: string }[];
+    }>().webhooks;
+    expect(first).toMatchObject({
+      enabled: false,
+      disabledReason: 'Your Free plan does not include webhook endpoints. Upgrade, then enable it.',
+    });
+    expect(receiver.received).toHaveLength(5);
+  });
+
   it('is invisible to other accounts and refused to scoped keys', async () => {
     const owner = await account();
     const other = await account();
