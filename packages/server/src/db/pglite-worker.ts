@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 
 /** The part of PGlite the server uses, answered by a worker thread that owns the database. */
@@ -89,8 +92,14 @@ const WORKER_SOURCE = /* js */ `
   // with its BEGIN must not be split by another.
   let turn = Promise.resolve();
   parentPort.on('message', (message) => {
-    turn = turn.then(() => answer(message));
+    turn = turn.then(() => (message.op === 'collect' ? collect() : answer(message)));
   });
+
+  // The idle collection (decision 026): asked for by the server's thread once
+  // the database has been quiet for a while after some work.
+  const collect = () => {
+    if (typeof gc === 'function') gc();
+  };
 
   const answer = async ({ id, op, sql, params, name, first }) => {
     try {
@@ -132,12 +141,67 @@ export async function startPGliteWorker(
   options: WorkerOptions = {},
 ): Promise<EmbeddedPostgres> {
   if (!dataDir.startsWith('memory://') && !existsSync(join(dataDir, 'PG_VERSION'))) {
-    // A new folder: PGlite runs initdb in a WebAssembly instance of its own,
-    // whose memory (hundreds of MB) the serving worker would hold for its whole
-    // life. Create the folder in a worker that then ends, taking that with it.
-    await (await startWorker(dataDir, options)).close();
+    await createDataFolder(dataDir, options);
   }
   return startWorker(dataDir, options);
+}
+
+/**
+ * Creates a new data folder in a short-lived Node process of its own
+ * (decision 026). PGlite runs initdb with a second PostgreSQL instance and a
+ * copy of its 128 MB heap, ~700 MB at the peak; in a worker thread, the
+ * memory the thread's malloc arena kept (~100 MB) stayed with the server for
+ * its whole life. A process gives all of it back when it exits, and the
+ * server's own process never holds initdb's peak.
+ */
+async function createDataFolder(dataDir: string, options: WorkerOptions): Promise<void> {
+  const require = createRequire(import.meta.url);
+  const child = spawn(
+    process.execPath,
+    [
+      ...CREATE_FLAGS,
+      '-e',
+      CREATE_SOURCE,
+      require.resolve('@electric-sql/pglite'),
+      dataDir,
+      JSON.stringify(settingsOf(options)),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: process.env },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) {
+    throw new Error(
+      `Could not create the database in ${dataDir}: ${stderr.trim() || `exit code ${code}`}`,
+    );
+  }
+}
+
+/** Node flags of the creating process (decision 026). */
+const CREATE_FLAGS = ['--liftoff-only'];
+
+/** The creating process: opens PGlite on the new folder (which runs initdb), closes it, exits. */
+const CREATE_SOURCE = /* js */ `
+  const [pglite, dataDir, settings] = process.argv.slice(1);
+  const { PGlite } = require(pglite);
+  PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...JSON.parse(settings)] })
+    .then((db) => db.close())
+    .then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error && error.message ? error.message : String(error));
+        process.exit(1);
+      },
+    );
+`;
+
+/** PostgreSQL settings PGlite starts with, as its start parameters. */
+function settingsOf(options: WorkerOptions): string[] {
+  return options.sharedBuffersMb ? ['-c', `shared_buffers=${options.sharedBuffersMb}MB`] : [];
 }
 
 interface WorkerOptions {
@@ -145,8 +209,38 @@ interface WorkerOptions {
   sharedBuffersMb?: number | undefined;
 }
 
+/**
+ * The idle collection (decision 026): V8 collects a thread's garbage only when
+ * that thread allocates, so after a burst of work an idle server kept it —
+ * ~100 MB after a bulk load, in the JS heaps of the main thread and the
+ * worker. Once the database has had no query for IDLE_COLLECT_MS after at
+ * least BUSY_QUERIES, both threads run a full collection (80–170 ms of the
+ * main thread measured after a bulk load, at a moment it has nothing to
+ * do; a request arriving then waits for it), and once more at the next
+ * quiet moment FOLLOW_UP_MS later: what a request held while it finished
+ * (sessions, buffers) is garbage only by then.
+ */
+const IDLE_COLLECT_MS = 2_000;
+const BUSY_QUERIES = 50;
+const FOLLOW_UP_MS = 10_000;
+
+/**
+ * Lets the worker (created after this) call `gc()`, and returns the main
+ * thread's: V8 gives it to contexts created while --expose-gc is set, and a
+ * new context's `gc` collects the whole isolate. Undefined when V8 refuses.
+ */
+function exposeGarbageCollection(): (() => void) | undefined {
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+}
+
 async function startWorker(dataDir: string, options: WorkerOptions): Promise<EmbeddedPostgres> {
   const require = createRequire(import.meta.url);
+  const collectMain = exposeGarbageCollection();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
@@ -168,9 +262,28 @@ async function startWorker(dataDir: string, options: WorkerOptions): Promise<Emb
 
   // The worker keeps the process alive only while it owes an answer.
   worker.unref();
+  // The idle collection (see IDLE_COLLECT_MS); a new query calls a pending one off.
+  let idleTimer: NodeJS.Timeout | undefined;
+  let queriesSince = 0;
+  let followUpAfter = Infinity;
+  const collectWhenIdle = () => {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      const busy = queriesSince >= BUSY_QUERIES;
+      if (stopped || (!busy && Date.now() < followUpAfter)) return;
+      queriesSince = 0;
+      followUpAfter = busy ? Date.now() + FOLLOW_UP_MS : Infinity;
+      worker.postMessage({ op: 'collect' });
+      collectMain?.();
+    }, IDLE_COLLECT_MS);
+    idleTimer.unref();
+  };
   const settle = (id: number) => {
     pending.delete(id);
-    if (pending.size === 0) worker.unref();
+    if (pending.size === 0) {
+      worker.unref();
+      collectWhenIdle();
+    }
   };
   worker.on('message', (reply: Reply) => {
     const waiting = pending.get(reply.id);
@@ -196,7 +309,11 @@ async function startWorker(dataDir: string, options: WorkerOptions): Promise<Emb
     new Promise<Reply>((resolve, reject) => {
       if (stopped) return reject(stopped);
       const id = nextId++;
-      if (pending.size === 0) worker.ref();
+      if (pending.size === 0) {
+        worker.ref();
+        clearTimeout(idleTimer);
+      }
+      queriesSince += 1;
       pending.set(id, { resolve, reject });
       worker.postMessage({ id, op, sql, params, name, first });
     });
