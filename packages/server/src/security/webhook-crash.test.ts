@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,20 @@ const main = fileURLToPath(new URL('../main.ts', import.meta.url));
 let dataDir = '';
 const receiver = new Receiver();
 
-async function startServer(port: number): Promise<ChildProcess> {
+/** A port nothing listens on now (a fixed or random one may be some client's ephemeral port). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function startServer(): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
   const child = spawn(process.execPath, ['--import', tsx, main, 'serve'], {
     env: {
       ...process.env,
@@ -38,7 +52,9 @@ async function startServer(port: number): Promise<ChildProcess> {
   for (let attempt = 0; attempt < 900; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) {
+        return { child, base: `http://127.0.0.1:${port}` };
+      }
     } catch {
       // not listening yet
     }
@@ -66,9 +82,9 @@ describe('webhooks across a SIGKILL', { timeout: 180_000 }, () => {
   });
 
   it('delivers every acknowledged change at least once, in order', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const base = `http://127.0.0.1:${port}`;
-    let server = await startServer(port);
+    const first = await startServer();
+    const { base } = first;
+    let server = first.child;
     const post = async (path: string, body: unknown, token: string) =>
       fetch(`${base}${path}`, {
         method: 'POST',
@@ -120,7 +136,8 @@ describe('webhooks across a SIGKILL', { timeout: 180_000 }, () => {
     const heardBeforeRestart = receiver.received.length;
     expect(acknowledged.length).toBeGreaterThan(heardBeforeRestart);
 
-    server = await startServer(port);
+    // Restarted on the same data (on another port: delivery needs no client).
+    server = (await startServer()).child;
     try {
       const heard = () =>
         new Set(receiver.received.map((r) => (r.event.data as { name: string }).name));
