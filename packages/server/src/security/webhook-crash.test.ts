@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../test/mcp-client.js';
+import { freePort } from '../test/server-process.js';
 import { Receiver } from '../test/webhook-receiver.js';
 
 // Webhooks are delivered at least once: a server killed with SIGKILL while it
@@ -19,18 +19,6 @@ const main = fileURLToPath(new URL('../main.ts', import.meta.url));
 
 let dataDir = '';
 const receiver = new Receiver();
-
-/** A port nothing listens on now (a fixed or random one may be some client's ephemeral port). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function startServer(): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
