@@ -13,3 +13,4 @@ export * from './schemas/mcp.js';
 export * from './schemas/oauth.js';
 export * from './schemas/spaces.js';
 export * from './schemas/webhooks.js';
+export * from './schemas/history.js';

@@ -2,6 +2,11 @@ import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of every table, as Kysely sees them. Tenant tables lead with account_id; graph tables with space_id (migration 022). */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type OptionalTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
 type Json = ColumnType<Record<string, unknown>, string, string>;
 
 export interface AccountsTable {
@@ -19,6 +24,11 @@ export interface AccountsTable {
   observation_count: ColumnType<string | number, never, never>;
   /** Set when the account was deleted: its rows are being purged (migration 014). */
   deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The part of stored_bytes history holds (migration 026). */
+  history_bytes: ColumnType<string | number, never, never>;
+  /** History is complete after this seq and time: compaction raises them (migration 026). */
+  history_seq: ColumnType<string | number, never, string | number>;
+  history_at: ColumnType<Date | null, never, Date | null>;
   created_at: Generated<Date>;
 }
 
@@ -134,6 +144,9 @@ export interface ObservationsTable {
   metadata: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   position: number;
   created_at: Generated<Date>;
+  /** When the fact held in the world, as its writer said (migration 026). */
+  valid_from: OptionalTimestamp;
+  valid_to: OptionalTimestamp;
 }
 
 export interface RelationsTable {
@@ -144,6 +157,8 @@ export interface RelationsTable {
   to_id: string;
   type: string;
   created_at: Generated<Date>;
+  valid_from: OptionalTimestamp;
+  valid_to: OptionalTimestamp;
 }
 
 /** Relations touching each entity, kept in the write transaction ("best-connected"). */
@@ -172,6 +187,30 @@ export interface GraphEventsTable {
   at: Generated<Date>;
   /** What the event counts for in the account's stored_bytes. */
   bytes: Generated<number>;
+}
+
+/** A graph row as it was before a call changed it (migration 026); `before` null: the call created it. */
+export interface GraphHistoryTable {
+  space_id: string;
+  seq: ColumnType<string | number, string | number, never>;
+  kind: 'e' | 'o' | 'r';
+  row_id: string;
+  entity_id: string;
+  other_id: string | null;
+  before: Json | null;
+  bytes: number;
+}
+
+/** One write call: its seqs, who made it, and the revert that undid it (migration 026). */
+export interface GraphCallsTable {
+  account_id: string;
+  seq: ColumnType<string | number, string | number, never>;
+  last_seq: ColumnType<string | number, string | number, never>;
+  space_id: string;
+  actor: Json;
+  at: Timestamp;
+  reverts: ColumnType<string | number | null, string | number | null, never>;
+  reverted_by: ColumnType<string | number | null, string | number | null, string | number | null>;
 }
 
 /** A position in an account's change log that a reader still needs (compaction stops before it). */
@@ -344,6 +383,8 @@ export interface Database {
   relation_type_counts: RelationTypeCountsTable;
   entity_degrees: EntityDegreesTable;
   graph_events: GraphEventsTable;
+  graph_history: GraphHistoryTable;
+  graph_calls: GraphCallsTable;
   export_leases: ExportLeasesTable;
   change_log_holds: ChangeLogHoldsTable;
   oauth_models: OAuthModelsTable;

@@ -1,5 +1,6 @@
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import {
+  parseAsOf,
   CONTEXT_CHARS_DEFAULT,
   type Entity,
   mcpTools,
@@ -157,6 +158,18 @@ const TOOLS = {
       'One block of text to put in a prompt: what the memory knows about a question — the best observations grouped by entity, with the relations among those entities — cut to maxChars.',
     ...mcpTools.get_context,
     annotations: reads,
+  },
+  undo_last: {
+    title: 'Undo Last',
+    description:
+      'Undo the last write this credential made in this memory (a whole call: every entity, observation and relation it created, changed or deleted is put back), recorded as a change itself. Call again to undo the one before. Fails, naming what, when something it changed was changed since.',
+    ...mcpTools.undo_last,
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
   },
   list_types: {
     title: 'List Types',
@@ -359,16 +372,30 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     }),
   );
 
-  server.registerTool('read_graph', TOOLS.read_graph, (page) =>
-    run({ type: 'query', resource: 'graph' }, async () =>
-      graphResult(await graph.readGraph(auth, page)),
-    ),
+  /** The seq an `asOf` argument names, or undefined for the present. */
+  const seqOf = async (asOf: string | undefined) =>
+    asOf === undefined ? undefined : graph.resolveAsOf(auth, parseAsOf(asOf)!, 'asOf');
+
+  server.registerTool('read_graph', TOOLS.read_graph, ({ asOf, ...page }) =>
+    run({ type: 'query', resource: 'graph' }, async () => {
+      const seq = await seqOf(asOf);
+      return graphResult(
+        seq === undefined
+          ? await graph.readGraph(auth, page)
+          : await graph.readGraphAt(auth, page, seq),
+      );
+    }),
   );
 
-  server.registerTool('search_nodes', TOOLS.search_nodes, ({ query, ...page }) =>
-    run({ type: 'query', resource: 'entity' }, async () =>
-      graphResult(await graph.searchNodes(auth, query, page)),
-    ),
+  server.registerTool('search_nodes', TOOLS.search_nodes, ({ query, asOf, ...page }) =>
+    run({ type: 'query', resource: 'entity' }, async () => {
+      const seq = await seqOf(asOf);
+      return graphResult(
+        seq === undefined
+          ? await graph.searchNodes(auth, query, page)
+          : await graph.searchNodesAt(auth, query, page, seq),
+      );
+    }),
   );
 
   server.registerTool('recall', TOOLS.recall, ({ query, limit, entityTypes, entityNames }) =>
@@ -393,10 +420,25 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     }),
   );
 
-  server.registerTool('open_nodes', TOOLS.open_nodes, ({ names }) =>
-    run({ type: 'query', resource: 'entity' }, async () =>
-      graphResult(await graph.openNodes(auth, names)),
-    ),
+  server.registerTool('open_nodes', TOOLS.open_nodes, ({ names, asOf }) =>
+    run({ type: 'query', resource: 'entity' }, async () => {
+      const seq = await seqOf(asOf);
+      return graphResult(
+        seq === undefined
+          ? await graph.openNodes(auth, names)
+          : await graph.openNodesAt(auth, names, seq),
+      );
+    }),
+  );
+
+  server.registerTool('undo_last', TOOLS.undo_last, () =>
+    run({ type: 'update', resource: 'graph' }, async () => {
+      const answer = await graph.undoLast(auth);
+      return result(
+        answer,
+        `Undid the call of seq:${answer.reverted.callSeq} (${answer.reverted.changes} changes)`,
+      );
+    }),
   );
 
   // ── additions beyond the reference server ──────────────────────────────────

@@ -56,13 +56,20 @@ async function query<T>(t: TestApp, text: string, params: unknown[]): Promise<T[
 
 /** The account's stored bytes, and what its graph rows and its log count for from scratch. */
 async function storage(t: TestApp, accountId: string) {
-  const [row] = await query<{ stored: number; graph: number; log: number; events: number }>(
+  const [row] = await query<{
+    stored: number;
+    graph: number;
+    log: number;
+    history: number;
+    events: number;
+  }>(
     t,
     `select (select stored_bytes::float8 from accounts where id = $1) as stored,
             (coalesce((select sum(200 + octet_length(name) + octet_length(type) + octet_length(metadata::text)) from entities where space_id = $1), 0)
            + coalesce((select sum(100 + octet_length(content) + coalesce(octet_length(metadata::text), 0) + 16 * length(terms)) from observations where space_id = $1), 0)
            + coalesce((select sum(100 + octet_length(type)) from relations where space_id = $1), 0))::float8 as graph,
             coalesce((select sum(bytes) from graph_events where account_id = $1), 0)::float8 as log,
+            coalesce((select sum(bytes) from graph_history where space_id = $1), 0)::float8 as history,
             (select count(*) from graph_events where account_id = $1)::int as events`,
     [accountId],
   );
@@ -113,8 +120,10 @@ describe('the change log keeps what a subscriber needs, and counts against stora
     // Three rounds of 2 MB of text: the log holds previews (200 characters
     // each), not 6 MB of copies…
     expect(counted.log).toBeLessThan(3 * 200 * (OBSERVATION_PREVIEW_CHARS + 150));
-    // …and every byte of it counts: stored bytes are the graph plus the log.
-    expect(counted.stored).toBe(counted.graph + counted.log);
+    // …and every byte of it counts: stored bytes are the graph, the log and
+    // the history of what was cleared (kept for the plan's window, counted).
+    expect(counted.stored).toBe(counted.graph + counted.log + counted.history);
+    expect(counted.history).toBeGreaterThan(3 * 200 * 10_000);
     expect(counted.log).toBeGreaterThan(0);
 
     // A live subscriber gets the same preview, with the whole length.
@@ -191,7 +200,7 @@ describe('retention', () => {
     await t.runtime.graph.changeLog.runOnce();
     const after = await storage(t, accountId);
     expect(after.events).toBe(1);
-    expect(after.stored).toBe(after.graph + after.log);
+    expect(after.stored).toBe(after.graph + after.log + after.history);
 
     // From before the window: a clear resync answer, not a partial replay.
     const stale = await resume(base, user.apiKey, 0);

@@ -8,6 +8,8 @@ import { callTool, callToolError, connectMcp } from '../test/mcp-client.js';
 // per entity and stored bytes per account, through REST and MCP alike.
 
 const FREE = planById('free').features;
+/** What history counts for a row a call created (migration 026). */
+const HISTORY_ROW = 64;
 let t: TestApp;
 let base: string;
 const clients: Client[] = [];
@@ -41,7 +43,7 @@ async function stored(accountId: string): Promise<number> {
 /**
  * What the rows would count if summed from scratch (the triggers' rule: an
  * observation also counts 16 bytes per distinct word it is indexed by, and
- * each logged event's bytes).
+ * each logged event's bytes, and the history kept of what changed).
  */
 async function recount(accountId: string): Promise<number> {
   const [row] = await t.database.withSession((session) =>
@@ -49,7 +51,8 @@ async function recount(accountId: string): Promise<number> {
       `select (coalesce((select sum(200 + octet_length(name) + octet_length(type) + octet_length(metadata::text)) from entities where space_id = $1), 0)
              + coalesce((select sum(100 + octet_length(content) + coalesce(octet_length(metadata::text), 0) + 16 * length(terms)) from observations where space_id = $1), 0)
              + coalesce((select sum(100 + octet_length(type)) from relations where space_id = $1), 0)
-             + coalesce((select sum(bytes) from graph_events where account_id = $1), 0))::float8 as bytes`,
+             + coalesce((select sum(bytes) from graph_events where account_id = $1), 0)
+             + coalesce((select sum(bytes) from graph_history where space_id = $1), 0))::float8 as bytes`,
       [accountId],
     ),
   );
@@ -119,15 +122,17 @@ describe('stored bytes', () => {
 
     await call({ method: 'DELETE', url: `/api/entities/${a.id}` }); // cascades its observations and relation
     await callTool(client, 'delete_entities', { entityNames: ['gamma', 'beta'] });
-    // The graph is gone; what is left is its change log, until it is compacted.
+    // The graph is gone; what is left is its change log and its history,
+    // until they are compacted.
     expect(await stored(accountId)).toBe(await recount(accountId));
-    const [log] = await t.database.withSession((session) =>
+    const [kept] = await t.database.withSession((session) =>
       session.query<{ bytes: number }>(
-        'select sum(bytes)::float8 as bytes from graph_events where account_id = $1',
+        `select (select sum(bytes) from graph_events where account_id = $1)::float8
+              + (select sum(bytes) from graph_history where space_id = $1)::float8 as bytes`,
         [accountId],
       ),
     );
-    expect(await stored(accountId)).toBe(log!.bytes);
+    expect(await stored(accountId)).toBe(kept!.bytes);
   });
 });
 
@@ -158,11 +163,14 @@ describe('the storage limit', () => {
     const fits = await call(entity('small'));
     expect(fits.statusCode).toBe(201);
     // 'exact' logs an event the size of 'small''s (names of the same length);
-    // its observation is one word, indexed as one (16 bytes).
+    // its observation is one word, indexed as one (16 bytes); history notes
+    // the entity's and the observation's creation.
     const left =
       FREE.maxStorageBytes - (await stored(accountId)) - (await lastEventBytes(accountId));
     const exact = await call(
-      entity('exact', ['e'.repeat(left - 100 - 16 - 200 - 'exact'.length - 'concept'.length - 2)]),
+      entity('exact', [
+        'e'.repeat(left - 100 - 16 - 200 - 'exact'.length - 'concept'.length - 2 - 2 * HISTORY_ROW),
+      ]),
     );
     expect(exact.statusCode).toBe(201);
     expect(await stored(accountId)).toBe(FREE.maxStorageBytes);
@@ -178,8 +186,10 @@ describe('the storage limit', () => {
   it('never overshoots under concurrent writes', async () => {
     const { call, accountId } = await account();
     await call(entity('p-x'));
-    // One entity with one observation (one word, indexed as one), and its change-log event.
+    // One entity with one observation (one word, indexed as one), its
+    // change-log event, and history's note of both creations.
     const size =
+      2 * HISTORY_ROW +
       200 +
       'p-0'.length +
       'concept'.length +

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './common.js';
+import { AS_OF_HELP, asOfParam, revertResult } from './history.js';
 import {
   ENTITY_NAME_MAX,
   GRAPH_DEPTH_MAX,
@@ -52,6 +53,13 @@ const graphOutput = z.object({
   relations: z.array(mcpRelation),
 });
 const successOutput = z.object({ success: z.boolean(), message: z.string() });
+/** An optional argument of the reads: without it every tool keeps the reference's contract. */
+const asOf = {
+  asOf: asOfParam
+    .optional()
+    .describe(`Read the graph as it was then: ${AS_OF_HELP} (within the history the plan keeps)`),
+};
+
 const paging = {
   limit: z
     .number()
@@ -126,7 +134,7 @@ export const mcpTools = {
     outputSchema: successOutput,
   },
   read_graph: {
-    inputSchema: z.object(paging),
+    inputSchema: z.object({ ...paging, ...asOf }),
     outputSchema: graphOutput,
   },
   search_nodes: {
@@ -136,6 +144,7 @@ export const mcpTools = {
         .max(500)
         .describe('The search query to match against entity names, types, and observation content'),
       ...paging,
+      ...asOf,
     }),
     outputSchema: graphOutput,
   },
@@ -145,6 +154,7 @@ export const mcpTools = {
         .array(text().max(ENTITY_NAME_MAX))
         .max(MCP_BATCH_MAX)
         .describe('An array of entity names to retrieve'),
+      ...asOf,
     }),
     outputSchema: graphOutput,
   },
@@ -249,5 +259,9 @@ export const mcpTools = {
       relationTypes: z.array(z.object({ type: z.string(), count: z.number() })),
       nextCursor: z.string().nullable(),
     }),
+  },
+  undo_last: {
+    inputSchema: z.object({}),
+    outputSchema: revertResult,
   },
 };

@@ -23,6 +23,7 @@ import * as spaces from './022-spaces.js';
 import * as keyPermissions from './023-key-permissions.js';
 import * as embeddingWalkSpace from './024-embedding-walk-space.js';
 import * as webhooks from './025-webhooks.js';
+import * as history from './026-history.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -51,4 +52,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '023-key-permissions', sql: keyPermissions.sql },
   { name: '024-embedding-walk-space', sql: embeddingWalkSpace.sql },
   { name: '025-webhooks', sql: webhooks.sql },
+  { name: '026-history', sql: history.sql },
 ];

@@ -121,9 +121,10 @@ async function observationIdsIn(spaceId: string): Promise<string[]> {
   return result.rows.map((row) => row.id);
 }
 
+/** What the account stores beside history (a delete moves rows into history: migration 026). */
 async function storedBytes(accountId: string): Promise<number> {
   const result = await sql<{ bytes: number }>`
-    select stored_bytes::float8 as bytes from accounts where id = ${accountId}
+    select (stored_bytes - history_bytes)::float8 as bytes from accounts where id = ${accountId}
   `.execute(plain.database.db);
   return result.rows[0]!.bytes;
 }

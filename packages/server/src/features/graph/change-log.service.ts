@@ -4,6 +4,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import * as changeRepo from './changes.repository.js';
+import * as historyRepo from './history.repository.js';
 
 /**
  * The change log's readers and its retention (docs/security.md, "The change
@@ -136,6 +137,8 @@ export async function compactChangeLog(
       removed += count;
       if (count < batch) break;
     }
+    // History is kept as long as the log: what the log no longer holds goes from it too.
+    await historyRepo.compactHistory(db, accountId);
   }
   return removed;
 }

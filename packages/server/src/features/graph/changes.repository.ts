@@ -9,7 +9,9 @@ import { planOnce } from '../../db/prepared.js';
  * takes it first, so an account's writes queue in one order and never
  * deadlock on each other's rows (names, type counts, degrees); deleting a
  * space takes it too, so no write commits into a space marked deleted.
- * Returns the bytes stored before the write, for the storage limit, and
+ * Names the call's first seq for the history triggers (`engram.call_seq`,
+ * migration 026) for the rest of the transaction. Returns the bytes stored
+ * before the write and the part history holds, for the storage limit, and
  * whether the space still stands; undefined when the account is gone or
  * being deleted.
  */
@@ -17,16 +19,35 @@ export async function lockAccount(
   db: Db,
   accountId: string,
   spaceId: string,
-): Promise<{ storedBytes: number; spaceLive: boolean } | undefined> {
-  const result = await sql<{ bytes: number; live: boolean }>`
-    ${planOnce} select stored_bytes::float8 as bytes,
+): Promise<
+  { storedBytes: number; historyBytes: number; spaceLive: boolean; callSeq: number } | undefined
+> {
+  const result = await sql<{ bytes: number; history: number; live: boolean; call: string }>`
+    ${planOnce} select stored_bytes::float8 as bytes, history_bytes::float8 as history,
            exists (select 1 from spaces s
-                    where s.id = ${spaceId} and s.account_id = ${accountId} and s.deleted_at is null) as live
+                    where s.id = ${spaceId} and s.account_id = ${accountId} and s.deleted_at is null) as live,
+           set_config('engram.call_seq', (event_seq + 1)::text, true) as call
       from accounts
      where id = ${accountId} and deleted_at is null for update
   `.execute(db);
   const row = result.rows[0];
-  return row ? { storedBytes: row.bytes, spaceLive: row.live } : undefined;
+  return row
+    ? {
+        storedBytes: row.bytes,
+        historyBytes: row.history,
+        spaceLive: row.live,
+        callSeq: Number(row.call),
+      }
+    : undefined;
+}
+
+/**
+ * Forgets the history rows a call wrote when it made no change the log
+ * records (a write that changed nothing visible): the seq they carry is the
+ * next call's.
+ */
+export async function dropCallHistory(db: Db, spaceId: string, callSeq: number): Promise<void> {
+  await sql`delete from graph_history where space_id = ${spaceId} and seq = ${callSeq}`.execute(db);
 }
 
 /** What an event counts for in `stored_bytes`, beyond its text: the row's own overhead. */
@@ -36,21 +57,36 @@ const EVENT_OVERHEAD_BYTES = 64;
  * Appends a write's change-log events in one statement: reserves one range of
  * seqs on the account's row (locked by lockAccount, so an account's events
  * commit in sequence order and a reader resuming from a seq never misses one),
- * inserts every event and adds their bytes to the account's `stored_bytes`.
- * Returns the first seq, the bytes the events count for, and the bytes and
- * entities the account holds after the write (the counters the statements
- * before kept): what the plan limits are checked against.
+ * inserts every event and adds their bytes to the account's `stored_bytes`,
+ * and records the call (`graph_calls`: its seqs, space, actor and time; a
+ * revert marks the call it undid). Returns the first seq, the bytes the
+ * events count for, and the bytes (and history's part of them) and entities
+ * the account holds after the write (the counters the statements before
+ * kept): what the plan limits are checked against.
  */
 export async function appendEvents(
   db: Db,
   accountId: string,
   spaceId: string,
   events: { type: string; payload: Record<string, unknown> }[],
-  common: { actor: Record<string, unknown>; at: Date },
-): Promise<{ firstSeq: number; logBytes: number; storedBytes: number; entities: number }> {
+  common: { actor: Record<string, unknown>; at: Date; reverts?: number | undefined },
+): Promise<{
+  firstSeq: number;
+  logBytes: number;
+  storedBytes: number;
+  historyBytes: number;
+  entities: number;
+}> {
   const batch = JSON.stringify(events);
   const actor = JSON.stringify(common.actor);
-  const result = await sql<{ first: string; log: number; bytes: number; entities: number }>`
+  const reverts = common.reverts ?? null;
+  const result = await sql<{
+    first: string;
+    log: number;
+    bytes: number;
+    history: number;
+    entities: number;
+  }>`
     ${planOnce} with batch as (
       select e.type, e.payload, e.ord,
              ${EVENT_OVERHEAD_BYTES} + octet_length(e.type) + octet_length(e.payload::text)
@@ -64,14 +100,25 @@ export async function appendEvents(
                           stored_bytes = stored_bytes + (select bytes from total)
        where id = ${accountId}
       returning event_seq - ${events.length} as base, stored_bytes::float8 as bytes,
-                entity_count::float8 as entities
+                history_bytes::float8 as history, entity_count::float8 as entities
     ),
     appended as (
       insert into graph_events (account_id, space_id, seq, type, payload, actor, at, bytes)
       select ${accountId}, ${spaceId}::uuid, r.base + b.ord, b.type, b.payload, ${actor}::jsonb, ${common.at}::timestamptz, b.bytes
         from reserved r, batch b
+    ),
+    called as (
+      insert into graph_calls (account_id, seq, last_seq, space_id, actor, at, reverts)
+      select ${accountId}, r.base + 1, r.base + ${events.length}, ${spaceId}::uuid, ${actor}::jsonb,
+             ${common.at}::timestamptz, ${reverts}::bigint
+        from reserved r
+    ),
+    undone as (
+      update graph_calls c set reverted_by = r.base + 1
+        from reserved r
+       where c.account_id = ${accountId} and c.seq = ${reverts}::bigint
     )
-    select (base + 1)::text as first, (select bytes from total)::float8 as log, bytes, entities
+    select (base + 1)::text as first, (select bytes from total)::float8 as log, bytes, history, entities
       from reserved
   `.execute(db);
   const row = result.rows[0]!;
@@ -79,6 +126,7 @@ export async function appendEvents(
     firstSeq: Number(row.first),
     logBytes: row.log,
     storedBytes: row.bytes,
+    historyBytes: row.history,
     entities: row.entities,
   };
 }

@@ -1,4 +1,6 @@
 import {
+  asOfParam,
+  parseAsOf,
   addObservationsInput,
   entity,
   entityInput,
@@ -25,6 +27,11 @@ import { z } from 'zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { GraphService } from './graph.service.js';
+import { historyRoutes } from './history.routes.js';
+
+const AS_OF_DESCRIPTION =
+  ' With `asOf` (an ISO 8601 time or `seq:N`): the same answer as the graph was then, within the history the plan keeps (400 before it).';
+const asOfQuery = { asOf: asOfParam.optional() };
 
 const errors = {
   400: errorResponse,
@@ -57,11 +64,17 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         summary: 'List or search entities',
         description:
           'Without `query`: newest first. With `query`: case-insensitive substring match on name, type or any observation, ranked exact name, name prefix, name substring, type, observation. `types` is comma separated. `nextCursor` is passed as `cursor` (same `query` and `types`) for the next page, which starts right after this one whatever was created or deleted meanwhile; null when nothing follows. `offset` still works and is ignored with `cursor`.',
-        querystring: entityListQuery,
+        querystring: entityListQuery.extend(asOfQuery),
         response: { 200: entityList, ...errors },
       },
     },
-    async (request) => graph.listEntities(spaceAuthOf(request), request.query),
+    async (request) => {
+      const { asOf, ...query } = request.query;
+      const auth = spaceAuthOf(request);
+      if (!asOf) return graph.listEntities(auth, query);
+      const seq = await graph.resolveAsOf(auth, parseAsOf(asOf)!, 'query.asOf');
+      return graph.listEntitiesAt(auth, query, seq);
+    },
   );
 
   app.get(
@@ -86,11 +99,19 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       schema: {
         ...entities,
         summary: 'One entity with its observations',
+        description: AS_OF_DESCRIPTION.trim(),
         params: idParams,
+        querystring: z.object(asOfQuery),
         response: { 200: entity, ...errors },
       },
     },
-    async (request) => graph.getEntity(spaceAuthOf(request), request.params.id),
+    async (request) => {
+      const auth = spaceAuthOf(request);
+      const { asOf } = request.query;
+      if (!asOf) return graph.getEntity(auth, request.params.id);
+      const seq = await graph.resolveAsOf(auth, parseAsOf(asOf)!, 'query.asOf');
+      return graph.getEntityAt(auth, request.params.id, seq);
+    },
   );
 
   app.post(
@@ -138,12 +159,19 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       schema: {
         ...entities,
         summary: 'Delete an entity with its observations and relations',
+        description:
+          "Its history is kept for the plan's window, so the delete can be reverted. With `purge=true` the entity is deleted for good: its history, and the texts its change-log events carried, go too.",
         params: idParams,
+        querystring: z.object({
+          purge: z.enum(['true', 'false'], { error: 'purge must be true or false' }).optional(),
+        }),
         response: { 200: okResponse, ...errors },
       },
     },
     async (request) => {
-      await graph.deleteEntity(spaceAuthOf(request), request.params.id);
+      const auth = spaceAuthOf(request);
+      if (request.query.purge === 'true') await graph.purgeEntity(auth, request.params.id);
+      else await graph.deleteEntity(auth, request.params.id);
       return { success: true as const };
     },
   );
@@ -216,13 +244,19 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         ...relations,
         summary: 'Graph for drawing',
         description:
-          'With `rootEntityId`: its neighbourhood to `depth`, at most `limit` entities. Without: the best-connected entities and their neighbourhood up to `limit`. Only relations whose two ends are in the answer.',
-        querystring: graphDataQuery,
+          'With `rootEntityId`: its neighbourhood to `depth`, at most `limit` entities. Without: the best-connected entities and their neighbourhood up to `limit`. Only relations whose two ends are in the answer.' +
+          AS_OF_DESCRIPTION,
+        querystring: graphDataQuery.extend(asOfQuery),
         response: { 200: graphData, ...errors },
       },
     },
     async (request) => {
-      const { rootEntityId, ...options } = request.query;
+      const { rootEntityId, asOf, ...options } = request.query;
+      if (asOf) {
+        const auth = spaceAuthOf(request);
+        const seq = await graph.resolveAsOf(auth, parseAsOf(asOf)!, 'query.asOf');
+        return graph.graphDataAt(auth, { ...options, rootEntityId }, seq);
+      }
       return rootEntityId
         ? graph.graphAround(spaceAuthOf(request), rootEntityId, options)
         : graph.graphOverview(spaceAuthOf(request), options);
@@ -236,16 +270,19 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       schema: {
         ...relations,
         summary: 'The graph around one entity, both directions, to `depth` (1–5)',
+        description: AS_OF_DESCRIPTION.trim(),
         params: idParams,
-        querystring: graphAroundQuery,
+        querystring: graphAroundQuery.extend(asOfQuery),
         response: { 200: graphData, ...errors },
       },
     },
-    async (request) =>
-      graph.graphAround(spaceAuthOf(request), request.params.id, {
-        depth: request.query.depth,
-        limit: 1000,
-      }),
+    async (request) => {
+      const auth = spaceAuthOf(request);
+      const options = { depth: request.query.depth, limit: 1000 };
+      if (!request.query.asOf) return graph.graphAround(auth, request.params.id, options);
+      const seq = await graph.resolveAsOf(auth, parseAsOf(request.query.asOf)!, 'query.asOf');
+      return graph.graphAroundAt(auth, request.params.id, options, seq);
+    },
   );
 
   app.post(
@@ -294,4 +331,6 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       return { success: true as const };
     },
   );
+
+  await app.register(historyRoutes, { services: graph, http });
 };

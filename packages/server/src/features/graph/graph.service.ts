@@ -1,5 +1,7 @@
 import { bindService } from '../feature.js';
+import * as asOf from './as-of.service.js';
 import * as entities from './entities.service.js';
+import * as history from './history.service.js';
 import * as reads from './graph-reads.service.js';
 import * as observations from './observations.service.js';
 import type { GraphDeps } from './read-bounds.js';
@@ -49,6 +51,19 @@ export function createGraphService(deps: GraphDeps) {
       graphAround: reads.graphAround,
       graphOverview: reads.graphOverview,
       overview: reads.overview,
+      resolveAsOf: history.resolveAsOf,
+      getEntityAt: asOf.getEntityAt,
+      listEntitiesAt: asOf.listEntitiesAt,
+      graphDataAt: asOf.graphDataAt,
+      graphAroundAt: asOf.graphAroundAt,
+      readGraphAt: asOf.readGraphAt,
+      searchNodesAt: asOf.searchNodesAt,
+      openNodesAt: asOf.openNodesAt,
+      entityHistory: history.entityHistory,
+      listChanges: history.listChanges,
+      revertChange: history.revertChange,
+      undoLast: history.undoLast,
+      purgeEntity: history.purgeEntity,
     }),
   };
 }

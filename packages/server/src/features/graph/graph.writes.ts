@@ -67,6 +67,7 @@ export async function write<T>(
   deps: WriteDeps,
   auth: SpaceAuth,
   fn: (scope: WriteScope) => Promise<T>,
+  call: CallOptions = {},
 ): Promise<T> {
   const pending: GraphChange[] = [];
   let largest: observationRepo.ObservationCount | undefined;
@@ -77,7 +78,7 @@ export async function write<T>(
       // DELETE): nothing may be written into it.
       if (!locked) throw notFound('Account');
       if (!locked.spaceLive) throw notFound('Space');
-      const bytesBefore = locked.storedBytes;
+      const bytesBefore = locked.storedBytes - locked.historyBytes;
       // Stamped once the account is ours: an account's events are in time order as in seq order.
       const at = deps.now();
       const outcome = await fn({
@@ -90,14 +91,19 @@ export async function write<T>(
           }
         },
       });
-      if (pending.length === 0) return { result: outcome, firstSeq: 0, at };
+      if (pending.length === 0) {
+        await changeRepo.dropCallHistory(trx, auth.space.id, locked.callSeq);
+        return { result: outcome, firstSeq: 0, at };
+      }
       const appended = await changeRepo.appendEvents(trx, auth.accountId, auth.space.id, pending, {
         // The origin too, so a replay after a reconnect still names it.
         actor: { ...auth.actor, ...(auth.origin ? { origin: auth.origin } : {}) },
         at,
+        reverts: call.reverts,
       });
       await assertPlanLimits(trx, auth.accountId, deps.planOf ?? currentPlan, {
         bytesBefore,
+        graphBytesAfter: appended.storedBytes - appended.historyBytes,
         bytesAfter: appended.storedBytes,
         logBytes: appended.logBytes,
         entities: appended.entities,
@@ -106,6 +112,7 @@ export async function write<T>(
       });
       return { result: outcome, firstSeq: appended.firstSeq, at };
     });
+    if (pending.length > 0) call.recorded?.(firstSeq, pending.length);
     if (pending.length > 0 && deps.publish) {
       const stamped = at.toISOString();
       deps.publish(
@@ -126,6 +133,12 @@ export async function write<T>(
   }
 }
 
+/** How a write call is recorded: the call it reverts, and who wants its seqs once it committed. */
+export interface CallOptions {
+  reverts?: number | undefined;
+  recorded?: (firstSeq: number, count: number) => void;
+}
+
 /**
  * Refuses (rolls back) a write that leaves the account over its plan's
  * entities or storage, or an entity over its observations per entity.
@@ -137,7 +150,11 @@ async function assertPlanLimits(
   accountId: string,
   planOf: (db: Db, accountId: string) => Promise<Plan>,
   change: {
+    /** The graph's and log's bytes before the write (history's part left out). */
     bytesBefore: number;
+    /** The same after it: a write that only moves rows into history does not grow. */
+    graphBytesAfter: number;
+    /** Everything stored after the write, history included: what the limit counts. */
     bytesAfter: number;
     /** What the write's change-log events added to bytesAfter. */
     logBytes: number;
@@ -150,7 +167,8 @@ async function assertPlanLimits(
   const { created, largest } = change;
   // Its own log entry does not count against a write that frees space: a
   // person at the limit can always delete (the log is compacted in time).
-  const grows = change.bytesAfter - change.logBytes > change.bytesBefore;
+  // Nor does the history of what it removed (kept until compacted).
+  const grows = change.graphBytesAfter - change.logBytes > change.bytesBefore;
   if (!grows && !largest) return;
   if (withinFreePlan(change)) return;
   const plan = await planOf(trx, accountId);
@@ -529,4 +547,125 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
     else groups.set(key(item), [item]);
   }
   return groups;
+}
+
+// ── putting rows back (a revert: history.service) ──────────────────────────
+
+type Image = Record<string, unknown>;
+const isoOrNull = (value: unknown) =>
+  value === null || value === undefined ? null : new Date(value as string).toISOString();
+
+/** Removes observations by id (what a reverted call added); each entity that lost some is updated. */
+export async function removeObservations(
+  scope: WriteScope,
+  removals: { entityId: string; id: string }[],
+): Promise<void> {
+  const gone = await observationRepo.deleteObservations(scope.trx, scope.spaceId, removals);
+  const entities = await entityRepo.findEntitiesByIds(scope.trx, scope.spaceId, [
+    ...new Set(gone.map((row) => row.entity_id)),
+  ]);
+  for (const entity of entities) {
+    scope.emit('entity_updated', {
+      entityId: entity.id,
+      id: entity.id,
+      name: entity.name,
+      type: entity.type,
+    });
+  }
+}
+
+/** Creates deleted entities again with their ids and dates; 409 when another entity has the name now. */
+export async function restoreEntities(
+  scope: WriteScope,
+  entities: { id: string; image: Image }[],
+): Promise<void> {
+  if (entities.length === 0) return;
+  const created = await createEntities(
+    scope,
+    entities.map(({ id, image }) => ({
+      id,
+      name: image.name as string,
+      type: image.type as string,
+      metadata: (image.metadata as Record<string, unknown>) ?? {},
+      observations: [],
+      createdAt: isoOrNull(image.created_at) ?? undefined,
+      updatedAt: isoOrNull(image.updated_at) ?? undefined,
+    })),
+  );
+  const back = new Set(created.map((entity) => entity.row.id));
+  const clash = entities.find((entity) => !back.has(entity.id));
+  if (clash) throw nameTaken(clash.image.name as string);
+}
+
+/** Puts observations back as they were: deleted ones inserted with their ids, changed ones set back. */
+export async function restoreObservations(
+  scope: WriteScope,
+  observations: { id: string; image: Image; deleted: boolean }[],
+): Promise<void> {
+  const restore = ({ id, image }: { id: string; image: Image }) => ({
+    id,
+    entityId: image.entity_id as string,
+    content: image.content as string,
+    metadata: (image.metadata as Record<string, unknown> | null) ?? null,
+    position: image.position as number,
+    createdAt: isoOrNull(image.created_at)!,
+    validFrom: isoOrNull(image.valid_from),
+    validTo: isoOrNull(image.valid_to),
+  });
+  const { added, counts } = await observationRepo.restoreObservations(
+    scope.trx,
+    scope.spaceId,
+    observations.filter((item) => item.deleted).map(restore),
+  );
+  scope.grew(counts);
+  for (const [entityId, rows] of groupBy(added, (row) => row.entity_id)) {
+    scope.emit('observation_added', {
+      entityId,
+      observations: rows.map((row) => ({ id: row.id, ...previewOf(row.content) })),
+    });
+  }
+  const changed = observations.filter((item) => !item.deleted).map(restore);
+  for (const item of changed) await observationRepo.setObservation(scope.trx, scope.spaceId, item);
+  const entities = await entityRepo.findEntitiesByIds(scope.trx, scope.spaceId, [
+    ...new Set(changed.map((item) => item.entityId)),
+  ]);
+  for (const entity of entities) {
+    scope.emit('entity_updated', {
+      entityId: entity.id,
+      id: entity.id,
+      name: entity.name,
+      type: entity.type,
+    });
+  }
+}
+
+/** Puts relations back as they were: deleted ones created with their ids, changed ones set back. */
+export async function restoreRelations(
+  scope: WriteScope,
+  relations: { id: string; image: Image; deleted: boolean }[],
+): Promise<void> {
+  const deleted = relations.filter((item) => item.deleted);
+  if (deleted.length > 0) {
+    const rows = await createRelations(
+      scope,
+      deleted.map(({ id, image }) => ({
+        id,
+        fromId: image.from_id as string,
+        toId: image.to_id as string,
+        type: image.type as string,
+        createdAt: isoOrNull(image.created_at) ?? undefined,
+      })),
+    );
+    if (rows.length < deleted.length)
+      throw conflict('An identical relation already exists', 'type');
+  }
+  for (const { id, image, deleted: wasDeleted } of relations) {
+    if (!wasDeleted) await updateRelation(scope, id, image.type as string);
+    if (image.valid_from || image.valid_to || !wasDeleted) {
+      await relationRepo.setRelationValidity(scope.trx, scope.spaceId, id, {
+        validFrom: isoOrNull(image.valid_from),
+        validTo: isoOrNull(image.valid_to),
+      });
+    }
+  }
 }

@@ -208,3 +208,79 @@ export async function existingObservationIds(
   `.execute(db);
   return new Set(result.rows.map((row) => row.id));
 }
+
+/** An observation put back as history kept it (a revert): its id, text, order, dates and validity. */
+export interface ObservationRestore {
+  id: string;
+  entityId: string;
+  content: string;
+  metadata: Record<string, unknown> | null;
+  position: number;
+  createdAt: string;
+  validFrom: string | null;
+  validTo: string | null;
+}
+
+/**
+ * Inserts observations as they were (ids kept), raising their entities'
+ * counts, in one statement; an id that exists is skipped. Returns what was
+ * inserted and the counts of the entities that grew.
+ */
+export async function restoreObservations(
+  db: Db,
+  spaceId: string,
+  items: ObservationRestore[],
+): Promise<{ added: ObservationRow[]; counts: ObservationCount[] }> {
+  if (items.length === 0) return { added: [], counts: [] };
+  const result = await sql<ObservationRow & { entity_name: string; entity_count: number }>`
+    with given as (
+      select * from json_to_recordset(${JSON.stringify(items)}::json) as g(
+        "id" uuid, "entityId" uuid, content text, metadata json, position int,
+        "createdAt" timestamptz, "validFrom" timestamptz, "validTo" timestamptz)
+    ),
+    inserted as (
+      insert into observations (space_id, id, entity_id, content, metadata, position, created_at, valid_from, valid_to)
+      select ${spaceId}, g.id, g."entityId", g.content, g.metadata, g.position, g."createdAt", g."validFrom", g."validTo"
+        from given g
+      on conflict do nothing
+      returning ${observationColumns}
+    ),
+    counted as (
+      update entities e set observations_count = e.observations_count + c.count,
+                            updated_at = clock_timestamp()
+        from (select entity_id, count(*)::int as count from inserted group by entity_id) c
+       where e.space_id = ${spaceId} and e.id = c.entity_id
+      returning e.id, e.name, e.observations_count
+    )
+    select i.*, c.name as entity_name, c.observations_count as entity_count
+      from inserted i join counted c on c.id = i.entity_id
+     order by i.entity_id, i.position
+  `.execute(db);
+  const counts = new Map<string, ObservationCount>();
+  const added = result.rows.map(({ entity_name, entity_count, ...row }) => {
+    counts.set(row.entity_id, { name: entity_name, observations_count: entity_count });
+    return row;
+  });
+  return { added, counts: [...counts.values()] };
+}
+
+/** Sets a kept observation back to what it was (a revert): text, metadata, order and validity. */
+export async function setObservation(
+  db: Db,
+  spaceId: string,
+  item: Omit<ObservationRestore, 'createdAt'>,
+): Promise<void> {
+  await db
+    .updateTable('observations')
+    .set({
+      content: item.content,
+      metadata: item.metadata === null ? null : JSON.stringify(item.metadata),
+      position: item.position,
+      valid_from: item.validFrom,
+      valid_to: item.validTo,
+    })
+    .where('space_id', '=', spaceId)
+    .where('id', '=', item.id)
+    .where('entity_id', '=', item.entityId)
+    .execute();
+}

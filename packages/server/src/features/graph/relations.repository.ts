@@ -555,3 +555,18 @@ export async function findRelationsByIds(
   `.execute(db);
   return result.rows;
 }
+
+/** Sets when a relation held in the world (null: not said). */
+export async function setRelationValidity(
+  db: Db,
+  spaceId: string,
+  id: string,
+  validity: { validFrom: string | null; validTo: string | null },
+): Promise<void> {
+  await db
+    .updateTable('relations')
+    .set({ valid_from: validity.validFrom, valid_to: validity.validTo })
+    .where('space_id', '=', spaceId)
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,502 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/connection.js';
+
+/**
+ * History (migration 026, docs/history.md): the graph rows each call changed,
+ * as they were before it, and the calls themselves. The graph as of seq S is
+ * the present with every row changed after S replaced by its image before
+ * its earliest change after S (absent when that change created it).
+ */
+
+export type HistoryKind = 'e' | 'o' | 'r';
+
+export interface HistoryRow {
+  seq: number;
+  kind: HistoryKind;
+  row_id: string;
+  entity_id: string;
+  other_id: string | null;
+  /** The row before the call (json as stored); null when the call created it. */
+  before: Record<string, unknown> | null;
+}
+
+export interface CallRow {
+  seq: number;
+  last_seq: number;
+  space_id: string;
+  actor: { kind: 'user' | 'api_key' | 'oauth'; id: string; origin?: string };
+  at: Date;
+  reverts: number | null;
+  reverted_by: number | null;
+}
+
+export interface EventRow {
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+/** An entity as of a seq: its own columns (observations come apart). */
+export interface EntityAtRow {
+  id: string;
+  ordinal: number;
+  name: string;
+  type: string;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ObservationAtRow {
+  id: string;
+  entity_id: string;
+  content: string;
+  metadata: Record<string, unknown> | null;
+  position: number;
+  created_at: Date;
+  valid_from: Date | null;
+  valid_to: Date | null;
+}
+
+export interface RelationAtRow {
+  id: string;
+  ordinal: number;
+  from_id: string;
+  to_id: string;
+  type: string;
+  created_at: Date;
+  valid_from: Date | null;
+  valid_to: Date | null;
+}
+
+// ── the horizon and times ────────────────────────────────────────────────────
+
+/** History is complete after this seq and time (null: since the account began), and the last seq. */
+export async function historyBounds(
+  db: Db,
+  accountId: string,
+): Promise<{ seq: number; at: Date | null; latest: number }> {
+  const result = await sql<{ seq: string; at: Date | null; latest: string }>`
+    select history_seq::text as seq, history_at as at, event_seq::text as latest
+      from accounts where id = ${accountId}
+  `.execute(db);
+  const row = result.rows[0];
+  return { seq: Number(row?.seq ?? 0), at: row?.at ?? null, latest: Number(row?.latest ?? 0) };
+}
+
+/** The last seq of the newest call made at or before `at` (undefined when none is kept). */
+export async function seqAtTime(db: Db, accountId: string, at: Date): Promise<number | undefined> {
+  // Calls are in time order as in seq order: the first one found from the newest is it.
+  const result = await sql<{ last: string }>`
+    select last_seq::text as last from graph_calls
+     where account_id = ${accountId} and at <= ${at}::timestamptz
+     order by seq desc limit 1
+  `.execute(db);
+  const row = result.rows[0];
+  return row ? Number(row.last) : undefined;
+}
+
+// ── the graph as of a seq ────────────────────────────────────────────────────
+
+/**
+ * The CTEs `h` (each row changed after `seq`, with its image then), `e_at`,
+ * `o_at` and `r_at` (the space's entities, observations and relations as of
+ * `seq`), written with a trailing comma. Filters on the outer select reach
+ * into both arms of each union, so the present's indexes still serve them.
+ */
+function asOfTables(spaceId: string, seq: number): RawBuilder<unknown> {
+  return sql`
+    h as (
+      select distinct on (row_id) row_id, kind, before
+        from (select row_id, kind, before, seq from graph_history
+               where space_id = ${spaceId} and seq > ${seq}) changed
+       order by row_id, seq
+    ),
+    e_at as (
+      select e.id, e.ordinal::float8 as ordinal, e.name, e.type, e.metadata, e.created_at, e.updated_at
+        from entities e
+       where e.space_id = ${spaceId} and not exists (select 1 from h where h.row_id = e.id)
+      union all
+      select h.row_id, (h.before->>'ordinal')::float8, h.before->>'name', h.before->>'type',
+             h.before->'metadata', (h.before->>'created_at')::timestamptz,
+             (h.before->>'updated_at')::timestamptz
+        from h where h.kind = 'e' and h.before is not null
+    ),
+    o_at as (
+      select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at, o.valid_from, o.valid_to
+        from observations o
+       where o.space_id = ${spaceId} and not exists (select 1 from h where h.row_id = o.id)
+      union all
+      select h.row_id, (h.before->>'entity_id')::uuid, h.before->>'content', h.before->'metadata',
+             (h.before->>'position')::int, (h.before->>'created_at')::timestamptz,
+             (h.before->>'valid_from')::timestamptz, (h.before->>'valid_to')::timestamptz
+        from h where h.kind = 'o' and h.before is not null
+    ),
+    r_at as (
+      select r.id, r.ordinal::float8 as ordinal, r.from_id, r.to_id, r.type, r.created_at, r.valid_from, r.valid_to
+        from relations r
+       where r.space_id = ${spaceId} and not exists (select 1 from h where h.row_id = r.id)
+      union all
+      select h.row_id, (h.before->>'ordinal')::float8, (h.before->>'from_id')::uuid,
+             (h.before->>'to_id')::uuid, h.before->>'type', (h.before->>'created_at')::timestamptz,
+             (h.before->>'valid_from')::timestamptz, (h.before->>'valid_to')::timestamptz
+        from h where h.kind = 'r' and h.before is not null
+    ),`;
+}
+
+/** How a read picks entities as of a seq (each bounded by `limit`, in creation order unless said). */
+export type EntityPick =
+  | { ids: string[] }
+  | { names: string[] }
+  | { query: string; types?: string[] | undefined }
+  | { all: true; types?: string[] | undefined }
+  | { bestConnected: true };
+
+/** Entities as of `seq`, as `pick` chooses them, with their observation counts then. */
+export async function entitiesAt(
+  db: Db,
+  spaceId: string,
+  seq: number,
+  pick: EntityPick,
+  page: { limit: number; offset?: number },
+): Promise<{ rows: (EntityAtRow & { observations_count: number })[]; total: number }> {
+  const where = entityFilter(pick);
+  const order =
+    'bestConnected' in pick
+      ? sql`(select count(*) from r_at where r_at.from_id = e.id or r_at.to_id = e.id) desc, e.ordinal`
+      : 'query' in pick
+        ? sql`case when lower(e.name) = lower(${pick.query}) then 0
+                   when lower(e.name) like lower(${likeEscaped(pick.query)}) || '%' then 1
+                   when lower(e.name) like '%' || lower(${likeEscaped(pick.query)}) || '%' then 2
+                   else 3 end, e.ordinal desc`
+        : 'all' in pick
+          ? sql`e.ordinal desc`
+          : sql`e.ordinal`;
+  const result = await sql<EntityAtRow & { observations_count: number; total: number }>`
+    with ${asOfTables(spaceId, seq)}
+    picked as (select e.* from e_at e where ${where})
+    select e.*, (select count(*) from o_at o where o.entity_id = e.id)::int as observations_count,
+           (select count(*) from picked)::int as total
+      from picked e
+     order by ${order}
+     limit ${page.limit} offset ${page.offset ?? 0}
+  `.execute(db);
+  return {
+    rows: result.rows.map(({ total: _total, ...row }) => row),
+    total: result.rows[0]?.total ?? 0,
+  };
+}
+
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+function entityFilter(pick: EntityPick): RawBuilder<unknown> {
+  if ('ids' in pick) return sql`e.id = any(${pick.ids}::uuid[])`;
+  if ('names' in pick) return sql`e.name = any(${pick.names}::text[])`;
+  const types =
+    'types' in pick && pick.types && pick.types.length > 0
+      ? sql`e.type = any(${pick.types}::text[])`
+      : sql`true`;
+  if ('query' in pick) {
+    const pattern = `%${likeEscaped(pick.query.toLowerCase())}%`;
+    return sql`${types} and (lower(e.name) like ${pattern} or lower(e.type) like ${pattern}
+      or exists (select 1 from o_at o where o.entity_id = e.id and lower(o.content) like ${pattern}))`;
+  }
+  return types;
+}
+
+/** The observations of these entities as of `seq`, in their order, at most `limit`. */
+export async function observationsAt(
+  db: Db,
+  spaceId: string,
+  seq: number,
+  entityIds: string[],
+  limit: number,
+): Promise<ObservationAtRow[]> {
+  if (entityIds.length === 0) return [];
+  const result = await sql<ObservationAtRow>`
+    with ${asOfTables(spaceId, seq)}
+    picked as (select 1)
+    select o.* from o_at o where o.entity_id = any(${entityIds}::uuid[])
+     order by array_position(${entityIds}::uuid[], o.entity_id), o.position, o.created_at
+     limit ${limit}
+  `.execute(db);
+  return result.rows;
+}
+
+/** Relations as of `seq` touching these entities (or among them only), with their ends' names then. */
+export async function relationsAt(
+  db: Db,
+  spaceId: string,
+  seq: number,
+  entityIds: string[],
+  options: { among?: boolean; fromOnly?: boolean; limit: number },
+): Promise<(RelationAtRow & { from_name: string; to_name: string })[]> {
+  if (entityIds.length === 0) return [];
+  const touching = options.among
+    ? sql`r.from_id = any(${entityIds}::uuid[]) and r.to_id = any(${entityIds}::uuid[])`
+    : options.fromOnly
+      ? sql`r.from_id = any(${entityIds}::uuid[])`
+      : sql`(r.from_id = any(${entityIds}::uuid[]) or r.to_id = any(${entityIds}::uuid[]))`;
+  const result = await sql<RelationAtRow & { from_name: string; to_name: string }>`
+    with ${asOfTables(spaceId, seq)}
+    picked as (select r.* from r_at r where ${touching})
+    select r.*, f.name as from_name, t.name as to_name
+      from picked r join e_at f on f.id = r.from_id join e_at t on t.id = r.to_id
+     order by r.ordinal limit ${options.limit}
+  `.execute(db);
+  return result.rows;
+}
+
+// ── calls and their rows ─────────────────────────────────────────────────────
+
+const callColumns = sql`seq::float8 as seq, last_seq::float8 as last_seq, space_id, actor, at,
+  reverts::float8 as reverts, reverted_by::float8 as reverted_by`;
+
+/** The call that made change `seq` in the account (undefined when none is kept). */
+export async function callContaining(
+  db: Db,
+  accountId: string,
+  seq: number,
+): Promise<CallRow | undefined> {
+  const result = await sql<CallRow>`
+    select ${callColumns} from graph_calls
+     where account_id = ${accountId} and seq <= ${seq} and last_seq >= ${seq}
+     order by seq desc limit 1
+  `.execute(db);
+  return result.rows[0];
+}
+
+/** The space's calls that changed this entity, its observations or its relations, newest first, starting before `beforeSeq`. */
+export async function callsTouching(
+  db: Db,
+  accountId: string,
+  spaceId: string,
+  entityId: string,
+  beforeSeq: number,
+  limit: number,
+): Promise<CallRow[]> {
+  const result = await sql<CallRow>`
+    with touched as (
+      (select seq from graph_history
+        where space_id = ${spaceId} and entity_id = ${entityId} and seq < ${beforeSeq}
+        order by seq desc limit ${limit * 4})
+      union
+      (select seq from graph_history
+        where space_id = ${spaceId} and other_id = ${entityId} and seq < ${beforeSeq}
+        order by seq desc limit ${limit * 4})
+    )
+    select ${callColumns} from graph_calls
+     where account_id = ${accountId} and seq in (select seq from touched)
+     order by seq desc limit ${limit}
+  `.execute(db);
+  return result.rows;
+}
+
+/** The space's calls after `since` and through `until` (seqs), newest first, starting before `beforeSeq`. */
+export async function callsInSpace(
+  db: Db,
+  spaceId: string,
+  range: { since: number; until: number; beforeSeq: number },
+  limit: number,
+): Promise<CallRow[]> {
+  const result = await sql<CallRow>`
+    select ${callColumns} from graph_calls
+     where space_id = ${spaceId} and seq > ${range.since} and seq <= ${range.until}
+       and seq < ${range.beforeSeq}
+     order by seq desc limit ${limit}
+  `.execute(db);
+  return result.rows;
+}
+
+/** The newest call in the space by this credential that is not a revert and was not reverted. */
+export async function latestCallBy(
+  db: Db,
+  spaceId: string,
+  actor: { kind: string; id: string },
+): Promise<CallRow | undefined> {
+  const result = await sql<CallRow>`
+    select ${callColumns} from graph_calls
+     where space_id = ${spaceId} and actor->>'kind' = ${actor.kind} and actor->>'id' = ${actor.id}
+       and reverts is null and reverted_by is null
+     order by seq desc limit 1
+  `.execute(db);
+  return result.rows[0];
+}
+
+/** The change-log events of these calls (their seq ranges), in seq order. */
+export async function eventsOfCalls(
+  db: Db,
+  accountId: string,
+  calls: { seq: number; last_seq: number }[],
+): Promise<EventRow[]> {
+  if (calls.length === 0) return [];
+  const firsts = calls.map((call) => call.seq);
+  const lasts = calls.map((call) => call.last_seq);
+  const result = await sql<EventRow>`
+    select g.seq::float8 as seq, g.type, g.payload
+      from unnest(${firsts}::bigint[], ${lasts}::bigint[]) as c(first, last)
+      join graph_events g on g.account_id = ${accountId} and g.seq between c.first and c.last
+     order by g.seq
+  `.execute(db);
+  return result.rows;
+}
+
+/** The rows these calls changed (their images before each call). */
+export async function rowsOfCalls(db: Db, spaceId: string, seqs: number[]): Promise<HistoryRow[]> {
+  if (seqs.length === 0) return [];
+  const result = await sql<HistoryRow>`
+    select seq::float8 as seq, kind, row_id, entity_id, other_id, before
+      from graph_history where space_id = ${spaceId} and seq = any(${seqs}::bigint[])
+  `.execute(db);
+  return result.rows;
+}
+
+/** Every later change (seq > `afterSeq`) to these rows, oldest first: what their versions after are read from. */
+export async function laterChanges(
+  db: Db,
+  spaceId: string,
+  rowIds: string[],
+  afterSeq: number,
+): Promise<HistoryRow[]> {
+  if (rowIds.length === 0) return [];
+  const result = await sql<HistoryRow>`
+    select seq::float8 as seq, kind, row_id, entity_id, other_id, before
+      from graph_history
+     where space_id = ${spaceId} and row_id = any(${rowIds}::uuid[]) and seq > ${afterSeq}
+     order by seq
+  `.execute(db);
+  return result.rows;
+}
+
+/** Changes after `afterSeq` to rows of these entities (their own, their observations', their relations'). */
+export async function laterChangesOfEntities(
+  db: Db,
+  spaceId: string,
+  entityIds: string[],
+  afterSeq: number,
+  limit: number,
+): Promise<HistoryRow[]> {
+  if (entityIds.length === 0) return [];
+  const result = await sql<HistoryRow>`
+    select seq::float8 as seq, kind, row_id, entity_id, other_id, before
+      from graph_history
+     where space_id = ${spaceId} and seq > ${afterSeq}
+       and (entity_id = any(${entityIds}::uuid[]) or other_id = any(${entityIds}::uuid[]))
+     order by seq limit ${limit}
+  `.execute(db);
+  return result.rows;
+}
+
+/** Present rows by id, as history images them (so a version reads the same from either). */
+export async function presentImages(
+  db: Db,
+  spaceId: string,
+  ids: string[],
+): Promise<Map<string, { kind: HistoryKind; image: Record<string, unknown> }>> {
+  if (ids.length === 0) return new Map();
+  const result = await sql<{ id: string; kind: HistoryKind; image: Record<string, unknown> }>`
+    select e.id, 'e' as kind, entity_image(e) as image from entities e
+     where e.space_id = ${spaceId} and e.id = any(${ids}::uuid[])
+    union all
+    select o.id, 'o', observation_image(o) from observations o
+     where o.space_id = ${spaceId} and o.id = any(${ids}::uuid[])
+    union all
+    select r.id, 'r', relation_image(r) from relations r
+     where r.space_id = ${spaceId} and r.id = any(${ids}::uuid[])
+  `.execute(db);
+  return new Map(result.rows.map((row) => [row.id, { kind: row.kind, image: row.image }]));
+}
+
+/** Who the actors are: people's names or emails, keys' and apps' names. */
+export async function actorNames(
+  db: Db,
+  actors: { kind: string; id: string }[],
+): Promise<Map<string, string>> {
+  const ids = (kind: string) => [
+    ...new Set(actors.filter((a) => a.kind === kind).map((a) => a.id)),
+  ];
+  const users = ids('user');
+  const keys = ids('api_key');
+  const names = new Map<string, string>();
+  if (users.length > 0) {
+    const result = await sql<{ id: string; name: string }>`
+      select id, coalesce(nullif(trim(concat_ws(' ', first_name, last_name)), ''), email) as name
+        from users where id = any(${users}::uuid[])
+    `.execute(db);
+    for (const row of result.rows) names.set(`user:${row.id}`, row.name);
+  }
+  if (keys.length > 0) {
+    const result = await sql<{ id: string; name: string }>`
+      select id, name from api_keys where id = any(${keys}::uuid[])
+    `.execute(db);
+    for (const row of result.rows) names.set(`api_key:${row.id}`, row.name);
+  }
+  return names;
+}
+
+// ── purge and compaction ─────────────────────────────────────────────────────
+
+/**
+ * Removes an entity's history for good: its rows', its observations' and its
+ * relations' images, and the texts its change-log events carried (their
+ * names and observation previews become empty; the events stay, so the
+ * log's seqs have no gap).
+ */
+export async function purgeEntityHistory(
+  db: Db,
+  accountId: string,
+  spaceId: string,
+  entityId: string,
+): Promise<number> {
+  const result = await sql<{ removed: number }>`
+    with gone as (
+      delete from graph_history
+       where space_id = ${spaceId} and (entity_id = ${entityId} or other_id = ${entityId})
+      returning seq
+    ),
+    calls as (
+      select c.seq, c.last_seq from graph_calls c
+       where c.account_id = ${accountId} and c.seq in (select distinct seq from gone)
+    ),
+    scrubbed as (
+    update graph_events g
+       set payload = case
+             when g.type = 'observation_added' then jsonb_set(g.payload, '{observations}', '[]'::jsonb)
+             when g.payload ? 'name' then g.payload || '{"name": "", "type": ""}'::jsonb
+             else g.payload end
+      from calls c
+     where g.account_id = ${accountId} and g.seq between c.seq and c.last_seq
+       and g.payload->>'entityId' = ${entityId}
+    )
+    select count(*)::int as removed from gone
+  `.execute(db);
+  return result.rows[0]?.removed ?? 0;
+}
+
+/**
+ * Compacts history with the change log (change-log.service): the rows and
+ * calls through the seq the log was compacted to, and raises the horizon to
+ * it and to the time of the last call removed.
+ */
+export async function compactHistory(db: Db, accountId: string): Promise<void> {
+  await sql`
+    with horizon as (
+      select events_compacted_seq as seq from accounts
+       where id = ${accountId} and events_compacted_seq > history_seq
+    ),
+    calls as (
+      delete from graph_calls c using horizon
+       where c.account_id = ${accountId} and c.last_seq <= horizon.seq
+      returning c.at
+    ),
+    moved as (
+      update accounts a
+         set history_seq = horizon.seq,
+             history_at = greatest(a.history_at, (select max(at) from calls))
+        from horizon where a.id = ${accountId}
+    )
+    delete from graph_history g using horizon
+     where g.space_id in (select id from spaces where account_id = ${accountId})
+       and g.seq <= horizon.seq
+  `.execute(db);
+}

@@ -1,0 +1,97 @@
+import {
+  changesQuery,
+  errorResponse,
+  historyPage,
+  historyQuery,
+  idParams,
+  parseAsOf,
+  revertResult,
+} from '@engram/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { spaceAuthOf } from '../../http/space-scope.js';
+import type { RouteOptions } from '../feature.js';
+import type { GraphService } from './graph.service.js';
+
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  402: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  409: errorResponse,
+};
+
+/** History's REST routes (docs/history.md), inside the graph's (its hooks: authentication, the space). */
+export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = async (
+  app,
+  { services: graph },
+) => {
+  const security = [{ bearerAuth: [] }];
+  const tags = ['history'];
+
+  app.get(
+    '/api/entities/:id/history',
+    {
+      config: { operation: { type: 'query', resource: 'entity' } },
+      schema: {
+        tags,
+        security,
+        summary: 'Every change to an entity, its observations and its relations, newest first',
+        description:
+          "Each change: its `seq`, the call it was part of (`callSeq`), type, time, who made it, and the entity (or relation) `before` and `after` it, with the observations it added, removed or changed. `nextCursor` is passed as `cursor` for older changes. Kept for the plan's history window.",
+        params: idParams,
+        querystring: historyQuery,
+        response: { 200: historyPage, ...errors },
+      },
+    },
+    async (request) => graph.entityHistory(spaceAuthOf(request), request.params.id, request.query),
+  );
+
+  app.get(
+    '/api/changes',
+    {
+      config: { operation: { type: 'query', resource: 'graph' } },
+      schema: {
+        tags,
+        security,
+        summary: "The space's changes, newest first",
+        description:
+          "`since` (excluded) and `until` (included) are ISO 8601 times or `seq:N`. Items as in an entity's history; paged by `cursor`.",
+        querystring: changesQuery,
+        response: { 200: historyPage, ...errors },
+      },
+    },
+    async (request) => {
+      const { since, until, ...page } = request.query;
+      return graph.listChanges(spaceAuthOf(request), {
+        ...page,
+        since: since ? parseAsOf(since) : undefined,
+        until: until ? parseAsOf(until) : undefined,
+      });
+    },
+  );
+
+  app.post(
+    '/api/changes/:seq/revert',
+    {
+      config: { operation: { type: 'update', resource: 'graph' } },
+      schema: {
+        tags,
+        security,
+        summary: 'Revert everything the call that made change `seq` did',
+        description:
+          'One change, or the whole batch its call made, put back as it was — itself recorded as a change. 409 naming what changed since when a row it changed (or an entity it created) changed after it.',
+        params: z.object({
+          seq: z.coerce
+            .number({ error: "seq must be a change's sequence number" })
+            .int()
+            .min(1)
+            .max(Number.MAX_SAFE_INTEGER),
+        }),
+        response: { 200: revertResult, ...errors },
+      },
+    },
+    async (request) => graph.revertChange(spaceAuthOf(request), request.params.seq),
+  );
+};
