@@ -41,16 +41,46 @@ export const typeName = (label: string) =>
     .min(1, `${label} is required`)
     .max(TYPE_MAX, `${label} must be at most ${TYPE_MAX} characters`);
 
-/** An observation given as its text, or as text with metadata. */
+/** An ISO 8601 time (a date alone, or a date and time with its zone). */
+const isoTime = (field: string) =>
+  z
+    .string()
+    .max(40)
+    .refine(
+      (value) =>
+        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) &&
+        !Number.isNaN(new Date(value).getTime()),
+      { message: `${field} must be an ISO 8601 date or time (2024-01-31 or 2024-01-31T09:00:00Z)` },
+    );
+
+/**
+ * When a fact held in the world, as its writer says (docs/history.md): both
+ * optional, `validFrom` not after `validTo`. History records when Engram
+ * learned it; this is the writer's word.
+ */
+export const validity = {
+  validFrom: isoTime('validFrom').optional(),
+  validTo: isoTime('validTo').optional(),
+};
+export const validFromNotAfterTo = (value: {
+  validFrom?: string | undefined;
+  validTo?: string | undefined;
+}) => !value.validFrom || !value.validTo || new Date(value.validFrom) <= new Date(value.validTo);
+export const validOrder = { message: 'validFrom must not be after validTo', path: ['validTo'] };
+
+/** An observation given as its text, or as text with metadata and when it held. */
 export const observationInput = z.union([
   text().max(OBSERVATION_MAX, `An observation must be at most ${OBSERVATION_MAX} characters`),
-  z.object({
-    content: text().max(
-      OBSERVATION_MAX,
-      `An observation must be at most ${OBSERVATION_MAX} characters`,
-    ),
-    metadata: metadataObject.optional(),
-  }),
+  z
+    .object({
+      content: text().max(
+        OBSERVATION_MAX,
+        `An observation must be at most ${OBSERVATION_MAX} characters`,
+      ),
+      metadata: metadataObject.optional(),
+      ...validity,
+    })
+    .refine(validFromNotAfterTo, validOrder),
 ]);
 export type ObservationInput = z.infer<typeof observationInput>;
 
@@ -109,6 +139,9 @@ export const observation = z.object({
   content: z.string(),
   createdAt: z.string(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  /** When the fact held in the world, when its writer said (docs/history.md). */
+  validFrom: z.string().optional(),
+  validTo: z.string().optional(),
 });
 export type Observation = z.infer<typeof observation>;
 
@@ -177,16 +210,31 @@ export const typeList = z.object({
 });
 export type TypeList = z.infer<typeof typeList>;
 
-export const relationInput = z.object({
-  fromEntityId: idString,
-  toEntityId: idString,
-  type: typeName('Relation type'),
-});
+export const relationInput = z
+  .object({
+    fromEntityId: idString,
+    toEntityId: idString,
+    type: typeName('Relation type'),
+    ...validity,
+  })
+  .refine(validFromNotAfterTo, validOrder);
 export type RelationInput = z.input<typeof relationInput>;
 
-export const relationUpdateInput = z.object({
-  type: typeName('Relation type'),
-});
+/** PUT /api/relations/{id}: the type, and when it held (each replaced only when given; null clears). */
+export const relationUpdateInput = z
+  .object({
+    type: typeName('Relation type'),
+    validFrom: isoTime('validFrom').nullable().optional(),
+    validTo: isoTime('validTo').nullable().optional(),
+  })
+  .refine(
+    (value) =>
+      validFromNotAfterTo({
+        validFrom: value.validFrom ?? undefined,
+        validTo: value.validTo ?? undefined,
+      }),
+    validOrder,
+  );
 
 export const relationListQuery = z.object({
   query: text().trim().max(500).optional(),
@@ -207,6 +255,8 @@ export const relation = z.object({
   createdAt: z.string(),
   fromEntity: entityRef,
   toEntity: entityRef,
+  validFrom: z.string().optional(),
+  validTo: z.string().optional(),
 });
 export type Relation = z.infer<typeof relation>;
 

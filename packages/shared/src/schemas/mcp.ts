@@ -8,6 +8,9 @@ import {
   OBSERVATION_MAX,
   TYPE_MAX,
   TYPE_PAGE_DEFAULT,
+  validFromNotAfterTo,
+  validity,
+  validOrder,
 } from './graph.js';
 import {
   CONTEXT_CHARS_DEFAULT,
@@ -53,6 +56,14 @@ const graphOutput = z.object({
   relations: z.array(mcpRelation),
 });
 const successOutput = z.object({ success: z.boolean(), message: z.string() });
+/** Optional on the writes that add facts: when they held in the world (not in the reference server). */
+const validityArgs = {
+  validFrom: validity.validFrom.describe(
+    'When the fact started to hold in the world (ISO 8601), if known',
+  ),
+  validTo: validity.validTo.describe('When it stopped holding (ISO 8601), if it has'),
+};
+
 /** An optional argument of the reads: without it every tool keeps the reference's contract. */
 const asOf = {
   asOf: asOfParam
@@ -78,19 +89,26 @@ export const mcpTools = {
     outputSchema: z.object({ entities: z.array(mcpEntity) }),
   },
   create_relations: {
-    inputSchema: z.object({ relations: z.array(mcpRelation).max(MCP_BATCH_MAX) }),
+    inputSchema: z.object({
+      relations: z
+        .array(mcpRelation.extend(validityArgs).refine(validFromNotAfterTo, validOrder))
+        .max(MCP_BATCH_MAX),
+    }),
     outputSchema: z.object({ relations: z.array(mcpRelation) }),
   },
   add_observations: {
     inputSchema: z.object({
       observations: z
         .array(
-          z.object({
-            entityName: name('The name of the entity to add the observations to'),
-            contents: z
-              .array(text().max(OBSERVATION_MAX))
-              .describe('An array of observation contents to add'),
-          }),
+          z
+            .object({
+              entityName: name('The name of the entity to add the observations to'),
+              contents: z
+                .array(text().max(OBSERVATION_MAX))
+                .describe('An array of observation contents to add'),
+              ...validityArgs,
+            })
+            .refine(validFromNotAfterTo, validOrder),
         )
         .max(MCP_BATCH_MAX),
     }),

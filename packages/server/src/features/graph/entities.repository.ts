@@ -58,7 +58,8 @@ export async function findEntityWithObservations(
     ${planOnce} select ${columns},
            (select json_agg(json_build_object('id', o.id, 'content', o.content,
                                               'metadata', o.metadata, 'position', o.position,
-                                              'created_at', o.created_at)
+                                              'created_at', o.created_at,
+                                              'valid_from', o.valid_from, 'valid_to', o.valid_to)
                             order by o.position, o.created_at)
               from (select * from observations
                      where space_id = ${spaceId} and entity_id = e.id
@@ -241,6 +242,8 @@ export interface FirstObservation {
   metadata?: Record<string, unknown> | undefined;
   id?: string | undefined;
   createdAt?: string | undefined;
+  validFrom?: string | undefined;
+  validTo?: string | undefined;
 }
 
 /** A created entity with the observations stored with it. */
@@ -280,6 +283,8 @@ export async function insertEntities(
         content: observation.content,
         metadata: observation.metadata,
         created_at: observation.createdAt,
+        valid_from: observation.validFrom ?? null,
+        valid_to: observation.validTo ?? null,
       })),
     ),
   );
@@ -294,8 +299,9 @@ export async function insertEntities(
     given_observations as (
       select * from rows from (
         json_to_recordset(${observationBatch}::json)
-          as (id uuid, entity_id uuid, content text, metadata json, created_at timestamptz)
-      ) with ordinality as o(id, entity_id, content, metadata, created_at, ord)
+          as (id uuid, entity_id uuid, content text, metadata json, created_at timestamptz,
+              valid_from timestamptz, valid_to timestamptz)
+      ) with ordinality as o(id, entity_id, content, metadata, created_at, valid_from, valid_to, ord)
     ),
     inserted as (
       insert into entities (space_id, id, name, type, metadata, observations_count, created_at, updated_at)
@@ -312,20 +318,22 @@ export async function insertEntities(
       on conflict (space_id, type) do update set count = entity_type_counts.count + excluded.count
     ),
     observed as (
-      insert into observations (space_id, id, entity_id, content, metadata, position, created_at)
+      insert into observations (space_id, id, entity_id, content, metadata, position, created_at,
+                                valid_from, valid_to)
       select ${spaceId}, coalesce(o.id, gen_random_uuid()), o.entity_id, o.content, o.metadata,
              (row_number() over (partition by o.entity_id order by o.ord) - 1)::int,
-             coalesce(o.created_at, clock_timestamp())
+             coalesce(o.created_at, clock_timestamp()), o.valid_from, o.valid_to
         from given_observations o join inserted i on i.id = o.entity_id
        order by o.ord
-      returning id, entity_id, content, metadata, position, created_at
+      returning id, entity_id, content, metadata, position, created_at, valid_from, valid_to
     )
     select ${columns}, b.observations
       from inserted i
       left join (
         select entity_id,
                json_agg(json_build_object('id', id, 'content', content, 'metadata', metadata,
-                                          'position', position, 'created_at', created_at)
+                                          'position', position, 'created_at', created_at,
+                                          'valid_from', valid_from, 'valid_to', valid_to)
                         order by position) as observations
           from observed group by entity_id
       ) b on b.entity_id = i.id
@@ -338,7 +346,11 @@ export async function insertEntities(
 }
 
 /** An observation as the insert's JSON answer carries it. */
-type StoredObservation = Omit<ObservationRow, 'entity_id' | 'created_at'> & { created_at: string };
+type StoredObservation = Omit<ObservationRow, 'entity_id' | 'created_at'> & {
+  created_at: string;
+  valid_from?: string | null;
+  valid_to?: string | null;
+};
 
 /** Observation rows from an entity's JSON list of them. */
 const storedObservations = (entityId: string, stored: StoredObservation[] | null) =>
@@ -346,6 +358,8 @@ const storedObservations = (entityId: string, stored: StoredObservation[] | null
     ...observation,
     entity_id: entityId,
     created_at: new Date(observation.created_at),
+    valid_from: observation.valid_from ? new Date(observation.valid_from) : null,
+    valid_to: observation.valid_to ? new Date(observation.valid_to) : null,
   }));
 
 /**

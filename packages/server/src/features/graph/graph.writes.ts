@@ -218,6 +218,9 @@ function withinFreePlan(change: {
 export interface CleanObservation {
   content: string;
   metadata?: Record<string, unknown>;
+  /** When the fact held in the world, as its writer said. */
+  validFrom?: string | undefined;
+  validTo?: string | undefined;
   /** Kept on a lossless import. */
   id?: string;
   createdAt?: string;
@@ -371,7 +374,13 @@ async function replaceObservations(
     spaceId,
     wanted
       .filter((item) => !existingByContent.has(item.content))
-      .map((item) => ({ entityId, content: item.content, metadata: item.metadata })),
+      .map((item) => ({
+        entityId,
+        content: item.content,
+        metadata: item.metadata,
+        validFrom: item.validFrom,
+        validTo: item.validTo,
+      })),
   );
   scope.grew(counts);
   // Order follows the given list; new ones were appended, so renumber what moved.
@@ -379,11 +388,18 @@ async function replaceObservations(
   const rowByContent = new Map(all.map((row) => [row.content, row]));
   for (const [position, item] of wanted.entries()) {
     const row = rowByContent.get(item.content)!;
-    const metadataChanged = item.metadata && existingByContent.has(item.content);
-    if (row.position !== position || metadataChanged) {
+    const kept = existingByContent.has(item.content);
+    const metadataChanged = item.metadata && kept;
+    // A kept text given with when it held takes that (absent: left as it was).
+    const validity =
+      kept && (item.validFrom !== undefined || item.validTo !== undefined)
+        ? { validFrom: item.validFrom ?? null, validTo: item.validTo ?? null }
+        : undefined;
+    if (row.position !== position || metadataChanged || validity) {
       await observationRepo.updateObservation(trx, spaceId, row.id, {
         position,
         metadata: metadataChanged ? item.metadata : undefined,
+        validity,
       });
     }
   }
@@ -426,7 +442,13 @@ export async function addObservations(
     scope.trx,
     scope.spaceId,
     [...perEntity].flatMap(([entityId, items]) =>
-      items.map((item) => ({ entityId, content: item.content, metadata: item.metadata })),
+      items.map((item) => ({
+        entityId,
+        content: item.content,
+        metadata: item.metadata,
+        validFrom: item.validFrom,
+        validTo: item.validTo,
+      })),
     ),
   );
   scope.grew(counts);
@@ -508,11 +530,16 @@ export async function createRelations(
   return rows;
 }
 
-/** Retypes one relation; refused when the same two entities already have that type. */
+/**
+ * Retypes one relation, and sets when it held when given (each of `validFrom`
+ * and `validTo` only when present; null clears it); refused when the same two
+ * entities already have that type.
+ */
 export async function updateRelation(
   scope: WriteScope,
   id: string,
   type: string,
+  validity?: { validFrom?: string | null | undefined; validTo?: string | null | undefined },
 ): Promise<relationRepo.RelationRow> {
   const { trx, spaceId } = scope;
   const before = isUuid(id) ? await relationRepo.findRelation(trx, spaceId, id) : undefined;
@@ -522,6 +549,13 @@ export async function updateRelation(
       { fromId: before.from_id, toId: before.to_id, type },
     ]);
     if (clash) throw conflict('An identical relation already exists', 'type');
+  }
+  if (validity) {
+    await relationRepo.setRelationValidity(trx, spaceId, id, {
+      validFrom:
+        validity.validFrom === undefined ? isoOrNull(before.valid_from) : validity.validFrom,
+      validTo: validity.validTo === undefined ? isoOrNull(before.valid_to) : validity.validTo,
+    });
   }
   const row = await relationRepo.updateRelationType(trx, spaceId, id, type);
   if (!row) throw notFound('Relation');

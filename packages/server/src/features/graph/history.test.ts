@@ -409,3 +409,100 @@ describe('history and revert', () => {
     expect(refused.json().error).toMatch(/earlier than the history this account keeps/);
   });
 });
+
+describe('validity: when a fact held in the world', () => {
+  it('is set through REST and MCP, read back, kept in history, and checked', async () => {
+    const { rest, key } = await account();
+    const maya = await ok<Entity>(rest, 'POST', '/api/entities', {
+      name: 'Maya',
+      type: 'person',
+      observations: [
+        { content: 'works at Acme', validFrom: '2021-02-01', validTo: '2024-06-30' },
+        'likes tea',
+      ],
+    });
+    expect(maya.observations[0]).toMatchObject({
+      content: 'works at Acme',
+      validFrom: '2021-02-01T00:00:00.000Z',
+      validTo: '2024-06-30T00:00:00.000Z',
+    });
+    expect(maya.observations[1]).not.toHaveProperty('validFrom');
+    const acme = await ok<Entity>(rest, 'POST', '/api/entities', { name: 'Acme', type: 'org' });
+    const relation = await ok<{ id: string; validFrom?: string }>(rest, 'POST', '/api/relations', {
+      fromEntityId: maya.id,
+      toEntityId: acme.id,
+      type: 'worked_at',
+      validFrom: '2021-02-01T09:00:00Z',
+    });
+    expect(relation.validFrom).toBe('2021-02-01T09:00:00.000Z');
+    const updated = await ok<{ validFrom?: string; validTo?: string }>(
+      rest,
+      'PUT',
+      `/api/relations/${relation.id}`,
+      { type: 'worked_at', validTo: '2024-06-30' },
+    );
+    expect(updated).toMatchObject({
+      validFrom: '2021-02-01T09:00:00.000Z',
+      validTo: '2024-06-30T00:00:00.000Z',
+    });
+    const listed = await ok<{ relations: { validTo?: string }[] }>(
+      rest,
+      'GET',
+      `/api/relations?entityId=${maya.id}`,
+    );
+    expect(listed.relations[0]!.validTo).toBe('2024-06-30T00:00:00.000Z');
+
+    const backwards = await rest({
+      method: 'POST',
+      url: '/api/relations',
+      payload: {
+        fromEntityId: acme.id,
+        toEntityId: maya.id,
+        type: 'x',
+        validFrom: '2025-01-01',
+        validTo: '2024-01-01',
+      },
+    });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().details[0].field).toBe('body.validTo');
+    const malformed = await rest({
+      method: 'POST',
+      url: `/api/entities/${maya.id}/observations`,
+      payload: { observations: [{ content: 'x', validFrom: 'last spring' }] },
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().details[0].field).toMatch(/^body\.observations\.0/);
+
+    const mcp = await connectMcp(baseUrl, key);
+    closers.push(() => mcp.close());
+    await callTool(mcp, 'add_observations', {
+      observations: [
+        { entityName: 'Maya', contents: ['works at Globex'], validFrom: '2024-07-01' },
+      ],
+    });
+    await callTool(mcp, 'create_relations', {
+      relations: [{ from: 'Maya', to: 'Acme', relationType: 'knows', validFrom: '2019-01-01' }],
+    });
+    const read = await ok<Entity>(rest, 'GET', `/api/entities/${maya.id}`);
+    expect(read.observations.find((o) => o.content === 'works at Globex')).toMatchObject({
+      validFrom: '2024-07-01T00:00:00.000Z',
+    });
+
+    // The relation's validity change is in history, and a revert puts it back.
+    const page = await ok<HistoryPage>(rest, 'GET', `/api/entities/${maya.id}/history`);
+    const change = page.changes.find(
+      (item) => item.type === 'relation_updated' && item.before?.kind === 'relation',
+    )!;
+    expect(change.before).toMatchObject({ validTo: null });
+    expect(change.after).toMatchObject({ validTo: '2024-06-30T00:00:00.000Z' });
+    await ok(rest, 'POST', `/api/changes/${change.seq}/revert`);
+    const reverted = await ok<{ relations: { id: string; validTo?: string }[] }>(
+      rest,
+      'GET',
+      `/api/relations?entityId=${maya.id}`,
+    );
+    expect(reverted.relations.find((item) => item.id === relation.id)).not.toHaveProperty(
+      'validTo',
+    );
+  });
+});

@@ -11,6 +11,9 @@ export interface ObservationRow {
   metadata: Record<string, unknown> | null;
   position: number;
   created_at: Date;
+  /** When the fact held, as its writer said (absent where a read does not carry it). */
+  valid_from?: Date | null;
+  valid_to?: Date | null;
 }
 
 export async function listObservations(
@@ -21,7 +24,16 @@ export async function listObservations(
   if (entityIds.length === 0) return [];
   return db
     .selectFrom('observations')
-    .select(['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'])
+    .select([
+      'id',
+      'entity_id',
+      'content',
+      'metadata',
+      'position',
+      'created_at',
+      'valid_from',
+      'valid_to',
+    ])
     .where('space_id', '=', spaceId)
     .where('entity_id', '=', sql<string>`any(${entityIds}::uuid[])`)
     .orderBy('entity_id')
@@ -43,7 +55,8 @@ export async function takeObservations(
   const asked = wanted.filter((item) => item.take > 0);
   if (asked.length === 0) return [];
   const result = await sql<ObservationRow>`
-    ${planOnce} select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at
+    ${planOnce} select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at,
+           o.valid_from, o.valid_to
       from unnest(${hidden(sql`${asked.map((item) => item.id)}::uuid[]`)},
                   ${hidden(sql`${asked.map((item) => item.take)}::int[]`)})
            with ordinality as e(id, take, ord)
@@ -59,9 +72,16 @@ export async function takeObservations(
 }
 
 const observationColumns = sql.join(
-  ['id', 'entity_id', 'content', 'metadata', 'position', 'created_at'].map((column) =>
-    sql.ref(column),
-  ),
+  [
+    'id',
+    'entity_id',
+    'content',
+    'metadata',
+    'position',
+    'created_at',
+    'valid_from',
+    'valid_to',
+  ].map((column) => sql.ref(column)),
 );
 
 /** An observation to append to an existing entity. */
@@ -69,6 +89,8 @@ export interface ObservationInsert {
   entityId: string;
   content: string;
   metadata?: Record<string, unknown> | undefined;
+  validFrom?: string | undefined;
+  validTo?: string | undefined;
 }
 
 /** An entity's name and observation count after a write (for the per-entity limit). */
@@ -94,6 +116,8 @@ export async function appendObservations(
       entity_id: item.entityId,
       content: item.content,
       metadata: item.metadata,
+      valid_from: item.validFrom ?? null,
+      valid_to: item.validTo ?? null,
     })),
   );
   // One row per observation added, each carrying its entity's new count.
@@ -101,8 +125,9 @@ export async function appendObservations(
     ${planOnce} with given as (
       select * from rows from (
         -- Metadata as json, not jsonb: its keys stay in the order given (migration 013).
-        json_to_recordset(${batch}::json) as (entity_id uuid, content text, metadata json)
-      ) with ordinality as g(entity_id, content, metadata, ord)
+        json_to_recordset(${batch}::json)
+          as (entity_id uuid, content text, metadata json, valid_from timestamptz, valid_to timestamptz)
+      ) with ordinality as g(entity_id, content, metadata, valid_from, valid_to, ord)
     ),
     fresh as (
       select g.*, row_number() over (partition by g.entity_id order by g.ord) as nth
@@ -117,10 +142,11 @@ export async function appendObservations(
        where known.seen is null
     ),
     inserted as (
-      insert into observations (space_id, entity_id, content, metadata, position)
+      insert into observations (space_id, entity_id, content, metadata, position, valid_from, valid_to)
       select ${spaceId}, f.entity_id, f.content, f.metadata,
              (f.nth + coalesce((select max(o.position) from observations o
-                                 where o.space_id = ${spaceId} and o.entity_id = f.entity_id), -1))::int
+                                 where o.space_id = ${spaceId} and o.entity_id = f.entity_id), -1))::int,
+             f.valid_from, f.valid_to
         from fresh f
        order by f.ord
       returning ${observationColumns}
@@ -178,18 +204,25 @@ export async function deleteObservations(
   return result.rows;
 }
 
-/** Sets the order (and, when given, the metadata) of a kept observation. */
+/** Sets the order (and, when given, the metadata and when it held) of a kept observation. */
 export async function updateObservation(
   db: Db,
   spaceId: string,
   id: string,
-  changes: { position: number; metadata?: Record<string, unknown> | undefined },
+  changes: {
+    position: number;
+    metadata?: Record<string, unknown> | undefined;
+    validity?: { validFrom: string | null; validTo: string | null } | undefined;
+  },
 ): Promise<void> {
   await db
     .updateTable('observations')
     .set({
       position: changes.position,
       ...(changes.metadata ? { metadata: JSON.stringify(changes.metadata) } : {}),
+      ...(changes.validity
+        ? { valid_from: changes.validity.validFrom, valid_to: changes.validity.validTo }
+        : {}),
     })
     .where('space_id', '=', spaceId)
     .where('id', '=', id)

@@ -39,7 +39,13 @@ export async function addObservations(
 export async function addObservationsByName(
   deps: GraphDeps,
   auth: SpaceAuth,
-  additions: { entityName: string; contents: string[] }[],
+  additions: {
+    entityName: string;
+    contents: string[];
+    /** When these facts held in the world, as the agent says. */
+    validFrom?: string | undefined;
+    validTo?: string | undefined;
+  }[],
 ): Promise<{ entityName: string; addedObservations: string[] }[]> {
   return writes.write(deps, auth, async (scope) => {
     const byName = await requireByName(
@@ -51,7 +57,14 @@ export async function addObservationsByName(
       scope,
       additions.map((addition, index) => ({
         entityId: byName.get(addition.entityName)!.id,
-        observations: addition.contents,
+        observations:
+          addition.validFrom === undefined && addition.validTo === undefined
+            ? addition.contents
+            : addition.contents.map((content) => ({
+                content,
+                validFrom: addition.validFrom,
+                validTo: addition.validTo,
+              })),
         field: `observations.${index}.contents`,
       })),
     );

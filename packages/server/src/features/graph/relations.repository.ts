@@ -11,6 +11,8 @@ export interface RelationRow {
   to_id: string;
   type: string;
   created_at: Date;
+  valid_from?: Date | null;
+  valid_to?: Date | null;
 }
 
 export interface RelationWithEndsRow extends RelationRow {
@@ -64,7 +66,15 @@ export function named(
   });
 }
 
-const relationColumns = ['id', 'from_id', 'to_id', 'type', 'created_at'] as const;
+const relationColumns = [
+  'id',
+  'from_id',
+  'to_id',
+  'type',
+  'created_at',
+  'valid_from',
+  'valid_to',
+] as const;
 
 const returnedColumns = sql.join(relationColumns.map((column) => sql.ref(column)));
 
@@ -75,6 +85,9 @@ export interface RelationInsert {
   type: string;
   id?: string | undefined;
   createdAt?: string | undefined;
+  /** When it held in the world, as its writer said. */
+  validFrom?: string | null | undefined;
+  validTo?: string | null | undefined;
 }
 
 /**
@@ -95,19 +108,22 @@ export async function insertRelations(
       to_id: relation.toId,
       type: relation.type,
       created_at: relation.createdAt,
+      valid_from: relation.validFrom ?? null,
+      valid_to: relation.validTo ?? null,
     })),
   );
   const result = await sql<RelationRow>`
     ${planOnce} with given as (
       select * from rows from (
         json_to_recordset(${batch}::json)
-          as (id uuid, from_id uuid, to_id uuid, type text, created_at timestamptz)
-      ) with ordinality as g(id, from_id, to_id, type, created_at, ord)
+          as (id uuid, from_id uuid, to_id uuid, type text, created_at timestamptz,
+              valid_from timestamptz, valid_to timestamptz)
+      ) with ordinality as g(id, from_id, to_id, type, created_at, valid_from, valid_to, ord)
     ),
     inserted as (
-      insert into relations (space_id, id, from_id, to_id, type, created_at)
+      insert into relations (space_id, id, from_id, to_id, type, created_at, valid_from, valid_to)
       select ${spaceId}, coalesce(g.id, gen_random_uuid()), g.from_id, g.to_id, g.type,
-             coalesce(g.created_at, clock_timestamp())
+             coalesce(g.created_at, clock_timestamp()), g.valid_from, g.valid_to
         from given g
        order by g.ord
       on conflict do nothing
@@ -224,7 +240,7 @@ export async function listRelations(
   const types = filter.types?.length ? filter.types : null;
   const typeFilter = types ? sql`and r.type = any(${types}::text[])` : sql``;
   const withEnds = (page: ReturnType<typeof sql>) => sql<RelationWithEndsRow>`
-    select r.id, r.from_id, r.to_id, r.type, r.created_at,
+    select r.id, r.from_id, r.to_id, r.type, r.created_at, r.valid_from, r.valid_to,
            f.name as from_name, f.type as from_type, t.name as to_name, t.type as to_type
       from ${page} r
       cross join lateral (select name, type from entities
@@ -235,7 +251,7 @@ export async function listRelations(
   `;
 
   if (!filter.query && !filter.entityId) {
-    const page = sql`(select r.id, r.from_id, r.to_id, r.type, r.created_at, r.ordinal
+    const page = sql`(select r.id, r.from_id, r.to_id, r.type, r.created_at, r.valid_from, r.valid_to, r.ordinal
                         from relations r
                        where r.space_id = ${spaceId} ${typeFilter}
                        order by r.ordinal desc
@@ -310,10 +326,10 @@ export async function listRelations(
 
   const result = await sql<RelationWithEndsRow & { total: number }>`
     with ${kinds} ${ctes}
-    select p.id, p.from_id, p.to_id, p.type, p.created_at,
+    select p.id, p.from_id, p.to_id, p.type, p.created_at, p.valid_from, p.valid_to,
            f.name as from_name, f.type as from_type, t.name as to_name, t.type as to_type,
            (select count(*) from hits)::int as total
-      from (select r.id, r.from_id, r.to_id, r.type, r.created_at, r.ordinal
+      from (select r.id, r.from_id, r.to_id, r.type, r.created_at, r.valid_from, r.valid_to, r.ordinal
               from (select id from hits order by ordinal desc
                      limit ${filter.limit} offset ${filter.offset}) h
               cross join lateral (select * from relations r

@@ -38,7 +38,13 @@ async function requireEnd(db: Db, spaceId: string, id: string, end: 'Source' | '
 export async function createRelation(
   deps: GraphDeps,
   auth: SpaceAuth,
-  input: { fromEntityId: string; toEntityId: string; type: string },
+  input: {
+    fromEntityId: string;
+    toEntityId: string;
+    type: string;
+    validFrom?: string | undefined;
+    validTo?: string | undefined;
+  },
 ): Promise<Relation> {
   if (input.fromEntityId === input.toEntityId) {
     throw badRequest('toEntityId', 'Source and target entities cannot be the same');
@@ -47,7 +53,13 @@ export async function createRelation(
     const from = await requireEnd(scope.trx, auth.space.id, input.fromEntityId, 'Source');
     const to = await requireEnd(scope.trx, auth.space.id, input.toEntityId, 'Target');
     const [row] = await writes.createRelations(scope, [
-      { fromId: from.id, toId: to.id, type: input.type },
+      {
+        fromId: from.id,
+        toId: to.id,
+        type: input.type,
+        validFrom: input.validFrom,
+        validTo: input.validTo,
+      },
     ]);
     if (!row) throw conflict(`"${from.name}" already ${input.type} "${to.name}"`, 'type');
     return toRelation({
@@ -68,7 +80,7 @@ export async function createRelation(
 export async function createRelationsByName(
   deps: GraphDeps,
   auth: SpaceAuth,
-  relations: McpRelation[],
+  relations: (McpRelation & { validFrom?: string | undefined; validTo?: string | undefined })[],
 ): Promise<McpRelation[]> {
   const wanted = relations.map((relation, index) => {
     const from = entityNameOf(relation.from, `relations.${index}.from`);
@@ -81,7 +93,7 @@ export async function createRelationsByName(
     if (from === to) {
       throw badRequest(`relations.${index}.to`, `A relation cannot connect "${from}" to itself`);
     }
-    return { from, to, relationType };
+    return { from, to, relationType, validFrom: relation.validFrom, validTo: relation.validTo };
   });
   if (wanted.length === 0) return [];
 
@@ -98,6 +110,8 @@ export async function createRelationsByName(
         fromId: byName.get(relation.from)!.id,
         toId: byName.get(relation.to)!.id,
         type: relation.relationType,
+        validFrom: relation.validFrom,
+        validTo: relation.validTo,
       })),
     );
     return rows.map((row) => ({
@@ -113,10 +127,18 @@ export async function updateRelation(
   deps: GraphDeps,
   auth: SpaceAuth,
   id: string,
-  input: { type: string },
+  input: {
+    type: string;
+    validFrom?: string | null | undefined;
+    validTo?: string | null | undefined;
+  },
 ): Promise<Relation> {
   return writes.write(deps, auth, async (scope) => {
-    const row = await writes.updateRelation(scope, id, input.type);
+    const validity =
+      input.validFrom === undefined && input.validTo === undefined
+        ? undefined
+        : { validFrom: input.validFrom, validTo: input.validTo };
+    const row = await writes.updateRelation(scope, id, input.type, validity);
     return relationWithEnds(scope.trx, auth.space.id, row);
   });
 }

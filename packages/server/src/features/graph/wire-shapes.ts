@@ -8,12 +8,24 @@ import { boundEntities, type BoundedEntities, type GraphDeps } from './read-boun
 
 const iso = (date: Date) => date.toISOString();
 
+/** When a fact held, as its writer said: present only when said. */
+export function validityOf(row: {
+  valid_from?: Date | string | null;
+  valid_to?: Date | string | null;
+}) {
+  return {
+    ...(row.valid_from ? { validFrom: new Date(row.valid_from).toISOString() } : {}),
+    ...(row.valid_to ? { validTo: new Date(row.valid_to).toISOString() } : {}),
+  };
+}
+
 export function toObservation(row: observationRepo.ObservationRow): Observation {
   return {
     id: row.id,
     content: row.content,
     createdAt: iso(row.created_at),
     ...(row.metadata ? { metadata: row.metadata } : {}),
+    ...validityOf(row),
   };
 }
 
@@ -43,6 +55,7 @@ export function toRelation(row: relationRepo.RelationWithEndsRow): Relation {
     createdAt: iso(row.created_at),
     fromEntity: { id: row.from_id, name: row.from_name, type: row.from_type },
     toEntity: { id: row.to_id, name: row.to_name, type: row.to_type },
+    ...validityOf(row),
   };
 }
 
