@@ -398,14 +398,14 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     }),
   );
 
-  server.registerTool('recall', TOOLS.recall, ({ query, limit, entityTypes, entityNames }) =>
+  server.registerTool('recall', TOOLS.recall, ({ query, limit, entityTypes, entityNames, asOf }) =>
     run({ type: 'query', resource: 'observation' }, async () => {
-      const answer = await deps.recall.recall(auth, {
-        query,
-        limit: limit ?? RECALL_LIMIT_DEFAULT,
-        entityTypes,
-        entityNames,
-      });
+      const input = { query, limit: limit ?? RECALL_LIMIT_DEFAULT, entityTypes, entityNames };
+      const seq = await seqOf(asOf);
+      const answer =
+        seq === undefined
+          ? await deps.recall.recall(auth, input)
+          : await graph.recallAt(auth, input, seq);
       return result(answer, recallText(answer));
     }),
   );

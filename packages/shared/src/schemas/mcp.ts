@@ -237,6 +237,7 @@ export const mcpTools = {
         .max(RECALL_FILTER_MAX)
         .optional()
         .describe('Only observations of these entities (exact names)'),
+      ...asOf,
     }),
     outputSchema: recallAnswer,
   },

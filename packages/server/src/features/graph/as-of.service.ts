@@ -1,4 +1,4 @@
-import type { Entity, EntityList, GraphData } from '@engram/shared';
+import type { Entity, EntityList, GraphData, RecallAnswer } from '@engram/shared';
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
@@ -223,6 +223,42 @@ export async function graphAroundAt(
   );
   if (rows.length === 0) throw notFound('Entity');
   return graphOfAt(deps, auth, seq, await walkAt(deps, auth, seq, [id], options));
+}
+
+/**
+ * `recall` as of `seq`: the observations then that share a word with the
+ * question, ranked by how densely they hold its words. A simpler order than
+ * the present's (decision 020: no name, date or neighbour boosts, no
+ * semantic arm); the same answer shape.
+ */
+export async function recallAt(
+  deps: GraphDeps,
+  auth: SpaceAuth,
+  input: {
+    query: string;
+    limit: number;
+    entityTypes?: string[] | undefined;
+    entityNames?: string[] | undefined;
+  },
+  seq: number,
+): Promise<RecallAnswer> {
+  const rows = await historyRepo.observationsMatchingAt(deps.db, auth.space.id, seq, input.query, {
+    limit: input.limit,
+    types: input.entityTypes,
+    names: input.entityNames,
+  });
+  return {
+    query: input.query,
+    results: rows.map((row) => ({
+      observation: row.content,
+      observationId: row.id,
+      entityName: row.entity_name,
+      entityType: row.entity_type,
+      entityId: row.entity_id,
+      createdAt: iso(row.created_at),
+      score: row.score,
+    })),
+  };
 }
 
 // ── MCP, in the reference server's shapes ────────────────────────────────────

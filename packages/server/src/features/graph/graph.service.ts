@@ -59,6 +59,7 @@ export function createGraphService(deps: GraphDeps) {
       readGraphAt: asOf.readGraphAt,
       searchNodesAt: asOf.searchNodesAt,
       openNodesAt: asOf.openNodesAt,
+      recallAt: asOf.recallAt,
       entityHistory: history.entityHistory,
       listChanges: history.listChanges,
       revertChange: history.revertChange,

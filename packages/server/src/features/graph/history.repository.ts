@@ -123,13 +123,15 @@ function asOfTables(spaceId: string, seq: number): RawBuilder<unknown> {
         from h where h.kind = 'e' and h.before is not null
     ),
     o_at as (
-      select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at, o.valid_from, o.valid_to
+      select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at, o.valid_from, o.valid_to,
+             o.terms
         from observations o
        where o.space_id = ${spaceId} and not exists (select 1 from h where h.row_id = o.id)
       union all
       select h.row_id, (h.before->>'entity_id')::uuid, h.before->>'content', h.before->'metadata',
              (h.before->>'position')::int, (h.before->>'created_at')::timestamptz,
-             (h.before->>'valid_from')::timestamptz, (h.before->>'valid_to')::timestamptz
+             (h.before->>'valid_from')::timestamptz, (h.before->>'valid_to')::timestamptz,
+             to_tsvector('english', h.before->>'content')
         from h where h.kind = 'o' and h.before is not null
     ),
     r_at as (
@@ -216,7 +218,8 @@ export async function observationsAt(
   const result = await sql<ObservationAtRow>`
     with ${asOfTables(spaceId, seq)}
     picked as (select 1)
-    select o.* from o_at o where o.entity_id = any(${entityIds}::uuid[])
+    select o.id, o.entity_id, o.content, o.metadata, o.position, o.created_at, o.valid_from, o.valid_to
+      from o_at o where o.entity_id = any(${entityIds}::uuid[])
      order by array_position(${entityIds}::uuid[], o.entity_id), o.position, o.created_at
      limit ${limit}
   `.execute(db);
@@ -243,6 +246,44 @@ export async function relationsAt(
     select r.*, f.name as from_name, t.name as to_name
       from picked r join e_at f on f.id = r.from_id join e_at t on t.id = r.to_id
      order by r.ordinal limit ${options.limit}
+  `.execute(db);
+  return result.rows;
+}
+
+/** An observation that shares a word with a question, as of a seq, with its entity then. */
+export interface MatchAtRow {
+  id: string;
+  content: string;
+  created_at: Date;
+  entity_id: string;
+  entity_name: string;
+  entity_type: string;
+  score: number;
+}
+
+/**
+ * Observations as of `seq` that share a word (stemmed) with `question`, best
+ * first by how densely they hold its words (`ts_rank_cd`), then newest.
+ */
+export async function observationsMatchingAt(
+  db: Db,
+  spaceId: string,
+  seq: number,
+  question: string,
+  filter: { limit: number; types?: string[] | undefined; names?: string[] | undefined },
+): Promise<MatchAtRow[]> {
+  const types = filter.types?.length ? sql`and e.type = any(${filter.types}::text[])` : sql``;
+  const names = filter.names?.length ? sql`and e.name = any(${filter.names}::text[])` : sql``;
+  const result = await sql<MatchAtRow>`
+    with ${asOfTables(spaceId, seq)}
+    words as (select replace(plainto_tsquery('english', ${question})::text, '&', '|') as text),
+    question as (select to_tsquery('english', text) as q from words where text <> '')
+    select o.id, o.content, o.created_at, e.id as entity_id, e.name as entity_name,
+           e.type as entity_type, ts_rank_cd(o.terms, question.q)::float8 as score
+      from question, o_at o join e_at e on e.id = o.entity_id
+     where o.terms @@ question.q ${types} ${names}
+     order by score desc, o.created_at desc
+     limit ${filter.limit}
   `.execute(db);
   return result.rows;
 }

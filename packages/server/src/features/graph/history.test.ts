@@ -173,7 +173,7 @@ describe('asOf', () => {
     expect(absent.statusCode).toBe(404);
   });
 
-  it('reads through MCP: open_nodes, search_nodes and read_graph as of a seq', async () => {
+  it('reads through MCP: open_nodes, search_nodes, read_graph and recall as of a seq', async () => {
     const { rest, key } = await account();
     const mcp = await connectMcp(baseUrl, key);
     closers.push(() => mcp.close());
@@ -201,6 +201,17 @@ describe('asOf', () => {
       asOf: `seq:${seq}`,
     });
     expect(found.entities).toHaveLength(1);
+    const recalled = await callTool<{ results: { observation: string; entityName: string }[] }>(
+      mcp,
+      'recall',
+      { query: 'Where does Maya work?', asOf: `seq:${seq}` },
+    );
+    expect(recalled.results.map((result) => result.observation)).toEqual(['works at Acme']);
+    const recalledNow = await callTool<{ results: { observation: string }[] }>(mcp, 'recall', {
+      query: 'Where does Maya work?',
+    });
+    expect(recalledNow.results.map((result) => result.observation)).toContain('works at Globex');
+    expect(recalledNow.results.map((result) => result.observation)).not.toContain('works at Acme');
     const graph = await callTool<{ entities: unknown[] }>(mcp, 'read_graph', { asOf: 'seq:0' });
     expect(graph.entities).toHaveLength(0);
     expect(await callToolError(mcp, 'read_graph', { asOf: 'last week' })).toMatch(/asOf/);
