@@ -364,30 +364,53 @@ export async function latestCallBy(
   return result.rows[0];
 }
 
-/** The change-log events of these calls (their seq ranges), in seq order. */
+/**
+ * The change-log events of these calls (their seq ranges) before `beforeSeq`,
+ * newest first, at most `limit` — only those about `entityId` (its own, or a
+ * relation's with it at an end) when given. One call can hold many events:
+ * a page reads no more than it shows.
+ */
 export async function eventsOfCalls(
   db: Db,
   accountId: string,
   calls: { seq: number; last_seq: number }[],
+  page: { beforeSeq: number; limit: number; entityId?: string | undefined },
 ): Promise<EventRow[]> {
   if (calls.length === 0) return [];
   const firsts = calls.map((call) => call.seq);
   const lasts = calls.map((call) => call.last_seq);
+  const about = page.entityId
+    ? sql`and ${page.entityId} in (g.payload->>'entityId', g.payload->>'fromEntityId', g.payload->>'toEntityId')`
+    : sql``;
   const result = await sql<EventRow>`
     select g.seq::float8 as seq, g.type, g.payload
       from unnest(${firsts}::bigint[], ${lasts}::bigint[]) as c(first, last)
       join graph_events g on g.account_id = ${accountId} and g.seq between c.first and c.last
-     order by g.seq
+     where g.seq < ${page.beforeSeq} ${about}
+     order by g.seq desc
+     limit ${page.limit}
   `.execute(db);
   return result.rows;
 }
 
-/** The rows these calls changed (their images before each call). */
-export async function rowsOfCalls(db: Db, spaceId: string, seqs: number[]): Promise<HistoryRow[]> {
+/**
+ * The rows these calls changed (their images before each call); with
+ * `entityIds`, only those entities' own rows and their observations' (what a
+ * history page shows of a call that may have changed many more).
+ */
+export async function rowsOfCalls(
+  db: Db,
+  spaceId: string,
+  seqs: number[],
+  entityIds?: string[],
+): Promise<HistoryRow[]> {
   if (seqs.length === 0) return [];
+  const only = entityIds
+    ? sql`and kind in ('e', 'o') and entity_id = any(${entityIds}::uuid[])`
+    : sql``;
   const result = await sql<HistoryRow>`
     select seq::float8 as seq, kind, row_id, entity_id, other_id, before
-      from graph_history where space_id = ${spaceId} and seq = any(${seqs}::bigint[])
+      from graph_history where space_id = ${spaceId} and seq = any(${seqs}::bigint[]) ${only}
   `.execute(db);
   return result.rows;
 }

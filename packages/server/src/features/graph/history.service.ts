@@ -167,20 +167,20 @@ function subjectOf(event: historyRepo.EventRow) {
 
 /**
  * The changes of these calls (newest first, before `beforeSeq`, at most
- * `limit`), each with what it did, kept to those `concerns` accepts.
+ * `limit`; only those about `entityId` when given), each with what it did.
  */
 async function changesOfCalls(
   deps: GraphDeps,
   auth: SpaceAuth,
   calls: historyRepo.CallRow[],
-  beforeSeq: number,
-  limit: number,
-  concerns: (event: historyRepo.EventRow) => boolean,
+  page: { beforeSeq: number; limit: number; entityId?: string | undefined },
 ): Promise<{ changes: HistoryChange[]; more: boolean }> {
-  const events = (await historyRepo.eventsOfCalls(deps.db, auth.accountId, calls))
-    .filter((event) => event.seq < beforeSeq && concerns(event))
-    .sort((a, b) => b.seq - a.seq);
-  const kept = events.slice(0, limit);
+  // One past the page says whether more follow.
+  const events = await historyRepo.eventsOfCalls(deps.db, auth.accountId, calls, {
+    ...page,
+    limit: page.limit + 1,
+  });
+  const kept = events.slice(0, page.limit);
   if (kept.length === 0) return { changes: [], more: false };
   const callOf = (seq: number) => calls.find((call) => call.seq <= seq && seq <= call.last_seq)!;
   const entityIds = new Set<string>();
@@ -193,7 +193,7 @@ async function changesOfCalls(
     } else if (subject.entityId) entityIds.add(subject.entityId);
   }
   const callSeqs = [...new Set(kept.map((event) => callOf(event.seq).seq))];
-  const rows = await historyRepo.rowsOfCalls(deps.db, auth.space.id, callSeqs);
+  const rows = await historyRepo.rowsOfCalls(deps.db, auth.space.id, callSeqs, [...entityIds]);
   // The observations each call changed, by entity.
   const touched = new Map<string, string[]>();
   for (const row of rows) {
@@ -235,7 +235,7 @@ async function changesOfCalls(
       after: after ?? null,
     };
   });
-  return { changes, more: events.length > limit };
+  return { changes, more: events.length > page.limit };
 }
 
 function pageOf(
@@ -274,9 +274,10 @@ export async function entityHistory(
     const present = await historyRepo.presentImages(deps.db, auth.space.id, [entityId]);
     if (!present.has(entityId)) throw notFound('Entity');
   }
-  const result = await changesOfCalls(deps, auth, calls, beforeSeq, page.limit, (event) => {
-    const subject = subjectOf(event);
-    return subject.relationId ? subject.ends.includes(entityId) : subject.entityId === entityId;
+  const result = await changesOfCalls(deps, auth, calls, {
+    beforeSeq,
+    limit: page.limit,
+    entityId,
   });
   return pageOf(result, calls.length === page.limit);
 }
@@ -305,14 +306,8 @@ export async function listChanges(
     { since, until, beforeSeq },
     query.limit,
   );
-  const result = await changesOfCalls(
-    deps,
-    auth,
-    calls,
-    beforeSeq,
-    query.limit,
-    (event) => event.seq > since && event.seq <= until,
-  );
+  // Calls are whole: their events are after `since` and through `until` as their first is.
+  const result = await changesOfCalls(deps, auth, calls, { beforeSeq, limit: query.limit });
   return pageOf(result, calls.length === query.limit);
 }
 
