@@ -259,7 +259,7 @@ export async function entityHistory(
 ): Promise<HistoryPage> {
   if (!isUuid(entityId)) throw notFound('Entity');
   const beforeSeq = page.cursor
-    ? decodeCursor(page.cursor, cursorShape).seq
+    ? decodeCursor(page.cursor, cursorShape, 'query.cursor').seq
     : Number.MAX_SAFE_INTEGER;
   const calls = await historyRepo.callsTouching(
     deps.db,
@@ -298,7 +298,7 @@ export async function listChanges(
     ? await resolveAsOf(deps, auth, query.until, 'query.until')
     : Number.MAX_SAFE_INTEGER;
   const beforeSeq = query.cursor
-    ? decodeCursor(query.cursor, cursorShape).seq
+    ? decodeCursor(query.cursor, cursorShape, 'query.cursor').seq
     : Number.MAX_SAFE_INTEGER;
   const calls = await historyRepo.callsInSpace(
     deps.db,

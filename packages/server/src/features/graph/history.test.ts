@@ -6,6 +6,7 @@ import {
   as,
   createTestApp,
   manualClock,
+  setPlan,
   signUp,
   type TestApp,
 } from '../../test/harness.js';
@@ -515,5 +516,43 @@ describe('validity: when a fact held in the world', () => {
     expect(reverted.relations.find((item) => item.id === relation.id)).not.toHaveProperty(
       'validTo',
     );
+  });
+});
+
+describe('who may read and undo what', () => {
+  it('keeps history to its space and credential: 404 across spaces, 403 for a read-only key, 400 for a forged cursor', async () => {
+    const { rest, userId } = await account();
+    await setPlan(t, userId, 'pro');
+    await ok(rest, 'POST', '/api/spaces', { slug: 'work', name: 'Work' });
+    const work = (options: Parameters<Requester>[0]) =>
+      rest({ ...options, headers: { ...options.headers, 'x-engram-space': 'work' } });
+    const there = await ok<Entity>(work, 'POST', '/api/entities', { name: 'Elsewhere', type: 'x' });
+    const seq = (await ok<HistoryPage>(work, 'GET', '/api/changes')).changes[0]!.seq;
+    // The default space knows neither the change nor the entity.
+    expect((await rest({ method: 'POST', url: `/api/changes/${seq}/revert` })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await rest({ method: 'GET', url: `/api/entities/${there.id}/history` })).statusCode,
+    ).toBe(404);
+    expect((await ok<HistoryPage>(rest, 'GET', '/api/changes')).changes).toEqual([]);
+
+    const key = await ok<{ apiKey: string }>(rest, 'POST', '/api/keys', {
+      name: 'reader',
+      permissions: ['spaces:*:read'],
+    });
+    const reader = as(t.app, key.apiKey);
+    const readerInWork = (options: Parameters<Requester>[0]) =>
+      reader({ ...options, headers: { ...options.headers, 'x-engram-space': 'work' } });
+    expect((await ok<HistoryPage>(readerInWork, 'GET', '/api/changes')).changes).toHaveLength(1);
+    const refused = await readerInWork({ method: 'POST', url: `/api/changes/${seq}/revert` });
+    expect(refused.statusCode).toBe(403);
+
+    const forged = await work({ method: 'GET', url: '/api/changes?cursor=bm9wZQ' });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json().details[0].field).toBe('query.cursor');
+    const since = await work({ method: 'GET', url: '/api/changes?since=tomorrow' });
+    expect(since.statusCode).toBe(400);
+    expect(since.json().details[0].field).toBe('query.since');
   });
 });
