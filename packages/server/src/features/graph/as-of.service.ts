@@ -1,11 +1,11 @@
-import type { Entity, EntityList, GraphData, RecallAnswer } from '@engram/shared';
+import type { Entity, EntityList, GraphData, RecallAnswer, RelationList } from '@engram/shared';
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as historyRepo from './history.repository.js';
 import type { MemoryGraph } from './memory-graph.js';
 import { fitBytes, observationRowsOf, type GraphDeps } from './read-bounds.js';
-import { toGraphData } from './wire-shapes.js';
+import { toGraphData, toRelation } from './wire-shapes.js';
 
 /**
  * The reads as of a past seq (`asOf`, docs/history.md), in the same shapes
@@ -124,6 +124,33 @@ export async function listEntitiesAt(
     truncated: bounded.cut || bounded.observationsCutOf !== undefined,
     nextCursor: null,
   };
+}
+
+/** The relations list as of `seq` (same filters and shape; paged by offset). */
+export async function listRelationsAt(
+  deps: GraphDeps,
+  auth: SpaceAuth,
+  filter: {
+    query?: string | undefined;
+    relationTypes?: string[] | undefined;
+    entityId?: string | undefined;
+    limit: number;
+    offset: number;
+  },
+  seq: number,
+): Promise<RelationList> {
+  if (filter.entityId !== undefined && !isUuid(filter.entityId)) {
+    return { relations: [], total: 0, nextOffset: null, truncated: false };
+  }
+  const limit = Math.min(filter.limit, deps.bounds.maxRows);
+  const { rows, total } = await historyRepo.relationListAt(deps.db, auth.space.id, seq, {
+    ...filter,
+    limit,
+    types: filter.relationTypes,
+  });
+  const relations = rows.map((row) => toRelation(row));
+  const next = filter.offset + relations.length;
+  return { relations, total, nextOffset: next < total ? next : null, truncated: false };
 }
 
 /** Entity ids within `depth` relations of `start` as of `seq`, at most `limit`, nearest first. */

@@ -213,12 +213,19 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         ...relations,
         summary: 'List relations',
         description:
-          '`query` matches either end’s name or the relation type, case-insensitively; `relationTypes` is comma separated and matches exactly; `entityId` keeps the relations touching that entity.',
-        querystring: relationListQuery,
+          '`query` matches either end’s name or the relation type, case-insensitively; `relationTypes` is comma separated and matches exactly; `entityId` keeps the relations touching that entity.' +
+          AS_OF_DESCRIPTION,
+        querystring: relationListQuery.extend(asOfQuery),
         response: { 200: relationList, ...errors },
       },
     },
-    async (request) => graph.listRelations(spaceAuthOf(request), request.query),
+    async (request) => {
+      const { asOf, ...query } = request.query;
+      const auth = spaceAuthOf(request);
+      if (!asOf) return graph.listRelations(auth, query);
+      const seq = await graph.resolveAsOf(auth, parseAsOf(asOf)!, 'query.asOf');
+      return graph.listRelationsAt(auth, query, seq);
+    },
   );
 
   app.get(

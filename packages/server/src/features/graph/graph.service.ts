@@ -60,6 +60,7 @@ export function createGraphService(deps: GraphDeps) {
       searchNodesAt: asOf.searchNodesAt,
       openNodesAt: asOf.openNodesAt,
       recallAt: asOf.recallAt,
+      listRelationsAt: asOf.listRelationsAt,
       entityHistory: history.entityHistory,
       listChanges: history.listChanges,
       revertChange: history.revertChange,

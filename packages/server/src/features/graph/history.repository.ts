@@ -564,3 +564,47 @@ export async function compactHistory(db: Db, accountId: string): Promise<void> {
        and g.seq <= horizon.seq
   `.execute(db);
 }
+
+/** Relations as of `seq` with their ends then, newest first, as the relations list filters them. */
+export async function relationListAt(
+  db: Db,
+  spaceId: string,
+  seq: number,
+  filter: {
+    query?: string | undefined;
+    types?: string[] | undefined;
+    entityId?: string | undefined;
+    limit: number;
+    offset: number;
+  },
+): Promise<{ rows: (RelationAtRow & EndsRow)[]; total: number }> {
+  const types = filter.types?.length ? sql`and r.type = any(${filter.types}::text[])` : sql``;
+  const touching = filter.entityId
+    ? sql`and (r.from_id = ${filter.entityId} or r.to_id = ${filter.entityId})`
+    : sql``;
+  const pattern = filter.query ? `%${likeEscaped(filter.query.toLowerCase())}%` : null;
+  const matching = pattern
+    ? sql`and (lower(r.type) like ${pattern} or lower(f.name) like ${pattern} or lower(t.name) like ${pattern})`
+    : sql``;
+  const result = await sql<RelationAtRow & EndsRow & { total: number }>`
+    with ${asOfTables(spaceId, seq)}
+    picked as (
+      select r.*, f.name as from_name, f.type as from_type, t.name as to_name, t.type as to_type
+        from r_at r join e_at f on f.id = r.from_id join e_at t on t.id = r.to_id
+       where true ${types} ${touching} ${matching}
+    )
+    select p.*, (select count(*) from picked)::int as total from picked p
+     order by p.ordinal desc limit ${filter.limit} offset ${filter.offset}
+  `.execute(db);
+  return {
+    rows: result.rows.map(({ total: _total, ...row }) => row),
+    total: result.rows[0]?.total ?? 0,
+  };
+}
+
+interface EndsRow {
+  from_name: string;
+  from_type: string;
+  to_name: string;
+  to_type: string;
+}

@@ -508,6 +508,20 @@ describe('validity: when a fact held in the world', () => {
     expect(change.before).toMatchObject({ validTo: null });
     expect(change.after).toMatchObject({ validTo: '2024-06-30T00:00:00.000Z' });
     await ok(rest, 'POST', `/api/changes/${change.seq}/revert`);
+    const relationsThen = await ok<{ relations: { id: string; validTo?: string }[] }>(
+      rest,
+      'GET',
+      `/api/relations?entityId=${maya.id}&asOf=seq:${change.seq}`,
+    );
+    expect(relationsThen.relations.find((item) => item.id === relation.id)).toMatchObject({
+      validTo: '2024-06-30T00:00:00.000Z',
+    });
+    const relationsBefore = await ok<{ relations: unknown[]; total: number }>(
+      rest,
+      'GET',
+      `/api/relations?entityId=${maya.id}&asOf=seq:${change.callSeq - 1}`,
+    );
+    expect(relationsBefore.total).toBe(1);
     const reverted = await ok<{ relations: { id: string; validTo?: string }[] }>(
       rest,
       'GET',
