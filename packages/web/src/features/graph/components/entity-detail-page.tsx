@@ -8,8 +8,9 @@ import {
   Eye,
   FileText,
 } from 'lucide-react';
-import { useMemo, useState } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { RefreshButton } from '@/components/refresh-button';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { Alert } from '@/components/ui/alert';
@@ -21,6 +22,8 @@ import { ApiError } from '@/lib/api-client';
 import { useEntitySubscription } from '@/lib/realtime';
 import { cn } from '@/lib/cn';
 import { useEntity } from '@/lib/api/entities';
+import { useSpaceSlug } from '@/lib/space';
+import { entityHistoryKey } from '../api/entity-history';
 import { useEntityGraph } from '../api/get-entity-graph';
 import { useEntityRelations } from '../api/list-entity-relations';
 import { formatCount, formatDate, plural } from '../format';
@@ -31,6 +34,8 @@ import {
   typeCounts,
   type GraphNodeView,
 } from '../graph-model';
+import { validityLabel, type Validity } from '../history-model';
+import { EntityHistory } from './entity-history';
 import { GraphCanvas } from './graph-canvas';
 import { DetailRow, NodeTypesLegend, Panel } from './graph-panels';
 
@@ -57,11 +62,14 @@ function EntityDetail({ entityId }: { entityId: string }) {
   const entity = useEntity(entityId);
   const relations = useEntityRelations(entityId);
   const graph = useEntityGraph(entityId);
+  const queryClient = useQueryClient();
+  const space = useSpaceSlug();
 
   function refresh() {
     void entity.refetch();
     void relations.refetch();
     void graph.refetch();
+    void queryClient.invalidateQueries({ queryKey: entityHistoryKey(space, entityId) });
   }
 
   if (entity.isPending || entity.isError) {
@@ -128,6 +136,16 @@ function LoadedEntity({
 }) {
   const navigate = useNavigate();
   const [selected, setSelected] = useState<SelectedEntity | null>(null);
+  // The tab is in the address (?tab=history), so a reload or a shared link opens it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab: EntityTab = searchParams.get('tab') === 'history' ? 'history' : 'overview';
+
+  function showTab(next: EntityTab) {
+    const search = new URLSearchParams(searchParams);
+    if (next === 'overview') search.delete('tab');
+    else search.set('tab', next);
+    setSearchParams(search, { replace: true });
+  }
 
   // The neighbourhood, or the fallback graph when the graph call fails (docs/product.md, States).
   const usingFallback = graph.isError && !graph.data;
@@ -182,75 +200,140 @@ function LoadedEntity({
         />
       </div>
 
-      {/* On phones the Selected Entity panel follows the graph; on wide screens it is the side column. */}
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
-        <Card
-          className="min-w-0 overflow-hidden lg:col-start-1"
-          role="region"
-          aria-labelledby="connected-heading"
+      <EntityTabs tab={tab} onChange={showTab} />
+
+      {tab === 'history' ? (
+        <div role="tabpanel" id="entity-tab-history" aria-labelledby="entity-tab-history-tab">
+          <EntityHistory entityId={entity.id} />
+        </div>
+      ) : (
+        /* On phones the Selected Entity panel follows the graph; on wide screens it is the side column. */
+        <div
+          role="tabpanel"
+          id="entity-tab-overview"
+          aria-labelledby="entity-tab-overview-tab"
+          className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]"
         >
-          <div className="flex flex-wrap items-center justify-between gap-2 px-4 pt-4 pb-3">
-            <h2 id="connected-heading" className="text-base font-semibold">
-              Connected Entities
-            </h2>
-            {view && view.nodes.length > 1 ? (
-              <NodeTypesLegend types={types} bare className="text-xs" />
+          <Card
+            className="min-w-0 overflow-hidden lg:col-start-1"
+            role="region"
+            aria-labelledby="connected-heading"
+          >
+            <div className="flex flex-wrap items-center justify-between gap-2 px-4 pt-4 pb-3">
+              <h2 id="connected-heading" className="text-base font-semibold">
+                Connected Entities
+              </h2>
+              {view && view.nodes.length > 1 ? (
+                <NodeTypesLegend types={types} bare className="text-xs" />
+              ) : null}
+            </div>
+            {usingFallback && view && view.nodes.length > 1 ? (
+              <p className="border-t border-border bg-muted/50 px-4 py-2 text-xs text-muted-foreground">
+                Connected entities could not be loaded; showing this entity’s observations instead.
+              </p>
             ) : null}
-          </div>
-          {usingFallback && view && view.nodes.length > 1 ? (
-            <p className="border-t border-border bg-muted/50 px-4 py-2 text-xs text-muted-foreground">
-              Connected entities could not be loaded; showing this entity’s observations instead.
-            </p>
-          ) : null}
-          <div className="border-t border-border">
-            {view === null ? (
-              <div
-                role="status"
-                className="flex items-center justify-center gap-2 text-sm text-muted-foreground"
-                style={{ height: GRAPH_HEIGHT }}
-              >
-                <Spinner />
-                <span className="sr-only">Loading entity data...</span>
-              </div>
-            ) : view.nodes.length <= 1 ? (
-              <div
-                className="flex items-center justify-center px-6 text-sm text-muted-foreground"
-                style={{ height: GRAPH_HEIGHT }}
-              >
-                No connected entities found
-              </div>
-            ) : (
-              <GraphCanvas
-                graph={view}
-                height={GRAPH_HEIGHT}
-                label={`Entities connected to ${entity.name}`}
-                pinnedId={entity.id}
-                selectedId={selected?.id ?? entity.id}
-                onNodeActivate={activate}
-              />
-            )}
-          </div>
-        </Card>
+            <div className="border-t border-border">
+              {view === null ? (
+                <div
+                  role="status"
+                  className="flex items-center justify-center gap-2 text-sm text-muted-foreground"
+                  style={{ height: GRAPH_HEIGHT }}
+                >
+                  <Spinner />
+                  <span className="sr-only">Loading entity data...</span>
+                </div>
+              ) : view.nodes.length <= 1 ? (
+                <div
+                  className="flex items-center justify-center px-6 text-sm text-muted-foreground"
+                  style={{ height: GRAPH_HEIGHT }}
+                >
+                  No connected entities found
+                </div>
+              ) : (
+                <GraphCanvas
+                  graph={view}
+                  height={GRAPH_HEIGHT}
+                  label={`Entities connected to ${entity.name}`}
+                  pinnedId={entity.id}
+                  selectedId={selected?.id ?? entity.id}
+                  onNodeActivate={activate}
+                />
+              )}
+            </div>
+          </Card>
 
-        <SelectedEntityPanel
-          className="lg:col-start-2 lg:row-span-3 lg:row-start-1"
-          selected={selected}
-          observationsCount={selectedCount}
-          onView={(id) => void navigate(entityPath(id))}
-        />
-
-        <div className="min-w-0 lg:col-start-1">
-          <RelationshipsCard
-            entityId={entity.id}
-            relations={relations}
-            selectedId={selected?.id ?? null}
-            onSelect={setSelected}
+          <SelectedEntityPanel
+            className="lg:col-start-2 lg:row-span-3 lg:row-start-1"
+            selected={selected}
+            observationsCount={selectedCount}
+            onView={(id) => void navigate(entityPath(id))}
           />
+
+          <div className="min-w-0 lg:col-start-1">
+            <RelationshipsCard
+              entityId={entity.id}
+              relations={relations}
+              selectedId={selected?.id ?? null}
+              onSelect={setSelected}
+            />
+          </div>
+          <div className="min-w-0 lg:col-start-1">
+            <ObservationsCard entity={entity} />
+          </div>
         </div>
-        <div className="min-w-0 lg:col-start-1">
-          <ObservationsCard entity={entity} />
-        </div>
-      </div>
+      )}
+    </div>
+  );
+}
+
+type EntityTab = 'overview' | 'history';
+
+const ENTITY_TABS: { value: EntityTab; label: string }[] = [
+  { value: 'overview', label: 'Overview' },
+  { value: 'history', label: 'History' },
+];
+
+/** Overview (the graph, relations, observations) and History (docs/history.md), as a tab bar under the title. */
+function EntityTabs({ tab, onChange }: { tab: EntityTab; onChange: (tab: EntityTab) => void }) {
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+    event.preventDefault();
+    const index = ENTITY_TABS.findIndex((item) => item.value === tab);
+    const step = event.key === 'ArrowRight' ? 1 : -1;
+    const next = ENTITY_TABS[(index + step + ENTITY_TABS.length) % ENTITY_TABS.length]!;
+    onChange(next.value);
+    document.getElementById(`entity-tab-${next.value}-tab`)?.focus();
+  }
+  return (
+    <div
+      role="tablist"
+      aria-label="Entity sections"
+      className="-mb-2 flex gap-1 overflow-x-auto border-b border-border"
+      onKeyDown={onKeyDown}
+    >
+      {ENTITY_TABS.map(({ value, label }) => {
+        const active = value === tab;
+        return (
+          <button
+            key={value}
+            type="button"
+            role="tab"
+            id={`entity-tab-${value}-tab`}
+            aria-selected={active}
+            aria-controls={`entity-tab-${value}`}
+            tabIndex={active ? 0 : -1}
+            onClick={() => onChange(value)}
+            className={cn(
+              '-mb-px inline-flex h-9 cursor-pointer items-center border-b-2 px-3 text-sm font-medium whitespace-nowrap outline-none focus-visible:ring-2 focus-visible:ring-ring',
+              active
+                ? 'border-primary text-foreground'
+                : 'border-transparent text-muted-foreground hover:text-foreground',
+            )}
+          >
+            {label}
+          </button>
+        );
+      })}
     </div>
   );
 }
@@ -349,8 +432,9 @@ function RelationshipRow({
           <span className="min-w-0 truncate text-sm">{name}</span>
           <EntityTypeBadge type={other.type || 'unknown'} />
         </span>
-        <span className="shrink-0 text-xs text-muted-foreground">
-          {formatDate(relation.createdAt)}
+        <span className="flex shrink-0 flex-col text-xs text-muted-foreground sm:items-end">
+          <span>{formatDate(relation.createdAt)}</span>
+          <ValidityNote of={relation} />
         </span>
       </button>
       <Button asChild variant="ghost" size="icon" className="size-8 shrink-0">
@@ -384,6 +468,7 @@ function ObservationsCard({ entity }: { entity: Entity }) {
                 <p className="text-sm wrap-anywhere whitespace-pre-wrap">{observation.content}</p>
                 <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
                   <span>{formatDate(observation.createdAt)}</span>
+                  <ValidityNote of={observation} />
                   {observation.metadata && Object.keys(observation.metadata).length > 0 ? (
                     <Badge variant="outline">Has metadata</Badge>
                   ) : null}
@@ -448,4 +533,13 @@ function SelectedEntityPanel({
       )}
     </Panel>
   );
+}
+
+/**
+ * When the fact held in the world (validFrom/validTo, when the writer said;
+ * docs/history.md), muted beside the date it was recorded.
+ */
+function ValidityNote({ of }: { of: Validity }) {
+  const label = validityLabel(of);
+  return label ? <span data-testid="validity">{label}</span> : null;
 }

@@ -4,6 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
+import { liveQueryKeys } from '@/lib/realtime';
+import { pastGraphDataKey } from '../api/get-graph-data';
 import { InProcessLayoutWorker } from '../layout/in-process-worker';
 
 const GRAPH: GraphData = {
@@ -41,12 +43,14 @@ type Reply = { status: number; body?: unknown } | 'network-error';
 
 function graphServer(
   reply: (request: FakeRequest) => Reply = () => ({ status: 200, body: GRAPH }),
+  more: Record<string, (request: FakeRequest) => Reply> = {},
 ) {
   localStorage.setItem('auth_token', 'valid-token');
   const urls: string[] = [];
   const server = fakeServer({
     'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
     'GET /api/relations/graph/data': (request) => reply(request),
+    ...more,
   });
   // The fake server matches paths; keep the full address to check the query.
   const inner = server.fetchMock.getMockImplementation()!;
@@ -122,7 +126,9 @@ describe('Graph screen', { timeout: 20_000 }, () => {
       vi.fn((input: RequestInfo | URL) =>
         String(input).endsWith('/auth/me')
           ? Promise.resolve(new Response(JSON.stringify(TEST_USER), { status: 200 }))
-          : new Promise<Response>((resolve) => (answer = resolve)),
+          : String(input).includes('/graph/data')
+            ? new Promise<Response>((resolve) => (answer = resolve))
+            : Promise.resolve(new Response(null, { status: 404 })),
       ),
     );
     await openGraph();
@@ -197,5 +203,110 @@ describe('Graph screen', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(urls.filter((url) => url.includes('graph/data')).length).toBe(before + 1),
     );
+  });
+
+  describe('As of', () => {
+    const PAST = '2026-11-20T10:00:00.000Z';
+    const pastGraph: GraphData = { entities: GRAPH.entities.slice(0, 2), relations: [] };
+    const asOfOf = (url: string) => new URL(url, 'http://localhost').searchParams.get('asOf');
+
+    it('shows the graph as of a time from the address, with a way back to now', async () => {
+      const { urls } = graphServer((request) => ({
+        status: 200,
+        body: request.query.get('asOf') ? pastGraph : GRAPH,
+      }));
+      const { user, router } = await openGraph(`/graph?asOf=${PAST}`);
+      const canvas = await screen.findByTestId('graph-canvas');
+      await waitFor(() => expect(canvas).toHaveAttribute('data-nodes', '2'));
+      expect(urls.filter((url) => url.includes('graph/data')).map(asOfOf)).toEqual([PAST]);
+      const banner = screen.getByText(/Showing the graph as of/).closest('[role="status"]')!;
+      expect(banner).toHaveTextContent('live updates paused');
+      await user.click(within(banner as HTMLElement).getByRole('button', { name: 'Back to now' }));
+      await waitFor(() => expect(router.state.location.search).toBe(''));
+      await waitFor(() =>
+        expect(screen.getByTestId('graph-canvas')).toHaveAttribute('data-nodes', '4'),
+      );
+      expect(screen.queryByText(/Showing the graph as of/)).not.toBeInTheDocument();
+      expect(urls.filter((url) => url.includes('graph/data')).map(asOfOf)).toEqual([PAST, null]);
+    });
+
+    it('moving the slider into the past loads the graph as of then', async () => {
+      const { urls } = graphServer();
+      const { router } = await openGraph();
+      await screen.findByTestId('graph-canvas');
+      const slider = screen.getByRole('slider', { name: 'As of' });
+      // Now at the right; the left end is the free plan's 7 days when the plan cannot be read.
+      expect(slider).toHaveValue('1000');
+      expect(screen.getByTestId('as-of-control')).toHaveTextContent('7 days ago');
+      fireEvent.change(slider, { target: { value: '0' } });
+      fireEvent.keyUp(slider, { key: 'ArrowLeft' });
+      await waitFor(() => expect(router.state.location.search).toMatch(/asOf=/));
+      const asOf = new URLSearchParams(router.state.location.search).get('asOf')!;
+      const hoursAgo = (Date.now() - Date.parse(asOf)) / 3_600_000;
+      expect(hoursAgo).toBeGreaterThan(167.9);
+      expect(hoursAgo).toBeLessThan(168.1);
+      await waitFor(() =>
+        expect(urls.filter((url) => url.includes('graph/data')).map(asOfOf)).toContain(asOf),
+      );
+      expect(await screen.findByText(/Showing the graph as of/)).toBeInTheDocument();
+    });
+
+    it('spans the plan’s history window', async () => {
+      graphServer(undefined, {
+        'GET /api/billing/subscription': () => ({
+          status: 200,
+          body: {
+            plan: 'pro',
+            name: 'Pro',
+            status: 'active',
+            cancelAtPeriodEnd: false,
+            currentPeriodEnd: null,
+            features: {
+              maxEntities: 1,
+              maxQueries: 1,
+              maxApiKeys: 1,
+              maxWebhooks: 1,
+              features: [],
+            },
+            limitsPlan: { id: 'pro', name: 'Pro' },
+            scheduledChange: null,
+          },
+        }),
+      });
+      await openGraph();
+      await waitFor(() =>
+        expect(screen.getByTestId('as-of-control')).toHaveTextContent('90 days ago'),
+      );
+    });
+
+    it('shows the server’s refusal of a time by the control', async () => {
+      graphServer((request) =>
+        request.query.get('asOf')
+          ? {
+              status: 400,
+              body: {
+                error: 'asOf is before the history kept (7 days on your plan)',
+                code: 'VALIDATION_FAILED',
+              },
+            }
+          : { status: 200, body: GRAPH },
+      );
+      const { user, router } = await openGraph('/graph?asOf=2020-01-01T00:00:00.000Z');
+      expect(await screen.findByTestId('as-of-error')).toHaveTextContent(
+        'asOf is before the history kept (7 days on your plan)',
+      );
+      expect(screen.queryByText('Failed to load graph data')).not.toBeInTheDocument();
+      expect(screen.queryByText(/Showing the graph as of/)).not.toBeInTheDocument();
+      await user.click(
+        within(screen.getByTestId('as-of-error')).getByRole('button', { name: 'Back to now' }),
+      );
+      await waitFor(() => expect(router.state.location.search).toBe(''));
+    });
+
+    it('keeps the past out of what live updates refresh', () => {
+      expect(pastGraphDataKey('default', { limit: 250, depth: 2 }, PAST)[0]).not.toBe(
+        liveQueryKeys.graph[0],
+      );
+    });
   });
 });

@@ -9,7 +9,9 @@ import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { ApiError } from '@/lib/api-client';
 import { useGraphData } from '../api/get-graph-data';
+import { useHistoryDays } from '../api/history-window';
 import { formatCount } from '../format';
 import {
   DEPTH_OPTIONS,
@@ -25,6 +27,8 @@ import {
   type GraphParams,
   type GraphView,
 } from '../graph-model';
+import { asOfFromSearch } from '../history-model';
+import { AsOfControl, PastBanner } from './as-of-control';
 import { GraphCanvas } from './graph-canvas';
 import { DetailRow, NodeTypesLegend, Panel } from './graph-panels';
 import { SelectField } from './select-field';
@@ -37,7 +41,10 @@ export function GraphPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const params = parseGraphParams(searchParams);
   const notices = graphParamNotices(searchParams);
-  const graph = useGraphData(params);
+  // The past (docs/history.md): `asOf` in the address, so a view of a moment can be linked and Back leaves it.
+  const asOf = asOfFromSearch(searchParams);
+  const graph = useGraphData(params, asOf);
+  const historyDays = useHistoryDays();
   const [selectedId, setSelectedId] = useState<string | null>(null);
 
   const view = useMemo(() => (graph.data ? toGraphView(graph.data) : EMPTY_GRAPH), [graph.data]);
@@ -48,6 +55,19 @@ export function GraphPage() {
     // A new history entry: Back returns to the previous limit and depth.
     setSearchParams(graphSearch(next, searchParams));
   }
+
+  function showAsOf(next: string | null) {
+    const search = new URLSearchParams(searchParams);
+    if (next === null) search.delete('asOf');
+    else search.set('asOf', next);
+    setSearchParams(search);
+  }
+
+  // A time the server will not read (before the history kept, malformed): its words, by the control.
+  const asOfError =
+    asOf !== null && graph.error instanceof ApiError && graph.error.status === 400
+      ? graph.error.message
+      : null;
 
   return (
     <div className="grid gap-6">
@@ -64,7 +84,7 @@ export function GraphPage() {
         }
       />
 
-      {graph.isError ? (
+      {graph.isError && asOfError === null ? (
         <LoadErrorAlert onRetry={() => void graph.refetch()}>
           Failed to load graph data
         </LoadErrorAlert>
@@ -79,10 +99,21 @@ export function GraphPage() {
             notices={notices}
             onApply={apply}
           />
+          <AsOfControl
+            key={`${asOf ?? 'now'}-${historyDays}`}
+            asOf={asOf}
+            days={historyDays}
+            error={asOfError}
+            onChange={showAsOf}
+          />
+          {/* Refused (the error says why, by the control): no past is shown to be in. */}
+          {asOf !== null && asOfError === null ? (
+            <PastBanner asOf={asOf} onBackToNow={() => showAsOf(null)} />
+          ) : null}
           <div className="relative border-t border-border">
             {graph.data ? (
               view.nodes.length === 0 ? (
-                <EmptyGraph />
+                <EmptyGraph past={asOf !== null} />
               ) : (
                 <GraphCanvas
                   graph={view}
@@ -98,7 +129,9 @@ export function GraphPage() {
                 className="flex items-center justify-center p-6 text-sm text-muted-foreground"
                 style={{ height: CANVAS_HEIGHT }}
               >
-                Nothing to show until the graph loads.
+                {asOfError !== null
+                  ? 'Choose a moment within the history kept, or go back to now.'
+                  : 'Nothing to show until the graph loads.'}
               </div>
             ) : (
               <div
@@ -187,7 +220,19 @@ function GraphControls({
   );
 }
 
-function EmptyGraph() {
+function EmptyGraph({ past }: { past: boolean }) {
+  if (past) {
+    return (
+      <EmptyState
+        frame="none"
+        className="justify-center py-0"
+        style={{ height: CANVAS_HEIGHT }}
+        icon={Network}
+        title="The graph was empty then"
+        description="No entities existed at this moment. Move the slider later, or go back to now."
+      />
+    );
+  }
   return (
     <EmptyState
       frame="none"

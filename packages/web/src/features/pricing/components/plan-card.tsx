@@ -13,6 +13,11 @@ function billingNote(tier: PricingTier): string {
   return 'Billed monthly';
 }
 
+/** How long the plan keeps every change (history, as-of reads, revert: docs/history.md). */
+function historyKept(days: number): string {
+  return `History kept ${days === 365 ? '1 year' : `${days} days`}`;
+}
+
 export function PlanCard({ tier, cycle }: { tier: PricingTier; cycle: BillingCycle }) {
   const { plan } = tier;
   const titleId = `plan-${tier.tierId}-title`;
@@ -43,12 +48,14 @@ export function PlanCard({ tier, cycle }: { tier: PricingTier; cycle: BillingCyc
         <Link to={signupLink(tier, cycle)}>{free ? 'Get Started' : 'Start Free Trial'}</Link>
       </Button>
       <ul className="mt-6 grid gap-2.5 border-t border-border pt-6 text-sm">
-        {plan.features.features.map((feature) => (
-          <li key={feature} className="flex gap-2">
-            <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-            <span>{feature}</span>
-          </li>
-        ))}
+        {[...plan.features.features, historyKept(plan.features.changeLogRetentionDays)].map(
+          (feature) => (
+            <li key={feature} className="flex gap-2">
+              <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+              <span>{feature}</span>
+            </li>
+          ),
+        )}
         {tier.excluded.map((feature) => (
           <li key={feature} className="flex gap-2 text-muted-foreground">
             <X className="mt-0.5 size-4 shrink-0" aria-hidden />

@@ -1,0 +1,26 @@
+import { revertResult, type RevertResult } from '@engram/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { ALL_LIVE_QUERY_KEYS } from '@/lib/realtime';
+import { useSpaceSlug } from '@/lib/space';
+
+/**
+ * POST /api/changes/{seq}/revert: undoes the whole call that made change
+ * `seq` (409 with details when something changed since; docs/history.md).
+ */
+export function revertChange(space: string, seq: number): Promise<RevertResult> {
+  return apiRequest(`/api/changes/${seq}/revert`, { method: 'POST', schema: revertResult, space });
+}
+
+export function useRevertChange() {
+  const queryClient = useQueryClient();
+  const space = useSpaceSlug();
+  return useMutation({
+    mutationFn: (seq: number) => revertChange(space, seq),
+    // A call may have touched any entity, relation or count: every live read is refreshed.
+    onSuccess: () =>
+      Promise.all(
+        ALL_LIVE_QUERY_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      ),
+  });
+}

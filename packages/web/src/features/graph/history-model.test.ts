@@ -1,0 +1,232 @@
+import type { EntityVersion, HistoryChange, RelationVersion } from '@engram/shared';
+import { describe, expect, it } from 'vitest';
+import {
+  actorLabel,
+  asOfFromSearch,
+  asOfLabel,
+  changesInCall,
+  describeChange,
+  diffLines,
+  fromLocalInput,
+  sliderPositionOf,
+  sliderToIso,
+  timeAgo,
+  toLocalInput,
+  validityLabel,
+} from './history-model';
+
+const ALICE: EntityVersion = {
+  kind: 'entity',
+  id: 'e-alice',
+  name: 'Alice',
+  type: 'person',
+  metadata: {},
+  observations: [],
+};
+
+const obs = (id: string, content: string, validFrom: string | null = null) => ({
+  id,
+  content,
+  metadata: null,
+  validFrom,
+  validTo: null,
+});
+
+const KNOWS: RelationVersion = {
+  kind: 'relation',
+  id: 'r1',
+  fromEntityId: 'e-alice',
+  toEntityId: 'e-bob',
+  fromEntityName: 'Alice',
+  toEntityName: 'Bob',
+  relationType: 'knows',
+  validFrom: null,
+  validTo: null,
+};
+
+function change(partial: Partial<HistoryChange>): HistoryChange {
+  return {
+    seq: 1,
+    callSeq: 1,
+    type: 'entity_updated',
+    at: '2026-11-20T10:00:00.000Z',
+    actor: { kind: 'user', id: 'u1', name: 'Ada' },
+    space: 'default',
+    before: null,
+    after: null,
+    ...partial,
+  };
+}
+
+describe('describeChange', () => {
+  it('says what an entity change did', () => {
+    expect(describeChange(change({ type: 'entity_created', after: ALICE }), 'e-alice')).toBe(
+      'Created',
+    );
+    expect(
+      describeChange(
+        change({
+          type: 'entity_created',
+          after: { ...ALICE, observations: [obs('o1', 'a'), obs('o2', 'b')] },
+        }),
+        'e-alice',
+      ),
+    ).toBe('Created with 2 observations');
+    expect(describeChange(change({ before: ALICE, after: { ...ALICE, name: 'Alicia' } }))).toBe(
+      'Renamed Alice → Alicia',
+    );
+    expect(
+      describeChange(change({ type: 'entity_deleted', before: ALICE, after: null }), 'e-alice'),
+    ).toBe('Deleted');
+    expect(
+      describeChange(
+        change({
+          type: 'observation_added',
+          before: ALICE,
+          after: { ...ALICE, observations: [obs('o1', 'a'), obs('o2', 'b')] },
+        }),
+      ),
+    ).toBe('Added 2 observations');
+    expect(
+      describeChange(
+        change({ before: { ...ALICE, observations: [obs('o1', 'a')] }, after: ALICE }),
+      ),
+    ).toBe('Removed observation');
+    expect(
+      describeChange(
+        change({ before: ALICE, after: { ...ALICE, type: 'organization', metadata: { a: 1 } } }),
+      ),
+    ).toBe('Type Person → Organization, metadata changed');
+  });
+
+  it('says a relation change from the side of the entity whose history it is', () => {
+    const created = change({ type: 'relation_created', after: KNOWS });
+    expect(describeChange(created, 'e-alice')).toBe('Related to Bob (Knows)');
+    expect(describeChange(created, 'e-bob')).toBe('Related from Alice (Knows)');
+    expect(describeChange(change({ type: 'relation_deleted', before: KNOWS }), 'e-alice')).toBe(
+      'Relation to Bob removed (Knows)',
+    );
+  });
+});
+
+describe('diffLines', () => {
+  it('lists fields before → after and observations added and removed', () => {
+    const lines = diffLines(
+      change({
+        before: {
+          ...ALICE,
+          metadata: { role: 'dev', team: 'a' },
+          observations: [obs('o1', 'old')],
+        },
+        after: {
+          ...ALICE,
+          name: 'Alicia',
+          metadata: { role: 'lead', city: 'Paris' },
+          observations: [obs('o2', 'new', '2024-01')],
+        },
+      }),
+    );
+    expect(lines).toEqual([
+      { kind: 'field', label: 'Name', before: 'Alice', after: 'Alicia' },
+      { kind: 'added', text: 'city: Paris', note: 'metadata' },
+      { kind: 'field', label: 'role', before: 'dev', after: 'lead' },
+      { kind: 'removed', text: 'team: a', note: 'metadata' },
+      { kind: 'added', text: 'new', note: 'valid from Jan 2024' },
+      { kind: 'removed', text: 'old', note: null },
+    ]);
+  });
+
+  it('shows a relation added, removed or changed', () => {
+    expect(diffLines(change({ type: 'relation_created', after: KNOWS }))).toEqual([
+      { kind: 'added', text: 'Alice → Bob · Knows', note: null },
+    ]);
+    expect(diffLines(change({ type: 'relation_deleted', before: KNOWS }))).toEqual([
+      { kind: 'removed', text: 'Alice → Bob · Knows', note: null },
+    ]);
+    expect(
+      diffLines(
+        change({
+          type: 'relation_updated',
+          before: KNOWS,
+          after: { ...KNOWS, relationType: 'works_with', validTo: '2025-03-01' },
+        }),
+      ),
+    ).toEqual([
+      { kind: 'field', label: 'Type', before: 'Knows', after: 'Works with' },
+      { kind: 'field', label: 'Valid', before: 'not said', after: 'valid until Mar 1, 2025' },
+    ]);
+  });
+
+  it('does not list the observations a deleted entity took with it', () => {
+    const before = { ...ALICE, observations: [obs('o1', 'a')] };
+    expect(diffLines(change({ type: 'entity_deleted', before, after: null }))).toEqual([]);
+  });
+});
+
+describe('labels', () => {
+  it('names the actor, or the kind of caller when the name is gone', () => {
+    expect(actorLabel({ kind: 'user', id: 'u', name: 'Ada' })).toBe('Ada');
+    expect(actorLabel({ kind: 'user', id: 'u', name: null })).toBe('Person');
+    expect(actorLabel({ kind: 'api_key', id: 'k', name: null })).toBe('API key');
+    expect(actorLabel({ kind: 'oauth', id: 'c', name: null })).toBe('Connected app');
+    expect(actorLabel(null)).toBe('Engram');
+  });
+
+  it('says when, relative to now', () => {
+    const now = new Date('2026-11-20T12:00:00Z');
+    expect(timeAgo('2026-11-20T11:59:30Z', now)).toBe('just now');
+    expect(timeAgo('2026-11-20T11:55:00Z', now)).toBe('5 minutes ago');
+    expect(timeAgo('2026-11-19T11:00:00Z', now)).toBe('yesterday');
+    expect(timeAgo('2026-09-01T11:00:00Z', now)).toBe('Sep 1, 2026');
+  });
+
+  it('says when a fact held', () => {
+    expect(validityLabel({})).toBeNull();
+    expect(validityLabel({ validFrom: '2024-01', validTo: '2025-03' })).toBe(
+      'valid Jan 2024 → Mar 2025',
+    );
+    expect(validityLabel({ validFrom: null, validTo: '2025-03' })).toBe('valid until Mar 2025');
+    expect(validityLabel({ validFrom: '2024-01-31T00:00:00.000Z' })).toBe(
+      'valid from Jan 31, 2024',
+    );
+  });
+
+  it('counts the changes of one call', () => {
+    const changes = [change({ seq: 3, callSeq: 2 }), change({ seq: 2, callSeq: 2 }), change({})];
+    expect(changesInCall(changes, 2)).toBe(2);
+    expect(changesInCall(changes, 1)).toBe(1);
+  });
+});
+
+describe('as of', () => {
+  it('reads asOf from the address when the server would', () => {
+    expect(asOfFromSearch(new URLSearchParams('asOf=2026-11-20T10:00:00.000Z'))).toBe(
+      '2026-11-20T10:00:00.000Z',
+    );
+    expect(asOfFromSearch(new URLSearchParams('asOf=seq:42'))).toBe('seq:42');
+    expect(asOfFromSearch(new URLSearchParams('asOf=yesterday'))).toBeNull();
+    expect(asOfFromSearch(new URLSearchParams())).toBeNull();
+    expect(asOfLabel('seq:42')).toBe('change #42');
+  });
+
+  it('turns slider positions into times and back, finest near now', () => {
+    const now = Date.parse('2026-11-20T12:34:56Z');
+    expect(sliderToIso(1000, 7, now)).toBeNull();
+    expect(sliderToIso(0, 7, now)).toBe('2026-11-13T12:34:00.000Z');
+    // Halfway is a quarter of the window back: 42 hours of 7 days.
+    expect(sliderToIso(500, 7, now)).toBe('2026-11-18T18:34:00.000Z');
+    // The last step before now is seconds, not hours, back.
+    expect(Date.parse(sliderToIso(999, 365, now)!)).toBeGreaterThan(now - 60 * 60_000);
+    expect(sliderPositionOf('2026-11-18T18:34:56.000Z', 7, now)).toBe(500);
+    expect(sliderPositionOf('2026-11-20T12:34:50.000Z', 7, now)).toBeLessThan(1000);
+    expect(sliderPositionOf('2020-01-01T00:00:00Z', 7, now)).toBe(0);
+    expect(sliderPositionOf('2027-01-01T00:00:00Z', 7, now)).toBe(1000);
+  });
+
+  it('round-trips a datetime-local value', () => {
+    const iso = fromLocalInput('2026-11-20T10:30');
+    expect(iso).not.toBeNull();
+    expect(toLocalInput(iso!)).toBe('2026-11-20T10:30');
+    expect(fromLocalInput('2026-11-20')).toBeNull();
+  });
+});
