@@ -688,18 +688,18 @@ export async function restoreRelations(
         toId: image.to_id as string,
         type: image.type as string,
         createdAt: isoOrNull(image.created_at) ?? undefined,
-      })),
-    );
-    if (rows.length < deleted.length)
-      throw conflict('An identical relation already exists', 'type');
-  }
-  for (const { id, image, deleted: wasDeleted } of relations) {
-    if (!wasDeleted) await updateRelation(scope, id, image.type as string);
-    if (image.valid_from || image.valid_to || !wasDeleted) {
-      await relationRepo.setRelationValidity(scope.trx, scope.spaceId, id, {
         validFrom: isoOrNull(image.valid_from),
         validTo: isoOrNull(image.valid_to),
-      });
+      })),
+    );
+    if (rows.length < deleted.length) {
+      throw conflict('An identical relation already exists', 'type');
     }
+  }
+  for (const { id, image } of relations.filter((item) => !item.deleted)) {
+    await updateRelation(scope, id, image.type as string, {
+      validFrom: isoOrNull(image.valid_from),
+      validTo: isoOrNull(image.valid_to),
+    });
   }
 }

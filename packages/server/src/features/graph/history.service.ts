@@ -42,7 +42,7 @@ export async function resolveAsOf(
   const tooEarly = () =>
     badRequest(
       field,
-      `asOf is earlier than the history this account keeps: the earliest point is ${earliest}`,
+      `${field.replace(/^query\./, '')} is earlier than the history this account keeps: the earliest point is ${earliest}`,
     );
   if ('seq' in asOf) {
     if (asOf.seq < bounds.seq) throw tooEarly();
