@@ -70,12 +70,8 @@ function toEntityAt(row: EntityAt, observations: ObservationAt[], cut: boolean):
 
 // ── REST ─────────────────────────────────────────────────────────────────────
 
-export async function getEntityAt(
-  deps: GraphDeps,
-  auth: SpaceAuth,
-  id: string,
-  seq: number,
-): Promise<Entity> {
+/** The entity as of `seq`; 404 when it did not exist then. */
+async function entityThen(deps: GraphDeps, auth: SpaceAuth, id: string, seq: number) {
   if (!isUuid(id)) throw notFound('Entity');
   const { rows } = await historyRepo.entitiesAt(
     deps.db,
@@ -86,7 +82,17 @@ export async function getEntityAt(
       limit: 1,
     },
   );
-  if (rows.length === 0) throw notFound('Entity');
+  if (!rows[0]) throw notFound('Entity');
+  return rows[0];
+}
+
+export async function getEntityAt(
+  deps: GraphDeps,
+  auth: SpaceAuth,
+  id: string,
+  seq: number,
+): Promise<Entity> {
+  const rows = [await entityThen(deps, auth, id, seq)];
   const bounded = await withObservationsAt(deps, auth, seq, rows);
   const row = bounded.rows[0]!;
   return toEntityAt(row, bounded.observations.get(row.id) ?? [], bounded.observationsCutOf === row);
@@ -238,17 +244,7 @@ export async function graphAroundAt(
   options: { depth: number; limit: number },
   seq: number,
 ): Promise<GraphData> {
-  if (!isUuid(id)) throw notFound('Entity');
-  const { rows } = await historyRepo.entitiesAt(
-    deps.db,
-    auth.space.id,
-    seq,
-    { ids: [id] },
-    {
-      limit: 1,
-    },
-  );
-  if (rows.length === 0) throw notFound('Entity');
+  await entityThen(deps, auth, id, seq);
   return graphOfAt(deps, auth, seq, await walkAt(deps, auth, seq, [id], options));
 }
 

@@ -595,9 +595,15 @@ export async function removeObservations(
   removals: { entityId: string; id: string }[],
 ): Promise<void> {
   const gone = await observationRepo.deleteObservations(scope.trx, scope.spaceId, removals);
-  const entities = await entityRepo.findEntitiesByIds(scope.trx, scope.spaceId, [
-    ...new Set(gone.map((row) => row.entity_id)),
-  ]);
+  await emitUpdated(
+    scope,
+    gone.map((row) => row.entity_id),
+  );
+}
+
+/** An `entity_updated` event for each of these entities (their observations changed). */
+async function emitUpdated(scope: WriteScope, ids: string[]): Promise<void> {
+  const entities = await entityRepo.findEntitiesByIds(scope.trx, scope.spaceId, [...new Set(ids)]);
   for (const entity of entities) {
     scope.emit('entity_updated', {
       entityId: entity.id,
@@ -660,17 +666,10 @@ export async function restoreObservations(
   }
   const changed = observations.filter((item) => !item.deleted).map(restore);
   for (const item of changed) await observationRepo.setObservation(scope.trx, scope.spaceId, item);
-  const entities = await entityRepo.findEntitiesByIds(scope.trx, scope.spaceId, [
-    ...new Set(changed.map((item) => item.entityId)),
-  ]);
-  for (const entity of entities) {
-    scope.emit('entity_updated', {
-      entityId: entity.id,
-      id: entity.id,
-      name: entity.name,
-      type: entity.type,
-    });
-  }
+  await emitUpdated(
+    scope,
+    changed.map((item) => item.entityId),
+  );
 }
 
 /** Puts relations back as they were: deleted ones created with their ids, changed ones set back. */

@@ -172,6 +172,17 @@ describe('asOf', () => {
     expect(before.statusCode).toBe(404);
     const absent = await rest({ method: 'GET', url: `/api/entities/${first.id}?asOf=seq:0` });
     expect(absent.statusCode).toBe(404);
+    const around = await ok<GraphData>(
+      rest,
+      'GET',
+      `/api/relations/graph/${first.id}?asOf=${encodeURIComponent(between)}`,
+    );
+    expect(around.entities.map((node) => node.name)).toEqual(['Early']);
+    const aroundBefore = await rest({
+      method: 'GET',
+      url: `/api/relations/graph/${first.id}?asOf=seq:0`,
+    });
+    expect(aroundBefore.statusCode).toBe(404);
   });
 
   it('reads through MCP: open_nodes, search_nodes, read_graph and recall as of a seq', async () => {
