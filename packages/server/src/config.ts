@@ -82,6 +82,14 @@ const envSchema = z.object({
    * addresses. Off, they reach public addresses only (docs/security.md).
    */
   ALLOW_PRIVATE_NETWORK_TARGETS: z.enum(['true', 'false']).default('false'),
+  /**
+   * Mail for invitations (features/members): an SMTP URL
+   * (`smtps://user:pass@smtp.example.com`, `smtp://127.0.0.1:2525`). Unset,
+   * nothing is mailed and the Members screen shows each link to copy.
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  /** The From of invitation mails (`Engram <engram@example.com>`); required with SMTP_URL. */
+  SMTP_FROM: z.string().min(3).max(200).optional(),
   /** Longest a database statement (or, on PGlite, a transaction) may run before it is cut with 503. */
   STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(10).default(5_000),
   /** Open MCP sessions per account and on this node in all; the oldest idle one makes room. */
@@ -168,7 +176,7 @@ const STRIPE_REQUIRED = [
 
 /**
  * Settings that only make sense together: Stripe needs all of its values once
- * its key is given, an embeddings endpoint its model.
+ * its key is given, an embeddings endpoint its model, mail its sender.
  */
 const checkedEnvSchema = envSchema.superRefine((env, context) => {
   if (env.EMBEDDINGS_URL && !env.EMBEDDINGS_MODEL) {
@@ -176,6 +184,13 @@ const checkedEnvSchema = envSchema.superRefine((env, context) => {
       code: 'custom',
       path: ['EMBEDDINGS_MODEL'],
       message: 'is required when EMBEDDINGS_URL is set (the model the endpoint embeds with)',
+    });
+  }
+  if (env.SMTP_URL && !env.SMTP_FROM) {
+    context.addIssue({
+      code: 'custom',
+      path: ['SMTP_FROM'],
+      message: 'is required when SMTP_URL is set (the From of invitation mails)',
     });
   }
   if (!env.STRIPE_SECRET_KEY) return;

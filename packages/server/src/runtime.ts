@@ -11,6 +11,7 @@ import { entitlementsFeature } from './features/entitlements/index.js';
 import type { FeatureContext } from './features/feature.js';
 import { graphFeature } from './features/graph/index.js';
 import { keysFeature } from './features/keys/index.js';
+import { membersFeature } from './features/members/index.js';
 import { oauthFeature } from './features/oauth/index.js';
 import { recallFeature } from './features/recall/index.js';
 import { spacesFeature } from './features/spaces/index.js';
@@ -38,6 +39,7 @@ export const FEATURES = [
   accountsFeature,
   spacesFeature,
   oauthFeature,
+  membersFeature,
   authFeature,
   webhooksFeature,
   analyticsFeature,
@@ -73,8 +75,13 @@ export interface Runtime extends Services {
   credentials: CredentialWatch;
   /** Keeps the embedded database's statistics fresh (PGlite has no autovacuum). */
   upkeep: DatabaseUpkeep;
-  /** Who a bearer credential (session token, API key or OAuth access token) acts as, if anyone. */
-  authenticate(credential: string): Promise<AuthContext | undefined>;
+  /**
+   * Who a bearer credential (session token, API key or OAuth access token)
+   * acts as, if anyone, in the account the request names (`account`: its id,
+   * X-Engram-Account) or else its own: 404 for an account the person does
+   * not belong to, 403 for a key or app naming another account.
+   */
+  authenticate(credential: string, account?: string): Promise<AuthContext | undefined>;
   close(): Promise<void>;
 }
 
@@ -167,7 +174,7 @@ export async function createRuntime(
     const create = feature.create as (...args: unknown[]) => unknown;
     services[feature.name] = await create(context, created, tuning[feature.name]);
   }
-  const { auth, keys, oauth } = services as Services;
+  const { auth, keys, oauth, members } = services as Services;
 
   const credentials = new CredentialWatch(
     bus,
@@ -176,7 +183,9 @@ export async function createRuntime(
         ? auth.sessionStatus(credential.id)
         : credential.kind === 'oauth'
           ? oauth.grantStatus(credential.id)
-          : keys.keyStatus(credential.id),
+          : credential.kind === 'membership'
+            ? members.membershipStatus(credential)
+            : keys.keyStatus(credential.id),
     now,
     (error) => onError(error, 'credential check failed'),
   );
@@ -188,12 +197,12 @@ export async function createRuntime(
     bus,
     credentials,
     upkeep,
-    async authenticate(credential) {
-      return (
+    async authenticate(credential, account) {
+      const base =
         (await auth.authenticateSession(credential)) ??
         (await keys.authenticateApiKey(credential)) ??
-        (await oauth.authenticateAccessToken(credential))
-      );
+        (await oauth.authenticateAccessToken(credential));
+      return base && members.actIn(base, account);
     },
     async close() {
       for (const stop of stops) await stop();

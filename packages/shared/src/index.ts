@@ -14,3 +14,4 @@ export * from './schemas/oauth.js';
 export * from './schemas/spaces.js';
 export * from './schemas/webhooks.js';
 export * from './schemas/history.js';
+export * from './schemas/members.js';

@@ -15,6 +15,8 @@ export interface PlanFeatures {
   maxWebhooks: number;
   /** Memory spaces (separate graphs) per account, the default one included. */
   maxSpaces: number;
+  /** People in the account (members and pending invitations together). */
+  maxMembers: number;
   /**
    * Days the change log keeps an account's events (what a realtime client can
    * resume from); older ones are compacted. The operator's
@@ -63,6 +65,7 @@ const TIERS: Tier[] = [
       maxApiKeys: 1,
       maxWebhooks: 0,
       maxSpaces: 3,
+      maxMembers: 1,
       changeLogRetentionDays: 7,
       features: [
         '1,000 entities',
@@ -71,6 +74,7 @@ const TIERS: Tier[] = [
         '15K operations per month',
         '1 API key',
         '3 memory spaces',
+        'Single user',
         'Basic WebSocket',
         'Community support',
       ],
@@ -90,6 +94,7 @@ const TIERS: Tier[] = [
       maxApiKeys: 3,
       maxWebhooks: 5,
       maxSpaces: 20,
+      maxMembers: 1,
       changeLogRetentionDays: 30,
       features: [
         '10,000 entities',
@@ -119,6 +124,7 @@ const TIERS: Tier[] = [
       maxApiKeys: 10,
       maxWebhooks: 20,
       maxSpaces: 10_000,
+      maxMembers: 5,
       changeLogRetentionDays: 90,
       features: [
         '100,000 entities',
@@ -127,6 +133,7 @@ const TIERS: Tier[] = [
         '1M operations per month',
         '10 API keys',
         '10,000 memory spaces',
+        'Up to 5 team members',
         '20 webhook endpoints',
         'Advanced sync',
         'Priority support',
@@ -149,6 +156,7 @@ const TIERS: Tier[] = [
       maxApiKeys: 50,
       maxWebhooks: UNLIMITED,
       maxSpaces: UNLIMITED,
+      maxMembers: 25,
       changeLogRetentionDays: 365,
       features: [
         '1M entities',
@@ -157,6 +165,7 @@ const TIERS: Tier[] = [
         '10M operations per month',
         '50 API keys',
         'Unlimited memory spaces',
+        'Up to 25 team members',
         'Unlimited webhooks',
         'Advanced sync',
         'Priority support',

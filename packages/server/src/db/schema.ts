@@ -59,7 +59,19 @@ export interface UsersTable {
 export interface AccountMembersTable {
   account_id: string;
   user_id: string;
-  role: 'owner' | 'member';
+  role: 'owner' | 'admin' | 'member' | 'viewer';
+  created_at: Generated<Date>;
+  last_active_at: Timestamp | null;
+}
+
+export interface AccountInvitationsTable {
+  account_id: string;
+  id: Generated<string>;
+  email: string;
+  role: 'admin' | 'member' | 'viewer';
+  token_hash: string;
+  invited_by: string | null;
+  expires_at: Timestamp;
   created_at: Generated<Date>;
 }
 
@@ -371,6 +383,7 @@ export interface Database {
   spaces: SpacesTable;
   users: UsersTable;
   account_members: AccountMembersTable;
+  account_invitations: AccountInvitationsTable;
   sessions: SessionsTable;
   subscriptions: SubscriptionsTable;
   payment_methods: PaymentMethodsTable;

@@ -2,11 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connection.js';
 import type { HttpContext } from '../http/context.js';
+import type { RevocableRef } from '../lib/auth-context.js';
 import type { ChangeEvent } from '../lib/change-event.js';
 import type { CredentialCache } from '../lib/credential-cache.js';
 
-/** A session or API key whose row changed: every node forgets it and ends what it opened. */
-export type CredentialChange = { kind: 'session' | 'api_key' | 'oauth'; id: string };
+/** A credential or membership that changed: every node forgets it and ends what it opened. */
+export type CredentialChange = RevocableRef;
 
 /**
  * What the runtime hands every feature's `create`: the database (which stays

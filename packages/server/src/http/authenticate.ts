@@ -1,4 +1,4 @@
-import { CLIENT_ID_HEADER, CLIENT_ID_PATTERN } from '@engram/shared';
+import { ACCOUNT_HEADER, CLIENT_ID_HEADER, CLIENT_ID_PATTERN } from '@engram/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../lib/auth-context.js';
 import { unauthorized } from '../lib/errors.js';
@@ -10,8 +10,21 @@ declare module 'fastify' {
   }
 }
 
-/** Turns a bearer credential into who is acting, or undefined when it is no valid credential. */
-export type CredentialResolver = (credential: string) => Promise<AuthContext | undefined>;
+/**
+ * Turns a bearer credential into who is acting in the account named
+ * (`account`, X-Engram-Account; none: the credential's own), or undefined
+ * when it is no valid credential.
+ */
+export type CredentialResolver = (
+  credential: string,
+  account?: string,
+) => Promise<AuthContext | undefined>;
+
+/** The account the request names in X-Engram-Account, if any. */
+export function accountOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[ACCOUNT_HEADER.toLowerCase()];
+  return typeof header === 'string' && header.length > 0 ? header : undefined;
+}
 
 /** The bearer credential a request carries (Authorization: Bearer, or X-API-Key). */
 export function credentialOf(request: FastifyRequest): string | undefined {
@@ -29,7 +42,7 @@ export function authenticateWith(resolve: CredentialResolver) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     const credential = credentialOf(request);
     if (!credential || credential.length > 512) throw unauthorized();
-    const auth = await resolve(credential);
+    const auth = await resolve(credential, accountOf(request));
     if (!auth) throw unauthorized('Invalid or expired credentials');
     // OAuth access tokens are issued for /mcp alone (its own hook), never for /api or /auth.
     if (auth.credential.kind === 'oauth') throw unauthorized(OAUTH_MCP_ONLY_MESSAGE);

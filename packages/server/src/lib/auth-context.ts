@@ -1,3 +1,5 @@
+import type { Role } from '@engram/shared';
+
 /** Who is acting, recorded with every change in the change log. */
 export interface Actor {
   kind: 'user' | 'api_key' | 'oauth';
@@ -17,10 +19,34 @@ export interface Credential {
   expiresAt: Date | null;
 }
 
+/**
+ * What a credential alone says (features/auth, keys, oauth): the person and
+ * the account it was made in. The members service turns it into an
+ * `AuthContext` once it knows the account the request acts in and the
+ * person's role there.
+ */
+export type CredentialContext = Omit<AuthContext, 'role'>;
+
+/**
+ * What can be revoked and is announced to every node when it changes: a
+ * credential, or a person's membership of an account (removed, or its role
+ * changed: lib/membership-ref.ts).
+ */
+export interface RevocableRef {
+  kind: Credential['kind'] | 'membership';
+  id: string;
+}
+
 /** What an authenticated request (REST, MCP or WebSocket) acts as. */
 export interface AuthContext {
+  /** The account the request acts in (X-Engram-Account, else the credential's own). */
   accountId: string;
   userId: string;
+  /**
+   * The person's role in that account, read when the request arrived: an API
+   * key or OAuth grant acts with its maker's role, never more.
+   */
+  role: Role;
   actor: Actor;
   credential: Credential;
   /**

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { Credential } from './auth-context.js';
+import type { RevocableRef } from './auth-context.js';
 
-type CredentialRef = Pick<Credential, 'kind' | 'id'>;
+type CredentialRef = RevocableRef;
 
 interface Entry {
   ref: string;
@@ -10,7 +10,8 @@ interface Entry {
 }
 
 /**
- * Session and API-key rows verified recently, by the hash of their secret, so
+ * Session and API-key rows verified recently (and memberships: a person's
+ * role in an account, lib/membership-ref.ts), by the hash of their secret, so
  * a burst of requests does not read the same row on every call (one statement
  * of every REST and MCP request). A credential that is revoked or whose expiry
  * moves is forgotten at once on the node that changed it and, through the

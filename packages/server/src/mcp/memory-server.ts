@@ -14,7 +14,7 @@ import type { GraphService, MemoryGraph } from '../features/graph/graph.service.
 import type { RecallService } from '../features/recall/recall.service.js';
 import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
 import type { SpaceAuth } from '../lib/auth-context.js';
-import { lackedPermission, lacksMessage } from '../lib/space-access.js';
+import { lackedPermission, lacksMessage, roleRefusal } from '../lib/space-access.js';
 import { AppError, fromDatabaseError } from '../lib/errors.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
@@ -269,6 +269,8 @@ function recallText(answer: RecallAnswer): string {
 
 /** What the credential lacks to read or write the server's space, said as it is told. */
 function refusal(auth: SpaceAuth, access: 'read' | 'write'): string | undefined {
+  const refused = roleRefusal(auth, access);
+  if (refused) return refused;
   const lacking = lackedPermission(auth, auth.space.slug, access);
   if (!lacking) return undefined;
   // A connected app's grant is in OAuth scopes: name the scope it would need.

@@ -1,4 +1,5 @@
-import type { AuthContext, Credential } from '../lib/auth-context.js';
+import type { AuthContext, Credential, RevocableRef } from '../lib/auth-context.js';
+import { membershipRef } from '../lib/membership-ref.js';
 import type { CredentialChange, EventBus } from './event-bus.js';
 
 /** The credential's current expiry, or undefined when it no longer exists (deleted, ended). */
@@ -10,7 +11,7 @@ export type CredentialCheck = (
 export type EndReason = 'revoked' | 'expired';
 
 interface Watched {
-  credential: Credential;
+  credential: Omit<Credential, 'kind'> & { kind: RevocableRef['kind'] };
   holders: Set<(reason: EndReason) => void>;
 }
 
@@ -48,41 +49,55 @@ export class CredentialWatch {
   }
 
   /**
-   * Calls `end` once when the credential of `auth` is revoked or expires.
+   * Calls `end` once when the credential of `auth` is revoked or expires, or
+   * the person's membership of the account it acts in ends or changes role.
    * Returns the function that stops watching (call it when the holder closes).
    */
   watch(auth: AuthContext, end: (reason: EndReason) => void): () => void {
-    let entry = this.watched.get(auth.credential.id);
-    if (!entry) {
-      entry = { credential: { ...auth.credential }, holders: new Set() };
-      this.watched.set(auth.credential.id, entry);
-      // A change announced while the holder was being opened (after the
-      // credential was checked, before this watch) would be missed: check once now.
-      void this.recheck(auth.credential.id);
-    }
-    const holders = entry.holders;
     let ended = false;
     const once = (reason: EndReason) => {
       if (ended) return;
       ended = true;
       end(reason);
     };
+    const membership = membershipRef(auth.accountId, auth.userId, auth.role);
+    const stops = [
+      this.hold({ ...auth.credential }, once),
+      this.hold({ ...membership, expiresAt: null }, once),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }
+
+  private hold(credential: Watched['credential'], once: (reason: EndReason) => void): () => void {
+    let entry = this.watched.get(credential.id);
+    if (!entry) {
+      entry = { credential, holders: new Set() };
+      this.watched.set(credential.id, entry);
+      // A change announced while the holder was being opened (after the
+      // credential was checked, before this watch) would be missed: check once now.
+      void this.recheck(credential.id);
+    }
+    const holders = entry.holders;
     holders.add(once);
     if (this.isExpired(entry.credential))
-      queueMicrotask(() => this.endAll(auth.credential.id, 'expired'));
+      queueMicrotask(() => this.endAll(credential.id, 'expired'));
     return () => {
       holders.delete(once);
-      if (holders.size === 0 && this.watched.get(auth.credential.id)?.holders === holders) {
-        this.watched.delete(auth.credential.id);
+      if (holders.size === 0 && this.watched.get(credential.id)?.holders === holders) {
+        this.watched.delete(credential.id);
       }
     };
   }
 
   /** Holders currently watched (tests and diagnostics). */
   get size(): number {
-    let count = 0;
-    for (const entry of this.watched.values()) count += entry.holders.size;
-    return count;
+    // Each holder is held under its credential and its membership: count it once.
+    const holders = new Set<unknown>();
+    for (const entry of this.watched.values())
+      for (const holder of entry.holders) holders.add(holder);
+    return holders.size;
   }
 
   close(): void {
@@ -92,7 +107,7 @@ export class CredentialWatch {
     this.watched.clear();
   }
 
-  private isExpired(credential: Credential): boolean {
+  private isExpired(credential: Watched['credential']): boolean {
     return credential.expiresAt !== null && credential.expiresAt.getTime() <= this.now().getTime();
   }
 

@@ -1,10 +1,10 @@
 import type { ChangeEvent } from '../lib/change-event.js';
-import type { Credential } from '../lib/auth-context.js';
+import type { RevocableRef } from '../lib/auth-context.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
 /** A credential that was revoked or whose expiry moved: whatever holds it checks it again. */
-export type CredentialChange = Pick<Credential, 'kind' | 'id'>;
+export type CredentialChange = RevocableRef;
 export type CredentialChangeListener = (changes: CredentialChange[]) => void;
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import websocket from '@fastify/websocket';
 import {
+  ACCOUNT_QUERY,
   entitiesOfChange,
   clientMessage,
   DEFAULT_SPACE_SLUG,
@@ -13,6 +14,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { GraphService } from '../features/graph/index.js';
 import type { KeysService } from '../features/keys/index.js';
+import type { MembersService } from '../features/members/index.js';
 import type { SpacesService } from '../features/spaces/index.js';
 import type { UsageMeter } from '../features/usage/index.js';
 import type { HttpContext } from '../http/context.js';
@@ -41,6 +43,7 @@ const CLOSE_POLICY = 1008;
 interface RealtimeServices {
   graph: Pick<GraphService, 'changesAfter'>;
   keys: Pick<KeysService, 'authenticateApiKey'>;
+  members: Pick<MembersService, 'actIn'>;
   spaces: Pick<SpacesService, 'resolveSpace'>;
   usage: UsageMeter;
   bus: EventBus;
@@ -393,11 +396,23 @@ export const realtimeRoutes: FastifyPluginAsync<{
 
       const query = request.query as Record<string, unknown>;
       const apiKey = typeof query.api_key === 'string' ? query.api_key : '';
+      // A key acts in the account it was made in; `?account=` may name it, never another.
+      const account =
+        typeof query[ACCOUNT_QUERY] === 'string' && query[ACCOUNT_QUERY]
+          ? query[ACCOUNT_QUERY]
+          : undefined;
       void services.keys
         .authenticateApiKey(apiKey)
-        .catch(() => undefined)
+        .then((base) => base && services.members.actIn(base, account))
+        .catch((error: unknown) =>
+          error instanceof AppError && error.status < 500 ? error.message : undefined,
+        )
         .then(async (auth) => {
           if (closed) return;
+          if (typeof auth === 'string') {
+            socket.close(CLOSE_POLICY, auth);
+            return;
+          }
           if (!auth) {
             socket.close(UNAUTHORIZED_CLOSE_CODE, 'Invalid or expired API key');
             return;

@@ -286,6 +286,7 @@ describe('realtime gateway', () => {
       userId: user.id,
       actor: { kind: 'user' as const, id: user.id },
       credential: { kind: 'session' as const, id: user.id, expiresAt: null },
+      role: 'owner' as const,
     };
     // Written past the runtime's write path: nothing is published.
     const graph = createGraphService({

@@ -442,6 +442,7 @@ describe('DELETE /auth/me', () => {
         userId: victim.user.id,
         actor: { kind: 'api_key', id: victim.key.id },
         credential: { kind: 'api_key', id: victim.key.id, expiresAt: null },
+        role: 'owner' as const,
       },
       [{ name: 'late', type: 'concept' }],
       { existing: 'reject' },

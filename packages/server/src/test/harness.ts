@@ -127,6 +127,8 @@ export async function accountIdOf(t: TestApp, userId: string): Promise<string> {
     .selectFrom('account_members')
     .select('account_id')
     .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .limit(1)
     .executeTakeFirstOrThrow();
   return member.account_id;
 }

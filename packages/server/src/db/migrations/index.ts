@@ -24,6 +24,7 @@ import * as keyPermissions from './023-key-permissions.js';
 import * as embeddingWalkSpace from './024-embedding-walk-space.js';
 import * as webhooks from './025-webhooks.js';
 import * as history from './026-history.js';
+import * as members from './027-members.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -53,4 +54,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '024-embedding-walk-space', sql: embeddingWalkSpace.sql },
   { name: '025-webhooks', sql: webhooks.sql },
   { name: '026-history', sql: history.sql },
+  { name: '027-members', sql: members.sql },
 ];

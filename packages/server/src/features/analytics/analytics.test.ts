@@ -65,6 +65,7 @@ function authFor(accountId: string, userId: string): SpaceAuth {
     userId,
     actor: { kind: 'user', id: userId },
     credential: { kind: 'session', id: randomUUID(), expiresAt: null },
+    role: 'owner' as const,
   };
 }
 

@@ -55,26 +55,64 @@ export async function insertUserWithAccount(
       .returning(['id', 'email', 'first_name', 'last_name', 'password_hash'])
       .executeTakeFirst();
     if (!user) return 'email_taken' as const;
-    const account = await trx
-      .insertInto('accounts')
-      .values({ name: `${input.firstName} ${input.lastName}` })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('account_members')
-      .values({ account_id: account.id, user_id: user.id, role: 'owner' })
-      .execute();
-    await trx
-      .insertInto('subscriptions')
-      .values({
-        account_id: account.id,
-        plan_id: 'free',
-        status: 'active',
-        current_period_end: null,
-      })
-      .execute();
-    return { user, accountId: account.id };
+    return { user, accountId: await insertPersonalAccount(trx, user) };
   });
+}
+
+/** A new account the user owns, on the free plan; returns its id. */
+export async function insertPersonalAccount(
+  db: Db,
+  user: Pick<UserRow, 'id' | 'first_name' | 'last_name'>,
+): Promise<string> {
+  const account = await db
+    .insertInto('accounts')
+    .values({ name: `${user.first_name} ${user.last_name}` })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('account_members')
+    .values({ account_id: account.id, user_id: user.id, role: 'owner' })
+    .execute();
+  await db
+    .insertInto('subscriptions')
+    .values({ account_id: account.id, plan_id: 'free', status: 'active', current_period_end: null })
+    .execute();
+  return account.id;
+}
+
+/** An account the user alone owns that has other members (deleting the user would take it from them). */
+export async function soleOwnedAccountWithOthers(
+  db: Db,
+  userId: string,
+): Promise<{ name: string } | undefined> {
+  return db
+    .selectFrom('account_members as mine')
+    .innerJoin('accounts as a', 'a.id', 'mine.account_id')
+    .select('a.name')
+    .where('mine.user_id', '=', userId)
+    .where('mine.role', '=', 'owner')
+    .where('a.deleted_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('account_members as owner')
+            .select('owner.user_id')
+            .whereRef('owner.account_id', '=', 'mine.account_id')
+            .where('owner.role', '=', 'owner')
+            .where('owner.user_id', '<>', userId),
+        ),
+      ),
+    )
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('account_members as other')
+          .select('other.user_id')
+          .whereRef('other.account_id', '=', 'mine.account_id')
+          .where('other.user_id', '<>', userId),
+      ),
+    )
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** The account a user acts in: their personal account (the one they own), else the oldest. */

@@ -4,12 +4,13 @@ import type {
   ChangePasswordInput,
   DeleteAccountInput,
   LoginInput,
+  Me,
   RegisterInput,
   UpdateProfileInput,
   User,
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext, CredentialContext } from '../../lib/auth-context.js';
 import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { CredentialCache } from '../../lib/credential-cache.js';
@@ -17,6 +18,7 @@ import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { AccountsService } from '../accounts/index.js';
 import { bindService, type CredentialChange } from '../feature.js';
 import type { KeysService } from '../keys/keys.service.js';
+import type { MembersService } from '../members/index.js';
 import type { OAuthService } from '../oauth/index.js';
 import * as repo from './auth.repository.js';
 import {
@@ -45,6 +47,8 @@ export interface AuthDeps {
   accounts: Pick<AccountsService, 'deleteUser'>;
   /** The applications the person connected over OAuth (ended with a password change or deletion). */
   oauth: Pick<OAuthService, 'revokeUserGrants'>;
+  /** The accounts the person belongs to. */
+  members: Pick<MembersService, 'accountsOf'>;
 }
 
 /** Hash of a throwaway password: login verifies against it when the email is unknown, so both failures take as long. */
@@ -115,12 +119,15 @@ export async function login(deps: AuthDeps, input: LoginInput): Promise<AuthResp
   await assertNotLocked(deps, rule, subject);
   const user = await repo.findUserByEmail(deps.db, input.email);
   const valid = await verify(user?.password_hash ?? (await decoyHash), input.password);
-  const accountId = user && valid ? await repo.findPrimaryAccountId(deps.db, user.id) : undefined;
-  if (!user || !accountId) {
+  if (!user || !valid) {
     await recordFailure(deps, rule, subject);
     throw unauthorized(INVALID_CREDENTIALS);
   }
   await clearFailures(deps, rule, subject);
+  // A person who left (or was removed from) every account they had gets a new one of their own.
+  const accountId =
+    (await repo.findPrimaryAccountId(deps.db, user.id)) ??
+    (await repo.insertPersonalAccount(deps.db, user));
   return startSession(deps, user, accountId);
 }
 
@@ -128,7 +135,7 @@ export async function login(deps: AuthDeps, input: LoginInput): Promise<AuthResp
 export async function authenticateSession(
   deps: AuthDeps,
   token: string,
-): Promise<AuthContext | undefined> {
+): Promise<CredentialContext | undefined> {
   if (!token.startsWith(SESSION_TOKEN_PREFIX)) return undefined;
   const session = await deps.verified.lookup(
     'session',
@@ -161,10 +168,15 @@ export async function logout(deps: AuthDeps, auth: AuthContext): Promise<void> {
   deps.credentialsChanged([{ kind: 'session', id: auth.credential.id }]);
 }
 
-export async function getProfile(deps: AuthDeps, auth: AuthContext): Promise<User> {
+/** `GET /auth/me`: the person (with their personal key in the account acted in) and their accounts. */
+export async function getProfile(deps: AuthDeps, auth: AuthContext): Promise<Me> {
   const user = await repo.findUserById(deps.db, auth.userId);
   if (!user) throw unauthorized();
-  return userIn(deps, user, auth.accountId);
+  return {
+    ...(await userIn(deps, user, auth.accountId)),
+    accounts: await deps.members.accountsOf(auth.userId),
+    currentAccountId: auth.accountId,
+  };
 }
 
 export async function updateProfile(
@@ -230,6 +242,12 @@ export async function deleteAccount(
     await recordFailure(deps, rule, user.id);
     const message = 'Password is incorrect: your account was not deleted';
     throw new AppError(403, 'FORBIDDEN', message, [{ field: 'password', message }]);
+  }
+  const shared = await repo.soleOwnedAccountWithOthers(deps.db, user.id);
+  if (shared) {
+    throw conflict(
+      `You are the only owner of ${shared.name}, which has other members: transfer its ownership (Settings → Members) before deleting yourself`,
+    );
   }
   await deps.oauth.revokeUserGrants(user.id);
   await deps.accounts.deleteUser(user.id, [

@@ -82,7 +82,11 @@ describe('POST /auth/register', () => {
 
     const profile = await me(body.token);
     expect(profile.statusCode).toBe(200);
-    expect(profile.json()).toEqual(body.user);
+    expect(profile.json()).toEqual({
+      ...body.user,
+      accounts: [{ id: expect.any(String), name: 'Grace Hopper', role: 'owner' }],
+      currentAccountId: expect.any(String),
+    });
   });
 
   it('trims and lower-cases the email and trims the names', async () => {
@@ -231,13 +235,23 @@ describe('GET /auth/me', () => {
     expect(me.statusCode).toBe(401);
   });
 
-  it('returns exactly {id, email, firstName, lastName, apiKey}', async () => {
+  it('returns exactly {id, email, firstName, lastName, apiKey, accounts, currentAccountId}', async () => {
     const signup = await registered({ firstName: 'Katherine', lastName: 'Johnson' });
     const response = await me(signup.token);
     expect(response.statusCode).toBe(200);
     const body = response.json<Record<string, unknown>>();
-    expect(Object.keys(body).sort()).toEqual(['apiKey', 'email', 'firstName', 'id', 'lastName']);
-    expect(body).toEqual(signup.user);
+    expect(Object.keys(body).sort()).toEqual([
+      'accounts',
+      'apiKey',
+      'currentAccountId',
+      'email',
+      'firstName',
+      'id',
+      'lastName',
+    ]);
+    const { accounts, currentAccountId, ...user } = body;
+    expect(user).toEqual(signup.user);
+    expect(accounts).toEqual([{ id: currentAccountId, name: 'Katherine Johnson', role: 'owner' }]);
   });
 
   it.each([
@@ -321,7 +335,7 @@ describe('PUT /auth/me', () => {
     expect(response.statusCode).toBe(200);
     const expected = { ...signup.user, firstName: 'Mary', lastName: 'Jackson' };
     expect(response.json()).toEqual(expected);
-    expect((await me(signup.token)).json()).toEqual(expected);
+    expect((await me(signup.token)).json()).toMatchObject(expected);
     // Login still returns the updated profile.
     expect((await login(signup.user.email, PASSWORD)).json<AuthBody>().user).toEqual(expected);
   });
@@ -341,7 +355,7 @@ describe('PUT /auth/me', () => {
       await req({ method: 'PUT', url: '/auth/me', payload: { firstName: ['X'], lastName: 7 } }),
       ['body.firstName', 'body.lastName'],
     );
-    expect((await me(signup.token)).json()).toEqual(signup.user);
+    expect((await me(signup.token)).json()).toMatchObject(signup.user);
   });
 
   it('without a token is 401', async () => {

@@ -1,6 +1,7 @@
 import type { AccountsService } from '../accounts/index.js';
 import { defineFeature } from '../feature.js';
 import type { KeysService } from '../keys/keys.service.js';
+import type { MembersService } from '../members/index.js';
 import type { OAuthService } from '../oauth/index.js';
 import { authRoutes } from './auth.routes.js';
 import { createAuthService } from './auth.service.js';
@@ -17,7 +18,13 @@ export const authFeature = defineFeature({
       keys,
       accounts,
       oauth,
-    }: { keys: KeysService; accounts: AccountsService; oauth: OAuthService },
+      members,
+    }: {
+      keys: KeysService;
+      accounts: AccountsService;
+      oauth: OAuthService;
+      members: MembersService;
+    },
   ) =>
     createAuthService({
       db,
@@ -28,6 +35,7 @@ export const authFeature = defineFeature({
       verified,
       accounts,
       oauth,
+      members,
       throttles: authThrottles({
         loginMaxFailures: config.LOGIN_MAX_FAILURES,
         loginLockMinutes: config.LOGIN_LOCK_MINUTES,

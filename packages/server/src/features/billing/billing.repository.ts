@@ -1,3 +1,4 @@
+import type { Role } from '@engram/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
@@ -136,7 +137,7 @@ export async function memberRole(
   db: Db,
   accountId: string,
   userId: string,
-): Promise<'owner' | 'member' | undefined> {
+): Promise<Role | undefined> {
   const row = await db
     .selectFrom('account_members')
     .select('role')

@@ -378,6 +378,7 @@ describe('billing without a payment provider', () => {
       userId: user.id,
       actor: { kind: 'user', id: user.id },
       credential: { kind: 'session', id: 'test', expiresAt: null },
+      role: 'owner' as const,
     };
     // 1,001 entities: more than the free plan's 1,000.
     await t.runtime.graph.createEntities(

@@ -684,6 +684,7 @@ describe('memory spaces', () => {
       userId: account.userId,
       actor: { kind: 'user', id: account.userId },
       credential: { kind: 'session', id: randomUUID(), expiresAt: null },
+      role: 'owner' as const,
       space: { id: inserted.rows[0]!.id, slug: 'work' },
     };
     // The default space (REST without a space) and the work space, both before the first walk.
@@ -773,6 +774,7 @@ describe('memory spaces', () => {
           userId: account.userId,
           actor: { kind: 'user', id: account.userId },
           credential: { kind: 'session', id: randomUUID(), expiresAt: null },
+          role: 'owner' as const,
           space,
         },
         [

@@ -304,6 +304,7 @@ describe('the graph service object', () => {
       userId: account.userId,
       actor: { kind: 'user', id: account.userId },
       credential: { kind: 'session', id: 'test', expiresAt: null },
+      role: 'owner' as const,
     };
   });
 

@@ -214,6 +214,21 @@ export async function findPersonalKey(
     .executeTakeFirst();
 }
 
+/** Deletes every key (personal and account) the user made in the account; returns their ids. */
+export async function deleteKeysMadeBy(
+  db: Db,
+  accountId: string,
+  userId: string,
+): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('api_keys')
+    .where('account_id', '=', accountId)
+    .where('created_by', '=', userId)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** Returns the ids of the deleted keys. */
 export async function deletePersonalKey(
   db: Db,

@@ -10,8 +10,8 @@ import {
   type RolledApiKey,
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
-import type { AuthContext } from '../../lib/auth-context.js';
-import { conflict, notFound, planLimit } from '../../lib/errors.js';
+import type { AuthContext, CredentialContext } from '../../lib/auth-context.js';
+import { conflict, forbidden, notFound, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { CredentialCache } from '../../lib/credential-cache.js';
@@ -67,21 +67,33 @@ function toApiKey(row: repo.ApiKeyRow, now: Date): ApiKey {
   };
 }
 
-async function requireKey(db: Db, accountId: string, id: string): Promise<repo.ApiKeyRow> {
-  const row = isUuid(id) ? await repo.findAccountKey(db, accountId, id) : undefined;
-  if (!row) throw notFound('API key');
+/** Whether the person may see and manage this key: admins and owners every key, members their own. */
+const mayManage = (auth: AuthContext, row: Pick<repo.ApiKeyRow, 'created_by'>) =>
+  auth.role === 'owner' || auth.role === 'admin' || row.created_by === auth.userId;
+
+/** A key the person may manage; another member's key is as invisible as another account's (404). */
+async function requireKey(db: Db, auth: AuthContext, id: string): Promise<repo.ApiKeyRow> {
+  const row = isUuid(id) ? await repo.findAccountKey(db, auth.accountId, id) : undefined;
+  if (!row || !mayManage(auth, row)) throw notFound('API key');
   return row;
 }
 
 // Managing keys belongs to the whole account: each act below refuses a scoped
-// credential (403), or a key limited to one space could mint itself a full one.
+// credential (403), or a key limited to one space could mint itself a full one,
+// and a viewer (read only: a key of theirs could write nothing anyway).
+function requireKeyManager(auth: AuthContext): void {
+  requireFullAccess(auth);
+  if (auth.role === 'viewer') throw forbidden('Viewers cannot manage API keys');
+}
 
 export async function listKeys(deps: KeysDeps, auth: AuthContext): Promise<ApiKey[]> {
-  requireFullAccess(auth);
+  requireKeyManager(auth);
   // Usage is counted in memory between flushes; flush so the list is exact.
   await deps.usage.flush();
   const now = deps.now();
-  return (await repo.listAccountKeys(deps.db, auth.accountId)).map((row) => toApiKey(row, now));
+  return (await repo.listAccountKeys(deps.db, auth.accountId))
+    .filter((row) => mayManage(auth, row))
+    .map((row) => toApiKey(row, now));
 }
 
 export async function createKey(
@@ -89,7 +101,7 @@ export async function createKey(
   auth: AuthContext,
   input: { name: string; permissions?: readonly string[]; expiresInDays?: number | undefined },
 ): Promise<CreatedApiKey> {
-  requireFullAccess(auth);
+  requireKeyManager(auth);
   const now = deps.now();
   return deps.db.transaction().execute(async (trx) => {
     await assertRoomForKey(deps, trx, auth.accountId, now);
@@ -129,7 +141,14 @@ async function issueKey(
   trx: Db,
   auth: AuthContext,
   now: Date,
-  key: { name: string; permissions: string[]; expiresAt: Date | null; rolledFrom?: string },
+  key: {
+    name: string;
+    permissions: string[];
+    expiresAt: Date | null;
+    rolledFrom?: string;
+    /** Who the key acts as (its maker's role bounds it); the caller unless a roll keeps the old key's. */
+    createdBy?: string;
+  },
 ): Promise<CreatedApiKey> {
   const secret = newSecret(API_KEY_PREFIX);
   const id = await repo.insertKey(trx, {
@@ -138,7 +157,7 @@ async function issueKey(
     name: key.name,
     keyHash: hashSecret(secret),
     keyPreview: maskKey(secret),
-    createdBy: auth.userId,
+    createdBy: key.createdBy ?? auth.userId,
     expiresAt: key.expiresAt,
     permissions: key.permissions,
     ...(key.rolledFrom ? { rolledFrom: key.rolledFrom } : {}),
@@ -159,12 +178,12 @@ export async function rollKey(
   auth: AuthContext,
   id: string,
 ): Promise<RolledApiKey> {
-  requireFullAccess(auth);
+  requireKeyManager(auth);
   const now = deps.now();
   const { rolled, ended } = await deps.db.transaction().execute(async (trx) => {
     // Two rolls of one key at once: the second sees the first's successor.
     await repo.lockAccountKeys(trx, auth.accountId);
-    const old = await requireKey(trx, auth.accountId, id);
+    const old = await requireKey(trx, auth, id);
     // A predecessor in grace is not rolled again: a second successor would be one more key.
     if (old.replaced_by)
       throw conflict('This key has already been rolled; roll its successor instead');
@@ -179,6 +198,8 @@ export async function rollKey(
       permissions: old.permissions,
       expiresAt: lifetime ? new Date(now.getTime() + lifetime) : null,
       rolledFrom: old.id,
+      // An admin rolling a member's key gives it the member's role, not their own.
+      createdBy: old.created_by,
     });
     const graceEnd = new Date(now.getTime() + ROLL_GRACE_DAYS * DAY_MS);
     const oldExpiry = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
@@ -202,11 +223,13 @@ export async function rollKey(
  * successor and creating a new key would let working keys pile up past the plan.
  */
 export async function deleteKey(deps: KeysDeps, auth: AuthContext, id: string): Promise<void> {
-  requireFullAccess(auth);
+  requireKeyManager(auth);
   const ended =
     isUuid(id) &&
     (await deps.db.transaction().execute(async (trx) => {
       await repo.lockAccountKeys(trx, auth.accountId);
+      const row = await repo.findAccountKey(trx, auth.accountId, id);
+      if (!row || !mayManage(auth, row)) return false;
       if (!(await repo.deleteKey(trx, auth.accountId, id, 'account'))) return false;
       return [id, ...(await repo.endPredecessors(trx, auth.accountId, id, deps.now()))];
     }));
@@ -229,11 +252,15 @@ export async function keyStatus(
   return row ? { expiresAt: row.expires_at } : undefined;
 }
 
-/** The context of an API key (account or personal), or undefined when unknown or expired. */
+/**
+ * The context of an API key (account or personal), or undefined when unknown
+ * or expired. It acts in the account it was made in, as the person who made
+ * it (their role there is added by the members service).
+ */
 export async function authenticateApiKey(
   deps: KeysDeps,
   credential: string,
-): Promise<AuthContext | undefined> {
+): Promise<CredentialContext | undefined> {
   if (!credential.startsWith(API_KEY_PREFIX)) return undefined;
   const key = await deps.verified.lookup(
     'api_key',
@@ -304,6 +331,19 @@ async function removePersonalKey(deps: KeysDeps, accountId: string, userId: stri
   deps.credentialsChanged(removed.map((id) => ({ kind: 'api_key' as const, id })));
 }
 
+/**
+ * Deletes every key the person made in the account (their removal from it):
+ * each is refused at once, and what it opened ends.
+ */
+export async function deleteKeysMadeBy(
+  deps: KeysDeps,
+  accountId: string,
+  userId: string,
+): Promise<void> {
+  const removed = await repo.deleteKeysMadeBy(deps.db, accountId, userId);
+  deps.credentialsChanged(removed.map((id) => ({ kind: 'api_key' as const, id })));
+}
+
 /** Replaces the personal key; the old one is refused at once, and what it opened ends. */
 export async function regeneratePersonalKey(deps: KeysDeps, auth: AuthContext): Promise<string> {
   requireFullAccess(auth);
@@ -326,6 +366,7 @@ export function createKeysService(deps: KeysDeps) {
       authenticateApiKey,
       personalKey,
       regeneratePersonalKey,
+      deleteKeysMadeBy,
     }),
   };
 }

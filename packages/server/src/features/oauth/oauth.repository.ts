@@ -190,12 +190,15 @@ export async function grantBelongsTo(
   return row !== undefined;
 }
 
-export async function grantIdsOfUser(db: Db, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('oauth_grants')
-    .select('id')
-    .where('user_id', '=', userId)
-    .execute();
+/** The user's grants, in one account or (no `accountId`) all of them. */
+export async function grantIdsOfUser(
+  db: Db,
+  userId: string,
+  accountId?: string,
+): Promise<string[]> {
+  let query = db.selectFrom('oauth_grants').select('id').where('user_id', '=', userId);
+  if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+  const rows = await query.execute();
   return rows.map((row) => row.id);
 }
 

@@ -7,7 +7,7 @@ import {
 } from '@engram/shared';
 import type Provider from 'oidc-provider';
 import type { Db } from '../../db/connection.js';
-import type { AuthContext } from '../../lib/auth-context.js';
+import type { AuthContext, CredentialContext } from '../../lib/auth-context.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { mcpTargetOfResource } from '../../lib/protected-resource.js';
 import { hashSecret } from '../../lib/secrets.js';
@@ -203,8 +203,12 @@ export async function revokeGrant(deps: OAuthDeps, auth: AuthContext, id: string
 }
 
 /** Ends every grant of the person (a password change, the person's deletion). */
-export async function revokeUserGrants(deps: OAuthDeps, userId: string): Promise<void> {
-  const ids = await repo.grantIdsOfUser(deps.db, userId);
+export async function revokeUserGrants(
+  deps: OAuthDeps,
+  userId: string,
+  accountId?: string,
+): Promise<void> {
+  const ids = await repo.grantIdsOfUser(deps.db, userId, accountId);
   for (const id of ids) await repo.deleteGrant(deps.db, id);
   if (ids.length > 0) deps.credentialsChanged(ids.map((id) => ({ kind: 'oauth' as const, id })));
 }
@@ -242,7 +246,7 @@ const ACCESS_TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
 export async function authenticateAccessToken(
   deps: OAuthDeps,
   token: string,
-): Promise<AuthContext | undefined> {
+): Promise<CredentialContext | undefined> {
   if (!ACCESS_TOKEN.test(token) || token.startsWith('eng_')) return undefined;
   const accessToken = await deps.provider.AccessToken.find(token);
   if (!accessToken?.grantId || !accessToken.exp || accessToken.isExpired) return undefined;

@@ -23,7 +23,7 @@ import {
   notFound,
   planLimit,
 } from '../../lib/errors.js';
-import { requireAllSpaces, requireSpaceAccess } from '../../lib/space-access.js';
+import { requireAllSpaces, requireRole, requireSpaceAccess } from '../../lib/space-access.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { bindService } from '../feature.js';
 import * as repo from './spaces.repository.js';
@@ -160,7 +160,7 @@ export async function renameSpace(
 }
 
 /**
- * Deletes a space with everything in it: the owner's session only. It is
+ * Deletes a space with everything in it: an owner's or admin's session only. It is
  * gone at once (marked under the account lock, so no write commits into it
  * after) and its rows are purged in the background. `default` stays.
  */
@@ -170,8 +170,9 @@ export async function deleteSpace(
   idOrSlug: string,
 ): Promise<void> {
   if (auth.credential.kind !== 'session') {
-    throw forbidden('Deleting a space needs the account owner signed in: use the web app');
+    throw forbidden('Deleting a space needs an owner or admin signed in: use the web app');
   }
+  requireRole(auth, 'admin', 'delete a space');
   const found = await repo.findSpace(deps.db, auth.accountId, idOrSlug);
   if (!found) throw notFound('Space');
   if (found.slug === DEFAULT_SPACE_SLUG) {

@@ -17,7 +17,7 @@ import type { AuthContext } from '../../lib/auth-context.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { badRequest, conflict, notFound, planLimit, tooManyRequests } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { requireFullAccess } from '../../lib/space-access.js';
+import { requireFullAccess, requireRole } from '../../lib/space-access.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { bindService } from '../feature.js';
 import type { SpacesService } from '../spaces/spaces.service.js';
@@ -73,15 +73,21 @@ function checkTarget(deps: WebhooksDeps, url: string): void {
   if (refused) throw badRequest('body.url', refused);
 }
 
-async function endpointOf(deps: WebhooksDeps, auth: AuthContext, id: string) {
+/** Endpoints send the account's changes out: owners and admins manage them, with full access. */
+function requireWebhookManager(auth: AuthContext): void {
   requireFullAccess(auth);
+  requireRole(auth, 'admin', 'manage webhooks');
+}
+
+async function endpointOf(deps: WebhooksDeps, auth: AuthContext, id: string) {
+  requireWebhookManager(auth);
   const row = isUuid(id) ? await repo.findEndpoint(deps.db, auth.accountId, id) : undefined;
   if (!row) throw notFound('Webhook');
   return row;
 }
 
 export async function listWebhooks(deps: WebhooksDeps, auth: AuthContext) {
-  requireFullAccess(auth);
+  requireWebhookManager(auth);
   return { webhooks: (await repo.listEndpoints(deps.db, auth.accountId)).map(toWebhook) };
 }
 
@@ -104,7 +110,7 @@ export async function createWebhook(
   auth: AuthContext,
   input: CreateWebhookInput & { events: string[] },
 ): Promise<CreatedWebhook> {
-  requireFullAccess(auth);
+  requireWebhookManager(auth);
   checkTarget(deps, input.url);
   const space = input.space
     ? (await deps.spaces.resolveSpace(auth, input.space, 'read')).space
