@@ -114,6 +114,8 @@ test.describe('Entity detail', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeVisible();
     await expect(page.getByText('3 observations')).toBeVisible();
     await expect(page.getByText(/^Created [A-Z][a-z]{2} \d{1,2}, \d{4}$/)).toBeVisible();
+    // Who made it (docs/history.md): the signed-in person who seeded it.
+    await expect(page.getByTestId('entity-authors')).toContainText('Created by Ada Lovelace');
 
     const canvas = canvasOf(page);
     await expect(canvas).toHaveAttribute('data-nodes', '4');

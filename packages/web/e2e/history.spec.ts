@@ -53,6 +53,7 @@ test.describe('History', () => {
     await expect(changes(page).nth(1)).toContainText('Renamed Alice → Alicia');
     await expect(changes(page).nth(2)).toContainText('Created');
     await expect(changes(page).nth(2)).toContainText('just now');
+    await expect(changes(page).nth(2)).toContainText('Ada Lovelace');
 
     await changes(page)
       .nth(1)

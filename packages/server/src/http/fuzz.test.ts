@@ -361,6 +361,12 @@ const ROUTES: Record<string, RouteSpec> = {
     hasId: true,
     auth: 'main',
   },
+  'GET /api/entities/:id/authors': {
+    method: 'GET',
+    path: (id) => `/api/entities/${id}/authors`,
+    hasId: true,
+    auth: 'main',
+  },
   'POST /api/entities': {
     method: 'POST',
     path: () => '/api/entities',

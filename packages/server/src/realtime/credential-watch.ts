@@ -55,19 +55,23 @@ export class CredentialWatch {
    */
   watch(auth: AuthContext, end: (reason: EndReason) => void): () => void {
     let ended = false;
+    let stops: (() => void)[] = [];
+    const stopWatching = () => {
+      for (const stop of stops) stop();
+    };
     const once = (reason: EndReason) => {
       if (ended) return;
       ended = true;
+      // Held twice (credential and membership): ending by one lets go of the other.
+      stopWatching();
       end(reason);
     };
     const membership = membershipRef(auth.accountId, auth.userId, auth.role);
-    const stops = [
+    stops = [
       this.hold({ ...auth.credential }, once),
       this.hold({ ...membership, expiresAt: null }, once),
     ];
-    return () => {
-      for (const stop of stops) stop();
-    };
+    return stopWatching;
   }
 
   private hold(credential: Watched['credential'], once: (reason: EndReason) => void): () => void {

@@ -474,7 +474,7 @@ describe('DELETE /auth/me', () => {
     const partner = await signUp(node.app);
     const leaverAccount = await accountOf(leaver.user.id);
     const partnerAccount = await accountOf(partner.user.id);
-    // Teams have no screen yet (issue 40): memberships written as they will be.
+    // The leaver co-owns the partner's account, and the partner is a member of the leaver's.
     await db()
       .insertInto('account_members')
       .values([
@@ -490,6 +490,15 @@ describe('DELETE /auth/me', () => {
       url: '/api/entities',
       payload: { name: 'shared', type: 'concept', metadata: {}, observations: ['kept'] },
     });
+
+    // Alone owning an account with another member, the leaver must hand it on or empty it first.
+    const refused = await deleteMe(node, leaver.token, { password: PASSWORD });
+    expect(refused.statusCode).toBe(409);
+    const removed = await as(
+      node.app,
+      leaver.token,
+    )({ method: 'DELETE', url: `/api/members/${partner.user.id}` });
+    expect(removed.statusCode, removed.body).toBe(200);
 
     expect((await deleteMe(node, leaver.token, { password: PASSWORD })).statusCode).toBe(200);
     await node.runtime.accounts.purge.idle();

@@ -44,12 +44,26 @@ export const changesQuery = historyQuery.extend({
   until: asOfParam.optional(),
 });
 
+/** A person of the account, as history names them: "First Last", or their email when they gave no name. */
+export const historyUser = z.object({
+  id: z.string(),
+  name: z.string(),
+});
+export type HistoryUser = z.infer<typeof historyUser>;
+
 /** Who made a change: a person's session, an API key, or an OAuth-connected app. */
 export const historyActor = z.object({
   kind: z.enum(['user', 'api_key', 'oauth']),
   id: z.string(),
   /** The person's name or email, the key's name, the app's name; null once it is gone. */
   name: z.string().nullable(),
+  /**
+   * The person behind the credential: the session's user, the key's creator,
+   * the user who connected the app. Null when the change does not say (a key's
+   * or an app's change made before the change log recorded it) or the person
+   * is gone.
+   */
+  user: historyUser.nullable(),
 });
 export type HistoryActor = z.infer<typeof historyActor>;
 
@@ -113,6 +127,24 @@ export const historyPage = z.object({
   nextCursor: z.string().nullable(),
 });
 export type HistoryPage = z.infer<typeof historyPage>;
+
+/**
+ * `GET /api/entities/{id}/authors`: who created the entity and who last
+ * changed it (its own row, its observations or a relation touching it: the
+ * newest change its history lists), read from the history the plan keeps.
+ * `createdAt` / `updatedAt` are null when history no longer holds that change
+ * (compacted after the plan's history window, or made before history was
+ * kept); `createdBy` / `updatedBy` are null then too, and when the change is
+ * held but its person is unknown (a key's or an app's change recorded before
+ * the change log named the person) or gone.
+ */
+export const entityAuthors = z.object({
+  createdBy: historyUser.nullable(),
+  createdAt: z.string().nullable(),
+  updatedBy: historyUser.nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type EntityAuthors = z.infer<typeof entityAuthors>;
 
 export const revertResult = z.object({
   /** The call that was reverted (its first seq) and the changes it made. */

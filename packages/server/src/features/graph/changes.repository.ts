@@ -59,7 +59,9 @@ const EVENT_OVERHEAD_BYTES = 64;
  * commit in sequence order and a reader resuming from a seq never misses one),
  * inserts every event and adds their bytes to the account's `stored_bytes`,
  * and records the call (`graph_calls`: its seqs, space, actor and time; a
- * revert marks the call it undid). Returns the first seq, the bytes the
+ * revert marks the call it undid). The actor is the credential's kind and id,
+ * the person behind it (`userId`; absent in rows written before it was
+ * recorded) and the client that made the call (`origin`, when named). Returns the first seq, the bytes the
  * events count for, and the bytes (and history's part of them) and entities
  * the account holds after the write (the counters the statements before
  * kept): what the plan limits are checked against.

@@ -62,6 +62,7 @@ export function createGraphService(deps: GraphDeps) {
       recallAt: asOf.recallAt,
       listRelationsAt: asOf.listRelationsAt,
       entityHistory: history.entityHistory,
+      entityAuthors: history.entityAuthors,
       listChanges: history.listChanges,
       revertChange: history.revertChange,
       undoLast: history.undoLast,

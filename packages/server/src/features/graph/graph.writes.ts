@@ -96,8 +96,14 @@ export async function write<T>(
         return { result: outcome, firstSeq: 0, at };
       }
       const appended = await changeRepo.appendEvents(trx, auth.accountId, auth.space.id, pending, {
-        // The origin too, so a replay after a reconnect still names it.
-        actor: { ...auth.actor, ...(auth.origin ? { origin: auth.origin } : {}) },
+        // The person behind the credential (a key's creator, the user who
+        // connected an app: history's "who"), and the origin, so a replay
+        // after a reconnect still names it.
+        actor: {
+          ...auth.actor,
+          userId: auth.userId,
+          ...(auth.origin ? { origin: auth.origin } : {}),
+        },
         at,
         reverts: call.reverts,
       });

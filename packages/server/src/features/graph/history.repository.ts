@@ -24,7 +24,12 @@ export interface CallRow {
   seq: number;
   last_seq: number;
   space_id: string;
-  actor: { kind: 'user' | 'api_key' | 'oauth'; id: string; origin?: string };
+  /**
+   * The credential's kind and id, and the person behind it (`userId`: the
+   * session's user, the key's creator, the user who connected the app;
+   * absent in rows written before it was recorded).
+   */
+  actor: { kind: 'user' | 'api_key' | 'oauth'; id: string; userId?: string; origin?: string };
   at: Date;
   reverts: number | null;
   reverted_by: number | null;
@@ -471,21 +476,37 @@ export async function presentImages(
   return new Map(result.rows.map((row) => [row.id, { kind: row.kind, image: row.image }]));
 }
 
-/** Who the actors are: people's names or emails, keys' and apps' names. */
+/** A person's name as history shows it: "First Last", or their email when they gave no name. */
+const personName = (users: string) =>
+  sql.raw(
+    `coalesce(nullif(trim(concat_ws(' ', ${users}.first_name, ${users}.last_name)), ''), ${users}.email)`,
+  );
+
+/** The person behind a call's actor: its `userId`, or (rows written before it) a session's own user. */
+const actorUserId = (calls: string) =>
+  sql.raw(
+    `coalesce(${calls}.actor->>'userId', case when ${calls}.actor->>'kind' = 'user' then ${calls}.actor->>'id' end)::uuid`,
+  );
+
+/**
+ * Who the actors are: people's names or emails (`user:<id>`, for sessions and
+ * for the person behind any credential, `userId`), keys' and apps' names.
+ */
 export async function actorNames(
   db: Db,
-  actors: { kind: string; id: string }[],
+  actors: { kind: string; id: string; userId?: string | undefined }[],
 ): Promise<Map<string, string>> {
   const ids = (kind: string) => [
     ...new Set(actors.filter((a) => a.kind === kind).map((a) => a.id)),
   ];
-  const users = ids('user');
+  const users = [
+    ...new Set([...ids('user'), ...actors.flatMap((a) => (a.userId ? [a.userId] : []))]),
+  ];
   const keys = ids('api_key');
   const names = new Map<string, string>();
   if (users.length > 0) {
     const result = await sql<{ id: string; name: string }>`
-      select id, coalesce(nullif(trim(concat_ws(' ', first_name, last_name)), ''), email) as name
-        from users where id = any(${users}::uuid[])
+      select u.id, ${personName('u')} as name from users u where u.id = any(${users}::uuid[])
     `.execute(db);
     for (const row of result.rows) names.set(`user:${row.id}`, row.name);
   }
@@ -496,6 +517,56 @@ export async function actorNames(
     for (const row of result.rows) names.set(`api_key:${row.id}`, row.name);
   }
   return names;
+}
+
+/** Who created an entity and who last changed it, as history holds them (null: not held). */
+export interface AuthorsRow {
+  /** Whether the entity exists now in the space. */
+  present: boolean;
+  created_at: Date | null;
+  created_user_id: string | null;
+  created_user_name: string | null;
+  updated_at: Date | null;
+  updated_user_id: string | null;
+  updated_user_name: string | null;
+}
+
+/**
+ * The calls that created an entity and last changed it, with their people,
+ * in one statement of index probes: its row's earliest history row (the
+ * creation when it has no image before), and the newest history row of it,
+ * its observations or a relation at either end (`graph_history_by_entity`,
+ * `graph_history_by_other`); each call by its key, each person by id.
+ */
+export async function entityAuthors(
+  db: Db,
+  accountId: string,
+  spaceId: string,
+  entityId: string,
+): Promise<AuthorsRow> {
+  const result = await sql<AuthorsRow>`
+    with probe as (
+      select
+        (select case when h.before is null then h.seq end from graph_history h
+          where h.space_id = ${spaceId} and h.row_id = ${entityId}
+          order by h.seq limit 1) as created,
+        greatest(
+          (select max(h.seq) from graph_history h
+            where h.space_id = ${spaceId} and h.entity_id = ${entityId}),
+          (select max(h.seq) from graph_history h
+            where h.space_id = ${spaceId} and h.other_id = ${entityId})
+        ) as updated
+    )
+    select exists (select 1 from entities e where e.space_id = ${spaceId} and e.id = ${entityId}) as present,
+           cc.at as created_at, cu.id as created_user_id, ${personName('cu')} as created_user_name,
+           uc.at as updated_at, uu.id as updated_user_id, ${personName('uu')} as updated_user_name
+      from probe p
+      left join graph_calls cc on cc.account_id = ${accountId} and cc.seq = p.created
+      left join users cu on cu.id = ${actorUserId('cc')}
+      left join graph_calls uc on uc.account_id = ${accountId} and uc.seq = p.updated
+      left join users uu on uu.id = ${actorUserId('uc')}
+  `.execute(db);
+  return result.rows[0]!;
 }
 
 // ── purge and compaction ─────────────────────────────────────────────────────

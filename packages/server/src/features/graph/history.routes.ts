@@ -1,5 +1,6 @@
 import {
   changesQuery,
+  entityAuthors,
   errorResponse,
   historyPage,
   historyQuery,
@@ -46,6 +47,23 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = 
       },
     },
     async (request) => graph.entityHistory(spaceAuthOf(request), request.params.id, request.query),
+  );
+
+  app.get(
+    '/api/entities/:id/authors',
+    {
+      config: { operation: { type: 'query', resource: 'entity' } },
+      schema: {
+        tags,
+        security,
+        summary: 'Who created an entity and who last changed it',
+        description:
+          "The people behind the calls that created the entity and that last changed it (itself, its observations or a relation touching it), with when, from the plan's history window: a field is null when history no longer holds that change, or its person is unknown or gone.",
+        params: idParams,
+        response: { 200: entityAuthors, ...errors },
+      },
+    },
+    async (request) => graph.entityAuthors(spaceAuthOf(request), request.params.id),
   );
 
   app.get(

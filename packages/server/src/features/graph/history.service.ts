@@ -1,9 +1,11 @@
 import type {
   AsOf,
+  EntityAuthors,
   EntityVersion,
   GraphEventType,
   HistoryChange,
   HistoryPage,
+  HistoryUser,
   ObservationVersion,
   RelationVersion,
   RevertResult,
@@ -229,13 +231,24 @@ async function changesOfCalls(
       callSeq: call.seq,
       type: event.type as GraphEventType,
       at: call.at.toISOString(),
-      actor: { kind, id, name: names.get(`${kind}:${id}`) ?? null },
+      actor: { kind, id, name: names.get(`${kind}:${id}`) ?? null, user: userOf(call, names) },
       space: auth.space.slug,
       before: before ?? null,
       after: after ?? null,
     };
   });
   return { changes, more: events.length > page.limit };
+}
+
+/**
+ * The person behind a call's credential, with their name; null when the call
+ * does not say (a key's or an app's call recorded before `userId` was) or
+ * the person is gone.
+ */
+function userOf(call: historyRepo.CallRow, names: Map<string, string>): HistoryUser | null {
+  const userId = call.actor.userId ?? (call.actor.kind === 'user' ? call.actor.id : undefined);
+  const name = userId ? names.get(`user:${userId}`) : undefined;
+  return userId && name !== undefined ? { id: userId, name } : null;
 }
 
 function pageOf(
@@ -309,6 +322,30 @@ export async function listChanges(
   // Calls are whole: their events are after `since` and through `until` as their first is.
   const result = await changesOfCalls(deps, auth, calls, { beforeSeq, limit: query.limit });
   return pageOf(result, calls.length === query.limit);
+}
+
+/**
+ * Who created the entity and who last changed it (`GET
+ * /api/entities/{id}/authors`), from the history the plan keeps: null where
+ * it no longer holds the change, or its person is unknown or gone. 404 when
+ * the entity is not in the space now, as its read.
+ */
+export async function entityAuthors(
+  deps: GraphDeps,
+  auth: SpaceAuth,
+  entityId: string,
+): Promise<EntityAuthors> {
+  if (!isUuid(entityId)) throw notFound('Entity');
+  const row = await historyRepo.entityAuthors(deps.db, auth.accountId, auth.space.id, entityId);
+  if (!row.present) throw notFound('Entity');
+  const person = (id: string | null, name: string | null) =>
+    id !== null && name !== null ? { id, name } : null;
+  return {
+    createdBy: person(row.created_user_id, row.created_user_name),
+    createdAt: row.created_at?.toISOString() ?? null,
+    updatedBy: person(row.updated_user_id, row.updated_user_name),
+    updatedAt: row.updated_at?.toISOString() ?? null,
+  };
 }
 
 // ── revert ───────────────────────────────────────────────────────────────────

@@ -232,7 +232,7 @@ describe('asOf', () => {
 
 describe('history and revert', () => {
   it("lists an entity's changes newest first, with who, before and after", async () => {
-    const { rest } = await account();
+    const { rest, userId } = await account();
     const ada = await ok<Entity>(rest, 'POST', '/api/entities', {
       name: 'Ada',
       type: 'person',
@@ -268,7 +268,12 @@ describe('history and revert', () => {
       name: 'Ada',
       observations: [{ content: 'mathematician' }],
     });
-    expect(created!.actor).toEqual({ kind: 'user', id: expect.any(String), name: 'Ada Lovelace' });
+    expect(created!.actor).toEqual({
+      kind: 'user',
+      id: userId,
+      name: 'Ada Lovelace',
+      user: { id: userId, name: 'Ada Lovelace' },
+    });
 
     const first = await ok<HistoryPage>(rest, 'GET', `/api/entities/${ada.id}/history?limit=2`);
     expect(first.changes).toHaveLength(2);
@@ -328,7 +333,7 @@ describe('history and revert', () => {
   });
 
   it("reverts a whole batch, and another account's change is a 404", async () => {
-    const { rest, key } = await account();
+    const { rest, key, userId } = await account();
     const mcp = await connectMcp(baseUrl, key);
     closers.push(() => mcp.close());
     await callTool(mcp, 'create_entities', {
@@ -337,7 +342,12 @@ describe('history and revert', () => {
     const page = await ok<HistoryPage>(rest, 'GET', '/api/changes');
     expect(page.changes).toHaveLength(3);
     expect(new Set(page.changes.map((change) => change.callSeq)).size).toBe(1);
-    expect(page.changes[0]!.actor).toMatchObject({ kind: 'api_key', name: 'agent' });
+    // The key, and the person who made it.
+    expect(page.changes[0]!.actor).toMatchObject({
+      kind: 'api_key',
+      name: 'agent',
+      user: { id: userId, name: 'Ada Lovelace' },
+    });
     const middle = page.changes[1]!.seq;
 
     const other = await account();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   actorLabel,
   asOfFromSearch,
+  authorLines,
   asOfLabel,
   changesInCall,
   describeChange,
@@ -50,7 +51,7 @@ function change(partial: Partial<HistoryChange>): HistoryChange {
     callSeq: 1,
     type: 'entity_updated',
     at: '2026-11-20T10:00:00.000Z',
-    actor: { kind: 'user', id: 'u1', name: 'Ada' },
+    actor: { kind: 'user', id: 'u1', name: 'Ada', user: { id: 'u1', name: 'Ada' } },
     space: 'default',
     before: null,
     after: null,
@@ -165,11 +166,64 @@ describe('diffLines', () => {
 
 describe('labels', () => {
   it('names the actor, or the kind of caller when the name is gone', () => {
-    expect(actorLabel({ kind: 'user', id: 'u', name: 'Ada' })).toBe('Ada');
-    expect(actorLabel({ kind: 'user', id: 'u', name: null })).toBe('Person');
-    expect(actorLabel({ kind: 'api_key', id: 'k', name: null })).toBe('API key');
-    expect(actorLabel({ kind: 'oauth', id: 'c', name: null })).toBe('Connected app');
+    expect(actorLabel({ kind: 'user', id: 'u', name: 'Ada', user: null })).toBe('Ada');
+    expect(actorLabel({ kind: 'user', id: 'u', name: null, user: null })).toBe('Person');
+    expect(actorLabel({ kind: 'api_key', id: 'k', name: null, user: null })).toBe('API key');
+    expect(actorLabel({ kind: 'api_key', id: 'k', name: 'ci-agent', user: null })).toBe('ci-agent');
+    expect(actorLabel({ kind: 'oauth', id: 'c', name: null, user: null })).toBe('Connected app');
     expect(actorLabel(null)).toBe('Engram');
+  });
+
+  it('names the person behind a key or an app, beside the credential', () => {
+    const ada = { id: 'u', name: 'Ada Lovelace' };
+    expect(actorLabel({ kind: 'user', id: 'u', name: 'Ada Lovelace', user: ada })).toBe(
+      'Ada Lovelace',
+    );
+    expect(actorLabel({ kind: 'api_key', id: 'k', name: 'ci-agent', user: ada })).toBe(
+      'Ada Lovelace via key ‘ci-agent’',
+    );
+    expect(actorLabel({ kind: 'api_key', id: 'k', name: null, user: ada })).toBe(
+      'Ada Lovelace via an API key',
+    );
+    expect(actorLabel({ kind: 'oauth', id: 'c', name: 'Claude', user: ada })).toBe(
+      'Ada Lovelace via Claude',
+    );
+    expect(actorLabel({ kind: 'oauth', id: 'c', name: null, user: ada })).toBe(
+      'Ada Lovelace via a connected app',
+    );
+  });
+
+  it('says who created and last changed an entity only when history still says', () => {
+    const ada = { id: 'u1', name: 'Ada Lovelace' };
+    const grace = { id: 'u2', name: 'Grace Hopper' };
+    expect(
+      authorLines({
+        createdBy: ada,
+        createdAt: '2026-11-01T10:00:00.000Z',
+        updatedBy: grace,
+        updatedAt: '2026-11-02T10:00:00.000Z',
+      }),
+    ).toEqual([
+      { kind: 'created', text: 'Created by Ada Lovelace', at: '2026-11-01T10:00:00.000Z' },
+      { kind: 'changed', text: 'Last changed by Grace Hopper', at: '2026-11-02T10:00:00.000Z' },
+    ]);
+    // Compacted past the history window, or a person unknown or gone: that line is left out.
+    expect(
+      authorLines({
+        createdBy: null,
+        createdAt: null,
+        updatedBy: grace,
+        updatedAt: '2026-11-02T10:00:00.000Z',
+      }).map((line) => line.text),
+    ).toEqual(['Last changed by Grace Hopper']);
+    expect(
+      authorLines({
+        createdBy: null,
+        createdAt: '2026-11-01T10:00:00.000Z',
+        updatedBy: null,
+        updatedAt: null,
+      }),
+    ).toEqual([]);
   });
 
   it('says when, relative to now', () => {

@@ -1,6 +1,7 @@
 import {
   parseAsOf,
   typeLabel,
+  type EntityAuthors,
   type EntityVersion,
   type HistoryActor,
   type HistoryChange,
@@ -57,18 +58,57 @@ export function validityLabel({ validFrom, validTo }: Validity): string | null {
   return `valid until ${validityEnd(validTo!)}`;
 }
 
-/** The actor's name; without one, what kind of caller it was. */
+/**
+ * Who made a change: the person, and the credential when it was not their
+ * own session ('Ada Lovelace via key ‘ci-agent’', 'Ada Lovelace via Claude');
+ * without the person (an older change, or someone gone), the credential's
+ * name, else what kind of caller it was.
+ */
 export function actorLabel(actor: HistoryActor | null): string {
   if (actor === null) return 'Engram';
-  if (actor.name) return actor.name;
+  const person = actor.user?.name ?? null;
   switch (actor.kind) {
-    case 'api_key':
-      return 'API key';
-    case 'oauth':
-      return 'Connected app';
+    case 'api_key': {
+      if (!person) return actor.name ?? 'API key';
+      return actor.name ? `${person} via key ‘${actor.name}’` : `${person} via an API key`;
+    }
+    case 'oauth': {
+      if (!person) return actor.name ?? 'Connected app';
+      return `${person} via ${actor.name ?? 'a connected app'}`;
+    }
     default:
-      return 'Person';
+      return person ?? actor.name ?? 'Person';
   }
+}
+
+/** One line of who made an entity what it is: 'Created by Ada Lovelace', and when. */
+export interface AuthorLine {
+  kind: 'created' | 'changed';
+  text: string;
+  at: string;
+}
+
+/**
+ * The entity page's 'Created by …' and 'Last changed by …' (GET
+ * /api/entities/{id}/authors), each only when history still says who and when.
+ */
+export function authorLines(authors: EntityAuthors): AuthorLine[] {
+  const lines: AuthorLine[] = [];
+  if (authors.createdBy && authors.createdAt) {
+    lines.push({
+      kind: 'created',
+      text: `Created by ${authors.createdBy.name}`,
+      at: authors.createdAt,
+    });
+  }
+  if (authors.updatedBy && authors.updatedAt) {
+    lines.push({
+      kind: 'changed',
+      text: `Last changed by ${authors.updatedBy.name}`,
+      at: authors.updatedAt,
+    });
+  }
+  return lines;
 }
 
 const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });

@@ -1,4 +1,4 @@
-import type { Entity, GraphData, Relation } from '@engram/shared';
+import type { Entity, EntityAuthors, GraphData, Relation } from '@engram/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -79,10 +79,22 @@ const GRAPH: GraphData = {
   ],
 };
 
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+
+/** Who made Ada what she is (GET /api/entities/{id}/authors): a key of Ada's, then Grace. */
+const AUTHORS: EntityAuthors = {
+  createdBy: { id: 'u1', name: 'Ada Lovelace' },
+  createdAt: hoursAgo(72),
+  updatedBy: { id: 'u2', name: 'Grace Hopper' },
+  updatedAt: hoursAgo(2),
+};
+
 type Reply = { status: number; body?: unknown } | 'network-error';
 const notFound: Reply = { status: 404, body: { error: 'Entity not found', code: 'NOT_FOUND' } };
 
-function entityServer(overrides: { entity?: Reply; relations?: Reply; graph?: Reply } = {}) {
+function entityServer(
+  overrides: { entity?: Reply; relations?: Reply; graph?: Reply; authors?: Reply } = {},
+) {
   localStorage.setItem('auth_token', 'valid-token');
   return fakeServer({
     'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
@@ -97,6 +109,7 @@ function entityServer(overrides: { entity?: Reply; relations?: Reply; graph?: Re
         body: { relations: RELATIONS, total: 2, nextOffset: null, truncated: false },
       },
     'GET /api/relations/graph/data': () => overrides.graph ?? { status: 200, body: GRAPH },
+    'GET /api/entities/e-ada/authors': () => overrides.authors ?? { status: 200, body: AUTHORS },
   });
 }
 
@@ -128,6 +141,9 @@ describe('Entity detail screen', { timeout: 20_000 }, () => {
     expect(screen.getByText('2 observations')).toBeInTheDocument();
     expect(screen.getByText('Created Jan 5, 2027')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/entities');
+    const authors = await screen.findByTestId('entity-authors');
+    expect(authors).toHaveTextContent('Created by Ada Lovelace · 3 days ago');
+    expect(authors).toHaveTextContent('Last changed by Grace Hopper · 2 hours ago');
 
     const canvas = await screen.findByTestId('graph-canvas');
     expect(canvas).toHaveAttribute('data-nodes', '3');
@@ -156,6 +172,33 @@ describe('Entity detail screen', { timeout: 20_000 }, () => {
     expect(paths).toContain('/api/entities/e-ada');
     expect(paths).toContain('/api/relations');
     expect(paths).toContain('/api/relations/graph/data');
+    expect(paths).toContain('/api/entities/e-ada/authors');
+  });
+
+  it('says who created and last changed it only as far as history knows, and nothing when that read fails', async () => {
+    entityServer({
+      authors: {
+        status: 200,
+        // Created before the history window: only the last change is known.
+        body: { ...AUTHORS, createdBy: null, createdAt: null },
+      },
+    });
+    const first = await openEntity();
+    const authors = await screen.findByTestId('entity-authors', {}, { timeout: 5000 });
+    expect(authors).toHaveTextContent(/^Last changed by Grace Hopper · 2 hours ago$/);
+    const time = within(authors).getByText('2 hours ago');
+    expect(time.tagName).toBe('TIME');
+    expect(time).toHaveAttribute('datetime', AUTHORS.updatedAt);
+    first.unmount();
+
+    entityServer({ authors: { status: 403, body: { error: 'No', code: 'FORBIDDEN' } } });
+    await openEntity();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    await screen.findByTestId('graph-canvas');
+    expect(screen.queryByTestId('entity-authors')).not.toBeInTheDocument();
+    expect(screen.getByText('Created Jan 5, 2027')).toBeInTheDocument();
   });
 
   it('asks for the relations of the entity and its depth-1, limit-50 neighbourhood', async () => {

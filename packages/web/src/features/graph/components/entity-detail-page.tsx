@@ -23,6 +23,7 @@ import { useEntitySubscription } from '@/lib/realtime';
 import { cn } from '@/lib/cn';
 import { useEntity } from '@/lib/api/entities';
 import { useSpaceSlug } from '@/lib/space';
+import { entityAuthorsKey } from '../api/entity-authors';
 import { entityHistoryKey } from '../api/entity-history';
 import { useEntityGraph } from '../api/get-entity-graph';
 import { useEntityRelations } from '../api/list-entity-relations';
@@ -35,6 +36,7 @@ import {
   type GraphNodeView,
 } from '../graph-model';
 import { validityLabel, type Validity } from '../history-model';
+import { EntityAuthorsNote } from './entity-authors';
 import { EntityHistory } from './entity-history';
 import { GraphCanvas } from './graph-canvas';
 import { DetailRow, NodeTypesLegend, Panel } from './graph-panels';
@@ -70,6 +72,7 @@ function EntityDetail({ entityId }: { entityId: string }) {
     void relations.refetch();
     void graph.refetch();
     void queryClient.invalidateQueries({ queryKey: entityHistoryKey(space, entityId) });
+    void queryClient.invalidateQueries({ queryKey: entityAuthorsKey(space, entityId) });
   }
 
   if (entity.isPending || entity.isError) {
@@ -191,6 +194,7 @@ function LoadedEntity({
               Created {formatDate(entity.createdAt)}
             </span>
           </div>
+          <EntityAuthorsNote entityId={entity.id} />
         </div>
         <RefreshButton
           onClick={onRefresh}

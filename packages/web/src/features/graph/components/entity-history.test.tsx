@@ -44,7 +44,12 @@ const CHANGES: HistoryChange[] = [
     callSeq: 11,
     type: 'observation_added',
     at: at(2),
-    actor: { kind: 'api_key', id: 'k1', name: null },
+    actor: {
+      kind: 'api_key',
+      id: 'k1',
+      name: 'ci-agent',
+      user: { id: 'u1', name: 'Ada Lovelace' },
+    },
     space: 'default',
     before: { ...V1, name: 'Alicia' },
     after: {
@@ -66,7 +71,12 @@ const CHANGES: HistoryChange[] = [
     callSeq: 11,
     type: 'entity_updated',
     at: at(2),
-    actor: { kind: 'api_key', id: 'k1', name: null },
+    actor: {
+      kind: 'api_key',
+      id: 'k1',
+      name: 'ci-agent',
+      user: { id: 'u1', name: 'Ada Lovelace' },
+    },
     space: 'default',
     before: V1,
     after: { ...V1, name: 'Alicia' },
@@ -76,7 +86,8 @@ const CHANGES: HistoryChange[] = [
     callSeq: 10,
     type: 'relation_created',
     at: at(30),
-    actor: { kind: 'oauth', id: 'c1', name: 'Claude' },
+    // An app's change from before the change log named the person: the app alone.
+    actor: { kind: 'oauth', id: 'c1', name: 'Claude', user: null },
     space: 'default',
     before: null,
     after: {
@@ -98,7 +109,7 @@ const CREATED: HistoryChange = {
   callSeq: 1,
   type: 'entity_created',
   at: at(60 * 24 * 2),
-  actor: { kind: 'user', id: 'u1', name: 'Ada Lovelace' },
+  actor: { kind: 'user', id: 'u1', name: 'Ada Lovelace', user: { id: 'u1', name: 'Ada Lovelace' } },
   space: 'default',
   before: null,
   after: V1,
@@ -192,7 +203,8 @@ describe('Entity History tab', { timeout: 20_000 }, () => {
     const rows = within(list).getAllByTestId('history-change');
     expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent('Added observation');
-    expect(rows[0]).toHaveTextContent('API key');
+    // The person, beside the key they made.
+    expect(rows[0]).toHaveTextContent('Ada Lovelace via key ‘ci-agent’');
     expect(rows[0]).toHaveTextContent('2 minutes ago');
     expect(rows[0]).toHaveTextContent('one of 2 changes in a call');
     expect(within(rows[0]!).getByRole('list', { name: 'What changed' })).toHaveTextContent(
@@ -202,6 +214,7 @@ describe('Entity History tab', { timeout: 20_000 }, () => {
     expect(rows[1]).toHaveTextContent('NameAlice→changed toAlicia');
     expect(rows[2]).toHaveTextContent('Related to Bob (Knows)');
     expect(rows[2]).toHaveTextContent('Claude');
+    expect(rows[2]).not.toHaveTextContent('via');
     const time = within(rows[2]!).getByText('30 minutes ago');
     expect(time).toHaveAttribute('title');
     expect(time).toHaveAttribute('datetime', CHANGES[2]!.at);
