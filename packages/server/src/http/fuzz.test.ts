@@ -275,7 +275,7 @@ type FieldKind =
 type QueryKind = 'int' | 'text' | 'list' | 'id';
 
 interface RouteSpec {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path for an id (`:id` routes) or the fixed path. */
   path: (id: string) => string;
   hasId: boolean;
@@ -360,6 +360,58 @@ const ROUTES: Record<string, RouteSpec> = {
     path: (id) => `/api/entities/${id}`,
     hasId: true,
     auth: 'main',
+  },
+  'GET /api/members': { method: 'GET', path: () => '/api/members', hasId: false, auth: 'main' },
+  'PATCH /api/members/:userId': {
+    method: 'PATCH',
+    path: (id) => `/api/members/${id}`,
+    hasId: true,
+    auth: 'main',
+    body: { template: () => ({ role: 'viewer' }), required: { role: 'text' } },
+  },
+  'DELETE /api/members/:userId': {
+    method: 'DELETE',
+    path: (id) => `/api/members/${id}`,
+    hasId: true,
+    auth: 'main',
+  },
+  'POST /api/members/transfer-ownership': {
+    method: 'POST',
+    path: () => '/api/members/transfer-ownership',
+    hasId: false,
+    auth: 'main',
+    body: { template: () => ({ userId: randomUUID() }), required: { userId: 'id' } },
+  },
+  'POST /api/members/invitations': {
+    method: 'POST',
+    path: () => '/api/members/invitations',
+    hasId: false,
+    auth: 'main',
+    // The free plan holds one person: even an accepted body is a 402.
+    body: {
+      template: () => ({ email: 'fuzz-invitee@example.com', role: 'viewer' }),
+      required: { email: 'email', role: 'text' },
+    },
+  },
+  'DELETE /api/members/invitations/:id': {
+    method: 'DELETE',
+    path: (id) => `/api/members/invitations/${id}`,
+    hasId: true,
+    auth: 'main',
+  },
+  'POST /api/invitations/preview': {
+    method: 'POST',
+    path: () => '/api/invitations/preview',
+    hasId: false,
+    auth: 'none',
+    body: { template: () => ({ token: 'eng_inv_unknown' }), required: { token: 'anyPassword' } },
+  },
+  'POST /api/invitations/accept': {
+    method: 'POST',
+    path: () => '/api/invitations/accept',
+    hasId: false,
+    auth: 'main',
+    body: { template: () => ({ token: 'eng_inv_unknown' }), required: { token: 'anyPassword' } },
   },
   'GET /api/entities/:id/authors': {
     method: 'GET',
