@@ -215,6 +215,65 @@ describe.skipIf(!databaseServer || !redisUrl)(
       expect(defaultSocket.messages.filter((m) => m.type === 'entity_created')).toEqual([]);
     });
 
+    it('removing a member on node B ends their socket and requests on node A at once', async () => {
+      const [a, b] = nodes as [ServerProcess, ServerProcess];
+      const owner = await register(a);
+      const call = (
+        node: ServerProcess,
+        token: string,
+        method: string,
+        path: string,
+        body?: unknown,
+        account?: string,
+      ) =>
+        fetch(`${node.url}${path}`, {
+          method,
+          headers: {
+            ...(body ? { 'content-type': 'application/json' } : {}),
+            authorization: `Bearer ${token}`,
+            ...(account ? { 'x-engram-account': account } : {}),
+          },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+      const ownerMe = (await (await call(a, owner.token, 'GET', '/auth/me')).json()) as {
+        currentAccountId: string;
+      };
+      const account = ownerMe.currentAccountId;
+      // Teams need a plan for more than one person: set it as the operator would.
+      const db = new pg.Client({ connectionString: database.url });
+      await db.connect();
+      await db.query(`update subscriptions set plan_id = 'team' where account_id = $1`, [account]);
+      await db.end();
+      const email = `${randomUUID()}@example.com`;
+      const invited = await call(b, owner.token, 'POST', '/api/members/invitations', {
+        email,
+        role: 'member',
+      });
+      expect(invited.status).toBe(201);
+      const token = new URL(((await invited.json()) as { url: string }).url).hash.slice(7);
+      const signup = await fetch(`${a.url}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'Password123', firstName: 'Mem', lastName: 'Ber' }),
+      });
+      const member = (await signup.json()) as { token: string; user: { id: string } };
+      expect(
+        (await call(a, member.token, 'POST', '/api/invitations/accept', { token })).status,
+      ).toBe(200);
+      // Read on node A: the membership is cached there before the removal.
+      const there = await call(a, member.token, 'GET', '/auth/me', undefined, account);
+      const key = ((await there.json()) as { apiKey: string }).apiKey;
+      const socket = await TestSocket.open(a.url, key);
+      sockets.push(socket);
+
+      expect((await call(b, owner.token, 'DELETE', `/api/members/${member.user.id}`)).status).toBe(
+        200,
+      );
+      expect(await socket.closedWithin(10_000)).not.toBe('still open');
+      const after = await call(a, member.token, 'GET', '/api/entities', undefined, account);
+      expect(after.status).toBe(404);
+    });
+
     it('a webhook endpoint gets each event once, in order, whichever node wrote it', async () => {
       const [a, b] = nodes as [ServerProcess, ServerProcess];
       const owner = await register(a);
