@@ -30,6 +30,8 @@ const SIGNED_IN_SCREENS = [
   ['settings', '/settings', 'Settings'],
   // A Free account: the quiet note (webhooks.spec.ts shoots the screen with an endpoint and its log).
   ['settings-webhooks', '/settings/webhooks', 'Settings'],
+  // One person on Free (members.spec.ts shoots the screen with a colleague, the switcher and an invitation).
+  ['settings-members', '/settings/members', 'Settings'],
 ] as const;
 
 for (const viewport of WIDTHS) {

@@ -9,6 +9,8 @@ import { emailField, user } from './auth.js';
  */
 export const ACCOUNT_HEADER = 'X-Engram-Account';
 export const ACCOUNT_QUERY = 'account';
+/** The 404 of a request naming an account the person does not belong to (or no longer). */
+export const ACCOUNT_NOT_FOUND = 'Account not found';
 
 /**
  * Roles, most powerful first: `owner` (billing, members, deleting the

@@ -1,4 +1,5 @@
 import { Navigate, Outlet, useLocation, type Location } from 'react-router';
+import { INVITATION_PATH, readPendingInvitation } from '@/lib/account';
 import { useSession } from '@/lib/session';
 import { LoadingScreen } from './loading-screen';
 
@@ -20,14 +21,18 @@ export function RequireSession() {
   return <Outlet />;
 }
 
-/** /login and /signup: signed-in users go to /dashboard (or back where they were headed). */
+/**
+ * /login and /signup: signed-in users go to /dashboard, or back where they
+ * were headed, or to an invitation opened before signing in in this tab.
+ */
 export function GuestOnly() {
   const { status } = useSession();
   const location = useLocation();
   if (status === 'checking') return <LoadingScreen />;
   if (status === 'authenticated') {
     const from = (location.state as ReturnState | null)?.from;
-    const target = from ? `${from.pathname}${from.search}${from.hash}` : '/dashboard';
+    const fallback = readPendingInvitation() ? INVITATION_PATH : '/dashboard';
+    const target = from ? `${from.pathname}${from.search}${from.hash}` : fallback;
     return <Navigate to={target} replace />;
   }
   return <Outlet />;

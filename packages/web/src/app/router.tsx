@@ -39,6 +39,11 @@ export const appRoutes: RouteObject[] = [
         ],
       },
       {
+        // An invitation link: its preview for anyone, Accept once signed in (docs/product.md, Members).
+        path: '/invitations/accept',
+        lazy: async () => ({ Component: (await import('@/features/members')).InvitationPage }),
+      },
+      {
         element: <RequireSession />,
         children: [
           {
@@ -95,6 +100,12 @@ export const appRoutes: RouteObject[] = [
                 path: '/settings',
                 lazy: async () => ({
                   Component: (await import('@/features/settings')).SettingsPage,
+                }),
+              },
+              {
+                path: '/settings/members',
+                lazy: async () => ({
+                  Component: (await import('@/features/members')).MembersSettingsPage,
                 }),
               },
               {

@@ -2,9 +2,10 @@ import { NavLink } from 'react-router';
 import { cn } from '@/lib/cn';
 import { useSpace } from '@/lib/space';
 
-/** Settings' sections, each its own address (later ones — members — join this list). */
+/** Settings' sections, each its own address. */
 export const SETTINGS_TABS = [
   { to: '/settings', label: 'Account' },
+  { to: '/settings/members', label: 'Members' },
   { to: '/settings/spaces', label: 'Spaces' },
   { to: '/settings/webhooks', label: 'Webhooks' },
 ] as const;

@@ -1,5 +1,13 @@
-import { errorResponse, SPACE_HEADER, type ErrorBody, type ErrorDetail } from '@engram/shared';
+import {
+  ACCOUNT_HEADER,
+  ACCOUNT_NOT_FOUND,
+  errorResponse,
+  SPACE_HEADER,
+  type ErrorBody,
+  type ErrorDetail,
+} from '@engram/shared';
 import type { z } from 'zod';
+import { forgetAccountId, readAccountId } from './account/account-store';
 import { clearAuthToken, readAuthToken } from './auth-token';
 import { CLIENT_ID_HEADER, TAB_CLIENT_ID } from './client-id';
 
@@ -25,6 +33,14 @@ export class ApiError extends Error {
 
   get details(): ErrorDetail[] {
     return this.body?.details ?? [];
+  }
+
+  /**
+   * The account the request named (X-Engram-Account) is not one the person
+   * belongs to (any more): removed from it, or it was deleted.
+   */
+  get isAccountGone(): boolean {
+    return this.status === 404 && isAccountNotFound(this.body);
   }
 
   /** A 2xx whose body did not have the expected shape (e.g. no token after register). */
@@ -55,12 +71,38 @@ export interface RequestOptions<T> {
    * omitted, the server uses the default space (or, for analytics, the whole account).
    */
   space?: string | null;
+  /**
+   * The account the call acts in (X-Engram-Account). Omitted: the one chosen
+   * in the account switcher, if any; null: none (the person's own account,
+   * or a call about the person rather than an account).
+   */
+  account?: string | null;
+}
+
+function isAccountNotFound(body: ErrorBody | null): boolean {
+  return body?.error.startsWith(ACCOUNT_NOT_FOUND) ?? false;
 }
 
 type UnauthorizedHandler = () => void;
 let onUnauthorized: UnauthorizedHandler = () => {
   window.location.assign('/login');
 };
+
+type AccountGoneHandler = () => void;
+let onAccountGone: AccountGoneHandler = () => undefined;
+
+/**
+ * The session layer registers what to do when the chosen account answers
+ * 404 "Account not found" (the person was removed from it): the choice is
+ * already forgotten, so the next calls act in the person's own account.
+ */
+export function setAccountGoneHandler(handler: AccountGoneHandler): () => void {
+  const previous = onAccountGone;
+  onAccountGone = handler;
+  return () => {
+    onAccountGone = previous;
+  };
+}
 
 /** The session layer registers how to sign out in-app (without a full reload). */
 export function setUnauthorizedHandler(handler: UnauthorizedHandler): () => void {
@@ -97,6 +139,7 @@ export async function apiRequest<T = unknown>(
     token,
     signOutOnUnauthorized = true,
     space,
+    account,
   }: RequestOptions<T> = {},
 ): Promise<T> {
   // The tab's id: realtime events of the changes it makes come back marked as its own.
@@ -108,6 +151,8 @@ export async function apiRequest<T = unknown>(
   const bearer = token ?? readAuthToken();
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
   if (space) headers[SPACE_HEADER] = space;
+  const accountId = account === undefined ? readAccountId() : account;
+  if (accountId) headers[ACCOUNT_HEADER] = accountId;
 
   let response: Response;
   try {
@@ -127,11 +172,18 @@ export async function apiRequest<T = unknown>(
       clearAuthToken();
       onUnauthorized();
     }
-    throw new ApiError(
-      response.status,
-      parseErrorBody(payload),
-      `Request failed with status ${response.status}`,
-    );
+    const errorBody = parseErrorBody(payload);
+    // Only the account still chosen is forgotten: an answer to a call made before a switch is not.
+    if (
+      response.status === 404 &&
+      accountId &&
+      accountId === readAccountId() &&
+      isAccountNotFound(errorBody)
+    ) {
+      forgetAccountId();
+      onAccountGone();
+    }
+    throw new ApiError(response.status, errorBody, `Request failed with status ${response.status}`);
   }
 
   if (!schema) return payload as T;

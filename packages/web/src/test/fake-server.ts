@@ -48,4 +48,7 @@ export const TEST_USER = {
   firstName: 'Ada',
   lastName: 'Lovelace',
   apiKey: 'eng_personal_key',
+  // GET /auth/me (issue 40): the accounts the person belongs to and the one acted in.
+  accounts: [{ id: 'account-1', name: 'Ada Lovelace', role: 'owner' as const }],
+  currentAccountId: 'account-1',
 };

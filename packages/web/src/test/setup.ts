@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { forgetAccountId } from '@/lib/account/account-store';
 import { FakeWebSocket } from './fake-websocket';
 
 beforeEach(() => {
@@ -12,7 +13,10 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // Back to the person's own account (the choice also lives in memory, per tab).
+  forgetAccountId();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 // jsdom has no layout; the router's scroll restoration calls this on every navigation.

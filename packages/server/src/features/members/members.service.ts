@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_NOT_FOUND,
   INVITATION_TTL_DAYS,
   UNLIMITED,
   type AcceptedInvitation,
@@ -91,7 +92,7 @@ export async function actIn(
   }
   const accountId = requested ?? base.accountId;
   const role = isUuid(accountId) ? await roleIn(deps, accountId, base.userId) : undefined;
-  if (!role && requested !== undefined) throw notFound('Account');
+  if (!role && requested !== undefined) throw new AppError(404, 'NOT_FOUND', ACCOUNT_NOT_FOUND);
   if (!role) {
     // A session's own account is where the person signed in; they may have
     // left it since. Another account of theirs serves; none, they sign in again.

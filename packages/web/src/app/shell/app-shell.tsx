@@ -2,6 +2,7 @@ import { Outlet } from 'react-router';
 import { BrandLogo } from '@/components/brand-logo';
 import { RealtimeProvider } from '@/lib/realtime';
 import { SpaceProvider, useSpace } from '@/lib/space';
+import { AccountSwitcher } from './account-switcher';
 import { MainNav } from './main-nav';
 import { MobileNav } from './mobile-nav';
 import { RealtimeNotifications, RealtimeStatusBadge } from './realtime-status';
@@ -9,8 +10,8 @@ import { SpaceSwitcher } from './space-switcher';
 import { UserMenu } from './user-menu';
 
 /**
- * The signed-in frame: top navigation, connection status, account menu, page,
- * live notifications. The realtime connection lives here, so it is open
+ * The signed-in frame: top navigation, the account and memory space shown,
+ * connection status, user menu, page, live notifications. The realtime connection lives here, so it is open
  * exactly while a signed-in screen is shown and survives moving between them;
  * so does the memory space shown (`?space=`), which every screen inside reads.
  */
@@ -37,6 +38,7 @@ function ShellFrame() {
             />
             <MainNav />
             <div className="ml-auto flex min-w-0 items-center gap-2">
+              <AccountSwitcher />
               <SpaceSwitcher />
               <RealtimeStatusBadge />
               <UserMenu />

@@ -14,7 +14,7 @@ export function MainNav() {
           to={linkTo(to)}
           className={({ isActive }) =>
             cn(
-              'inline-flex h-8 items-center gap-2 rounded-md px-3 text-sm font-medium outline-none transition-colors focus-visible:ring-2 focus-visible:ring-ring',
+              'inline-flex h-8 items-center gap-2 rounded-md px-3 text-sm font-medium outline-none transition-colors xl:whitespace-nowrap focus-visible:ring-2 focus-visible:ring-ring',
               isActive
                 ? 'bg-muted text-foreground'
                 : 'text-muted-foreground hover:bg-muted hover:text-foreground',

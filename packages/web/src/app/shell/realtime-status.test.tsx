@@ -160,6 +160,24 @@ describe('realtime in the shell (RealtimeProvider, badge, notifications)', () =>
     expect(socket.closedWith?.code).toBe(1000);
   });
 
+  it('opens again once when a connected socket is closed as refused with the same key (a new role)', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    renderProvider();
+    const socket = await connectedSocket();
+    act(() => socket.serverClose(4401));
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+    expect(FakeWebSocket.latest.url).toContain(`api_key=${TEST_USER.apiKey}`);
+    // Refused again: no loop, the Reconnect button instead.
+    act(() => {
+      FakeWebSocket.latest.open();
+      FakeWebSocket.latest.serverClose(4401);
+    });
+    expect(
+      await screen.findByRole('button', { name: /Disconnected\s*Reconnect/ }),
+    ).toBeInTheDocument();
+    expect(FakeWebSocket.instances).toHaveLength(2);
+  });
+
   it('offers a reconnect after the server refuses the key', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     renderProvider();

@@ -68,7 +68,7 @@ export function SpaceSwitcher() {
             aria-expanded={open}
             aria-label={`Memory space: ${currentName}`}
             title={currentName}
-            className="inline-flex h-9 max-w-28 min-w-0 cursor-pointer items-center gap-2 rounded-lg border border-border bg-card px-2.5 text-sm font-medium outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring data-[state=open]:bg-muted sm:max-w-56"
+            className="inline-flex h-9 max-w-28 min-w-0 cursor-pointer items-center xl:shrink-0 gap-2 rounded-lg border border-border bg-card px-2.5 text-sm font-medium outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring data-[state=open]:bg-muted sm:max-w-56"
           >
             <Layers className="hidden size-4 shrink-0 text-muted-foreground sm:block" aria-hidden />
             <span className="truncate">{currentName}</span>

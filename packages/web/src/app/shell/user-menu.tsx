@@ -31,7 +31,7 @@ export function UserMenu() {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
-        className="inline-flex h-9 max-w-64 cursor-pointer items-center gap-2 rounded-lg px-1.5 text-sm outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring data-[state=open]:bg-muted sm:pr-2"
+        className="inline-flex h-9 max-w-64 min-w-0 cursor-pointer items-center gap-2 rounded-lg px-1.5 text-sm outline-none hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring data-[state=open]:bg-muted sm:pr-2"
         aria-label={`Account menu for ${displayName}`}
       >
         <span

@@ -94,6 +94,14 @@ describe('RealtimeClient: connecting', () => {
       'wss://engram.dev/ws/connect?api_key=key&space=alpha',
     );
   });
+
+  it('names the account it acts in, when one is chosen', () => {
+    const host = { protocol: 'https:', host: 'engram.dev' };
+    expect(realtimeUrl('key', host, 'alpha', 'acct 1')).toBe(
+      'wss://engram.dev/ws/connect?api_key=key&space=alpha&account=acct%201',
+    );
+    expect(realtimeUrl('key', host, null, null)).toBe('wss://engram.dev/ws/connect?api_key=key');
+  });
 });
 
 describe('RealtimeClient: memory spaces', () => {

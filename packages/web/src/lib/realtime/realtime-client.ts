@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_QUERY,
   MAX_RECONNECT_ATTEMPTS,
   NORMAL_CLOSE_CODE,
   PING_INTERVAL_MS,
@@ -86,17 +87,21 @@ const globalTimers: Timers = {
 };
 
 /**
- * ws(s)://<this host>/ws/connect?api_key=…&space=… — same origin as the app
- * (docs/product.md, Calls); the feed carries the changes of that one space.
+ * ws(s)://<this host>/ws/connect?api_key=…&space=…&account=… — same origin as
+ * the app (docs/product.md, Calls); the feed carries the changes of that one
+ * space, in the account named (none: the person's own; the key must be the
+ * person's key there, as /auth/me read in that account gives it).
  */
 export function realtimeUrl(
   apiKey: string,
   location: Pick<Location, 'protocol' | 'host'>,
   space: string | null = null,
+  account: string | null = null,
 ): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const spacePart = space ? `&${SPACE_QUERY}=${encodeURIComponent(space)}` : '';
-  return `${scheme}://${location.host}${REALTIME_PATH}?api_key=${encodeURIComponent(apiKey)}${spacePart}`;
+  const accountPart = account ? `&${ACCOUNT_QUERY}=${encodeURIComponent(account)}` : '';
+  return `${scheme}://${location.host}${REALTIME_PATH}?api_key=${encodeURIComponent(apiKey)}${spacePart}${accountPart}`;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
+import { readAccountId, subscribeToAccountId } from '../account/account-store';
 import { TAB_CLIENT_ID } from '../client-id';
 import { useSession } from '../session';
 import { useSpaceSlug } from '../space';
@@ -92,21 +93,24 @@ export function RealtimeProvider({
   const queryClient = useQueryClient();
   const apiKey = user?.apiKey ?? null;
   const space = useSpaceSlug();
+  // The key is the person's key in this account; the address names the account too.
+  const accountId = useSyncExternalStore(subscribeToAccountId, readAccountId);
 
   const [client] = useState(
     () =>
       new RealtimeClient({
-        url: (key, followed) => realtimeUrl(key, window.location, followed),
+        url: (key, followed) => realtimeUrl(key, window.location, followed, readAccountId()),
         ...(createSocket ? { createSocket } : {}),
         ...(timers ? { timers } : {}),
       }),
   );
   const [queue] = useState(() => new NotificationQueue(timers ? { timers } : {}));
 
+  // Another account reconnects, even should the key read there be the same.
   useEffect(() => {
     client.setApiKey(apiKey);
     return () => client.setApiKey(null);
-  }, [client, apiKey]);
+  }, [client, apiKey, accountId]);
 
   // The feed follows the shown space (before the key's effect above opens the first socket).
   useLayoutEffect(() => {
@@ -145,14 +149,29 @@ export function RealtimeProvider({
   const notifications = useSyncExternalStore(queue.subscribe, queue.getSnapshot);
 
   // A refused key may have been replaced elsewhere (e.g. in another tab): reload
-  // the user once per key; a new key reconnects through the effect above.
+  // the user once per key; a new key reconnects through the effect above. A
+  // socket closed as refused after it was connected, whose key is still the
+  // person's, had its membership change (a new role: decision 028 closes it to
+  // be opened again with that role): it tries once more.
   const refreshedForKey = useRef<string | null>(null);
+  const wasConnected = useRef(false);
   useEffect(() => {
+    if (connection.status === 'connected') {
+      wasConnected.current = true;
+      refreshedForKey.current = null;
+      return;
+    }
     if (connection.stopReason !== 'unauthorized' || apiKey === null) return;
     if (refreshedForKey.current === apiKey) return;
     refreshedForKey.current = apiKey;
-    void queryClient.invalidateQueries({ queryKey: SESSION_USER_KEY });
-  }, [connection.stopReason, apiKey, queryClient]);
+    const closedWhileConnected = wasConnected.current;
+    wasConnected.current = false;
+    void queryClient.invalidateQueries({ queryKey: SESSION_USER_KEY }).then(() => {
+      if (closedWhileConnected && client.getSnapshot().stopReason === 'unauthorized') {
+        client.reconnect();
+      }
+    });
+  }, [connection.status, connection.stopReason, apiKey, queryClient, client]);
 
   // Back online: try again at once instead of waiting out (or having spent) the retries.
   useEffect(() => {

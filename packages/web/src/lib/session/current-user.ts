@@ -1,17 +1,43 @@
-import { user, type User } from '@engram/shared';
+import { me, type Me, type User } from '@engram/shared';
 import { queryOptions } from '@tanstack/react-query';
-import { apiRequest } from '../api-client';
+import { ApiError, apiRequest } from '../api-client';
 
-/** GET /auth/me. A 401 here means "stored token is stale": the caller clears it quietly (docs/product.md, States). */
-export function getCurrentUser(token: string): Promise<User> {
-  return apiRequest('/auth/me', { schema: user, token, signOutOnUnauthorized: false });
+/**
+ * The signed-in person as the session holds them: `GET /auth/me` adds the
+ * accounts they belong to and the one the app acts in (issue 40); right
+ * after signing in, the login's own answer stands in without them until
+ * /auth/me has answered.
+ */
+export type SessionUser = User & Partial<Pick<Me, 'accounts' | 'currentAccountId'>>;
+
+/**
+ * GET /auth/me, in the chosen account (its `apiKey` is the person's key
+ * there). A 401 here means "stored token is stale": the caller clears it
+ * quietly (docs/product.md, States). A chosen account the person was removed
+ * from answers 404 "Account not found": the API client forgets it, and the
+ * person's own account is read instead.
+ */
+export async function getCurrentUser(token: string): Promise<Me> {
+  try {
+    return await apiRequest('/auth/me', { schema: me, token, signOutOnUnauthorized: false });
+  } catch (error) {
+    if (!(error instanceof ApiError && error.isAccountGone)) throw error;
+    return apiRequest('/auth/me', {
+      schema: me,
+      token,
+      signOutOnUnauthorized: false,
+      account: null,
+    });
+  }
 }
 
-export const currentUserKey = (token: string | null) => ['session', 'current-user', token] as const;
+/** The session's query: one per token and account, so a switch reads the person again. */
+export const currentUserKey = (token: string | null, accountId: string | null) =>
+  ['session', 'current-user', token, accountId] as const;
 
-export function currentUserQueryOptions(token: string) {
-  return queryOptions({
-    queryKey: currentUserKey(token),
+export function currentUserQueryOptions(token: string, accountId: string | null) {
+  return queryOptions<SessionUser>({
+    queryKey: currentUserKey(token, accountId),
     queryFn: () => getCurrentUser(token),
     staleTime: Infinity,
     retry: false,

@@ -7,12 +7,15 @@ import {
   useEffect,
   useMemo,
   useState,
+  useSyncExternalStore,
   type ReactNode,
 } from 'react';
 import { useNavigate } from 'react-router';
-import { setUnauthorizedHandler } from '../api-client';
+import { toast } from 'sonner';
+import { forgetAccountId, readAccountId, subscribeToAccountId } from '../account/account-store';
+import { ApiError, setAccountGoneHandler, setUnauthorizedHandler } from '../api-client';
 import { clearAuthToken, readAuthToken, storeAuthToken } from '../auth-token';
-import { currentUserKey, currentUserQueryOptions } from './current-user';
+import { currentUserKey, currentUserQueryOptions, type SessionUser } from './current-user';
 import { logout } from './logout';
 
 /**
@@ -23,7 +26,8 @@ export type SessionStatus = 'checking' | 'anonymous' | 'authenticated';
 
 interface SessionValue {
   status: SessionStatus;
-  user: User | null;
+  /** With the accounts they belong to once /auth/me has answered (see SessionUser). */
+  user: SessionUser | null;
   /** Stores the token from login or register and marks the user signed in. */
   signIn: (auth: AuthResponse) => void;
   /**
@@ -34,7 +38,7 @@ interface SessionValue {
   signOut: (leaveTo?: string) => Promise<void>;
   /** Where the last sign-out asked to go, if it named a place. */
   leaveTo: string | null;
-  /** Replaces the cached profile after the user edits it. */
+  /** Replaces the cached profile after the user edits it (the accounts stay). */
   replaceUser: (user: User) => void;
 }
 
@@ -45,13 +49,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const [token, setToken] = useState<string | null>(readAuthToken);
   const [leaveTo, setLeaveTo] = useState<string | null>(null);
+  // The account acted in is part of the person's query: switching reads them again there.
+  const accountId = useSyncExternalStore(subscribeToAccountId, readAccountId);
   const currentUser = useQuery({
-    ...currentUserQueryOptions(token ?? ''),
+    ...currentUserQueryOptions(token ?? '', accountId),
     enabled: token !== null,
   });
 
   // A stored token the server no longer accepts is dropped silently (docs/product.md, States).
-  const storedTokenRejected = token !== null && currentUser.isError;
+  // Once the person is known, only a 401 ends the session: a failed refresh keeps what was read.
+  const storedTokenRejected =
+    token !== null &&
+    currentUser.isError &&
+    (currentUser.data === undefined ||
+      (currentUser.error instanceof ApiError && currentUser.error.status === 401));
   useEffect(() => {
     if (storedTokenRejected) {
       clearAuthToken();
@@ -65,6 +76,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       setUnauthorizedHandler(() => {
+        forgetAccountId();
         setToken(null);
         queryClient.clear();
         void navigate('/login', { replace: true });
@@ -72,10 +84,29 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [navigate, queryClient],
   );
 
+  // The chosen account answered "Account not found" (the person was removed
+  // from it): the API client forgot it; nothing read there may stay on screen.
+  useEffect(
+    () =>
+      setAccountGoneHandler(() => {
+        void queryClient.cancelQueries();
+        queryClient.clear();
+        toast.info('You no longer have access to that account', {
+          description: 'Showing your own account instead.',
+        });
+      }),
+    [queryClient],
+  );
+
   const signIn = useCallback(
     (auth: AuthResponse) => {
+      // A new sign-in starts in the person's own account.
+      forgetAccountId();
       storeAuthToken(auth.token);
-      queryClient.setQueryData(currentUserKey(auth.token), auth.user);
+      const key = currentUserKey(auth.token, null);
+      queryClient.setQueryData<SessionUser>(key, auth.user);
+      // The login's answer stands in until /auth/me adds the person's accounts.
+      void queryClient.invalidateQueries({ queryKey: key, refetchType: 'none' });
       setLeaveTo(null);
       setToken(auth.token);
     },
@@ -86,6 +117,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (to?: string) => {
       const revoked = token;
       clearAuthToken();
+      forgetAccountId();
       setLeaveTo(to ?? null);
       setToken(null);
       queryClient.clear();
@@ -95,14 +127,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const replaceUser = useCallback(
-    (updated: User) => queryClient.setQueryData(currentUserKey(token), updated),
-    [queryClient, token],
+    (updated: User) =>
+      queryClient.setQueryData<SessionUser>(currentUserKey(token, accountId), (previous) => ({
+        ...previous,
+        ...updated,
+      })),
+    [queryClient, token, accountId],
   );
 
   const value = useMemo<SessionValue>(() => {
     let status: SessionStatus = 'checking';
     if (token === null || storedTokenRejected) status = 'anonymous';
-    else if (currentUser.isSuccess) status = 'authenticated';
+    else if (currentUser.data !== undefined) status = 'authenticated';
     return {
       status,
       user: status === 'authenticated' ? (currentUser.data ?? null) : null,
@@ -111,16 +147,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       leaveTo,
       replaceUser,
     };
-  }, [
-    leaveTo,
-    token,
-    storedTokenRejected,
-    currentUser.isSuccess,
-    currentUser.data,
-    signIn,
-    signOut,
-    replaceUser,
-  ]);
+  }, [leaveTo, token, storedTokenRejected, currentUser.data, signIn, signOut, replaceUser]);
 
   return <SessionContext value={value}>{children}</SessionContext>;
 }

@@ -4,6 +4,7 @@
  */
 export {
   ALL_SPACES,
+  DEFAULT_SPACE_CHOSEN,
   searchWithSpace,
   SpaceProvider,
   useSpace,

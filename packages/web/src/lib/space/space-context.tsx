@@ -14,6 +14,13 @@ export const ALL_SPACES = '*';
 /** Marks a navigation that chose a space on purpose (the default one has no `?space=`). */
 const CHOSEN_STATE = 'spaceChosen';
 
+/**
+ * The navigation state of a move to the default space on purpose (the
+ * address names none, and the space shown before must not be carried over),
+ * e.g. after switching account.
+ */
+export const DEFAULT_SPACE_CHOSEN = { [CHOSEN_STATE]: true } as const;
+
 export interface SpaceValue {
   /** The slug every graph call sends (X-Engram-Space) and every graph query key holds. */
   slug: string;

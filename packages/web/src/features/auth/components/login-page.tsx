@@ -1,8 +1,10 @@
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { AuthLayout } from './auth-layout';
 import { LoginForm } from './login-form';
 
 export function LoginPage() {
+  // Where the person was headed (GuestOnly's `from`) survives a detour through sign-up.
+  const { state } = useLocation();
   return (
     <AuthLayout
       title="Welcome back"
@@ -10,7 +12,11 @@ export function LoginPage() {
       footer={
         <>
           Don’t have an account?{' '}
-          <Link to="/signup" className="font-medium text-primary hover:underline">
+          <Link
+            to="/signup"
+            state={state as unknown}
+            className="font-medium text-primary hover:underline"
+          >
             Sign up
           </Link>
         </>

@@ -1,7 +1,7 @@
 import type { AuthResponse } from '@engram/shared';
 import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
@@ -51,6 +51,8 @@ const EMPTY_FORM: SignupFormValues = {
 
 export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
   const navigate = useNavigate();
+  // Where the person was headed (GuestOnly's `from`): the sign-in page after this goes there.
+  const returnState = useLocation().state as unknown;
   const { signIn } = useSession();
   const registerMutation = useRegister();
   const checkoutMutation = useStartCheckout();
@@ -70,7 +72,7 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
     if (outcome === null || outcome.kind === 'redirecting-to-checkout') return;
     const timer = window.setTimeout(() => {
       if (outcome.kind === 'created') {
-        void navigate('/login');
+        void navigate('/login', { state: returnState });
       } else {
         // The account exists but billing could not start: continue signed in.
         signIn(outcome.auth);
@@ -78,7 +80,7 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
       }
     }, SIGNUP_REDIRECT_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [outcome, navigate, signIn]);
+  }, [outcome, navigate, signIn, returnState]);
 
   async function continueToCheckout(auth: AuthResponse, paid: SelectedPlan) {
     // Checkout needs the new session; the session state itself waits, so the

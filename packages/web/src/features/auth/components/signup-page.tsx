@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { selectedPaidPlan } from '../selected-plan';
 import { AuthLayout } from './auth-layout';
 import { SelectedPlanBanner } from './selected-plan-banner';
@@ -7,6 +7,8 @@ import { SignupForm } from './signup-form';
 export function SignupPage() {
   const [searchParams] = useSearchParams();
   const selection = selectedPaidPlan(searchParams);
+  // Where the person was headed (GuestOnly's `from`, e.g. an invitation) is kept for sign-in.
+  const { state } = useLocation();
   return (
     <AuthLayout
       title="Create your account"
@@ -14,7 +16,11 @@ export function SignupPage() {
       footer={
         <>
           Already have an account?{' '}
-          <Link to="/login" className="font-medium text-primary hover:underline">
+          <Link
+            to="/login"
+            state={state as unknown}
+            className="font-medium text-primary hover:underline"
+          >
             Sign in
           </Link>
         </>

@@ -480,6 +480,54 @@ describe('Billing & Subscription screen', { timeout: 20_000 }, () => {
     expect(screen.getByRole('dialog', { name: 'Change Plan' })).toBeInTheDocument();
   });
 
+  it('tells a member who is not an owner, before they try, that only owners change billing', async () => {
+    const OWNER_ONLY = 'Access denied. Only account owners can change billing plans.';
+    billingServer(
+      {
+        subscription: PRO,
+        methods: [
+          {
+            id: 'pm_1',
+            brand: 'visa',
+            last4: '4242',
+            expMonth: 4,
+            expYear: 2030,
+            isDefault: true,
+          },
+        ],
+      },
+      {
+        'GET /auth/me': () => ({
+          status: 200,
+          body: {
+            ...TEST_USER,
+            accounts: [...TEST_USER.accounts, { id: 'acme', name: 'Acme', role: 'member' }],
+            currentAccountId: 'acme',
+          },
+        }),
+      },
+    );
+    await openBilling();
+    expect(await screen.findByTestId('billing-owner-only')).toHaveTextContent(OWNER_ONLY);
+    const plan = await region('Current plan');
+    expect(within(plan).getByTestId('current-plan-name')).toHaveTextContent('Pro');
+    expect(within(plan).getByRole('button', { name: 'Change Plan' })).toBeDisabled();
+    expect(within(plan).getByRole('button', { name: 'Cancel Subscription' })).toBeDisabled();
+    const cards = await region('Payment methods');
+    expect(within(cards).getByRole('button', { name: 'Add Payment Method' })).toBeDisabled();
+    expect(
+      await within(cards).findByRole('button', { name: 'Remove Visa ending in 4242' }),
+    ).toBeDisabled();
+  });
+
+  it('keeps the buttons for an owner, with no such note', async () => {
+    billingServer({ subscription: PRO });
+    await openBilling();
+    const plan = await region('Current plan');
+    expect(within(plan).getByRole('button', { name: 'Change Plan' })).toBeEnabled();
+    expect(screen.queryByTestId('billing-owner-only')).not.toBeInTheDocument();
+  });
+
   it('says plainly that the operator changes plans, and shows the server’s refusal', async () => {
     const OPERATOR = 'Plan changes on this server are made by its operator.';
     billingServer(

@@ -1,10 +1,12 @@
-import type { PaymentMethod } from '@engram/shared';
+import { BILLING_OWNER_ONLY, type PaymentMethod } from '@engram/shared';
+import { Lock } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/page-header';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { LoadErrorAlert } from '@/components/load-error-alert';
+import { useAccount } from '@/lib/account';
 import { useSubscription } from '../api/get-subscription';
 import { usePlans } from '../api/list-plans';
 import { useReactivateSubscription } from '../api/reactivate-subscription';
@@ -21,10 +23,14 @@ import { UsageCards } from './usage-cards';
 /**
  * Billing & Subscription (/billing; docs/product.md, The signed-in app): the current plan and its
  * limits, cards on file, this month's usage, invoices, and the dialogs that
- * change them. Only the account's owner may change billing (the server
- * answers 403 with the message of docs/product.md, Calls, shown as a toast).
+ * change them. Only the account's owners may change billing (the server
+ * answers 403 with the message of docs/product.md, Calls, shown as a toast):
+ * anyone else reads it, with that message said before they try.
  */
 export function BillingPage() {
+  const account = useAccount();
+  // Unknown until /auth/me has answered: then the buttons stay and the server decides.
+  const readOnly = account.role !== null && account.role !== 'owner';
   const subscription = useSubscription();
   const plans = usePlans();
   const reactivate = useReactivateSubscription();
@@ -60,6 +66,23 @@ export function BillingPage() {
         description="Manage your plan, payment methods and invoices"
       />
 
+      {readOnly ? (
+        <div
+          role="note"
+          data-testid="billing-owner-only"
+          className="flex items-start gap-2 rounded-lg border border-border bg-card px-3 py-2.5 text-sm shadow-xs"
+        >
+          <Lock className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
+          <p>
+            <span className="font-medium">{BILLING_OWNER_ONLY}</span>{' '}
+            <span className="text-muted-foreground">
+              You can see {account.current?.name ?? 'this account'}&apos;s plan and usage; ask an
+              owner to change them.
+            </span>
+          </p>
+        </div>
+      ) : null}
+
       {subscription.isError ? (
         <LoadErrorAlert onRetry={() => void subscription.refetch()}>
           Failed to load subscription information
@@ -79,8 +102,13 @@ export function BillingPage() {
               onCancel={() => setCancelling(true)}
               onReactivate={onReactivate}
               reactivating={reactivate.isPending}
+              readOnly={readOnly}
             />
-            <PaymentMethodsCard onAdd={() => setAdding(true)} onRemove={setRemoving} />
+            <PaymentMethodsCard
+              onAdd={() => setAdding(true)}
+              onRemove={setRemoving}
+              readOnly={readOnly}
+            />
           </div>
           <div className="min-w-0 lg:col-span-2">
             <PlanFeaturesCard subscription={current} />

@@ -24,6 +24,8 @@ interface CurrentPlanCardProps {
   onCancel: () => void;
   onReactivate: () => void;
   reactivating: boolean;
+  /** Not an owner: the plan is shown, its buttons held back (docs/product.md, Calls). */
+  readOnly?: boolean;
 }
 
 /** 'active' green, anything else orange (docs/product.md, The signed-in app). */
@@ -61,6 +63,7 @@ export function CurrentPlanCard({
   onCancel,
   onReactivate,
   reactivating,
+  readOnly = false,
 }: CurrentPlanCardProps) {
   const dateLine = billingDateLine(subscription);
   const paid = subscription.plan !== FREE_PLAN;
@@ -89,14 +92,16 @@ export function CurrentPlanCard({
             ) : null}
           </div>
           <div className="flex flex-wrap gap-2">
-            <Button onClick={onChangePlan}>Change Plan</Button>
+            <Button onClick={onChangePlan} disabled={readOnly}>
+              Change Plan
+            </Button>
             {paid && !subscription.cancelAtPeriodEnd ? (
-              <Button variant="outline" onClick={onCancel}>
+              <Button variant="outline" onClick={onCancel} disabled={readOnly}>
                 Cancel Subscription
               </Button>
             ) : null}
             {subscription.cancelAtPeriodEnd ? (
-              <Button variant="outline" onClick={onReactivate} disabled={reactivating}>
+              <Button variant="outline" onClick={onReactivate} disabled={readOnly || reactivating}>
                 {reactivating ? <Spinner /> : <RotateCcw aria-hidden />}
                 Reactivate
               </Button>

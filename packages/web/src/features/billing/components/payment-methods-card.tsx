@@ -13,10 +13,12 @@ import { brandLabel, formatExpiry } from '../billing-rules';
 interface PaymentMethodsCardProps {
   onAdd: () => void;
   onRemove: (method: PaymentMethod) => void;
+  /** Not an owner: the cards are shown, their buttons held back. */
+  readOnly?: boolean;
 }
 
 /** Cards on file with the default marked; set another as default, remove one, add one. */
-export function PaymentMethodsCard({ onAdd, onRemove }: PaymentMethodsCardProps) {
+export function PaymentMethodsCard({ onAdd, onRemove, readOnly = false }: PaymentMethodsCardProps) {
   const methods = usePaymentMethods();
   const setDefault = useSetDefaultPaymentMethod();
 
@@ -34,7 +36,7 @@ export function PaymentMethodsCard({ onAdd, onRemove }: PaymentMethodsCardProps)
           <CardTitle>Payment Methods</CardTitle>
           <CardDescription>Cards used for your subscription</CardDescription>
         </div>
-        <Button variant="outline" size="sm" className="w-fit" onClick={onAdd}>
+        <Button variant="outline" size="sm" className="w-fit" onClick={onAdd} disabled={readOnly}>
           <Plus aria-hidden />
           Add Payment Method
         </Button>
@@ -85,7 +87,7 @@ export function PaymentMethodsCard({ onAdd, onRemove }: PaymentMethodsCardProps)
                       <Button
                         variant="ghost"
                         size="sm"
-                        disabled={setDefault.isPending}
+                        disabled={readOnly || setDefault.isPending}
                         onClick={() => makeDefault(method)}
                       >
                         {busy ? <Spinner /> : null}
@@ -96,6 +98,7 @@ export function PaymentMethodsCard({ onAdd, onRemove }: PaymentMethodsCardProps)
                       variant="ghost"
                       size="icon"
                       aria-label={`Remove ${name}`}
+                      disabled={readOnly}
                       onClick={() => onRemove(method)}
                     >
                       <Trash2 aria-hidden />

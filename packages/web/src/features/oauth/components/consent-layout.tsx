@@ -1,19 +1,10 @@
 import type { ReactNode } from 'react';
-import { BrandLogo } from '@/components/brand-logo';
+import { CenteredLayout } from '@/components/centered-layout';
 
 /**
  * The consent screen's frame: a centred card like the sign-in pages, outside
  * the app's navigation, so nothing competes with the one question asked.
  */
 export function ConsentLayout({ children }: { children: ReactNode }) {
-  return (
-    <div className="flex min-h-dvh flex-col bg-surface">
-      <header className="mx-auto flex h-14 w-full max-w-6xl items-center px-4 sm:px-6">
-        <BrandLogo to="/dashboard" />
-      </header>
-      <main className="flex flex-1 items-start justify-center px-4 pt-6 pb-16 sm:items-center sm:pt-0">
-        <div className="w-full max-w-md">{children}</div>
-      </main>
-    </div>
-  );
+  return <CenteredLayout>{children}</CenteredLayout>;
 }

@@ -1,0 +1,2 @@
+export { InvitationPage } from './components/invitation-page';
+export { MembersSettingsPage } from './components/members-settings-page';
