@@ -15,8 +15,13 @@ import { EXPIRED_MESSAGE } from './consent-messages';
 interface ConsentCardProps {
   uid: string;
   interaction: OAuthInteraction;
-  /** The signed-in person's email: the account the app will reach. */
+  /** The signed-in person's email. */
   email: string;
+  /**
+   * The name of the account the app will reach, when the person belongs to
+   * more than one (the one chosen in the header's switcher).
+   */
+  accountName?: string | undefined;
 }
 
 /**
@@ -24,7 +29,7 @@ interface ConsentCardProps {
  * goes, which account and what it may do; Allow or Deny, then the server
  * sends the browser back to the app.
  */
-export function ConsentCard({ uid, interaction, email }: ConsentCardProps) {
+export function ConsentCard({ uid, interaction, email, accountName }: ConsentCardProps) {
   const { client, scopes } = interaction;
   const decide = useDecideInteraction(uid);
   // After an answer the browser is on its way out: the buttons stay off.
@@ -67,7 +72,14 @@ export function ConsentCard({ uid, interaction, email }: ConsentCardProps) {
 
       <dl className="grid gap-3 text-sm">
         <Detail label="Account">
-          <span className="wrap-anywhere">{email}</span>
+          {accountName ? (
+            <span className="wrap-anywhere">
+              <span className="font-medium">{accountName}</span>
+              <span className="text-muted-foreground"> · as {email}</span>
+            </span>
+          ) : (
+            <span className="wrap-anywhere">{email}</span>
+          )}
         </Detail>
         <Detail label="Space">
           {interaction.space ? (

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { fakeServer, TEST_USER, testUserAs, type FakeRequest } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
 import { browser } from '../browser';
 
@@ -31,10 +31,14 @@ const INTERACTION = {
 
 type Reply = { status: number; body?: unknown };
 
-function signedIn(handlers: { get?: () => Reply; post?: (request: FakeRequest) => Reply }) {
+function signedIn(handlers: {
+  get?: () => Reply;
+  post?: (request: FakeRequest) => Reply;
+  me?: unknown;
+}) {
   localStorage.setItem('auth_token', 'valid-token');
   return fakeServer({
-    'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+    'GET /auth/me': () => ({ status: 200, body: handlers.me ?? TEST_USER }),
     [`GET ${PATH}`]: handlers.get ?? (() => ({ status: 200, body: INTERACTION })),
     ...(handlers.post ? { [`POST ${PATH}`]: handlers.post } : {}),
   });
@@ -72,6 +76,14 @@ describe('OAuth consent screen', { timeout: 20_000 }, () => {
     expect(logo).toHaveAttribute('referrerpolicy', 'no-referrer');
     // Outside the app shell: no navigation.
     expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+  });
+
+  it('names the account the app will reach when the person belongs to several', async () => {
+    signedIn({ me: testUserAs('member') });
+    await openConsent();
+    await screen.findByRole('heading', { name: 'Connect Claude to Engram' });
+    expect(screen.getByText('Acme')).toBeInTheDocument();
+    expect(screen.getByText(`· as ${TEST_USER.email}`)).toBeInTheDocument();
   });
 
   it('posts allow, keeps the buttons off and follows the server to the app', async () => {

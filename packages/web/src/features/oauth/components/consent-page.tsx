@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
+import { useAccount } from '@/lib/account';
 import { useSession } from '@/lib/session';
 import { useInteraction } from '../api/get-interaction';
 import { ConsentCard } from './consent-card';
@@ -27,6 +28,8 @@ export function ConsentPage() {
 
 function ConsentRequest({ uid }: { uid: string }) {
   const { user } = useSession();
+  // The app reaches the account chosen in the header's switcher.
+  const { accounts, current } = useAccount();
   const interaction = useInteraction(uid);
 
   if (interaction.isPending) {
@@ -56,7 +59,12 @@ function ConsentRequest({ uid }: { uid: string }) {
   return (
     <>
       <title>{`Connect ${interaction.data.client.name} to Engram`}</title>
-      <ConsentCard uid={uid} interaction={interaction.data} email={user?.email ?? ''} />
+      <ConsentCard
+        uid={uid}
+        interaction={interaction.data}
+        email={user?.email ?? ''}
+        accountName={accounts.length > 1 ? current?.name : undefined}
+      />
     </>
   );
 }
