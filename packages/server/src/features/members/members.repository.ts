@@ -54,7 +54,7 @@ export async function accountsOf(
     .execute();
 }
 
-export async function listMembers(db: Db, accountId: string): Promise<MemberRow[]> {
+function selectMembers(db: Db, accountId: string) {
   return db
     .selectFrom('account_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -67,10 +67,11 @@ export async function listMembers(db: Db, accountId: string): Promise<MemberRow[
       'm.created_at as joined_at',
       'm.last_active_at',
     ])
-    .where('m.account_id', '=', accountId)
-    .orderBy('m.created_at')
-    .orderBy('m.user_id')
-    .execute();
+    .where('m.account_id', '=', accountId);
+}
+
+export async function listMembers(db: Db, accountId: string): Promise<MemberRow[]> {
+  return selectMembers(db, accountId).orderBy('m.created_at').orderBy('m.user_id').execute();
 }
 
 export async function findMember(
@@ -78,21 +79,7 @@ export async function findMember(
   accountId: string,
   userId: string,
 ): Promise<MemberRow | undefined> {
-  return db
-    .selectFrom('account_members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select([
-      'm.user_id',
-      'u.email',
-      'u.first_name',
-      'u.last_name',
-      'm.role',
-      'm.created_at as joined_at',
-      'm.last_active_at',
-    ])
-    .where('m.account_id', '=', accountId)
-    .where('m.user_id', '=', userId)
-    .executeTakeFirst();
+  return selectMembers(db, accountId).where('m.user_id', '=', userId).executeTakeFirst();
 }
 
 /** Invitations not yet accepted, revoked or expired. */
