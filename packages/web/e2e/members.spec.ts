@@ -4,7 +4,8 @@ import { PASSWORD, saveScreenshot, uniqueEmail, type Account } from './support';
 /**
  * Teams (issue 40) against the real server: an owner on Pro invites a
  * colleague, who signs up through the link and joins; the colleague switches
- * between their accounts, meets billing they may not change, and is removed.
+ * between their accounts, meets billing they may not change, as a viewer is
+ * offered no writes, and is removed.
  * Without SMTP settings the server emails nothing: the link is shown to copy.
  */
 
@@ -246,6 +247,17 @@ test.describe('Members', () => {
         status: 403,
         body: expect.objectContaining({ error: OWNER_ONLY }),
       });
+
+      // ── a viewer is not offered the graph's writes ───────────────────────
+      await colleague.goto('/entities');
+      await expect(
+        colleague.getByRole('button', { name: 'Account: Katherine Johnson (Viewer)' }),
+      ).toBeVisible();
+      await expect(
+        colleague.getByText("Viewers can read but not change this account's memory"),
+      ).toBeVisible();
+      await expect(colleague.getByRole('button', { name: 'Refresh' })).toBeVisible();
+      await expect(colleague.getByRole('button', { name: 'Create Entity' })).toHaveCount(0);
 
       // ── the owner removes them ───────────────────────────────────────────
       await grace.getByRole('button', { name: 'Actions for Grace Hopper' }).click();

@@ -21,7 +21,10 @@ interface Pages {
   fetchNextPage: () => Promise<unknown>;
 }
 
-/** The header's Refresh (the list and whatever else `onRefresh` reloads) and Create buttons. */
+/**
+ * The header's Refresh (the list and whatever else `onRefresh` reloads) and
+ * Create buttons; without `onCreate` (a role that may not create), Refresh alone.
+ */
 export function ListPageActions({
   pages,
   onRefresh,
@@ -31,7 +34,7 @@ export function ListPageActions({
   pages: Pages;
   onRefresh: () => void;
   createLabel: string;
-  onCreate: () => void;
+  onCreate?: () => void;
 }) {
   return (
     <>
@@ -40,15 +43,20 @@ export function ListPageActions({
         spinning={pages.isRefetching && !pages.isFetchingNextPage}
         onClick={onRefresh}
       />
-      <Button onClick={onCreate}>
-        <Plus aria-hidden />
-        {createLabel}
-      </Button>
+      {onCreate ? (
+        <Button onClick={onCreate}>
+          <Plus aria-hidden />
+          {createLabel}
+        </Button>
+      ) : null}
     </>
   );
 }
 
-/** Nothing to list: Create, and 'Clear filters' when a filter is what hides the rows. */
+/**
+ * Nothing to list: Create (unless `onCreate` is left out: a role that may not
+ * create), and 'Clear filters' when a filter is what hides the rows.
+ */
 export function ListEmptyState({
   icon,
   title,
@@ -62,7 +70,7 @@ export function ListEmptyState({
   title: string;
   description: string;
   createLabel: string;
-  onCreate: () => void;
+  onCreate?: () => void;
   filtered: boolean;
   onClear: () => void;
 }) {
@@ -72,17 +80,21 @@ export function ListEmptyState({
       title={title}
       description={description}
       actions={
-        <>
-          {filtered ? (
-            <Button variant="outline" onClick={onClear}>
-              Clear filters
-            </Button>
-          ) : null}
-          <Button onClick={onCreate}>
-            <Plus aria-hidden />
-            {createLabel}
-          </Button>
-        </>
+        filtered || onCreate ? (
+          <>
+            {filtered ? (
+              <Button variant="outline" onClick={onClear}>
+                Clear filters
+              </Button>
+            ) : null}
+            {onCreate ? (
+              <Button onClick={onCreate}>
+                <Plus aria-hidden />
+                {createLabel}
+              </Button>
+            ) : null}
+          </>
+        ) : undefined
       }
     />
   );

@@ -1,3 +1,4 @@
+import type { Role } from '@engram/shared';
 import { vi } from 'vitest';
 
 export interface FakeRequest {
@@ -52,3 +53,15 @@ export const TEST_USER = {
   accounts: [{ id: 'account-1', name: 'Ada Lovelace', role: 'owner' as const }],
   currentAccountId: 'account-1',
 };
+
+/**
+ * TEST_USER acting in a colleague's account ("Acme") where they hold `role`:
+ * answer GET /auth/me with it to see a screen as that role (issue 40).
+ */
+export function testUserAs(role: Role) {
+  return {
+    ...TEST_USER,
+    accounts: [...TEST_USER.accounts, { id: 'account-acme', name: 'Acme', role }],
+    currentAccountId: 'account-acme',
+  };
+}

@@ -7,6 +7,7 @@ import { PickerOption, PickerSearch } from '@/components/ui/picker';
 import { usePickerList } from '@/components/ui/picker-list';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { Spinner } from '@/components/ui/spinner';
+import { useCan } from '@/lib/account';
 import { useSpaceDetail, useSpaceSearch } from '@/lib/api/spaces';
 import { cn } from '@/lib/cn';
 import { ALL_SPACES, useSpace } from '@/lib/space';
@@ -22,7 +23,8 @@ interface SwitcherOption {
  * The memory space the signed-in app shows, in the header: its name, and a
  * list to choose another (searched on the server as the person types, a page
  * at a time), "New space…", and on the dashboard "All spaces" (the account's
- * counts). Choosing keeps the screen and changes `?space=`.
+ * counts). Choosing keeps the screen and changes `?space=`. A viewer, who
+ * reads only, is not offered "New space…" (lib/account/role-rules.ts).
  */
 export function SpaceSwitcher() {
   const space = useSpace();
@@ -33,6 +35,7 @@ export function SpaceSwitcher() {
 
   const [open, setOpen] = useState(false);
   const [creating, setCreating] = useState(false);
+  const canCreate = useCan('createSpace');
   const [search, setSearch] = useState('');
   const found = useSpaceSearch(search, open);
 
@@ -141,19 +144,21 @@ export function SpaceSwitcher() {
               </button>
             </div>
           ) : null}
-          <div className="border-t border-border p-1">
-            <button
-              type="button"
-              className="flex w-full cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none hover:bg-muted focus-visible:bg-muted"
-              onClick={() => {
-                openChange(false);
-                setCreating(true);
-              }}
-            >
-              <Plus className="size-4 text-muted-foreground" aria-hidden />
-              New space…
-            </button>
-          </div>
+          {canCreate ? (
+            <div className="border-t border-border p-1">
+              <button
+                type="button"
+                className="flex w-full cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none hover:bg-muted focus-visible:bg-muted"
+                onClick={() => {
+                  openChange(false);
+                  setCreating(true);
+                }}
+              >
+                <Plus className="size-4 text-muted-foreground" aria-hidden />
+                New space…
+              </button>
+            </div>
+          ) : null}
         </PopoverContent>
       </Popover>
       <NewSpaceDialog

@@ -15,3 +15,11 @@ export {
   tokenFromHash,
 } from './pending-invitation';
 export { useAccount, useAccountId, type AccountValue } from './use-account';
+export {
+  can,
+  VIEWER_NO_KEYS,
+  VIEWER_READ_ONLY,
+  WEBHOOKS_ADMINS_ONLY,
+  type RoleAction,
+} from './role-rules';
+export { useCan, useRole } from './use-role';

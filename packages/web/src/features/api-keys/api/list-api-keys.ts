@@ -15,6 +15,7 @@ export function apiKeysQueryOptions() {
   return queryOptions({ queryKey: apiKeysKey, queryFn: listApiKeys });
 }
 
-export function useApiKeys() {
-  return useQuery(apiKeysQueryOptions());
+/** `enabled: false` for a role that may not manage keys (a viewer: the server answers 403). */
+export function useApiKeys({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...apiKeysQueryOptions(), enabled });
 }

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { fakeServer, TEST_USER, testUserAs, type FakeRequest } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
 
 const FULL_KEY = 'eng_key_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
@@ -415,5 +415,34 @@ describe('API Keys screen', { timeout: 20_000 }, () => {
     await waitFor(() => expect(logged).toHaveBeenCalled());
     expect(within(shown).queryByRole('button', { name: 'Copied' })).not.toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('tells a viewer they cannot create keys, and does not ask for the list', async () => {
+    const { requests } = keysServer([apiKey()], {
+      'GET /auth/me': () => ({ status: 200, body: testUserAs('viewer') }),
+    });
+    await openScreen();
+    expect(screen.getByRole('note')).toHaveTextContent(
+      "Viewers can't create API keys; your personal key in Settings reads this account",
+    );
+    expect(screen.queryByRole('button', { name: /Create/ })).toBeNull();
+    // How to connect an agent (with the personal key) still shows.
+    expect(screen.getByRole('region', { name: 'Connect an agent' })).toBeInTheDocument();
+    expect(screen.queryByText('Loading API keys...')).toBeNull();
+    expect(screen.queryByText('No API keys yet')).toBeNull();
+    expect(screen.queryByRole('article', { name: 'Production agent' })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requests.filter((request) => request.path.startsWith('/api/keys'))).toEqual([]);
+  });
+
+  it('lets a member create keys (the list holds only theirs)', async () => {
+    const { requests } = keysServer([apiKey()], {
+      'GET /auth/me': () => ({ status: 200, body: testUserAs('member') }),
+    });
+    await openScreen();
+    expect(await screen.findByRole('article', { name: 'Production agent' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create API Key' })).toBeInTheDocument();
+    expect(screen.queryByRole('note')).toBeNull();
+    expect(requests.some((request) => request.path === '/api/keys')).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { ApiKey, CreatedApiKey, RolledApiKey } from '@engram/shared';
-import { KeyRound, Plus } from 'lucide-react';
+import { KeyRound, Lock, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { ConnectAgentPanel } from '@/components/connect-agent/connect-agent-panel';
@@ -8,6 +8,7 @@ import { ListLoading } from '@/components/list-page';
 import { LoadErrorAlert } from '@/components/load-error-alert';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
+import { useCan, VIEWER_NO_KEYS } from '@/lib/account';
 import { useApiKeys } from '../api/list-api-keys';
 import { errorMessage, rollOf } from '../key-display';
 import { useKeySecrets } from '../key-secrets';
@@ -17,9 +18,15 @@ import { DeleteKeyDialog } from './delete-key-dialog';
 import { NewKeyBanner, type NewKey } from './new-key-banner';
 import { RollKeyDialog } from './roll-key-dialog';
 
-/** API Keys (/api-keys; docs/product.md, The signed-in app): create, reveal once, roll and delete the account's keys. */
+/**
+ * API Keys (/api-keys; docs/product.md, The signed-in app): create, reveal once, roll and delete
+ * the account's keys (a member's own; every key for admins and owners). A
+ * viewer manages none (the server answers 403): a note instead, and the list
+ * is not asked for.
+ */
 export function ApiKeysPage() {
-  const keys = useApiKeys();
+  const canManage = useCan('manageOwnKeys');
+  const keys = useApiKeys({ enabled: canManage });
   const secrets = useKeySecrets();
   const [creating, setCreating] = useState(false);
   const [rolling, setRolling] = useState<ApiKey | null>(null);
@@ -56,12 +63,25 @@ export function ApiKeysPage() {
         title="API Keys"
         description="Create and manage keys for programmatic access"
         actions={
-          <Button onClick={() => setCreating(true)}>
-            <Plus aria-hidden />
-            Create API Key
-          </Button>
+          canManage ? (
+            <Button onClick={() => setCreating(true)}>
+              <Plus aria-hidden />
+              Create API Key
+            </Button>
+          ) : null
         }
       />
+
+      {canManage ? null : (
+        <p
+          role="note"
+          data-testid="api-keys-viewer-note"
+          className="flex items-start gap-2 rounded-lg border border-border bg-card px-3 py-2.5 text-sm text-muted-foreground shadow-xs"
+        >
+          <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
+          {VIEWER_NO_KEYS}
+        </p>
+      )}
 
       {newKey ? <NewKeyBanner newKey={newKey} onDismiss={() => setNewKey(null)} /> : null}
 
@@ -71,7 +91,7 @@ export function ApiKeysPage() {
         </LoadErrorAlert>
       ) : null}
 
-      {keys.isPending ? <ListLoading>Loading API keys...</ListLoading> : null}
+      {canManage && keys.isPending ? <ListLoading>Loading API keys...</ListLoading> : null}
 
       {list && list.length === 0 ? (
         <EmptyState
@@ -102,7 +122,7 @@ export function ApiKeysPage() {
         </div>
       ) : null}
 
-      {list ? <ConnectAgentPanel /> : null}
+      {list || !canManage ? <ConnectAgentPanel /> : null}
 
       <CreateKeyDialog open={creating} onOpenChange={setCreating} onCreated={handleCreated} />
       <RollKeyDialog apiKey={rolling} onClose={() => setRolling(null)} onRolled={handleRolled} />

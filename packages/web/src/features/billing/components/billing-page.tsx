@@ -6,7 +6,7 @@ import { PageHeader } from '@/components/page-header';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { LoadErrorAlert } from '@/components/load-error-alert';
-import { useAccount } from '@/lib/account';
+import { can, useAccount } from '@/lib/account';
 import { useSubscription } from '../api/get-subscription';
 import { usePlans } from '../api/list-plans';
 import { useReactivateSubscription } from '../api/reactivate-subscription';
@@ -30,7 +30,7 @@ import { UsageCards } from './usage-cards';
 export function BillingPage() {
   const account = useAccount();
   // Unknown until /auth/me has answered: then the buttons stay and the server decides.
-  const readOnly = account.role !== null && account.role !== 'owner';
+  const readOnly = !can(account.role, 'changeBilling');
   const subscription = useSubscription();
   const plans = usePlans();
   const reactivate = useReactivateSubscription();

@@ -2,7 +2,7 @@ import type { AnalyticsSummary } from '@engram/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { fakeServer, TEST_USER, testUserAs, type FakeRequest } from '@/test/fake-server';
 import { FakeWebSocket } from '@/test/fake-websocket';
 import { renderApp } from '@/test/render-app';
 import { emptySummary } from '../usage-rules';
@@ -277,5 +277,15 @@ describe('Dashboard (/dashboard)', () => {
     expect(clicked[0]!.href).toBe('blob:engram-export');
     const blob = (createObjectURL.mock.calls[0] as unknown as [Blob])[0];
     expect(JSON.parse(await blob.text())).toEqual(document_);
+  });
+
+  it('offers a viewer no Create Entity among the quick actions', async () => {
+    dashboardServer(() => ({ status: 200, body: summary() }), {
+      'GET /auth/me': () => ({ status: 200, body: testUserAs('viewer') }),
+    });
+    await openDashboard();
+    expect(await screen.findByRole('link', { name: /View Graph/ })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Create Entity/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Export Data/ })).toBeEnabled();
   });
 });

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { useCan } from '@/lib/account';
 import { useExportGraph } from '@/lib/export-graph';
 
 const ACTION =
@@ -41,10 +42,12 @@ function ActionLink({ to, children }: { to: string; children: ReactNode }) {
 
 /**
  * The dashboard's Quick Actions. Export Data downloads the account's graph as
- * lossless JSON (not a 'coming soon' alert).
+ * lossless JSON (not a 'coming soon' alert). A viewer, who reads only, is
+ * not offered Create Entity (lib/account/role-rules.ts).
  */
 export function QuickActions() {
   const exporting = useExportGraph();
+  const canEdit = useCan('editGraph');
   return (
     <Card className="flex flex-col">
       <CardHeader className="pb-3">
@@ -52,9 +55,15 @@ export function QuickActions() {
         <CardDescription>Jump to common tasks</CardDescription>
       </CardHeader>
       <div className="grid gap-2 px-6 pb-5">
-        <ActionLink to="/entities?create=1">
-          <ActionContent icon={Plus} label="Create Entity" hint="Add a person, concept or thing" />
-        </ActionLink>
+        {canEdit ? (
+          <ActionLink to="/entities?create=1">
+            <ActionContent
+              icon={Plus}
+              label="Create Entity"
+              hint="Add a person, concept or thing"
+            />
+          </ActionLink>
+        ) : null}
         <ActionLink to="/graph">
           <ActionContent icon={Network} label="View Graph" hint="See how everything connects" />
         </ActionLink>

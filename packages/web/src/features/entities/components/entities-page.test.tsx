@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { fakeServer, TEST_USER, testUserAs, type FakeRequest } from '@/test/fake-server';
 import { typePages } from '@/test/fake-type-pages';
 import { renderApp } from '@/test/render-app';
 
@@ -41,8 +41,8 @@ function entity(overrides: Partial<Entity> = {}): Entity {
   };
 }
 
-/** A signed-in session against a fake graph API holding `entities`. */
-function entitiesServer(entities: Entity[]) {
+/** A signed-in session (TEST_USER unless `user`) against a fake graph API holding `entities`. */
+function entitiesServer(entities: Entity[], user: object = TEST_USER) {
   localStorage.setItem('auth_token', 'valid-token');
   const list = () => ({
     status: 200,
@@ -55,7 +55,7 @@ function entitiesServer(entities: Entity[]) {
     },
   });
   return fakeServer({
-    'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+    'GET /auth/me': () => ({ status: 200, body: user }),
     'GET /api/entities': list,
     'GET /api/entities/types': () => ({
       status: 200,
@@ -363,6 +363,50 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create Entity' }));
     await waitFor(() => expect(writes(requests)).toHaveLength(1));
     expect(writes(requests)[0]?.body).toMatchObject({ name: 'HAL', type: 'cobot' });
+  });
+
+  it('offers a viewer no create, edit or delete, and says they read only', async () => {
+    const { requests } = entitiesServer([entity()], testUserAs('viewer'));
+    const { user } = await openScreen('/entities?create=1');
+    const card = await screen.findByRole('article', { name: 'Ada Lovelace' });
+    expect(
+      screen.getByText("Viewers can read but not change this account's memory"),
+    ).toBeInTheDocument();
+    // ?create=1 (the dashboard's quick action) opens nothing either.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Create Entity' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
+
+    await user.click(within(card).getByRole('button', { name: 'Actions for Ada Lovelace' }));
+    expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual([
+      'View Details',
+    ]);
+    await user.click(screen.getByRole('menuitem', { name: 'View Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ada Lovelace' });
+    expect(within(dialog).getByText('Wrote the first program')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Edit Entity' })).toBeNull();
+    expect(writes(requests)).toEqual([]);
+  });
+
+  it('offers a viewer no Create Entity in the empty state', async () => {
+    entitiesServer([], testUserAs('viewer'));
+    await openScreen();
+    expect(await screen.findByText('No entities found')).toBeInTheDocument();
+    expect(screen.getByText('This space has no entities yet')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create Entity' })).toBeNull();
+  });
+
+  it('offers a member everything an owner has', async () => {
+    entitiesServer([entity()], testUserAs('member'));
+    const { user } = await openScreen();
+    const card = await screen.findByRole('article', { name: 'Ada Lovelace' });
+    expect(screen.getByRole('button', { name: 'Create Entity' })).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Actions for Ada Lovelace' }));
+    expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual([
+      'View Details',
+      'Edit Entity',
+      'Delete Entity',
+    ]);
   });
 
   it('toasts Failed to load entities when the list cannot be read', async () => {

@@ -11,6 +11,7 @@ import { SearchField } from '@/components/search-field';
 import { TypeFilter, typeWithCount } from '@/components/type-filter';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { useCan, VIEWER_READ_ONLY } from '@/lib/account';
 import { cn } from '@/lib/cn';
 import { useEntityPages, type EntityFilter } from '../api/list-entities';
 import { entityTypesKey, useEntityTypePages } from '@/lib/api/entities';
@@ -33,7 +34,8 @@ const typeFilterOptions = (types: TypeSummary[]) =>
  *
  * Arriving with ?create=1 opens Create Entity (the dashboard's quick action),
  * with ?focus=search focuses the search box; either is then dropped from the
- * address so a reload does not repeat it.
+ * address so a reload does not repeat it. A viewer is offered no create,
+ * edit or delete (lib/account/role-rules.ts): the header says they read only.
  */
 export function EntitiesPage() {
   const [params, setParams] = useSearchParams();
@@ -49,10 +51,11 @@ export function EntitiesPage() {
   const entityTypePages = useEntityTypePages();
   const firstTypes = useInfiniteQuery(entityTypePages(''));
   const queryClient = useQueryClient();
+  const canEdit = useCan('editGraph');
 
   // Arriving with ?create=1 (the dashboard's Create Entity) opens the form at once.
   const [formDialog, setFormDialog] = useState<EntityFormDialogState>(() =>
-    params.get('create') === '1' ? { mode: 'create' } : null,
+    params.get('create') === '1' && canEdit ? { mode: 'create' } : null,
   );
   const [viewing, setViewing] = useState<Entity | null>(null);
   const [deleting, setDeleting] = useState<Entity | null>(null);
@@ -117,7 +120,11 @@ export function EntitiesPage() {
       <title>Entities · Engram</title>
       <PageHeader
         title="Entity Management"
-        description="Create, browse and edit the entities in your knowledge graph"
+        description={
+          canEdit
+            ? 'Create, browse and edit the entities in your knowledge graph'
+            : VIEWER_READ_ONLY
+        }
         actions={
           <ListPageActions
             pages={pages}
@@ -126,7 +133,7 @@ export function EntitiesPage() {
               void queryClient.invalidateQueries({ queryKey: entityTypesKey });
             }}
             createLabel="Create Entity"
-            onCreate={() => setFormDialog({ mode: 'create' })}
+            onCreate={canEdit ? () => setFormDialog({ mode: 'create' }) : undefined}
           />
         }
       />
@@ -173,9 +180,11 @@ export function EntitiesPage() {
         <ListEmptyState
           icon={Shapes}
           title="No entities found"
-          description="Create your first entity to get started"
+          description={
+            canEdit ? 'Create your first entity to get started' : 'This space has no entities yet'
+          }
           createLabel="Create Entity"
-          onCreate={() => setFormDialog({ mode: 'create' })}
+          onCreate={canEdit ? () => setFormDialog({ mode: 'create' }) : undefined}
           filtered={filtered}
           onClear={() => {
             setDraft('');
@@ -204,8 +213,10 @@ export function EntitiesPage() {
                 key={entity.id}
                 entity={entity}
                 onView={setViewing}
-                onEdit={(chosen) => setFormDialog({ mode: 'edit', entity: chosen })}
-                onDelete={setDeleting}
+                onEdit={
+                  canEdit ? (chosen) => setFormDialog({ mode: 'edit', entity: chosen }) : undefined
+                }
+                onDelete={canEdit ? setDeleting : undefined}
               />
             )}
           />
@@ -222,10 +233,14 @@ export function EntitiesPage() {
       <ViewEntityDialog
         entity={viewing}
         onClose={() => setViewing(null)}
-        onEdit={(entity) => {
-          setViewing(null);
-          setFormDialog({ mode: 'edit', entity });
-        }}
+        onEdit={
+          canEdit
+            ? (entity) => {
+                setViewing(null);
+                setFormDialog({ mode: 'edit', entity });
+              }
+            : undefined
+        }
       />
       <DeleteEntityDialog entity={deleting} onClose={() => setDeleting(null)} />
     </div>

@@ -16,8 +16,10 @@ import { formatDate, metadataPreview, observationCountLabel } from '../display';
 interface EntityCardProps {
   entity: Entity;
   onView: (entity: Entity) => void;
-  onEdit: (entity: Entity) => void;
-  onDelete: (entity: Entity) => void;
+  /** Left out for a role that may not change the graph (a viewer): no Edit in the menu. */
+  onEdit?: ((entity: Entity) => void) | undefined;
+  /** Left out likewise: no Delete. */
+  onDelete?: ((entity: Entity) => void) | undefined;
 }
 
 /**
@@ -63,18 +65,24 @@ export function EntityCard({ entity, onView, onEdit, onDelete }: EntityCardProps
               <Eye aria-hidden />
               View Details
             </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => onEdit(entity)}>
-              <Pencil aria-hidden />
-              Edit Entity
-            </DropdownMenuItem>
-            <DropdownMenuSeparator />
-            <DropdownMenuItem
-              className="text-destructive data-[highlighted]:bg-destructive-soft [&_svg]:text-destructive"
-              onSelect={() => onDelete(entity)}
-            >
-              <Trash2 aria-hidden />
-              Delete Entity
-            </DropdownMenuItem>
+            {onEdit ? (
+              <DropdownMenuItem onSelect={() => onEdit(entity)}>
+                <Pencil aria-hidden />
+                Edit Entity
+              </DropdownMenuItem>
+            ) : null}
+            {onDelete ? (
+              <>
+                <DropdownMenuSeparator />
+                <DropdownMenuItem
+                  className="text-destructive data-[highlighted]:bg-destructive-soft [&_svg]:text-destructive"
+                  onSelect={() => onDelete(entity)}
+                >
+                  <Trash2 aria-hidden />
+                  Delete Entity
+                </DropdownMenuItem>
+              </>
+            ) : null}
           </DropdownMenuContent>
         </DropdownMenu>
       </div>

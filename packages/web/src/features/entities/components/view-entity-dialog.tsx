@@ -19,7 +19,8 @@ interface ViewEntityDialogProps {
   /** The entity to show; the dialog is open while one is set. */
   entity: Entity | null;
   onClose: () => void;
-  onEdit: (entity: Entity) => void;
+  /** Left out for a role that may not change the graph (a viewer): no Edit Entity. */
+  onEdit?: ((entity: Entity) => void) | undefined;
 }
 
 /**
@@ -110,10 +111,12 @@ function EntityDetails({
         <DialogClose asChild>
           <Button variant="outline">Close</Button>
         </DialogClose>
-        <Button onClick={() => onEdit(entity)}>
-          <Pencil aria-hidden />
-          Edit Entity
-        </Button>
+        {onEdit ? (
+          <Button onClick={() => onEdit(entity)}>
+            <Pencil aria-hidden />
+            Edit Entity
+          </Button>
+        ) : null}
       </DialogFooter>
     </>
   );

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { fakeServer, TEST_USER, testUserAs, type FakeRequest } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
 import { InProcessLayoutWorker } from '../layout/in-process-worker';
 
@@ -122,10 +122,11 @@ function historyServer(
     status: 200,
     body: { reverted: { callSeq: 11, changes: 2 }, seqs: [13, 14] },
   }),
+  user: object = TEST_USER,
 ) {
   localStorage.setItem('auth_token', 'valid-token');
   return fakeServer({
-    'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+    'GET /auth/me': () => ({ status: 200, body: user }),
     'GET /api/entities/e-alice': () => ({ status: 200, body: ALICIA }),
     'GET /api/relations': () => ({
       status: 200,
@@ -247,6 +248,13 @@ describe('Entity History tab', { timeout: 20_000 }, () => {
       expect(later).toContain('/api/entities/e-alice/history');
       expect(later).toContain('/api/entities/e-alice');
     });
+  });
+
+  it('offers a viewer no Revert', async () => {
+    historyServer(undefined, testUserAs('viewer'));
+    const { list } = await openHistory();
+    expect(within(list).getAllByTestId('history-change')).toHaveLength(3);
+    expect(within(list).queryByRole('button', { name: /Revert/ })).not.toBeInTheDocument();
   });
 
   it('shows a conflict and what differs, keeping the dialog open', async () => {

@@ -19,6 +19,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { useCan } from '@/lib/account';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format';
@@ -47,7 +48,8 @@ const ICONS: Record<HistoryChange['type'], LucideIcon> = {
 /**
  * The entity page's History tab (docs/history.md): every change to the
  * entity, its observations and its relations, newest first, each with who,
- * when, what it changed and a way to revert the call that made it.
+ * when, what it changed and a way to revert the call that made it (not for
+ * a viewer, who reads only: lib/account/role-rules.ts).
  */
 export function EntityHistory({ entityId }: { entityId: string }) {
   const history = useEntityHistory(entityId);
@@ -56,6 +58,7 @@ export function EntityHistory({ entityId }: { entityId: string }) {
     [history.data],
   );
   const [reverting, setReverting] = useState<HistoryChange | null>(null);
+  const canRevert = useCan('editGraph');
 
   if (history.isPending) {
     return (
@@ -103,7 +106,7 @@ export function EntityHistory({ entityId }: { entityId: string }) {
             change={change}
             entityId={entityId}
             callSize={changesInCall(changes, change.callSeq)}
-            onRevert={() => setReverting(change)}
+            onRevert={canRevert ? () => setReverting(change) : undefined}
           />
         ))}
       </ol>
@@ -147,7 +150,8 @@ function ChangeRow({
   entityId: string;
   /** How many changes on the loaded pages the same call made. */
   callSize: number;
-  onRevert: () => void;
+  /** Left out for a role that may not change the graph (a viewer): no Revert. */
+  onRevert?: (() => void) | undefined;
 }) {
   const Icon = ICONS[change.type];
   const lines = diffLines(change);
@@ -175,16 +179,18 @@ function ChangeRow({
               ) : null}
             </p>
           </div>
-          <Button
-            variant="ghost"
-            size="sm"
-            className="-mr-2 h-7 shrink-0 px-2 text-muted-foreground hover:text-foreground"
-            onClick={onRevert}
-            aria-label={`Revert: ${title}`}
-          >
-            <RotateCcw aria-hidden />
-            <span className="hidden sm:inline">Revert</span>
-          </Button>
+          {onRevert ? (
+            <Button
+              variant="ghost"
+              size="sm"
+              className="-mr-2 h-7 shrink-0 px-2 text-muted-foreground hover:text-foreground"
+              onClick={onRevert}
+              aria-label={`Revert: ${title}`}
+            >
+              <RotateCcw aria-hidden />
+              <span className="hidden sm:inline">Revert</span>
+            </Button>
+          ) : null}
         </div>
         {lines.length > 0 ? <ChangeDiff lines={lines} /> : null}
       </div>

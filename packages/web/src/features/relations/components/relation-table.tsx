@@ -23,15 +23,17 @@ import { formatDate } from '../display';
 
 interface RelationTableProps {
   relations: Relation[];
-  onEdit: (relation: Relation) => void;
-  onDelete: (relation: Relation) => void;
+  /** Left out (with onDelete) for a role that may not change the graph: no Actions column. */
+  onEdit?: ((relation: Relation) => void) | undefined;
+  onDelete?: ((relation: Relation) => void) | undefined;
 }
 
 /**
  * The relations (docs/product.md, The signed-in app): From Entity, Relation, To Entity, Created,
- * Actions. On a phone each row stacks into a small card of its own.
+ * Actions (Edit, Delete; none for a viewer). On a phone each row stacks into a small card of its own.
  */
 export function RelationTable({ relations, onEdit, onDelete }: RelationTableProps) {
+  const actions = onEdit !== undefined || onDelete !== undefined;
   return (
     <Table className="block sm:table">
       <TableHeader className="hidden sm:table-header-group">
@@ -40,7 +42,7 @@ export function RelationTable({ relations, onEdit, onDelete }: RelationTableProp
           <TableHead>Relation</TableHead>
           <TableHead>To Entity</TableHead>
           <TableHead>Created</TableHead>
-          <TableHead className="w-16 text-right">Actions</TableHead>
+          {actions ? <TableHead className="w-16 text-right">Actions</TableHead> : null}
         </TableRow>
       </TableHeader>
       <TableBody className="block sm:table-row-group">
@@ -63,34 +65,40 @@ export function RelationTable({ relations, onEdit, onDelete }: RelationTableProp
             <TableCell className="col-start-1 row-start-4 block p-0 pl-11 text-xs whitespace-nowrap text-muted-foreground sm:table-cell sm:px-4 sm:py-3 sm:text-sm">
               <time dateTime={relation.createdAt}>{formatDate(relation.createdAt)}</time>
             </TableCell>
-            <TableCell className="col-start-2 row-span-4 row-start-1 block p-0 text-right sm:table-cell sm:px-4 sm:py-3">
-              <DropdownMenu>
-                <DropdownMenuTrigger asChild>
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    className="size-8 text-muted-foreground"
-                    aria-label={`Actions for ${relation.fromEntity.name} ${relation.type} ${relation.toEntity.name}`}
-                  >
-                    <MoreHorizontal aria-hidden />
-                  </Button>
-                </DropdownMenuTrigger>
-                <DropdownMenuContent className="min-w-44">
-                  <DropdownMenuItem onSelect={() => onEdit(relation)}>
-                    <Pencil aria-hidden />
-                    Edit Relation
-                  </DropdownMenuItem>
-                  <DropdownMenuSeparator />
-                  <DropdownMenuItem
-                    className="text-destructive data-[highlighted]:bg-destructive-soft [&_svg]:text-destructive"
-                    onSelect={() => onDelete(relation)}
-                  >
-                    <Trash2 aria-hidden />
-                    Delete Relation
-                  </DropdownMenuItem>
-                </DropdownMenuContent>
-              </DropdownMenu>
-            </TableCell>
+            {actions ? (
+              <TableCell className="col-start-2 row-span-4 row-start-1 block p-0 text-right sm:table-cell sm:px-4 sm:py-3">
+                <DropdownMenu>
+                  <DropdownMenuTrigger asChild>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="size-8 text-muted-foreground"
+                      aria-label={`Actions for ${relation.fromEntity.name} ${relation.type} ${relation.toEntity.name}`}
+                    >
+                      <MoreHorizontal aria-hidden />
+                    </Button>
+                  </DropdownMenuTrigger>
+                  <DropdownMenuContent className="min-w-44">
+                    {onEdit ? (
+                      <DropdownMenuItem onSelect={() => onEdit(relation)}>
+                        <Pencil aria-hidden />
+                        Edit Relation
+                      </DropdownMenuItem>
+                    ) : null}
+                    {onEdit && onDelete ? <DropdownMenuSeparator /> : null}
+                    {onDelete ? (
+                      <DropdownMenuItem
+                        className="text-destructive data-[highlighted]:bg-destructive-soft [&_svg]:text-destructive"
+                        onSelect={() => onDelete(relation)}
+                      >
+                        <Trash2 aria-hidden />
+                        Delete Relation
+                      </DropdownMenuItem>
+                    ) : null}
+                  </DropdownMenuContent>
+                </DropdownMenu>
+              </TableCell>
+            ) : null}
           </TableRow>
         ))}
       </TableBody>

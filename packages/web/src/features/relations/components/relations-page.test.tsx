@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { fakeServer, TEST_USER, testUserAs, type FakeRequest } from '@/test/fake-server';
 import { typePages } from '@/test/fake-type-pages';
 import { renderApp } from '@/test/render-app';
 
@@ -52,10 +52,10 @@ const relation = (id: string, from: Entity, type: string, to: Entity): Relation 
   toEntity: { id: to.id, name: to.name, type: to.type },
 });
 
-function relationsServer(relations: Relation[]) {
+function relationsServer(relations: Relation[], user: object = TEST_USER) {
   localStorage.setItem('auth_token', 'valid-token');
   const server = fakeServer({
-    'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+    'GET /auth/me': () => ({ status: 200, body: user }),
     'GET /api/relations': () => ({
       status: 200,
       body: { relations, total: relations.length, nextOffset: null, truncated: false },
@@ -271,5 +271,22 @@ describe('Relation Management screen', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(toast.success).toHaveBeenCalledWith('Relation updated successfully'),
     );
+  });
+
+  it('offers a viewer no create, edit or delete: no Actions column', async () => {
+    const [ada, engram] = ENTITIES as [Entity, Entity, Entity];
+    relationsServer([relation('r1', ada, 'uses', engram)], testUserAs('viewer'));
+    await openScreen();
+    const table = await screen.findByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['From Entity', 'Relation', 'To Entity', 'Created']);
+    expect(within(table).queryByRole('button', { name: /^Actions for/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Create Relation' })).toBeNull();
+    expect(
+      screen.getByText("Viewers can read but not change this account's memory"),
+    ).toBeInTheDocument();
   });
 });

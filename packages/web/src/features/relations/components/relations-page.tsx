@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { SearchField } from '@/components/search-field';
 import { TypeFilter } from '@/components/type-filter';
 import { Card } from '@/components/ui/card';
+import { useCan, VIEWER_READ_ONLY } from '@/lib/account';
 import { cn } from '@/lib/cn';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useRelationPages } from '../api/list-relations';
@@ -27,7 +28,8 @@ const SEARCH_DEBOUNCE_MS = 300;
  * Relation Management (/relations; docs/product.md, The signed-in app): a table of relations read from
  * the server 100 at a time, searched by either end's name or the type and
  * filtered by type on the server (so any relation of a large graph can be
- * found), with the create, edit and delete dialogs.
+ * found), with the create, edit and delete dialogs (not for a viewer, who
+ * reads only: lib/account/role-rules.ts).
  */
 export function RelationsPage() {
   const [params, setParams] = useSearchParams();
@@ -55,6 +57,7 @@ export function RelationsPage() {
   const relationTypePages = useRelationTypePages();
   const firstTypes = useInfiniteQuery(relationTypePages(''));
   const queryClient = useQueryClient();
+  const canEdit = useCan('editGraph');
   const [formDialog, setFormDialog] = useState<RelationFormDialogState>(null);
   const [deleting, setDeleting] = useState<Relation | null>(null);
 
@@ -90,7 +93,7 @@ export function RelationsPage() {
       <title>Relations · Engram</title>
       <PageHeader
         title="Relation Management"
-        description="Connect entities with typed relations"
+        description={canEdit ? 'Connect entities with typed relations' : VIEWER_READ_ONLY}
         actions={
           <ListPageActions
             pages={pages}
@@ -99,7 +102,7 @@ export function RelationsPage() {
               void queryClient.invalidateQueries({ queryKey: relationTypesKey });
             }}
             createLabel="Create Relation"
-            onCreate={() => setFormDialog({ mode: 'create' })}
+            onCreate={canEdit ? () => setFormDialog({ mode: 'create' }) : undefined}
           />
         }
       />
@@ -141,9 +144,13 @@ export function RelationsPage() {
         <ListEmptyState
           icon={Share2}
           title="No relations found"
-          description="Create your first relation to get started"
+          description={
+            canEdit
+              ? 'Create your first relation to get started'
+              : 'This space has no relations yet'
+          }
           createLabel="Create Relation"
-          onCreate={() => setFormDialog({ mode: 'create' })}
+          onCreate={canEdit ? () => setFormDialog({ mode: 'create' }) : undefined}
           filtered={filtered}
           onClear={() => {
             setSearch('');
@@ -161,8 +168,8 @@ export function RelationsPage() {
           <Card className={cn('overflow-hidden transition-opacity', stale && 'opacity-60')}>
             <RelationTable
               relations={relations}
-              onEdit={(relation) => setFormDialog({ mode: 'edit', relation })}
-              onDelete={setDeleting}
+              onEdit={canEdit ? (relation) => setFormDialog({ mode: 'edit', relation }) : undefined}
+              onDelete={canEdit ? setDeleting : undefined}
             />
           </Card>
           <LoadMore pages={pages} shown={loaded.length} total={total} />

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeServer, TEST_USER } from '@/test/fake-server';
+import { fakeServer, TEST_USER, testUserAs } from '@/test/fake-server';
 import { fakeSpace, fakeSpaces } from '@/test/fake-spaces';
 import { renderApp } from '@/test/render-app';
 
@@ -11,11 +11,11 @@ const SPACES = [
   fakeSpace('alpha', 'Project Alpha', { counts: { entities: 1, relations: 0, observations: 2 } }),
 ];
 
-function signedIn() {
+function signedIn(user: object = TEST_USER) {
   localStorage.setItem('auth_token', 'valid-token');
   const spaces = fakeSpaces(SPACES);
   const server = fakeServer({
-    'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+    'GET /auth/me': () => ({ status: 200, body: user }),
     ...spaces.handlers,
   });
   return { ...server, spaces };
@@ -64,6 +64,27 @@ describe('Settings → Spaces', { timeout: 20_000 }, () => {
     expect(within(first!).getByText('Shown')).toBeInTheDocument();
     expect(within(first!).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
     expect(within(alpha!).getByRole('button', { name: 'Delete Project Alpha' })).toBeVisible();
+  });
+
+  it('offers a member New space and Rename, but not Delete (admins and owners only)', async () => {
+    signedIn(testUserAs('member'));
+    const { card } = await openTab();
+    const list = await within(card).findByRole('list', { name: 'Spaces' });
+    expect(within(card).getByRole('button', { name: 'New space' })).toBeVisible();
+    expect(within(list).getByRole('button', { name: 'Rename Project Alpha' })).toBeVisible();
+    expect(within(list).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
+  });
+
+  it('offers a viewer neither New space, Rename nor Delete, here or in the header', async () => {
+    signedIn(testUserAs('viewer'));
+    const { user, card } = await openTab();
+    const list = await within(card).findByRole('list', { name: 'Spaces' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(card).queryByRole('button', { name: 'New space' })).not.toBeInTheDocument();
+    expect(within(list).queryByRole('button', { name: /Rename|Delete/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /^Memory space:/ }));
+    expect(await screen.findByRole('option', { name: /Project Alpha/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'New space…' })).not.toBeInTheDocument();
   });
 
   it('renames a space; its slug stays', async () => {

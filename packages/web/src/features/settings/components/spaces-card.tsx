@@ -9,6 +9,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { useCan } from '@/lib/account';
 import { useSpaceSearch } from '@/lib/api/spaces';
 import { formatDate } from '@/lib/format';
 import { useSpace } from '@/lib/space';
@@ -20,7 +21,8 @@ import { RenameSpaceDialog } from './rename-space-dialog';
  * The account's memory spaces (Settings → Spaces): each with what it holds,
  * renamed or deleted from its row (never `default`), new ones made here or
  * from the header's switcher. Searched on the server and read a page at a
- * time: an account may hold thousands.
+ * time: an account may hold thousands. Members create and rename; only
+ * admins and owners delete; a viewer only reads (lib/account/role-rules.ts).
  */
 export function SpacesCard() {
   const titleId = useId();
@@ -31,6 +33,9 @@ export function SpacesCard() {
   const [renaming, setRenaming] = useState<Space | null>(null);
   const [deleting, setDeleting] = useState<Space | null>(null);
   const { pages, spaces } = found;
+  const canCreate = useCan('createSpace');
+  const canRename = useCan('renameSpace');
+  const canDelete = useCan('deleteSpace');
 
   return (
     <Card role="region" aria-labelledby={titleId}>
@@ -42,10 +47,12 @@ export function SpacesCard() {
             be limited to some of them.
           </CardDescription>
         </div>
-        <Button size="sm" onClick={() => setCreating(true)}>
-          <Plus aria-hidden />
-          New space
-        </Button>
+        {canCreate ? (
+          <Button size="sm" onClick={() => setCreating(true)}>
+            <Plus aria-hidden />
+            New space
+          </Button>
+        ) : null}
       </CardHeader>
       <CardContent className="grid gap-3">
         <SearchField
@@ -97,16 +104,18 @@ export function SpacesCard() {
                   </p>
                 </div>
                 <div className="flex shrink-0 gap-1">
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={`Rename ${space.name}`}
-                    title="Rename"
-                    onClick={() => setRenaming(space)}
-                  >
-                    <Pencil aria-hidden />
-                  </Button>
-                  {space.slug === DEFAULT_SPACE_SLUG ? null : (
+                  {canRename ? (
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Rename ${space.name}`}
+                      title="Rename"
+                      onClick={() => setRenaming(space)}
+                    >
+                      <Pencil aria-hidden />
+                    </Button>
+                  ) : null}
+                  {space.slug === DEFAULT_SPACE_SLUG || !canDelete ? null : (
                     <Button
                       variant="ghost"
                       size="icon"

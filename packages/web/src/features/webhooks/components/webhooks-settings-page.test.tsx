@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
+import { fakeServer, TEST_USER, testUserAs, type FakeRequest } from '@/test/fake-server';
 import { fakeSpace, fakeSpaces } from '@/test/fake-spaces';
 import { renderApp } from '@/test/render-app';
 
@@ -509,5 +509,37 @@ describe('Settings → Webhooks', { timeout: 20_000 }, () => {
     await waitFor(() => expect(again).not.toBeInTheDocument());
     expect(await within(card).findByText(/No endpoints yet/)).toBeVisible();
     expect(server.requests.find((r) => r.method === 'DELETE')?.path).toBe('/api/webhooks/wh-1');
+  });
+
+  it.each(['member', 'viewer'] as const)(
+    'tells a %s that only owners and admins manage webhooks, and asks the server nothing',
+    async (role) => {
+      const server = webhooksServer({
+        webhooks: [webhook()],
+        overrides: { 'GET /auth/me': () => ({ status: 200, body: testUserAs(role) }) },
+      });
+      const { card } = await openTab();
+      expect(within(card).getByRole('note')).toHaveTextContent(
+        'Only owners and admins manage webhooks.',
+      );
+      expect(within(card).queryByRole('button', { name: 'Add endpoint' })).toBeNull();
+      expect(within(card).queryByText('https://hooks.example.com/engram')).toBeNull();
+      expect(screen.queryByText('Failed to load webhooks')).toBeNull();
+      // Nothing that would answer 403: not the endpoints, not the plan's limit.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const asked = server.requests.map((request) => request.path);
+      expect(asked.filter((path) => path.startsWith('/api/webhooks'))).toEqual([]);
+      expect(asked).not.toContain('/api/billing/subscription');
+    },
+  );
+
+  it('shows an admin the endpoints', async () => {
+    webhooksServer({
+      webhooks: [webhook()],
+      overrides: { 'GET /auth/me': () => ({ status: 200, body: testUserAs('admin') }) },
+    });
+    const { card } = await openTab();
+    expect(await within(card).findByText('https://hooks.example.com/engram')).toBeVisible();
+    expect(within(card).queryByTestId('webhooks-admins-only')).toBeNull();
   });
 });

@@ -1,9 +1,18 @@
+import { Lock } from 'lucide-react';
+import { useId } from 'react';
 import { PageHeader } from '@/components/page-header';
 import { SettingsTabs } from '@/components/settings-tabs';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { useCan, WEBHOOKS_ADMINS_ONLY } from '@/lib/account';
 import { WebhooksCard } from './webhooks-card';
 
-/** Settings → Webhooks (/settings/webhooks): the account's outbound webhook endpoints. */
+/**
+ * Settings → Webhooks (/settings/webhooks): the account's outbound webhook
+ * endpoints. Only owners and admins manage them (the server answers 403
+ * otherwise): members and viewers get a note, and nothing is asked of the server.
+ */
 export function WebhooksSettingsPage() {
+  const canManage = useCan('manageWebhooks');
   return (
     // grid-cols-1 (minmax(0, 1fr)): a long URL wraps instead of widening the page on a phone.
     <div className="grid grid-cols-1 gap-6">
@@ -14,8 +23,34 @@ export function WebhooksSettingsPage() {
       />
       <SettingsTabs />
       <div className="grid max-w-5xl grid-cols-1 gap-6">
-        <WebhooksCard />
+        {canManage ? <WebhooksCard /> : <WebhooksAdminsOnly />}
       </div>
     </div>
+  );
+}
+
+/** What a member or viewer sees in place of the endpoints. */
+function WebhooksAdminsOnly() {
+  const titleId = useId();
+  return (
+    <Card role="region" aria-labelledby={titleId}>
+      <CardHeader className="max-sm:p-4">
+        <CardTitle id={titleId}>Webhooks</CardTitle>
+        <CardDescription>
+          Engram POSTs each change to the graph to the account’s endpoints as signed JSON, as it
+          happens.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="max-sm:px-4 max-sm:pb-4">
+        <p
+          role="note"
+          data-testid="webhooks-admins-only"
+          className="flex items-start gap-2 rounded-lg border border-dashed border-border px-4 py-5 text-sm text-muted-foreground"
+        >
+          <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
+          {WEBHOOKS_ADMINS_ONLY}
+        </p>
+      </CardContent>
+    </Card>
   );
 }
