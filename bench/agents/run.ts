@@ -13,7 +13,8 @@
  * BENCH_SECONDS (measured seconds per phase, default 20),
  * BENCH_WARMUP_SECONDS (unmeasured calls before each phase, default 3),
  * BENCH_RATE (phase 5's calls/s for all agents together, default 100),
- * BENCH_PHASES (which phases to run, e.g. "mixed,paced"; default all).
+ * BENCH_PHASES (which phases to run, e.g. "mixed,paced"; default all),
+ * BENCH_PROFILE (a folder: the server writes a V8 CPU profile there when it stops).
  *
  * Phases, each on the same server: (1) mixed, one account, C clients;
  * (2) mixed, C accounts, one client each; (3) writes only, one account, C
@@ -180,7 +181,7 @@ async function startBenchServer(dataDir: string, databaseUrl: string): Promise<S
   process.env.MCP_MAX_SESSIONS_PER_ACCOUNT = String(Math.max(20, options.clients * 2));
   process.env.MCP_MAX_SESSIONS = String(Math.max(2_000, options.clients * 4));
   process.env.API_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE = '100000000';
-  return startServer({ dataDir, databaseUrl });
+  return startServer({ dataDir, databaseUrl, profileDir: process.env.BENCH_PROFILE || undefined });
 }
 
 async function seed(client: EraClient, workload: Workload): Promise<void> {
@@ -506,10 +507,13 @@ async function runDatabase(kind: DbKind): Promise<string[]> {
   let server: ServerProcess | undefined;
   try {
     log(`── ${label}: ${database ? database.url : `PGlite in ${dataDir}`}`);
-    // Account 0 is the shared one; accounts 1..C have one agent each.
-    const accounts = await prepareAccounts(dataDir, database?.url ?? '', C + 1);
+    // Account 0 is the shared one; accounts 1..C have one agent each (only phase 2 uses them).
+    const perAccount = options.phases.includes('accounts');
+    const accounts = await prepareAccounts(dataDir, database?.url ?? '', perAccount ? C + 1 : 1);
     server = await startBenchServer(dataDir, database?.url ?? '');
-    log(`engram serve pid ${server.pid} at ${server.url}; ${C + 1} accounts on the Team plan`);
+    log(
+      `engram serve pid ${server.pid} at ${server.url}; ${accounts.length} accounts on the Team plan`,
+    );
 
     const workload = buildWorkload(options.entities);
     const seedStarted = performance.now();
@@ -529,10 +533,12 @@ async function runDatabase(kind: DbKind): Promise<string[]> {
 
     const shared = await connectAgents(server.url, Array<string>(C).fill(accounts[0]!.apiKey));
     agents.push(...shared);
-    const separate = await connectAgents(
-      server.url,
-      accounts.slice(1).map((account) => account.apiKey),
-    );
+    const separate = perAccount
+      ? await connectAgents(
+          server.url,
+          accounts.slice(1).map((account) => account.apiKey),
+        )
+      : [];
     agents.push(...separate);
     const { tools } = await shared[0]!.client.listTools();
     const hasRecall = tools.some((tool) => tool.name === 'recall');

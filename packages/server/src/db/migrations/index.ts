@@ -25,6 +25,7 @@ import * as embeddingWalkSpace from './024-embedding-walk-space.js';
 import * as webhooks from './025-webhooks.js';
 import * as history from './026-history.js';
 import * as members from './027-members.js';
+import * as wordIndexesBySpace from './028-word-indexes-by-space.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -55,4 +56,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '025-webhooks', sql: webhooks.sql },
   { name: '026-history', sql: history.sql },
   { name: '027-members', sql: members.sql },
+  { name: '028-word-indexes-by-space', sql: wordIndexesBySpace.sql },
 ];

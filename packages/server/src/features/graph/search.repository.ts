@@ -81,11 +81,9 @@ function hitsOf(spaceId: string, filter: SearchFilter) {
          and strpos(lower(e.name), ${term}) = 0 and ${ofTypes}
       union all
       select e.id, lower(e.name), 4
-        from (select distinct o.entity_id
-                from (select space_id, entity_id from observations
-                       where terms @@ to_tsquery('english', ${hidden(sql`${wordsQuery(filter.query)}::text`)})
-                      offset 0) o
-               where o.space_id = ${spaceId}) o
+        from (select distinct o.entity_id from observations o
+               where o.space_id = ${spaceId}
+                 and o.terms @@ to_tsquery('english', ${hidden(sql`${wordsQuery(filter.query)}::text`)})) o
         -- One primary-key lookup per hit, never a join planned from an estimate.
         cross join lateral (select id, type, name from entities e
                              where e.space_id = ${spaceId} and e.id = o.entity_id

@@ -41,8 +41,8 @@ const SAMPLE_PIVOT = '80000000-0000-4000-8000-000000000000';
  * each word is first counted in a fixed sample of the account's observations
  * (the rows after a point in the random id space); a word the sample shows to
  * be common is left to the sample's estimate, the others are counted exactly,
- * up to `cap`. The word indexes span accounts; the account is checked on the
- * rows found.
+ * up to `cap`. The word indexes lead with the space (migration 028), so only
+ * the space's rows are read.
  */
 export async function readQuestion(
   db: Db,
@@ -93,10 +93,10 @@ export async function readQuestion(
         select e.id, (select count(*) from unnest(e.words) u
                        where u.lexeme in (select lexeme from words))::float8
                      / greatest(length(e.words), 1) as share
-          from (select id, space_id, to_tsvector('english', name) as words from entities e
-                 where to_tsvector('english', name) @@ (select string_agg(q::text, ' | ')::tsquery from words)
+          from (select id, to_tsvector('english', name) as words from entities e
+                 where e.space_id = ${spaceId}
+                   and to_tsvector('english', name) @@ (select string_agg(q::text, ' | ')::tsquery from words)
                 offset 0) e
-         where e.space_id = ${spaceId}
          limit 200
       ) n
     )
@@ -105,8 +105,8 @@ export async function readQuestion(
            -- twice over) is not counted; the others are, up to the cap.
            case when c.hits::float8 * a.observations < 2 * ${cap} * greatest(a.sample_size, 1)
                 then (select count(*)::int from (
-                        select 1 from (select space_id from observations o where o.terms @@ c.q offset 0) o
-                         where o.space_id = ${spaceId} limit ${cap}) m)
+                        select 1 from observations o
+                         where o.space_id = ${spaceId} and o.terms @@ c.q limit ${cap}) m)
            end as matches,
            a.observations, a.sample_size, a.average, (select ids from named) as named
       from account a left join counted c on true
@@ -239,10 +239,9 @@ export async function scoredCandidates(
 
   const { rows } = await sql<CandidateRow>`
     with found as (
-      (select o.id, o.entity_id, o.created_at, o.terms
-         from (select id, space_id, entity_id, created_at, terms from observations o
-                where o.terms @@ ${hidden(sql`${search.probe}::tsquery`)} offset 0) o
-        where o.space_id = ${spaceId} limit ${budget})
+      (select o.id, o.entity_id, o.created_at, o.terms from observations o
+        where o.space_id = ${spaceId} and o.terms @@ ${hidden(sql`${search.probe}::tsquery`)}
+        limit ${budget})
       union all
       (select o.id, o.entity_id, o.created_at, o.terms from observations o
         where o.space_id = ${spaceId} and o.entity_id = any(${named}::uuid[])
