@@ -3,7 +3,6 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import { Redis } from 'ioredis';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -65,8 +64,12 @@ export async function buildApp({
     }));
   if (!given) app.addHook('onClose', () => runtime.close());
   const handle = runtime.database;
+  // ioredis is loaded only when Redis is configured: a server without it never holds the library.
   const rateLimitStore = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { connectTimeout: 2_000, maxRetriesPerRequest: 1 })
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, {
+        connectTimeout: 2_000,
+        maxRetriesPerRequest: 1,
+      })
     : undefined;
   if (rateLimitStore) app.addHook('onClose', async () => void (await rateLimitStore.quit()));
 

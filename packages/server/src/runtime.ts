@@ -22,7 +22,6 @@ import type { AuthContext } from './lib/auth-context.js';
 import { CredentialCache } from './lib/credential-cache.js';
 import { CredentialWatch } from './realtime/credential-watch.js';
 import { LocalEventBus, type EventBus } from './realtime/event-bus.js';
-import { RedisEventBus } from './realtime/redis-bus.js';
 
 /**
  * Every feature, each created after the features it needs. A new feature is
@@ -121,10 +120,11 @@ export async function createRuntime(
   // whole account where an index would do. Refresh them at every start.
   await database.withSession((session) => session.exec('analyze'));
 
+  // Loaded only with Redis configured (it brings ioredis).
   const bus: EventBus = config.REDIS_URL
-    ? await RedisEventBus.connect(config.REDIS_URL, (error) =>
-        onError(error, 'Redis event bus error'),
-      )
+    ? await (
+        await import('./realtime/redis-bus.js')
+      ).RedisEventBus.connect(config.REDIS_URL, (error) => onError(error, 'Redis event bus error'))
     : new LocalEventBus();
   const verified = new CredentialCache();
   // Forgotten here at once, and on every node (this one too) when the bus delivers it.

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import type Provider from 'oidc-provider';
 import type { Db } from '../../db/connection.js';
 import { mcpResources, oauthIssuer } from '../../lib/protected-resource.js';
 import { defineFeature } from '../feature.js';
@@ -44,23 +45,33 @@ export const oauthFeature = defineFeature({
     const { config, db } = context;
     const issuer = oauthIssuer(config);
     const resources = mcpResources(config);
-    const provider = createProvider({
-      db,
-      issuer,
-      resources,
-      dynamicRegistration: config.OAUTH_DYNAMIC_REGISTRATION === 'true',
-      allowPrivateNetwork: config.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
-      metadataCa: tuning?.metadataCa,
-      ...(await instanceKeys(db)),
-      trustProxy: config.TRUST_PROXY !== false,
-    });
-    // A refresh token or code used twice, or a refresh token revoked: the library ended the grant.
-    provider.on('grant.revoked', (_ctx: unknown, grantId: string) =>
-      context.credentialsChanged([{ kind: 'oauth', id: grantId }]),
-    );
-    provider.on('server_error', (_ctx: unknown, error: unknown) =>
-      context.onError(error, 'OAuth authorization server error'),
-    );
+    const keys = await instanceKeys(db);
+    // The library (~20 MB resident) is loaded and the server built on the
+    // first OAuth request: a server no chat client connects to never holds it.
+    let created: Promise<Provider> | undefined;
+    const provider = () =>
+      (created ??= createProvider({
+        db,
+        issuer,
+        resources,
+        dynamicRegistration: config.OAUTH_DYNAMIC_REGISTRATION === 'true',
+        allowPrivateNetwork: config.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
+        metadataCa: tuning?.metadataCa,
+        trustProxy: config.TRUST_PROXY !== false,
+        ...keys,
+      }).then((server) => {
+        // A refresh token or code used twice, or a refresh token revoked: the library ended the grant.
+        server.on('grant.revoked', (_ctx: unknown, grantId: string) =>
+          context.credentialsChanged([{ kind: 'oauth', id: grantId }]),
+        );
+        server.on('server_error', (_ctx: unknown, error: unknown) =>
+          context.onError(error, 'OAuth authorization server error'),
+        );
+        return server;
+      })).catch((error: unknown) => {
+        created = undefined; // the next request tries again
+        throw error;
+      });
 
     const usage = new GrantUsageTracker(db, context.onError);
     usage.start(5_000);

@@ -1,5 +1,4 @@
 import type { default as OidcProvider, Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { errors, Provider } from './oidc-provider.js';
 import type { Db } from '../../db/connection.js';
 import { mcpTargetOfResource } from '../../lib/protected-resource.js';
 import { metadataFetch, METADATA_MAX_BYTES } from './metadata-fetch.js';
@@ -60,7 +59,8 @@ export function ownerOfSubject(
  * in the web app (`interactions.url`); the library keeps no session between
  * authorizations (the routes drop its session cookie), so each one is asked.
  */
-export function createProvider(settings: ProviderSettings): OidcProvider {
+export async function createProvider(settings: ProviderSettings): Promise<OidcProvider> {
+  const { errors, Provider } = await import('./oidc-provider.js');
   const configuration: Configuration = {
     adapter: (name: string) => new DatabaseAdapter(settings.db, name),
     clients: [],

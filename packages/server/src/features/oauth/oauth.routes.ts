@@ -62,15 +62,14 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteOptions<OAuthService>> = as
   app,
   { services: oauth, http },
 ) => {
-  const callback = oauth.provider.callback() as (
-    req: IncomingMessage,
-    res: ServerResponse,
-  ) => Promise<void>;
+  type Callback = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  let callback: Callback | undefined;
   /** Hands the request to the authorization server (its Koa app), optionally at another path. */
   const handOver = (path?: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
     if (path) request.raw.url = path;
     withoutProviderSession(request.raw);
+    callback ??= (await oauth.provider()).callback() as Callback;
     await callback(request.raw, reply.raw);
   };
 

@@ -20,7 +20,8 @@ import { isMemoryScope, MEMORY_READ, MEMORY_WRITE, SCOPE_DESCRIPTIONS } from './
 export interface OAuthDeps {
   db: Db;
   now: () => Date;
-  provider: Provider;
+  /** The authorization server, created on first use (features/oauth/index.ts). */
+  provider: () => Promise<Provider>;
   /** The addresses of `/mcp` tokens are for (`mcpResources`), the issuer's first; each followed by `/<slug>` is a space's. */
   resources: string[];
   usage: GrantUsageTracker;
@@ -36,13 +37,15 @@ const interactionGone = () =>
 
 /** The authorization request `uid`, while it waits for an answer. */
 async function pendingInteraction(deps: OAuthDeps, uid: string) {
-  const interaction = await deps.provider.Interaction.find(uid);
+  const interaction = await (await deps.provider()).Interaction.find(uid);
   if (!interaction || interaction.result || interaction.exp * 1000 <= Date.now()) {
     throw interactionGone();
   }
   const params = interaction.params as Record<string, string | undefined>;
   if (!params['client_id'] || !params['redirect_uri']) throw interactionGone();
-  const client = await deps.provider.Client.find(params['client_id']).catch(() => undefined);
+  const client = await (
+    await deps.provider()
+  ).Client.find(params['client_id']).catch(() => undefined);
   if (!client) throw interactionGone();
   return { interaction, params, client };
 }
@@ -110,7 +113,8 @@ export async function decideInteraction(
   const { interaction, params, client } = await pendingInteraction(deps, uid);
   if (decision === 'allow') {
     const subject = subjectOf(auth.accountId, auth.userId);
-    const grant = new deps.provider.Grant({ accountId: subject, clientId: client.clientId });
+    const { Grant } = await deps.provider();
+    const grant = new Grant({ accountId: subject, clientId: client.clientId });
     const scopes = requestedScopes(params['scope']).join(' ');
     // The library counts the scopes it advertises as its own as well as the resource's.
     grant.addOIDCScope(scopes);
@@ -248,7 +252,7 @@ export async function authenticateAccessToken(
   token: string,
 ): Promise<CredentialContext | undefined> {
   if (!ACCESS_TOKEN.test(token) || token.startsWith('eng_')) return undefined;
-  const accessToken = await deps.provider.AccessToken.find(token);
+  const accessToken = await (await deps.provider()).AccessToken.find(token);
   if (!accessToken?.grantId || !accessToken.exp || accessToken.isExpired) return undefined;
   // The library binds a token to the one resource it was asked for (`useGrantedResource`).
   const audiences: unknown[] = Array.isArray(accessToken.aud) ? accessToken.aud : [accessToken.aud];
@@ -296,7 +300,7 @@ export const createOAuthService = (deps: OAuthDeps) =>
   });
 
 export type OAuthService = ReturnType<typeof createOAuthService> & {
-  /** The authorization server itself (its Koa app), mounted by the routes. */
-  provider: Provider;
+  /** The authorization server itself (its Koa app), mounted by the routes; created on first use. */
+  provider: () => Promise<Provider>;
   issuer: string;
 };
