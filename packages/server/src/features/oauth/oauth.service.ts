@@ -37,15 +37,14 @@ const interactionGone = () =>
 
 /** The authorization request `uid`, while it waits for an answer. */
 async function pendingInteraction(deps: OAuthDeps, uid: string) {
-  const interaction = await (await deps.provider()).Interaction.find(uid);
+  const server = await deps.provider();
+  const interaction = await server.Interaction.find(uid);
   if (!interaction || interaction.result || interaction.exp * 1000 <= Date.now()) {
     throw interactionGone();
   }
   const params = interaction.params as Record<string, string | undefined>;
   if (!params['client_id'] || !params['redirect_uri']) throw interactionGone();
-  const client = await (
-    await deps.provider()
-  ).Client.find(params['client_id']).catch(() => undefined);
+  const client = await server.Client.find(params['client_id']).catch(() => undefined);
   if (!client) throw interactionGone();
   return { interaction, params, client };
 }
