@@ -65,7 +65,7 @@ export async function createEntities(
       if (!key || writes.cleanObservations(entity.observations).length === 0) return [];
       return [
         {
-          entityId: key.id,
+          entity: key.id,
           observations: entity.observations,
           field: `entities.${index}.observations`,
         },

@@ -21,6 +21,7 @@ import * as changeRepo from './changes.repository.js';
 import * as entityRepo from './entities.repository.js';
 import * as observationRepo from './observations.repository.js';
 import * as relationRepo from './relations.repository.js';
+import { missingEntities, requireByName } from './names.js';
 
 /**
  * The one write path of the graph (decision 006). REST, MCP, imports and the
@@ -381,7 +382,7 @@ async function replaceObservations(
     wanted
       .filter((item) => !existingByContent.has(item.content))
       .map((item) => ({
-        entityId,
+        entity: entityId,
         content: item.content,
         metadata: item.metadata,
         validFrom: item.validFrom,
@@ -428,35 +429,53 @@ export async function deleteEntities(
 /**
  * Appends observations to existing entities, skipping texts an entity already
  * has. An addition whose texts are all blank is refused (400 on `field`):
- * asking to add nothing is a mistake, whoever asks. One statement for any
- * number of entities; returns what each entity gained.
+ * asking to add nothing is a mistake, whoever asks. Entities are named by id
+ * or, for name-addressed calls, by name (`by`), resolved in the appending
+ * statement; each must exist (by name the refusal names every missing one, by
+ * id it is 404 Entity). One statement for any number of entities; returns
+ * what each entity gained, by the key it was named with.
  */
 export async function addObservations(
   scope: WriteScope,
-  additions: { entityId: string; observations: ObservationInput[]; field: string }[],
+  additions: { entity: string; observations: ObservationInput[]; field: string }[],
+  by: 'id' | 'name' = 'id',
 ): Promise<Map<string, observationRepo.ObservationRow[]>> {
   const perEntity = new Map<string, CleanObservation[]>();
   for (const addition of additions) {
     const cleaned = cleanObservations(addition.observations);
     if (cleaned.length === 0) {
+      // A missing entity is refused before a blank text, whatever the order.
+      if (by === 'name') {
+        await requireByName(
+          scope.trx,
+          scope.spaceId,
+          additions.map((each) => each.entity),
+        );
+      }
       throw badRequest(addition.field, 'Give at least one observation that is not blank');
     }
-    const earlier = perEntity.get(addition.entityId) ?? [];
-    perEntity.set(addition.entityId, cleanObservations([...earlier, ...cleaned]));
+    const earlier = perEntity.get(addition.entity) ?? [];
+    perEntity.set(addition.entity, cleanObservations([...earlier, ...cleaned]));
   }
-  const { added, counts } = await observationRepo.appendObservations(
+  const { added, counts, missing } = await observationRepo.appendObservations(
     scope.trx,
     scope.spaceId,
-    [...perEntity].flatMap(([entityId, items]) =>
+    [...perEntity].flatMap(([entity, items]) =>
       items.map((item) => ({
-        entityId,
+        entity,
         content: item.content,
         metadata: item.metadata,
         validFrom: item.validFrom,
         validTo: item.validTo,
       })),
     ),
+    by,
   );
+  if (missing.length > 0) {
+    if (by === 'id') throw notFound('Entity');
+    const unknown = new Set(missing);
+    throw missingEntities([...perEntity.keys()].filter((name) => unknown.has(name)));
+  }
   scope.grew(counts);
   const byEntity = groupBy(added, (row) => row.entity_id);
   for (const [entityId, rows] of byEntity) {
@@ -465,7 +484,9 @@ export async function addObservations(
       observations: rows.map((row) => ({ id: row.id, ...previewOf(row.content) })),
     });
   }
-  return byEntity;
+  if (by === 'id') return byEntity;
+  const nameOf = new Map(counts.map((count) => [count.id, count.name]));
+  return new Map([...byEntity].map(([entityId, rows]) => [nameOf.get(entityId)!, rows]));
 }
 
 /**

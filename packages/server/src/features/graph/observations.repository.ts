@@ -84,17 +84,22 @@ const observationColumns = sql.join(
   ].map((column) => sql.ref(column)),
 );
 
-/** An observation to append to an existing entity. */
+/**
+ * An observation to append to an entity, named by its id or, for
+ * name-addressed calls, by its name (resolved in the appending statement, so
+ * a write by name holds the account lock one statement less).
+ */
 export interface ObservationInsert {
-  entityId: string;
+  entity: string;
   content: string;
   metadata?: Record<string, unknown> | undefined;
   validFrom?: string | undefined;
   validTo?: string | undefined;
 }
 
-/** An entity's name and observation count after a write (for the per-entity limit). */
+/** An entity's id, name and observation count after a write (for the per-entity limit). */
 export interface ObservationCount {
+  id: string;
   name: string;
   observations_count: number;
 }
@@ -102,32 +107,42 @@ export interface ObservationCount {
 /**
  * Appends observations to existing entities in one statement: each after its
  * entity's last one, skipping texts the entity already has, raising the
- * entities' counts and marking them changed. Returns what was added and the
- * counts of the entities that grew.
+ * entities' counts and marking them changed. Entities are named by id or by
+ * name (`by`); an item naming no entity of the space adds nothing. Returns
+ * what was added, the counts of the entities that grew, and the keys that
+ * named no entity (the caller refuses the write then, which rolls back the rest).
  */
 export async function appendObservations(
   db: Db,
   spaceId: string,
   items: ObservationInsert[],
-): Promise<{ added: ObservationRow[]; counts: ObservationCount[] }> {
-  if (items.length === 0) return { added: [], counts: [] };
+  by: 'id' | 'name' = 'id',
+): Promise<{ added: ObservationRow[]; counts: ObservationCount[]; missing: string[] }> {
+  if (items.length === 0) return { added: [], counts: [], missing: [] };
   const batch = JSON.stringify(
     items.map((item) => ({
-      entity_id: item.entityId,
+      entity: item.entity,
       content: item.content,
       metadata: item.metadata,
       valid_from: item.validFrom ?? null,
       valid_to: item.validTo ?? null,
     })),
   );
-  // One row per observation added, each carrying its entity's new count.
-  const result = await sql<ObservationRow & { entity_name: string; entity_count: number }>`
+  // One row per observation added, each carrying its entity's new count, then
+  // one per key that named no entity (with only `missing` set).
+  const result = await sql<
+    ObservationRow & { entity_name: string; entity_count: number; missing: string | null }
+  >`
     ${planOnce} with given as (
-      select * from rows from (
+      select g.*, e.id as entity_id from rows from (
         -- Metadata as json, not jsonb: its keys stay in the order given (migration 013).
         json_to_recordset(${batch}::json)
-          as (entity_id uuid, content text, metadata json, valid_from timestamptz, valid_to timestamptz)
-      ) with ordinality as g(entity_id, content, metadata, valid_from, valid_to, ord)
+          as (entity ${sql.raw(by === 'id' ? 'uuid' : 'text')}, content text, metadata json,
+              valid_from timestamptz, valid_to timestamptz)
+      ) with ordinality as g(entity, content, metadata, valid_from, valid_to, ord)
+      left join lateral (select e.id from entities e
+                          where e.space_id = ${spaceId} and ${sql.ref(`e.${by}`)} = g.entity
+                          limit 1) e on true
     ),
     fresh as (
       select g.*, row_number() over (partition by g.entity_id order by g.ord) as nth
@@ -139,7 +154,7 @@ export async function appendObservations(
                             where o.space_id = ${spaceId} and o.entity_id = g.entity_id
                               and o.content = g.content
                             limit 1) known on true
-       where known.seen is null
+       where g.entity_id is not null and known.seen is null
     ),
     inserted as (
       insert into observations (space_id, entity_id, content, metadata, position, valid_from, valid_to)
@@ -158,16 +173,29 @@ export async function appendObservations(
        where e.space_id = ${spaceId} and e.id = c.entity_id
       returning e.id, e.name, e.observations_count
     )
-    select i.*, c.name as entity_name, c.observations_count as entity_count
+    select i.*, c.name as entity_name, c.observations_count as entity_count, null::text as missing
       from inserted i join counted c on c.id = i.entity_id
-     order by i.entity_id, i.position
+    union all
+    select null, null, null, null, null, null, null, null, null, null, m.entity
+      from (select distinct g.entity::text as entity from given g where g.entity_id is null) m
+    order by entity_id, position
   `.execute(db);
   const counts = new Map<string, ObservationCount>();
-  const added = result.rows.map(({ entity_name, entity_count, ...row }) => {
-    counts.set(row.entity_id, { name: entity_name, observations_count: entity_count });
-    return row;
-  });
-  return { added, counts: [...counts.values()] };
+  const missing: string[] = [];
+  const added: ObservationRow[] = [];
+  for (const { entity_name, entity_count, missing: key, ...row } of result.rows) {
+    if (key !== null) {
+      missing.push(key);
+      continue;
+    }
+    counts.set(row.entity_id, {
+      id: row.entity_id,
+      name: entity_name,
+      observations_count: entity_count,
+    });
+    added.push(row);
+  }
+  return { added, counts: [...counts.values()], missing };
 }
 
 /**
@@ -291,7 +319,11 @@ export async function restoreObservations(
   `.execute(db);
   const counts = new Map<string, ObservationCount>();
   const added = result.rows.map(({ entity_name, entity_count, ...row }) => {
-    counts.set(row.entity_id, { name: entity_name, observations_count: entity_count });
+    counts.set(row.entity_id, {
+      id: row.entity_id,
+      name: entity_name,
+      observations_count: entity_count,
+    });
     return row;
   });
   return { added, counts: [...counts.values()] };

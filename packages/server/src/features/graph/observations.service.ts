@@ -4,7 +4,7 @@ import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as writes from './graph.writes.js';
-import { keysByName, requireByName } from './names.js';
+import { keysByName } from './names.js';
 import type { GraphDeps } from './read-bounds.js';
 import { toObservation, withObservations } from './wire-shapes.js';
 
@@ -23,7 +23,7 @@ export async function addObservations(
     const exists = isUuid(id) && (await entityRepo.findEntity(scope.trx, auth.space.id, id));
     if (!exists) throw notFound('Entity');
     const added = await writes.addObservations(scope, [
-      { entityId: id, observations: items, field: 'observations' },
+      { entity: id, observations: items, field: 'observations' },
     ]);
     const row = await entityRepo.findEntity(scope.trx, auth.space.id, id);
     const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.space.id, [row!]);
@@ -48,15 +48,10 @@ export async function addObservationsByName(
   }[],
 ): Promise<{ entityName: string; addedObservations: string[] }[]> {
   return writes.write(deps, auth, async (scope) => {
-    const byName = await requireByName(
-      scope.trx,
-      auth.space.id,
-      additions.map((addition) => addition.entityName),
-    );
     const added = await writes.addObservations(
       scope,
       additions.map((addition, index) => ({
-        entityId: byName.get(addition.entityName)!.id,
+        entity: addition.entityName,
         observations:
           addition.validFrom === undefined && addition.validTo === undefined
             ? addition.contents
@@ -67,12 +62,12 @@ export async function addObservationsByName(
               })),
         field: `observations.${index}.contents`,
       })),
+      'name',
     );
     const reported = new Set<string>();
     return additions.map(({ entityName }) => {
-      const id = byName.get(entityName)!.id;
-      const gained = reported.has(id) ? [] : (added.get(id) ?? []);
-      reported.add(id);
+      const gained = reported.has(entityName) ? [] : (added.get(entityName) ?? []);
+      reported.add(entityName);
       return { entityName, addedObservations: gained.map((row) => row.content) };
     });
   });

@@ -72,6 +72,42 @@ describe('one write path for REST and MCP', () => {
     expect(entity.observations.map((o) => o.content)).toEqual(['first']);
   });
 
+  it('adds observations by name all or nothing: one missing name refuses the call, before any blank text', async () => {
+    const { rest, mcp } = await account();
+    const id = await createEntity(rest, 'Ada');
+
+    const missing = await callToolError(mcp, 'add_observations', {
+      observations: [
+        { entityName: 'Ada', contents: ['second'] },
+        { entityName: 'Nobody', contents: ['x'] },
+        { entityName: 'Ghost', contents: ['y'] },
+      ],
+    });
+    expect(missing).toBe(
+      'Entity not found: "Nobody", "Ghost". Create them with create_entities first.',
+    );
+    const blankAndMissing = await callToolError(mcp, 'add_observations', {
+      observations: [
+        { entityName: 'Ada', contents: ['  '] },
+        { entityName: 'Nobody', contents: ['x'] },
+      ],
+    });
+    expect(blankAndMissing).toBe(
+      'Entity not found: "Nobody". Create it with create_entities first.',
+    );
+
+    const entity = (await rest({ method: 'GET', url: `/api/entities/${id}` })).json<{
+      observations: { content: string }[];
+      observationsCount: number;
+    }>();
+    expect(entity.observations.map((o) => o.content)).toEqual(['first']);
+    expect(entity.observationsCount).toBe(1);
+    const changes = (await rest({ method: 'GET', url: '/api/changes' })).json<{
+      changes: unknown[];
+    }>();
+    expect(changes.changes).toHaveLength(1);
+  });
+
   it('drops blank and repeated observations on create the same way', async () => {
     const { rest, mcp } = await account();
     const created = await rest({
