@@ -43,13 +43,17 @@ export function ListPageActions({
         spinning={pages.isRefetching && !pages.isFetchingNextPage}
         onClick={onRefresh}
       />
-      {onCreate ? (
-        <Button onClick={onCreate}>
-          <Plus aria-hidden />
-          {createLabel}
-        </Button>
-      ) : null}
+      {onCreate ? <CreateButton label={createLabel} onClick={onCreate} /> : null}
     </>
+  );
+}
+
+function CreateButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <Button onClick={onClick}>
+      <Plus aria-hidden />
+      {label}
+    </Button>
   );
 }
 
@@ -87,12 +91,7 @@ export function ListEmptyState({
                 Clear filters
               </Button>
             ) : null}
-            {onCreate ? (
-              <Button onClick={onCreate}>
-                <Plus aria-hidden />
-                {createLabel}
-              </Button>
-            ) : null}
+            {onCreate ? <CreateButton label={createLabel} onClick={onCreate} /> : null}
           </>
         ) : undefined
       }

@@ -1,5 +1,5 @@
 import type { ApiKey, CreatedApiKey, RolledApiKey } from '@engram/shared';
-import { KeyRound, Lock, Plus } from 'lucide-react';
+import { KeyRound, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { ConnectAgentPanel } from '@/components/connect-agent/connect-agent-panel';
@@ -7,6 +7,7 @@ import { EmptyState } from '@/components/empty-state';
 import { ListLoading } from '@/components/list-page';
 import { LoadErrorAlert } from '@/components/load-error-alert';
 import { PageHeader } from '@/components/page-header';
+import { RoleNote } from '@/components/role-note';
 import { Button } from '@/components/ui/button';
 import { useCan, VIEWER_NO_KEYS } from '@/lib/account';
 import { useApiKeys } from '../api/list-api-keys';
@@ -72,16 +73,7 @@ export function ApiKeysPage() {
         }
       />
 
-      {canManage ? null : (
-        <p
-          role="note"
-          data-testid="api-keys-viewer-note"
-          className="flex items-start gap-2 rounded-lg border border-border bg-card px-3 py-2.5 text-sm text-muted-foreground shadow-xs"
-        >
-          <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
-          {VIEWER_NO_KEYS}
-        </p>
-      )}
+      {canManage ? null : <RoleNote testId="api-keys-viewer-note">{VIEWER_NO_KEYS}</RoleNote>}
 
       {newKey ? <NewKeyBanner newKey={newKey} onDismiss={() => setNewKey(null)} /> : null}
 

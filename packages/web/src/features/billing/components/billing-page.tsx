@@ -1,8 +1,8 @@
 import { BILLING_OWNER_ONLY, type PaymentMethod } from '@engram/shared';
-import { Lock } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/page-header';
+import { RoleNote } from '@/components/role-note';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { LoadErrorAlert } from '@/components/load-error-alert';
@@ -67,20 +67,11 @@ export function BillingPage() {
       />
 
       {readOnly ? (
-        <div
-          role="note"
-          data-testid="billing-owner-only"
-          className="flex items-start gap-2 rounded-lg border border-border bg-card px-3 py-2.5 text-sm shadow-xs"
-        >
-          <Lock className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
-          <p>
-            <span className="font-medium">{BILLING_OWNER_ONLY}</span>{' '}
-            <span className="text-muted-foreground">
-              You can see {account.current?.name ?? 'this account'}&apos;s plan and usage; ask an
-              owner to change them.
-            </span>
-          </p>
-        </div>
+        <RoleNote testId="billing-owner-only">
+          <span className="font-medium text-foreground">{BILLING_OWNER_ONLY}</span> You can see{' '}
+          {account.current?.name ?? 'this account'}&apos;s plan and usage; ask an owner to change
+          them.
+        </RoleNote>
       ) : null}
 
       {subscription.isError ? (

@@ -1,6 +1,6 @@
-import { Lock } from 'lucide-react';
 import { useId } from 'react';
 import { PageHeader } from '@/components/page-header';
+import { RoleNote } from '@/components/role-note';
 import { SettingsTabs } from '@/components/settings-tabs';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useCan, WEBHOOKS_ADMINS_ONLY } from '@/lib/account';
@@ -42,14 +42,7 @@ function WebhooksAdminsOnly() {
         </CardDescription>
       </CardHeader>
       <CardContent className="max-sm:px-4 max-sm:pb-4">
-        <p
-          role="note"
-          data-testid="webhooks-admins-only"
-          className="flex items-start gap-2 rounded-lg border border-dashed border-border px-4 py-5 text-sm text-muted-foreground"
-        >
-          <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
-          {WEBHOOKS_ADMINS_ONLY}
-        </p>
+        <RoleNote testId="webhooks-admins-only">{WEBHOOKS_ADMINS_ONLY}</RoleNote>
       </CardContent>
     </Card>
   );
