@@ -7,6 +7,7 @@ import {
   holdChangeLog,
   releaseChangeLog,
 } from './change-log.service.js';
+import { AccountGate } from './account-gate.js';
 import { graphRoutes } from './graph.routes.js';
 import { createGraphService as createGraphAccess, type GraphDeps } from './graph.service.js';
 import { exportJsonl, exportLossless, importFrom, importLossless } from './transfer.service.js';
@@ -25,6 +26,7 @@ export const graphFeature = defineFeature({
       planOf: (db, accountId) => entitlements.planOf(accountId, now(), db),
       bounds: { maxRows: config.READ_MAX_ROWS, maxBytes: config.READ_MAX_BYTES },
       publish: context.publish,
+      writers: new AccountGate(config.STATEMENT_TIMEOUT_MS),
     };
     const changeLog = new ChangeLogCompactor(
       db,
