@@ -65,7 +65,8 @@ export interface WriteScope {
  * appended to the change log in one statement before commit, the plan's limits
  * checked, and the events published only after commit, so a rolled-back change
  * publishes nothing. A race that slips past a check surfaces as a constraint
- * violation, which becomes the same 409/404 the check would have given.
+ * violation, which becomes the same 409/404 the check would have given. The
+ * account's other writes wait in `writers` (decision 030), not in the pool.
  */
 export async function write<T>(
   deps: WriteDeps,
@@ -76,63 +77,55 @@ export async function write<T>(
   const pending: GraphChange[] = [];
   let largest: observationRepo.ObservationCount | undefined;
   try {
-    const run = <R>(fn: () => Promise<R>) =>
-      deps.writers ? deps.writers.run(auth.accountId, fn) : fn();
-    const { result, firstSeq, at } = await run(() =>
-      deps.db.transaction().execute(async (trx) => {
-        const locked = await changeRepo.lockAccount(trx, auth.accountId, auth.space.id);
-        // Deleted (a request that began before DELETE /auth/me, or the space's
-        // DELETE): nothing may be written into it.
-        if (!locked) throw notFound('Account');
-        if (!locked.spaceLive) throw notFound('Space');
-        const bytesBefore = locked.storedBytes - locked.historyBytes;
-        // Stamped once the account is ours: an account's events are in time order as in seq order.
-        const at = deps.now();
-        const outcome = await fn({
-          trx,
-          spaceId: auth.space.id,
-          emit: (type, payload) => void pending.push({ type, payload } as GraphChange),
-          grew: (counts) => {
-            for (const count of counts) {
-              if (!largest || count.observations_count > largest.observations_count)
-                largest = count;
-            }
-          },
-        });
-        if (pending.length === 0) {
-          await changeRepo.dropCallHistory(trx, auth.space.id, locked.callSeq);
-          return { result: outcome, firstSeq: 0, at };
-        }
-        const appended = await changeRepo.appendEvents(
-          trx,
-          auth.accountId,
-          auth.space.id,
-          pending,
-          {
-            // The person behind the credential (a key's creator, the user who
-            // connected an app: history's "who"), and the origin, so a replay
-            // after a reconnect still names it.
-            actor: {
-              ...auth.actor,
-              userId: auth.userId,
-              ...(auth.origin ? { origin: auth.origin } : {}),
-            },
-            at,
-            reverts: call.reverts,
-          },
-        );
-        await assertPlanLimits(trx, auth.accountId, deps.planOf ?? currentPlan, {
-          bytesBefore,
-          graphBytesAfter: appended.storedBytes - appended.historyBytes,
-          bytesAfter: appended.storedBytes,
-          logBytes: appended.logBytes,
-          entities: appended.entities,
-          created: pending.some((event) => event.type === 'entity_created'),
-          largest,
-        });
-        return { result: outcome, firstSeq: appended.firstSeq, at };
-      }),
-    );
+    const inTransaction = async (trx: Db) => {
+      const locked = await changeRepo.lockAccount(trx, auth.accountId, auth.space.id);
+      // Deleted (a request that began before DELETE /auth/me, or the space's
+      // DELETE): nothing may be written into it.
+      if (!locked) throw notFound('Account');
+      if (!locked.spaceLive) throw notFound('Space');
+      const bytesBefore = locked.storedBytes - locked.historyBytes;
+      // Stamped once the account is ours: an account's events are in time order as in seq order.
+      const at = deps.now();
+      const outcome = await fn({
+        trx,
+        spaceId: auth.space.id,
+        emit: (type, payload) => void pending.push({ type, payload } as GraphChange),
+        grew: (counts) => {
+          for (const count of counts) {
+            if (!largest || count.observations_count > largest.observations_count) largest = count;
+          }
+        },
+      });
+      if (pending.length === 0) {
+        await changeRepo.dropCallHistory(trx, auth.space.id, locked.callSeq);
+        return { result: outcome, firstSeq: 0, at };
+      }
+      const appended = await changeRepo.appendEvents(trx, auth.accountId, auth.space.id, pending, {
+        // The person behind the credential (a key's creator, the user who
+        // connected an app: history's "who"), and the origin, so a replay
+        // after a reconnect still names it.
+        actor: {
+          ...auth.actor,
+          userId: auth.userId,
+          ...(auth.origin ? { origin: auth.origin } : {}),
+        },
+        at,
+        reverts: call.reverts,
+      });
+      await assertPlanLimits(trx, auth.accountId, deps.planOf ?? currentPlan, {
+        bytesBefore,
+        graphBytesAfter: appended.storedBytes - appended.historyBytes,
+        bytesAfter: appended.storedBytes,
+        logBytes: appended.logBytes,
+        entities: appended.entities,
+        created: pending.some((event) => event.type === 'entity_created'),
+        largest,
+      });
+      return { result: outcome, firstSeq: appended.firstSeq, at };
+    };
+    const transaction = () => deps.db.transaction().execute(inTransaction);
+    const { result, firstSeq, at } = await (deps.writers?.run(auth.accountId, transaction) ??
+      transaction());
     if (pending.length > 0) call.recorded?.(firstSeq, pending.length);
     if (pending.length > 0 && deps.publish) {
       const stamped = at.toISOString();
