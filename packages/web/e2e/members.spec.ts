@@ -258,6 +258,17 @@ test.describe('Members', () => {
       ).toBeVisible();
       await expect(colleague.getByRole('button', { name: 'Refresh' })).toBeVisible();
       await expect(colleague.getByRole('button', { name: 'Create Entity' })).toHaveCount(0);
+      // What a role stops, said the same way on each screen.
+      await colleague.goto('/api-keys');
+      await expect(colleague.getByTestId('api-keys-viewer-note')).toContainText(
+        "Viewers can't create API keys; your personal key in Settings reads this account",
+      );
+      await shootBothWidths(colleague, 'api-keys-viewer');
+      await colleague.goto('/settings/webhooks');
+      await expect(colleague.getByTestId('webhooks-admins-only')).toHaveText(
+        'Only owners and admins manage webhooks.',
+      );
+      await shootBothWidths(colleague, 'webhooks-not-admin');
 
       // ── the owner removes them ───────────────────────────────────────────
       await grace.getByRole('button', { name: 'Actions for Grace Hopper' }).click();
