@@ -3,8 +3,8 @@ import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { lockDataFolder } from './data-lock.js';
 import { withDeadlines } from './deadline.js';
+import { pipelinedPool } from './pg-pool.js';
 import { PGliteDialect } from './pglite-dialect.js';
-import { withPreparedStatements } from './prepared.js';
 import { startPGliteWorker } from './pglite-worker.js';
 import type { Database } from './schema.js';
 
@@ -97,6 +97,9 @@ async function openPostgres(
   const pool = new pg.Pool({
     connectionString,
     max: 10,
+    // Statements leave as soon as they are asked for: a transaction's BEGIN and
+    // COMMIT travel with its first and last statements (pg-pool.ts, decision 031).
+    pipeline: true,
     // The server cancels any statement running longer (error 57014 → 503).
     ...(timeoutMs === undefined ? {} : { statement_timeout: timeoutMs }),
     // Every statement is a short, bounded read or write: JIT compilation and
@@ -109,7 +112,7 @@ async function openPostgres(
     console.error(`PostgreSQL connection lost: ${error.message}`);
   });
   const db = new Kysely<Database>({
-    dialect: bounded(new PostgresDialect({ pool: withPreparedStatements(pool) }), timeoutMs),
+    dialect: bounded(new PostgresDialect({ pool: pipelinedPool(pool) }), timeoutMs),
   });
   return {
     db,

@@ -7,6 +7,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
+import { endsTransaction } from './pipeline.js';
 
 /** What PostgreSQL raises when statement_timeout cuts a statement; the error handler answers 503. */
 export const QUERY_CANCELED = '57014';
@@ -38,6 +39,8 @@ class DeadlineConnection implements DatabaseConnection {
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     this.assertInTime();
+    // Its COMMIT travels with it (pipeline.ts): checked here, not again at commit.
+    if (endsTransaction(compiled.sql)) this.transactionStart = undefined;
     return this.inner.executeQuery<R>(compiled);
   }
 
@@ -51,8 +54,8 @@ class DeadlineConnection implements DatabaseConnection {
 
 /**
  * Wraps a driver so that a transaction running longer than `limitMs` is
- * rolled back: checked before each of its statements and before COMMIT, on
- * both databases. PostgreSQL also cuts any single statement at the limit
+ * rolled back: checked before each of its statements and before COMMIT (or
+ * the last statement a COMMIT travels with), on both databases. PostgreSQL also cuts any single statement at the limit
  * (statement_timeout on the pool); PGlite runs in this thread and cannot be
  * interrupted, so there a long statement finishes and its transaction is
  * then refused — nothing half-written either way (docs/security.md).

@@ -11,6 +11,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { EmbeddedPostgres } from './pglite-worker.js';
+import { endsTransaction } from './pipeline.js';
 import { StatementNames } from './prepared.js';
 
 /**
@@ -105,6 +106,8 @@ class SharedOrExclusive {
 class PGliteConnection implements DatabaseConnection {
   /** A BEGIN not sent yet: it travels with the transaction's first statement. */
   private pendingBegin: string | undefined;
+  /** The transaction committed with its last statement (`thenCommit`, pipeline.ts). */
+  private committed = false;
   /** What this holder holds of the gate: shared for a statement, exclusive for a transaction. */
   hold: 'shared' | 'exclusive' | 'none' = 'shared';
 
@@ -116,12 +119,15 @@ class PGliteConnection implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const first = this.pendingBegin;
     this.pendingBegin = undefined;
+    const last = endsTransaction(compiled.sql) ? 'commit' : undefined;
     const result = await this.pglite.query<R>(
       compiled.sql,
       [...compiled.parameters],
       this.names.nameOf(compiled.sql),
       first,
+      last,
     );
+    this.committed = last !== undefined;
     return {
       rows: result.rows,
       ...(result.affectedRows !== undefined
@@ -141,12 +147,17 @@ class PGliteConnection implements DatabaseConnection {
    */
   begin(statement: string): void {
     this.pendingBegin = statement;
+    this.committed = false;
   }
 
-  /** Ends the transaction; one that never ran a statement was never opened. */
+  /**
+   * Ends the transaction; one that never ran a statement was never opened, and
+   * one whose last statement carried its COMMIT has ended.
+   */
   async end(statement: 'commit' | 'rollback'): Promise<void> {
-    if (this.pendingBegin !== undefined) {
+    if (this.pendingBegin !== undefined || this.committed) {
       this.pendingBegin = undefined;
+      this.committed = false;
       return;
     }
     await this.run(statement);

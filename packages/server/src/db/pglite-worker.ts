@@ -10,13 +10,15 @@ import { Worker } from 'node:worker_threads';
 export interface EmbeddedPostgres {
   /**
    * With a name, the statement is parsed once and reused (db/prepared.ts).
-   * `first` runs before it in the same round trip (a transaction's BEGIN).
+   * `first` runs before it in the same round trip (a transaction's BEGIN), and
+   * `last` after it when it succeeded (its COMMIT, db/pipeline.ts).
    */
   query<R>(
     sql: string,
     params?: unknown[],
     name?: string,
     first?: string,
+    last?: string,
   ): Promise<{ rows: R[]; affectedRows?: number }>;
   exec(script: string): Promise<void>;
   close(): Promise<void>;
@@ -101,12 +103,13 @@ const WORKER_SOURCE = /* js */ `
     if (typeof gc === 'function') gc();
   };
 
-  const answer = async ({ id, op, sql, params, name, first }) => {
+  const answer = async ({ id, op, sql, params, name, first, last }) => {
     try {
       const db = await opened;
       if (op === 'query') {
         if (first) await db.exec(first);
         const result = name ? await queryNamed(db, name, sql, params) : await db.query(sql, params);
+        if (last) await db.exec(last);
         parentPort.postMessage({ id, rows: result.rows, affectedRows: result.affectedRows });
       } else if (op === 'exec') {
         await db.exec(sql);
@@ -305,7 +308,14 @@ async function startWorker(dataDir: string, options: WorkerOptions): Promise<Emb
   worker.on('error', (error) => fail(new Error(`The embedded database stopped: ${error.message}`)));
   worker.on('exit', () => fail(new Error('The embedded database is closed')));
 
-  const send = (op: string, sql = '', params?: unknown[], name?: string, first?: string) =>
+  const send = (
+    op: string,
+    sql = '',
+    params?: unknown[],
+    name?: string,
+    first?: string,
+    last?: string,
+  ) =>
     new Promise<Reply>((resolve, reject) => {
       if (stopped) return reject(stopped);
       const id = nextId++;
@@ -315,7 +325,7 @@ async function startWorker(dataDir: string, options: WorkerOptions): Promise<Emb
       }
       queriesSince += 1;
       pending.set(id, { resolve, reject });
-      worker.postMessage({ id, op, sql, params, name, first });
+      worker.postMessage({ id, op, sql, params, name, first, last });
     });
 
   try {
@@ -326,8 +336,8 @@ async function startWorker(dataDir: string, options: WorkerOptions): Promise<Emb
   }
 
   return {
-    async query<R>(sql: string, params?: unknown[], name?: string, first?: string) {
-      const reply = await send('query', sql, params, name, first);
+    async query<R>(sql: string, params?: unknown[], name?: string, first?: string, last?: string) {
+      const reply = await send('query', sql, params, name, first, last);
       return {
         rows: (reply.rows ?? []) as R[],
         ...(reply.affectedRows === undefined ? {} : { affectedRows: reply.affectedRows }),

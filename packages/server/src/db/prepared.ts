@@ -1,5 +1,4 @@
-import { sql, type PostgresPool, type PostgresPoolClient, type RawBuilder } from 'kysely';
-import type pg from 'pg';
+import { sql, type RawBuilder } from 'kysely';
 
 const MARK = '/* plan once */';
 
@@ -49,35 +48,4 @@ export class StatementNames {
     }
     return name;
   }
-}
-
-/**
- * The pool as Kysely sees it, sending marked statements as named ones:
- * node-postgres parses a name once per connection and then only binds and
- * executes it.
- */
-export function withPreparedStatements(pool: pg.Pool, names = new StatementNames()): PostgresPool {
-  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
-    // Kysely passes a cursor only for streaming, which this dialect is not given.
-    const query = (text: string, values: readonly unknown[]) => {
-      const name = names.nameOf(text);
-      return name === undefined
-        ? client.query(text, [...values])
-        : client.query({ name, text, values: [...values] });
-    };
-    return {
-      query: query as unknown as PostgresPoolClient['query'],
-      release: () => client.release(),
-    };
-  };
-  return {
-    connect: async () => {
-      const client = await pool.connect();
-      let prepared = wrapped.get(client);
-      if (!prepared) wrapped.set(client, (prepared = wrap(client)));
-      return prepared;
-    },
-    end: () => pool.end(),
-  };
 }

@@ -26,6 +26,7 @@ import * as webhooks from './025-webhooks.js';
 import * as history from './026-history.js';
 import * as members from './027-members.js';
 import * as wordIndexesBySpace from './028-word-indexes-by-space.js';
+import * as planLimitRefusal from './029-plan-limit-refusal.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -57,4 +58,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '026-history', sql: history.sql },
   { name: '027-members', sql: members.sql },
   { name: '028-word-indexes-by-space', sql: wordIndexesBySpace.sql },
+  { name: '029-plan-limit-refusal', sql: planLimitRefusal.sql },
 ];

@@ -1,8 +1,20 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { sendAhead, thenCommit } from '../../db/pipeline.js';
 import { planOnce } from '../../db/prepared.js';
 
 /** The account lock and the change log (graph_events) every write appends to. */
+
+/** What a write learns from locking its account (lockAccount). */
+export interface AccountLock {
+  /** The bytes stored before the write, and the part of them history holds (the storage limit). */
+  storedBytes: number;
+  historyBytes: number;
+  /** Whether the write's space still stands. */
+  spaceLive: boolean;
+  /** The call's first seq, which its history rows carry. */
+  callSeq: number;
+}
 
 /**
  * Locks the account's row for the rest of the transaction. Every graph write
@@ -10,35 +22,39 @@ import { planOnce } from '../../db/prepared.js';
  * deadlock on each other's rows (names, type counts, degrees); deleting a
  * space takes it too, so no write commits into a space marked deleted.
  * Names the call's first seq for the history triggers (`engram.call_seq`,
- * migration 026) for the rest of the transaction. Returns the bytes stored
- * before the write and the part history holds, for the storage limit, and
- * whether the space still stands; undefined when the account is gone or
+ * migration 026) for the rest of the transaction. Sent ahead (db/pipeline.ts):
+ * the write's first statement follows it without waiting, and runs the moment
+ * the lock is granted. Its answer is undefined when the account is gone or
  * being deleted.
  */
 export async function lockAccount(
   db: Db,
   accountId: string,
   spaceId: string,
-): Promise<
-  { storedBytes: number; historyBytes: number; spaceLive: boolean; callSeq: number } | undefined
-> {
-  const result = await sql<{ bytes: number; history: number; live: boolean; call: string }>`
-    ${planOnce} select stored_bytes::float8 as bytes, history_bytes::float8 as history,
-           exists (select 1 from spaces s
-                    where s.id = ${spaceId} and s.account_id = ${accountId} and s.deleted_at is null) as live,
-           set_config('engram.call_seq', (event_seq + 1)::text, true) as call
-      from accounts
-     where id = ${accountId} and deleted_at is null for update
-  `.execute(db);
-  const row = result.rows[0];
-  return row
-    ? {
-        storedBytes: row.bytes,
-        historyBytes: row.history,
-        spaceLive: row.live,
-        callSeq: Number(row.call),
-      }
-    : undefined;
+): Promise<{ answer: Promise<AccountLock | undefined> }> {
+  const sent = await sendAhead(
+    db,
+    sql<{ bytes: number; history: number; live: boolean; call: string }>`
+      ${planOnce} select stored_bytes::float8 as bytes, history_bytes::float8 as history,
+             exists (select 1 from spaces s
+                      where s.id = ${spaceId} and s.account_id = ${accountId} and s.deleted_at is null) as live,
+             set_config('engram.call_seq', (event_seq + 1)::text, true) as call
+        from accounts
+       where id = ${accountId} and deleted_at is null for update
+    `,
+  );
+  return {
+    answer: sent.rows.then(([row]) =>
+      row
+        ? {
+            storedBytes: row.bytes,
+            historyBytes: row.history,
+            spaceLive: row.live,
+            callSeq: Number(row.call),
+          }
+        : undefined,
+    ),
+  };
 }
 
 /**
@@ -54,42 +70,60 @@ export async function dropCallHistory(db: Db, spaceId: string, callSeq: number):
 const EVENT_OVERHEAD_BYTES = 64;
 
 /**
- * Appends a write's change-log events in one statement: reserves one range of
- * seqs on the account's row (locked by lockAccount, so an account's events
- * commit in sequence order and a reader resuming from a seq never misses one),
- * inserts every event and adds their bytes to the account's `stored_bytes`,
- * and records the call (`graph_calls`: its seqs, space, actor and time; a
- * revert marks the call it undid). The actor is the credential's kind and id,
- * the person behind it (`userId`; absent in rows written before it was
- * recorded) and the client that made the call (`origin`, when named). Returns the first seq, the bytes the
- * events count for, and the bytes (and history's part of them) and entities
- * the account holds after the write (the counters the statements before
- * kept): what the plan limits are checked against.
+ * What a write's plan allows (null: no limit), and what the write did that
+ * they are checked against: the limits are enforced by the append, its last
+ * statement (decision 031).
  */
-export async function appendEvents(
+export interface PlanLimits {
+  maxEntities: number | null;
+  maxStorageBytes: number | null;
+  maxObservationsPerEntity: number | null;
+  /** Whether the write created an entity: only such a write can pass the entity limit. */
+  created: boolean;
+  /** The graph's and log's bytes before the write (history's part left out). */
+  bytesBefore: number;
+  /** The most observations any entity the write added to now holds (0: none added). */
+  largestObservations: number;
+}
+
+/** The SQLSTATE of a write refused for its plan's limits; the message names the limit. */
+export const OVER_PLAN = 'EP001';
+
+/** Which limit refused a write (the message of an OVER_PLAN error). */
+export type OverPlan = 'entities' | 'storage' | 'observations';
+
+/**
+ * Appends a write's change-log events and commits the write, in one
+ * statement with its COMMIT (db/pipeline.ts): reserves one range of seqs on
+ * the account's row (locked by lockAccount, so an account's events commit in
+ * sequence order and a reader resuming from a seq never misses one), inserts
+ * every event and adds their bytes to the account's `stored_bytes`, and
+ * records the call (`graph_calls`: its seqs, space, actor and time; a revert
+ * marks the call it undid). The actor is the credential's kind and id, the
+ * person behind it (`userId`; absent in rows written before it was recorded)
+ * and the client that made the call (`origin`, when named).
+ *
+ * Then it checks the plan's limits against the counters the write's
+ * statements kept, and refuses (OVER_PLAN, migration 029: the transaction
+ * rolls back) a write that leaves the account over its entities, over its
+ * storage while growing it (its own log entry does not count: a person at
+ * the limit can always delete, and the log is compacted in time; nor does
+ * the history of what it removed), or an entity over its observations.
+ * Returns the first seq.
+ */
+export async function appendEventsAndCommit(
   db: Db,
   accountId: string,
   spaceId: string,
   events: { type: string; payload: Record<string, unknown> }[],
   common: { actor: Record<string, unknown>; at: Date; reverts?: number | undefined },
-): Promise<{
-  firstSeq: number;
-  logBytes: number;
-  storedBytes: number;
-  historyBytes: number;
-  entities: number;
-}> {
+  limits: PlanLimits,
+): Promise<number> {
   const batch = JSON.stringify(events);
   const actor = JSON.stringify(common.actor);
   const reverts = common.reverts ?? null;
-  const result = await sql<{
-    first: string;
-    log: number;
-    bytes: number;
-    history: number;
-    entities: number;
-  }>`
-    ${planOnce} with batch as (
+  const result = await sql<{ first: string }>`
+    ${planOnce} ${thenCommit} with batch as (
       select e.type, e.payload, e.ord,
              ${EVENT_OVERHEAD_BYTES} + octet_length(e.type) + octet_length(e.payload::text)
                + octet_length(${actor}::jsonb::text) as bytes
@@ -120,17 +154,19 @@ export async function appendEvents(
         from reserved r
        where c.account_id = ${accountId} and c.seq = ${reverts}::bigint
     )
-    select (base + 1)::text as first, (select bytes from total)::float8 as log, bytes, history, entities
+    select (base + 1)::text as first,
+           case
+             when ${limits.created}::boolean and entities > ${limits.maxEntities}::float8
+               then refuse_over_plan('entities')
+             when bytes > ${limits.maxStorageBytes}::float8
+                  and bytes - history - (select bytes from total) > ${limits.bytesBefore}::float8
+               then refuse_over_plan('storage')
+             when ${limits.largestObservations}::float8 > ${limits.maxObservationsPerEntity}::float8
+               then refuse_over_plan('observations')
+           end as refused
       from reserved
   `.execute(db);
-  const row = result.rows[0]!;
-  return {
-    firstSeq: Number(row.first),
-    logBytes: row.log,
-    storedBytes: row.bytes,
-    historyBytes: row.history,
-    entities: row.entities,
-  };
+  return Number(result.rows[0]!.first);
 }
 
 export interface EventRow {

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   formatBytes,
-  FREE_PLAN_ID,
   OBSERVATION_PREVIEW_CHARS,
-  planById,
   UNLIMITED,
   type GraphChange,
   type Plan,
@@ -61,12 +59,14 @@ export interface WriteScope {
 }
 
 /**
- * Runs a write in one transaction under the account lock. Its events are
- * appended to the change log in one statement before commit, the plan's limits
- * checked, and the events published only after commit, so a rolled-back change
- * publishes nothing. A race that slips past a check surfaces as a constraint
- * violation, which becomes the same 409/404 the check would have given. The
- * account's other writes wait in `writers` (decision 030), not in the pool.
+ * Runs a write in one transaction under the account lock, in three round
+ * trips to the database (decision 031): the lock with the call's first
+ * statement behind it, the call's further statements if any, and the
+ * change-log append with the plan's limits checked and the COMMIT. The events
+ * are published only after commit, so a rolled-back change publishes nothing.
+ * A race that slips past a check surfaces as a constraint violation, which
+ * becomes the same 409/404 the check would have given. The account's other
+ * writes wait in `writers` (decision 030), not in the pool.
  */
 export async function write<T>(
   deps: WriteDeps,
@@ -77,51 +77,68 @@ export async function write<T>(
   const pending: GraphChange[] = [];
   let largest: observationRepo.ObservationCount | undefined;
   try {
+    // Read before the lock: a node's copy (entitlements), seldom a statement.
+    const plan = await (deps.planOf ?? currentPlan)(deps.db, auth.accountId);
     const inTransaction = async (trx: Db) => {
-      const locked = await changeRepo.lockAccount(trx, auth.accountId, auth.space.id);
-      // Deleted (a request that began before DELETE /auth/me, or the space's
-      // DELETE): nothing may be written into it.
-      if (!locked) throw notFound('Account');
-      if (!locked.spaceLive) throw notFound('Space');
-      const bytesBefore = locked.storedBytes - locked.historyBytes;
+      const lock = await changeRepo.lockAccount(trx, auth.accountId, auth.space.id);
+      let outcome: T;
+      try {
+        outcome = await fn({
+          trx,
+          spaceId: auth.space.id,
+          emit: (type, payload) => void pending.push({ type, payload } as GraphChange),
+          grew: (counts) => {
+            for (const count of counts) {
+              if (!largest || count.observations_count > largest.observations_count)
+                largest = count;
+            }
+          },
+        });
+      } catch (error) {
+        // The lock's answer first: a gone account or space explains the call's failure.
+        await writable(lock.answer);
+        throw error;
+      }
+      const locked = await writable(lock.answer);
       // Stamped once the account is ours: an account's events are in time order as in seq order.
       const at = deps.now();
-      const outcome = await fn({
-        trx,
-        spaceId: auth.space.id,
-        emit: (type, payload) => void pending.push({ type, payload } as GraphChange),
-        grew: (counts) => {
-          for (const count of counts) {
-            if (!largest || count.observations_count > largest.observations_count) largest = count;
-          }
-        },
-      });
       if (pending.length === 0) {
         await changeRepo.dropCallHistory(trx, auth.space.id, locked.callSeq);
         return { result: outcome, firstSeq: 0, at };
       }
-      const appended = await changeRepo.appendEvents(trx, auth.accountId, auth.space.id, pending, {
-        // The person behind the credential (a key's creator, the user who
-        // connected an app: history's "who"), and the origin, so a replay
-        // after a reconnect still names it.
-        actor: {
-          ...auth.actor,
-          userId: auth.userId,
-          ...(auth.origin ? { origin: auth.origin } : {}),
-        },
-        at,
-        reverts: call.reverts,
-      });
-      await assertPlanLimits(trx, auth.accountId, deps.planOf ?? currentPlan, {
-        bytesBefore,
-        graphBytesAfter: appended.storedBytes - appended.historyBytes,
-        bytesAfter: appended.storedBytes,
-        logBytes: appended.logBytes,
-        entities: appended.entities,
-        created: pending.some((event) => event.type === 'entity_created'),
-        largest,
-      });
-      return { result: outcome, firstSeq: appended.firstSeq, at };
+      const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
+      const firstSeq = await changeRepo
+        .appendEventsAndCommit(
+          trx,
+          auth.accountId,
+          auth.space.id,
+          pending,
+          {
+            // The person behind the credential (a key's creator, the user who
+            // connected an app: history's "who"), and the origin, so a replay
+            // after a reconnect still names it.
+            actor: {
+              ...auth.actor,
+              userId: auth.userId,
+              ...(auth.origin ? { origin: auth.origin } : {}),
+            },
+            at,
+            reverts: call.reverts,
+          },
+          {
+            maxEntities: limited(maxEntities),
+            maxStorageBytes: limited(maxStorageBytes),
+            maxObservationsPerEntity: limited(maxObservationsPerEntity),
+            created: pending.some((event) => event.type === 'entity_created'),
+            bytesBefore: locked.storedBytes - locked.historyBytes,
+            largestObservations: largest?.observations_count ?? 0,
+          },
+        )
+        .catch((error: unknown) => {
+          if ((error as { code?: unknown }).code !== changeRepo.OVER_PLAN) throw error;
+          throw overPlan(plan, (error as Error).message as changeRepo.OverPlan, largest);
+        });
+      return { result: outcome, firstSeq, at };
     };
     const transaction = () => deps.db.transaction().execute(inTransaction);
     const { result, firstSeq, at } = await (deps.writers?.run(auth.accountId, transaction) ??
@@ -154,76 +171,43 @@ export interface CallOptions {
 }
 
 /**
- * Refuses (rolls back) a write that leaves the account over its plan's
- * entities or storage, or an entity over its observations per entity.
- * Checked before commit under the account lock, so concurrent writes never
- * overshoot; a write that only frees space (a delete) always passes.
+ * The account's lock, refusing a write into an account being deleted (a
+ * request that began before DELETE /auth/me) or a space deleted (its DELETE):
+ * nothing may be written into either.
  */
-async function assertPlanLimits(
-  trx: Db,
-  accountId: string,
-  planOf: (db: Db, accountId: string) => Promise<Plan>,
-  change: {
-    /** The graph's and log's bytes before the write (history's part left out). */
-    bytesBefore: number;
-    /** The same after it: a write that only moves rows into history does not grow. */
-    graphBytesAfter: number;
-    /** Everything stored after the write, history included: what the limit counts. */
-    bytesAfter: number;
-    /** What the write's change-log events added to bytesAfter. */
-    logBytes: number;
-    entities: number;
-    created: boolean;
-    /** The entity with the most observations among those that gained some. */
-    largest: observationRepo.ObservationCount | undefined;
-  },
-): Promise<void> {
-  const { created, largest } = change;
-  // Its own log entry does not count against a write that frees space: a
-  // person at the limit can always delete (the log is compacted in time).
-  // Nor does the history of what it removed (kept until compacted).
-  const grows = change.graphBytesAfter - change.logBytes > change.bytesBefore;
-  if (!grows && !largest) return;
-  if (withinFreePlan(change)) return;
-  const plan = await planOf(trx, accountId);
+async function writable(
+  answer: Promise<changeRepo.AccountLock | undefined>,
+): Promise<changeRepo.AccountLock> {
+  const locked = await answer;
+  if (!locked) throw notFound('Account');
+  if (!locked.spaceLive) throw notFound('Space');
+  return locked;
+}
+
+/** A plan limit as the append checks it: null for none. */
+function limited(limit: number): number | null {
+  return limit === UNLIMITED ? null : limit;
+}
+
+/** The error for a write its plan refused, in the words of the limit it would pass. */
+function overPlan(
+  plan: Plan,
+  limit: changeRepo.OverPlan,
+  largest: observationRepo.ObservationCount | undefined,
+): Error {
   const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
-  if (created && maxEntities !== UNLIMITED && change.entities > maxEntities) {
-    throw planLimit(
+  if (limit === 'entities') {
+    return planLimit(
       `Entity limit reached: the ${plan.name} plan allows ${maxEntities.toLocaleString('en-US')} entities. Upgrade your plan to add more.`,
     );
   }
-  if (maxStorageBytes !== UNLIMITED && change.bytesAfter > maxStorageBytes && grows) {
-    throw planLimit(
+  if (limit === 'storage') {
+    return planLimit(
       `Storage limit reached: the ${plan.name} plan allows ${formatBytes(maxStorageBytes)} of stored memory. Delete something or upgrade your plan.`,
     );
   }
-  if (
-    maxObservationsPerEntity !== UNLIMITED &&
-    largest &&
-    largest.observations_count > maxObservationsPerEntity
-  ) {
-    throw planLimit(
-      `Observation limit reached: the ${plan.name} plan allows ${maxObservationsPerEntity.toLocaleString('en-US')} observations per entity ("${largest.name}" would have ${largest.observations_count.toLocaleString('en-US')}). Upgrade your plan to add more.`,
-    );
-  }
-}
-
-const FREE_LIMITS = planById(FREE_PLAN_ID).features;
-
-/**
- * Within the free plan's storage limits, which every plan allows at least (the
- * plan catalog's test holds it to that): no plan can refuse it, so which plan
- * applies need not be read. Most accounts' writes end here.
- */
-function withinFreePlan(change: {
-  bytesAfter: number;
-  entities: number;
-  largest: observationRepo.ObservationCount | undefined;
-}): boolean {
-  return (
-    change.entities <= FREE_LIMITS.maxEntities &&
-    change.bytesAfter <= FREE_LIMITS.maxStorageBytes &&
-    (change.largest?.observations_count ?? 0) <= FREE_LIMITS.maxObservationsPerEntity
+  return planLimit(
+    `Observation limit reached: the ${plan.name} plan allows ${maxObservationsPerEntity.toLocaleString('en-US')} observations per entity ("${largest!.name}" would have ${largest!.observations_count.toLocaleString('en-US')}). Upgrade your plan to add more.`,
   );
 }
 
