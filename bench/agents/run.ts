@@ -14,7 +14,8 @@
  * BENCH_WARMUP_SECONDS (unmeasured calls before each phase, default 3),
  * BENCH_RATE (phase 5's calls/s for all agents together, default 100),
  * BENCH_PHASES (which phases to run, e.g. "mixed,paced"; default all),
- * BENCH_PROFILE (a folder: the server writes a V8 CPU profile there when it stops).
+ * BENCH_PROFILE (a folder: the server writes a V8 CPU profile there when it stops),
+ * BENCH_NODE_ARGS (more Node flags for the server, for an A/B of a setting).
  *
  * Phases, each on the same server: (1) mixed, one account, C clients;
  * (2) mixed, C accounts, one client each; (3) writes only, one account, C
@@ -181,7 +182,12 @@ async function startBenchServer(dataDir: string, databaseUrl: string): Promise<S
   process.env.MCP_MAX_SESSIONS_PER_ACCOUNT = String(Math.max(20, options.clients * 2));
   process.env.MCP_MAX_SESSIONS = String(Math.max(2_000, options.clients * 4));
   process.env.API_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE = '100000000';
-  return startServer({ dataDir, databaseUrl, profileDir: process.env.BENCH_PROFILE || undefined });
+  return startServer({
+    dataDir,
+    databaseUrl,
+    profileDir: process.env.BENCH_PROFILE || undefined,
+    nodeArgs: process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean),
+  });
 }
 
 async function seed(client: EraClient, workload: Workload): Promise<void> {

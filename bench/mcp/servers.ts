@@ -44,6 +44,7 @@ import { buildApp } from '../../packages/server/src/app.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { openDatabase, type DatabaseHandle } from '../../packages/server/src/db/connection.js';
 import { createRuntime, type Runtime } from '../../packages/server/src/runtime.js';
+import { startFlags } from '../start-flags.js';
 import { createDatabase, exportServer, freePort, prepareAccount } from '../realtime/server.js';
 
 export type DbKind = 'pglite' | 'postgres';
@@ -427,6 +428,8 @@ export async function startEngramProcess(
       ...(process.env.BENCH_CPU_PROF
         ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
         : []),
+      // The embedded server as `npm start` runs it.
+      ...(database ? [] : startFlags()),
       ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []),
       exported?.main ?? SERVER_MAIN,
       'serve',

@@ -36,6 +36,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { batches, buildWorkload } from '../mcp/workload.js';
+import { startFlags } from '../start-flags.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const serverDir = join(root, 'packages/server');
@@ -43,10 +44,19 @@ const settleMs = Number(process.env.BENCH_SETTLE_S ?? 5) * 1000;
 /** The second reading after the load: seconds after its end. */
 const settleAfterLoadMs = Number(process.env.BENCH_SETTLE_LOAD_S ?? 20) * 1000;
 const loadEntities = Number(process.env.BENCH_LOAD_ENTITIES ?? 100_000);
-const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+/**
+ * The server runs as `npm start` runs it: with the Node flags of the root
+ * package's start script (decision 032), then BENCH_NODE_ARGS.
+ */
+const nodeArgs = [
+  ...startFlags(),
+  ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []),
+];
 const showSmaps = process.env.BENCH_SMAPS !== '0';
 /** The server's default PGLITE_SHARED_BUFFERS_MB (config.ts), or the one this run is given. */
-const SHARED_BUFFERS_MB = Number(process.env.PGLITE_SHARED_BUFFERS_MB ?? 32);
+const SHARED_BUFFERS_MB = Number(process.env.PGLITE_SHARED_BUFFERS_MB ?? 16);
+/** The server's default PGLITE_COMPILER (config.ts), or the one this run is given. */
+const COMPILER = process.env.PGLITE_COMPILER ?? 'baseline';
 
 // ── reading a process's memory ──────────────────────────────────────────────
 
@@ -352,7 +362,7 @@ async function main() {
     await writeFile(
       opener,
       `import { startPGliteWorker } from ${JSON.stringify(pathToFileURL(join(serverDir, 'dist/db/pglite-worker.js')).href)};
-       const db = await startPGliteWorker(${JSON.stringify(join(pgliteDir, 'data'))}, { sharedBuffersMb: ${SHARED_BUFFERS_MB} });
+       const db = await startPGliteWorker(${JSON.stringify(join(pgliteDir, 'data'))}, { sharedBuffersMb: ${SHARED_BUFFERS_MB}, compiler: ${JSON.stringify(COMPILER)} });
        await db.query('select 1');
        console.log('ready');
        setInterval(() => {}, 1e6);`,

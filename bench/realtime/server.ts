@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { createRuntime } from '../../packages/server/src/runtime.js';
+import { startFlags } from '../start-flags.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CACHE = fileURLToPath(new URL('./.cache', import.meta.url));
@@ -165,6 +166,8 @@ export interface StartOptions {
   main?: string;
   /** Write a V8 CPU profile of the server (node --cpu-prof) into this folder. */
   profileDir?: string | undefined;
+  /** More Node flags for the server (an A/B of a setting), after those `npm start` gives an embedded one. */
+  nodeArgs?: string[] | undefined;
 }
 
 const CLOCK_TICKS = 100;
@@ -184,7 +187,12 @@ async function processCpuSeconds(pid: number): Promise<number> {
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const port = await freePort();
   const main = options.main ?? join(ROOT, MAIN);
-  const args = ['--import', import.meta.resolve('tsx')];
+  const args = [
+    ...(options.databaseUrl ? [] : startFlags()),
+    ...(options.nodeArgs ?? []),
+    '--import',
+    import.meta.resolve('tsx'),
+  ];
   if (options.profileDir) {
     await mkdir(options.profileDir, { recursive: true });
     args.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}`);

@@ -118,6 +118,7 @@ async function runMigrations(config: Config): Promise<void> {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+    pgliteCompiler: config.PGLITE_COMPILER,
   });
   try {
     const applied = await migrate(handle);

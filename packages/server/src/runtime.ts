@@ -114,6 +114,7 @@ export async function createRuntime(
       dataDir: config.DATA_DIR,
       statementTimeoutMs: options.unboundedStatements ? undefined : config.STATEMENT_TIMEOUT_MS,
       sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+      pgliteCompiler: config.PGLITE_COMPILER,
     }));
   await migrate(database);
   // PGlite never analyzes on its own: without statistics the planner reads a

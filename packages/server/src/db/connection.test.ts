@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
 import { createTestDatabase } from '../test/harness.js';
 import { openDatabase } from './connection.js';
 
@@ -16,12 +17,12 @@ describe('PGlite in a data folder', { timeout: 120_000 }, () => {
     (await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db)).rows[0]
       ?.shared_buffers;
 
-  it('creates a new folder, applies its buffer size, and reopens it with what was written', async () => {
+  it('creates a new folder, applies its buffer size and compiler, and reopens it with what was written', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'engram-connection-'));
     folders.push(parent);
     const dataDir = join(parent, 'data');
 
-    const first = await openDatabase({ dataDir, sharedBuffersMb: 24 });
+    const first = await openDatabase({ dataDir, sharedBuffersMb: 24, pgliteCompiler: 'baseline' });
     try {
       expect(await sharedBuffers(first.db)).toBe('24MB');
       await sql`create table kept (note text)`.execute(first.db);
@@ -30,7 +31,11 @@ describe('PGlite in a data folder', { timeout: 120_000 }, () => {
       await first.close();
     }
 
-    const again = await openDatabase({ dataDir, sharedBuffersMb: 16 });
+    const again = await openDatabase({
+      dataDir,
+      sharedBuffersMb: 16,
+      pgliteCompiler: 'optimizing',
+    });
     try {
       expect(await sharedBuffers(again.db)).toBe('16MB');
       const rows = (await sql<{ note: string }>`select note from kept`.execute(again.db)).rows;
@@ -38,6 +43,12 @@ describe('PGlite in a data folder', { timeout: 120_000 }, () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('compiles PostgreSQL with the baseline compiler unless told otherwise', () => {
+    expect(loadConfig({}).PGLITE_COMPILER).toBe('baseline');
+    expect(loadConfig({ PGLITE_COMPILER: 'optimizing' }).PGLITE_COMPILER).toBe('optimizing');
+    expect(() => loadConfig({ PGLITE_COMPILER: 'fast' })).toThrow(/PGLITE_COMPILER/);
   });
 });
 

@@ -5,7 +5,7 @@ import { lockDataFolder } from './data-lock.js';
 import { withDeadlines } from './deadline.js';
 import { pipelinedPool } from './pg-pool.js';
 import { PGliteDialect } from './pglite-dialect.js';
-import { startPGliteWorker } from './pglite-worker.js';
+import { startPGliteWorker, type PGliteCompiler, type PGliteOptions } from './pglite-worker.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -33,6 +33,8 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number | undefined;
   /** PGlite's shared_buffers in MB (config PGLITE_SHARED_BUFFERS_MB); PGlite's own default when absent. */
   sharedBuffersMb?: number | undefined;
+  /** How V8 compiles PGlite (config PGLITE_COMPILER); V8's default (optimizing) when absent. */
+  pgliteCompiler?: PGliteCompiler | undefined;
 }
 
 /** Throws when the database does not answer (the health check). */
@@ -43,7 +45,10 @@ export async function ping(db: Db): Promise<void> {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.statementTimeoutMs)
-    : openPGlite(options.dataDir, options.statementTimeoutMs, options.sharedBuffersMb);
+    : openPGlite(options.dataDir, options.statementTimeoutMs, {
+        sharedBuffersMb: options.sharedBuffersMb,
+        compiler: options.pgliteCompiler,
+      });
 }
 
 function bounded(dialect: Dialect, timeoutMs: number | undefined): Dialect {
@@ -53,14 +58,14 @@ function bounded(dialect: Dialect, timeoutMs: number | undefined): Dialect {
 async function openPGlite(
   dataDir: string,
   timeoutMs: number | undefined,
-  sharedBuffersMb: number | undefined,
+  options: PGliteOptions,
 ): Promise<DatabaseHandle> {
   let unlock = () => {};
   if (!dataDir.startsWith('memory://')) {
     await mkdir(dataDir, { recursive: true });
     unlock = lockDataFolder(dataDir);
   }
-  const pglite = await startPGliteWorker(dataDir, { sharedBuffersMb }).catch((error: unknown) => {
+  const pglite = await startPGliteWorker(dataDir, options).catch((error: unknown) => {
     unlock();
     throw error;
   });

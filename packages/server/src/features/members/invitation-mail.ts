@@ -1,4 +1,4 @@
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { ROLE_LABELS, type Role } from '@engram/shared';
 
 /** Sends one invitation; throws when the mail server refuses it. */
@@ -19,8 +19,8 @@ export function smtpInvitationMailer(
   if (!smtpUrl || !from) return undefined;
   let transport: Transporter | undefined;
   return async (invitation) => {
-    // Created on first use: a server that never invites never connects.
-    transport ??= createTransport(smtpUrl, { from });
+    // Created on first use: a server that never invites never connects, nor loads the library.
+    transport ??= (await import('nodemailer')).createTransport(smtpUrl, { from });
     const role = ROLE_LABELS[invitation.role];
     const until = invitation.expiresAt.toUTCString();
     await transport.sendMail({
