@@ -14,7 +14,7 @@ import type { SpaceAuth } from './lib/auth-context.js';
 import { AppError } from './lib/errors.js';
 import { bridgeStdio } from './mcp/bridge.js';
 import { serveStdio } from './mcp/stdio.js';
-import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+import { createRuntime, databaseOptionsOf, type Runtime, type RuntimeOptions } from './runtime.js';
 import { isLoopbackBind } from './lib/loopback.js';
 
 const USAGE = `Usage: engram <command>
@@ -114,12 +114,7 @@ function localUrl(app: App, port: number): string {
 }
 
 async function runMigrations(config: Config): Promise<void> {
-  const handle = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
-    pgliteCompiler: config.PGLITE_COMPILER,
-  });
+  const handle = await openDatabase(databaseOptionsOf(config));
   try {
     const applied = await migrate(handle);
     console.error(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');

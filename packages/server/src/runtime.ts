@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import { openDatabase, type DatabaseHandle } from './db/connection.js';
+import { openDatabase, type DatabaseHandle, type DatabaseOptions } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import { DatabaseUpkeep } from './db/upkeep.js';
 import { accountsFeature } from './features/accounts/index.js';
@@ -101,6 +101,16 @@ export interface RuntimeOptions {
   webhooks?: Parameters<typeof webhooksFeature.create>[2];
 }
 
+/** The database the configuration names, opened as every command opens it. */
+export function databaseOptionsOf(config: Config): DatabaseOptions {
+  return {
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+    pgliteCompiler: config.PGLITE_COMPILER,
+  };
+}
+
 export async function createRuntime(
   config: Config,
   options: RuntimeOptions = {},
@@ -110,11 +120,8 @@ export async function createRuntime(
   const database =
     options.database ??
     (await openDatabase({
-      databaseUrl: config.DATABASE_URL,
-      dataDir: config.DATA_DIR,
+      ...databaseOptionsOf(config),
       statementTimeoutMs: options.unboundedStatements ? undefined : config.STATEMENT_TIMEOUT_MS,
-      sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
-      pgliteCompiler: config.PGLITE_COMPILER,
     }));
   await migrate(database);
   // PGlite never analyzes on its own: without statistics the planner reads a
