@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp } from '../test/harness.js';
 import { callTool, connectMcp } from '../test/mcp-client.js';
+import { DatabaseUpkeep } from './upkeep.js';
 
 // The server analyzes the graph's tables once enough has changed and writes
 // pause: PGlite has no autovacuum, and PostgreSQL's comes a minute or more
@@ -55,6 +56,28 @@ describe('database upkeep', () => {
       if (t.database.kind === 'pglite') expect(await lastCheckpoint(t)).not.toBe(checkpoint);
     } finally {
       await client.close();
+    }
+  });
+
+  it("counts a restarted server's threshold from the rows the statistics already hold", async () => {
+    // The first test's 600 entities, counted: a share of them is the threshold.
+    await t.database.withSession((session) => session.exec('analyze entities'));
+    const upkeep = new DatabaseUpkeep(t.database, {
+      minChanges: 50,
+      changedFraction: 0.5,
+      idleMs: 100,
+      checkMs: 50,
+    });
+    upkeep.start();
+    try {
+      // Over the minimum, under half of the 600 rows: nothing to do yet.
+      upkeep.noteChanges(200);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(upkeep.analyzed).toBe(0);
+      upkeep.noteChanges(200);
+      await expect.poll(() => upkeep.analyzed, { timeout: 10_000, interval: 100 }).toBe(1);
+    } finally {
+      upkeep.stop();
     }
   });
 

@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from './connection.js';
+import type { DatabaseHandle, RawSession } from './connection.js';
 
 export interface UpkeepOptions {
   /** Changes (graph events) that always call for fresh statistics… */
@@ -53,7 +53,8 @@ const GRAPH_TABLES =
 export class DatabaseUpkeep {
   private readonly options: UpkeepOptions;
   private changed = 0;
-  private rowsAtLastAnalyze = 0;
+  /** The graph's rows as the statistics counted them (read at the first change after start). */
+  private rowsAtLastAnalyze: number | undefined;
   private lastWrite = 0;
   private lastAnalyze = Date.now();
   private running = false;
@@ -92,7 +93,7 @@ export class DatabaseUpkeep {
     const embedded = this.database.kind === 'pglite';
     const threshold = Math.max(
       this.options.minChanges,
-      this.options.changedFraction * this.rowsAtLastAnalyze,
+      this.options.changedFraction * (this.rowsAtLastAnalyze ?? 0),
     );
     if (now - this.lastWrite >= this.options.idleMs) {
       const enough =
@@ -108,19 +109,19 @@ export class DatabaseUpkeep {
   }
 
   private async check(): Promise<void> {
-    const upkeep = this.running ? undefined : this.due(Date.now());
-    if (!upkeep) return;
+    if (this.running || this.changed === 0) return;
     this.running = true;
-    const changes = this.changed;
     try {
-      const [row] = await this.database.withSession(async (session) => {
+      // A restarted server counts from the statistics already there: a graph of
+      // 1M entities needs 10% of it changed, not the first 500 changes.
+      this.rowsAtLastAnalyze ??= await this.database.withSession(rowsCounted);
+      const upkeep = this.due(Date.now());
+      if (!upkeep) return;
+      const changes = this.changed;
+      this.rowsAtLastAnalyze = await this.database.withSession(async (session) => {
         for (const statement of upkeep) await session.exec(statement);
-        return session.query<{ rows: number }>(
-          `select coalesce(sum(greatest(reltuples, 0)), 0)::float8 as rows from pg_class
-            where oid in ('entities'::regclass, 'observations'::regclass, 'relations'::regclass)`,
-        );
+        return rowsCounted(session);
       });
-      this.rowsAtLastAnalyze = row?.rows ?? 0;
       this.changed -= changes;
       this.lastAnalyze = Date.now();
       this.analyzed += 1;
@@ -130,4 +131,13 @@ export class DatabaseUpkeep {
       this.running = false;
     }
   }
+}
+
+/** The graph's rows as its tables' statistics last counted them. */
+async function rowsCounted(session: RawSession): Promise<number> {
+  const [row] = await session.query<{ rows: number }>(
+    `select coalesce(sum(greatest(reltuples, 0)), 0)::float8 as rows from pg_class
+      where oid in ('entities'::regclass, 'observations'::regclass, 'relations'::regclass)`,
+  );
+  return row?.rows ?? 0;
 }

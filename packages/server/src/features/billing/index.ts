@@ -11,11 +11,11 @@ export { billingContentSources } from './providers.js';
 /** Plans and payments behind one provider (`none` by default, Stripe when configured). */
 export const billingFeature = defineFeature({
   name: 'billing',
-  create: ({ config, db, now, onError }, { entitlements }: { entitlements: Entitlements }) =>
+  create: async ({ config, db, now, onError }, { entitlements }: { entitlements: Entitlements }) =>
     createBillingService({
       db,
       now,
-      provider: billingProviderFor(config),
+      provider: await billingProviderFor(config),
       planSelfService: planSelfService(config),
       publicOrigin: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : undefined,
       onError,
