@@ -15,7 +15,11 @@
  * 4. single MCP calls (a 2026-era client, one call at a time) on the loaded
  *    graph: BENCH_ITERATIONS (default 200) of search_nodes, open_nodes,
  *    create_entities and add_observations, p50 and p95; the server's
- *    resident memory (VmRSS, and VmHWM its peak) before and after them.
+ *    resident memory (VmRSS, and VmHWM its peak) before and after them;
+ * 5. the server stopped, the folder opened as the server opens it: the
+ *    server's idle upkeep pass after those calls, then a whole-database
+ *    `vacuum analyze`, timed (PGlite has one connection: every call waits
+ *    while a pass runs).
  *
  * BENCH_DIR keeps the folder (and reuses one already loaded, skipping steps
  * 1–2), so steps 3–4 can be repeated on a quiet machine. Figures:
@@ -31,6 +35,10 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectEra } from '../../packages/server/src/test/mcp-client.js';
+import { loadConfig } from '../../packages/server/src/config.js';
+import { openDatabase } from '../../packages/server/src/db/connection.js';
+import { DatabaseUpkeep } from '../../packages/server/src/db/upkeep.js';
+import { databaseOptionsOf } from '../../packages/server/src/runtime.js';
 import { buildWorkload, pick, rng } from '../mcp/workload.js';
 import { prepareAccount, startServer } from '../realtime/server.js';
 
@@ -129,9 +137,39 @@ async function main() {
       }
     }
   }
+  await timeUpkeep(dataDir);
   if (!process.env.BENCH_DIR) await rm(dataDir, { recursive: true, force: true });
 }
 
+/**
+ * The server's idle upkeep pass (db/upkeep.ts, autovacuum's rules table by
+ * table) on the folder after the calls, then a whole-database `vacuum
+ * analyze` (what `engram import` ends with, and the pass before decision 033).
+ */
+async function timeUpkeep(dataDir: string) {
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' });
+  const database = await openDatabase(databaseOptionsOf(config));
+  const seconds = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  try {
+    const upkeep = new DatabaseUpkeep(database, {
+      minChanges: 1,
+      changedFraction: 0,
+      idleMs: 0,
+      checkMs: 10,
+    });
+    let started = performance.now();
+    upkeep.noteChanges(1);
+    upkeep.start();
+    while (upkeep.analyzed === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    upkeep.stop();
+    log(`the server's idle upkeep pass: ${seconds(started)}`);
+    started = performance.now();
+    await database.withSession((session) => session.exec('vacuum analyze'));
+    log(`a whole-database vacuum analyze: ${seconds(started)}`);
+  } finally {
+    await database.close();
+  }
+}
 /** The server process's resident memory now and at its peak (worker threads included). */
 async function memory(pid: number): Promise<string> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');

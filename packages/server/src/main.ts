@@ -190,7 +190,11 @@ async function importFile(config: Config, args: string[]): Promise<void> {
     async (runtime, auth) => {
       // An Engram export (a JSON object with "format") or, anything else, the reference JSONL.
       const summary = await runtime.graph.importFrom(auth, source);
-      await runtime.database.withSession((session) => session.exec('analyze'));
+      // Statistics for the new rows; on PGlite, which has no autovacuum, the new
+      // pages marked all-visible here too, so no later pass of the server's
+      // upkeep has to read them all while its one connection waits.
+      const upkeep = runtime.database.kind === 'pglite' ? 'vacuum analyze' : 'analyze';
+      await runtime.database.withSession((session) => session.exec(upkeep));
       console.error(`Imported ${summary.entities} entities and ${summary.relations} relations.`);
     },
     BULK,

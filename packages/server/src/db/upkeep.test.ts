@@ -81,6 +81,48 @@ describe('database upkeep', () => {
     }
   });
 
+  it('on PGlite, vacuums and analyzes only the tables autovacuum would', async (context) => {
+    if (t.database.kind !== 'pglite') context.skip(); // PostgreSQL's own autovacuum does this there
+    const counts = (table: string) =>
+      t.database.withSession(async (session) => {
+        await session.query('select pg_stat_force_next_flush()');
+        const [row] = await session.query<{ vacuums: number; analyzes: number }>(
+          `select vacuum_count::int as vacuums, analyze_count::int as analyzes
+             from pg_stat_user_tables where relname = $1`,
+          [table],
+        );
+        return row!;
+      });
+    await t.database.withSession(async (session) => {
+      await session.exec('create table upkeep_probe (id int primary key)');
+      await session.exec('insert into upkeep_probe select generate_series(1, 2000)');
+      await session.exec('analyze entities'); // nothing left for it to do there
+    });
+    const probe = await counts('upkeep_probe');
+    const entities = await counts('entities');
+    const errors: unknown[] = [];
+    const upkeep = new DatabaseUpkeep(
+      t.database,
+      { minChanges: 1, changedFraction: 0, idleMs: 100, checkMs: 50 },
+      (error) => errors.push(error),
+    );
+    upkeep.start();
+    try {
+      upkeep.noteChanges(1);
+      await expect.poll(() => upkeep.analyzed, { timeout: 10_000, interval: 100 }).toBe(1);
+    } finally {
+      upkeep.stop();
+    }
+    expect(errors).toEqual([]);
+    // 2,000 rows inserted: vacuumed (its pages marked all-visible) and analyzed.
+    expect(await counts('upkeep_probe')).toEqual({
+      vacuums: probe.vacuums + 1,
+      analyzes: probe.analyzes + 1,
+    });
+    // Nothing changed since its last analyze: left alone.
+    expect(await counts('entities')).toEqual(entities);
+  });
+
   it('leaves small changes alone', async () => {
     const before = t.runtime.upkeep.analyzed;
     const { token } = await signUp(t.app);

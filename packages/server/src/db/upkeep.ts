@@ -37,14 +37,17 @@ const GRAPH_TABLES =
  * the server is idle, the tables are analyzed; a long burst of writes is
  * analyzed while it runs, so a bulk load is followed by good plans.
  *
- * - PGlite has no autovacuum: this is all the upkeep it gets, so its idle pass
- *   also vacuums (dead row versions of updated counters and deleted rows), and
- *   statistics are refreshed periodically while idle. Nor does it checkpoint
- *   on its own (a single-user PostgreSQL has no checkpointer, and none is
- *   requested however much WAL is written): without one, `pg_wal` grows with
- *   everything written until the server stops (7.6 GB a quarter of the way
- *   into a 1M-entity import). Each of its passes ends with CHECKPOINT, so the
- *   WAL is recycled as it goes.
+ * - PGlite has no autovacuum: this is all the upkeep it gets. Its passes
+ *   apply autovacuum's rules table by table (`tablesDue`): the idle pass
+ *   vacuums the tables with enough dead or newly inserted row versions and
+ *   analyzes those changed enough, and it also comes periodically while idle.
+ *   A whole-database `vacuum analyze` would read a sample of every large
+ *   table each time: seconds at 1M entities, while the one connection answers
+ *   nothing. Nor does PGlite checkpoint on its own (a single-user PostgreSQL
+ *   has no checkpointer, and none is requested however much WAL is written):
+ *   without one, `pg_wal` grows with everything written until the server
+ *   stops (7.6 GB a quarter of the way into a 1M-entity import). Each of its
+ *   passes ends with CHECKPOINT, so the WAL is recycled as it goes.
  * - PostgreSQL's autovacuum does the rest on its own schedule, up to a minute
  *   or more after a burst: this only analyzes the graph's tables after large
  *   changes, skipping any another session is already analyzing or vacuuming
@@ -87,9 +90,8 @@ export class DatabaseUpkeep {
     this.timer = undefined;
   }
 
-  /** The statements due now: none, statistics (inside a burst), or the idle pass. */
-  private due(now: number): string[] | undefined {
-    if (this.changed === 0) return undefined;
+  /** The pass due now: none, statistics inside a burst, or the idle pass. */
+  private due(now: number): 'idle' | 'burst' | undefined {
     const embedded = this.database.kind === 'pglite';
     const threshold = Math.max(
       this.options.minChanges,
@@ -98,14 +100,23 @@ export class DatabaseUpkeep {
     if (now - this.lastWrite >= this.options.idleMs) {
       const enough =
         this.changed >= threshold || (embedded && now - this.lastAnalyze >= this.options.periodMs);
-      if (!enough) return undefined;
-      // Each its own statement: VACUUM cannot run in the implicit transaction of a multi-statement string.
-      return embedded
-        ? ['vacuum analyze', 'checkpoint']
-        : [`analyze (skip_locked) ${GRAPH_TABLES}`];
+      return enough ? 'idle' : undefined;
     }
-    if (this.changed < this.options.burstFactor * threshold) return undefined;
-    return embedded ? ['analyze', 'checkpoint'] : [`analyze (skip_locked) ${GRAPH_TABLES}`];
+    return this.changed >= this.options.burstFactor * threshold ? 'burst' : undefined;
+  }
+
+  /** The statements of a pass: on PostgreSQL the graph's statistics, on PGlite what autovacuum would do. */
+  private async statements(session: RawSession, pass: 'idle' | 'burst'): Promise<string[]> {
+    if (this.database.kind !== 'pglite') return [`analyze (skip_locked) ${GRAPH_TABLES}`];
+    const due = await tablesDue(session);
+    // Each its own statement: VACUUM cannot run in the implicit transaction of a multi-statement string.
+    const vacuum = pass === 'idle' ? due.vacuum : [];
+    const analyze = due.analyze.filter((table) => !vacuum.includes(table));
+    return [
+      ...(vacuum.length > 0 ? [`vacuum (analyze) ${vacuum.join(', ')}`] : []),
+      ...(analyze.length > 0 ? [`analyze ${analyze.join(', ')}`] : []),
+      'checkpoint',
+    ];
   }
 
   private async check(): Promise<void> {
@@ -115,11 +126,11 @@ export class DatabaseUpkeep {
       // A restarted server counts from the statistics already there: a graph of
       // 1M entities needs 10% of it changed, not the first 500 changes.
       this.rowsAtLastAnalyze ??= await this.database.withSession(rowsCounted);
-      const upkeep = this.due(Date.now());
-      if (!upkeep) return;
+      const pass = this.due(Date.now());
+      if (!pass) return;
       const changes = this.changed;
       this.rowsAtLastAnalyze = await this.database.withSession(async (session) => {
-        for (const statement of upkeep) await session.exec(statement);
+        for (const statement of await this.statements(session, pass)) await session.exec(statement);
         return rowsCounted(session);
       });
       this.changed -= changes;
@@ -140,4 +151,26 @@ async function rowsCounted(session: RawSession): Promise<number> {
       where oid in ('entities'::regclass, 'observations'::regclass, 'relations'::regclass)`,
   );
   return row?.rows ?? 0;
+}
+
+/**
+ * Autovacuum's rules at its default settings, table by table: vacuum past 50
+ * dead row versions plus 20% of the table, or 1,000 inserted ones plus 20%
+ * (so pages of new rows are marked all-visible); analyze past 50 changed rows
+ * plus 10%. The statistics are flushed first, so this pass's own writes count.
+ */
+async function tablesDue(session: RawSession): Promise<{ vacuum: string[]; analyze: string[] }> {
+  await session.query('select pg_stat_force_next_flush()');
+  const tables = await session.query<{ name: string; vacuum: boolean; analyze: boolean }>(
+    `select quote_ident(s.relname) as name,
+            s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0)
+              or s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0) as vacuum,
+            s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analyze
+       from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+      where s.schemaname = 'public'`,
+  );
+  return {
+    vacuum: tables.filter((table) => table.vacuum).map((table) => table.name),
+    analyze: tables.filter((table) => table.analyze).map((table) => table.name),
+  };
 }
