@@ -1,18 +1,17 @@
 import type { Db } from '../../db/connection.js';
+import { BatchedWriter } from '../../lib/batched-writer.js';
 import { addUsage, type UsageBatch } from './keys.repository.js';
 
-/**
- * Counts API-key requests in memory and writes them in batches, so a request
- * never waits on a bookkeeping write (docs/architecture.md, rules).
- */
-export class KeyUsageTracker {
+/** API-key requests, counted in memory and written in batches. */
+export class KeyUsageTracker extends BatchedWriter {
   private pending = new Map<string, UsageBatch>();
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly onError?: (error: unknown, message: string) => void,
-  ) {}
+  ) {
+    super();
+  }
 
   record(accountId: string, keyId: string, at: Date): void {
     const day = at.toISOString().slice(0, 10);
@@ -26,9 +25,7 @@ export class KeyUsageTracker {
     batch.days.set(day, (batch.days.get(day) ?? 0) + 1);
   }
 
-  /** Writes everything recorded so far. A failed batch is logged and dropped, never retried forever. */
-  async flush(): Promise<void> {
-    if (this.pending.size === 0) return;
+  protected async write(): Promise<void> {
     const batches = [...this.pending.values()];
     this.pending = new Map();
     for (const batch of batches) {
@@ -38,15 +35,5 @@ export class KeyUsageTracker {
         this.onError?.(error, `could not record usage of API key ${batch.keyId}`);
       }
     }
-  }
-
-  start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
   }
 }

@@ -256,28 +256,31 @@ export interface UsageBatch {
 
 /** Adds aggregated usage; keys deleted meanwhile are skipped by the joins. */
 export async function addUsage(db: Db, batch: UsageBatch): Promise<void> {
-  const updated = await db
-    .updateTable('api_keys')
-    .set({
-      total_requests: sql`total_requests + ${batch.requests}`,
-      last_used_at: sql`greatest(last_used_at, ${batch.lastUsedAt}::timestamptz)`,
-    })
-    .where('account_id', '=', batch.accountId)
-    .where('id', '=', batch.keyId)
-    .returning('id')
-    .execute();
-  if (updated.length === 0) return;
-  for (const [day, requests] of batch.days) {
-    await db
-      .insertInto('api_key_usage_days')
-      .values({ account_id: batch.accountId, key_id: batch.keyId, day, requests })
-      .onConflict((oc) =>
-        oc.columns(['account_id', 'key_id', 'day']).doUpdateSet({
-          requests: sql`api_key_usage_days.requests + ${requests}`,
-        }),
-      )
+  // One transaction: the key's total and its days move together or not at all.
+  await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('api_keys')
+      .set({
+        total_requests: sql`total_requests + ${batch.requests}`,
+        last_used_at: sql`greatest(last_used_at, ${batch.lastUsedAt}::timestamptz)`,
+      })
+      .where('account_id', '=', batch.accountId)
+      .where('id', '=', batch.keyId)
+      .returning('id')
       .execute();
-  }
+    if (updated.length === 0) return;
+    for (const [day, requests] of batch.days) {
+      await trx
+        .insertInto('api_key_usage_days')
+        .values({ account_id: batch.accountId, key_id: batch.keyId, day, requests })
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'key_id', 'day']).doUpdateSet({
+            requests: sql`api_key_usage_days.requests + ${requests}`,
+          }),
+        )
+        .execute();
+    }
+  });
 }
 
 export async function readSetting(db: Db, name: string): Promise<string | undefined> {

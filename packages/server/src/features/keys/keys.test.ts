@@ -7,6 +7,7 @@ import {
   signUp,
   type TestApp,
 } from '../../test/harness.js';
+import { KeyUsageTracker } from './key-usage.js';
 
 const clock = manualClock(new Date('2026-11-21T12:00:00Z'));
 let t: TestApp;
@@ -236,5 +237,32 @@ describe('API keys', () => {
     ).json();
     const rows = await t.database.db.selectFrom('api_keys').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(key.apiKey);
+  });
+
+  it('writes usage counted before it stops, even while a timed write is under way', async () => {
+    const { token } = await signUp(t.app);
+    const key = (
+      await as(t.app, token)({ method: 'POST', url: '/api/keys', payload: { name: 'busy' } })
+    ).json<{ id: string }>();
+    const { account_id: accountId } = await t.database.db
+      .selectFrom('api_keys')
+      .select('account_id')
+      .where('id', '=', key.id)
+      .executeTakeFirstOrThrow();
+    const errors: unknown[] = [];
+    const usage = new KeyUsageTracker(t.database.db, (error) => errors.push(error));
+    usage.record(accountId, key.id, clock.now());
+    // The timer's write takes the counts and is still running when the server stops…
+    const timed = usage.flush();
+    await usage.stop();
+    // …and stop waits for it: what was counted is stored before the database may close.
+    const days = await t.database.db
+      .selectFrom('api_key_usage_days')
+      .select('requests')
+      .where('key_id', '=', key.id)
+      .execute();
+    expect(days).toEqual([{ requests: 1 }]);
+    await timed;
+    expect(errors).toEqual([]);
   });
 });

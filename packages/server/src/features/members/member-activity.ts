@@ -1,23 +1,24 @@
 import type { Db } from '../../db/connection.js';
+import { BatchedWriter } from '../../lib/batched-writer.js';
 import { touchMembers } from './members.repository.js';
 
 const MINUTE_MS = 60_000;
 
 /**
  * Each member's latest request in an account (the Members screen's "last
- * active"), counted in memory to the minute and written in batches, so a
- * request never waits on a bookkeeping write (docs/architecture.md, rules).
+ * active"), counted in memory to the minute and written in batches.
  */
-export class MemberActivity {
+export class MemberActivity extends BatchedWriter {
   private pending = new Map<string, { accountId: string; userId: string; at: Date }>();
   /** The minute last recorded per member: most requests change nothing. */
   private readonly seen = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly onError: (error: unknown, message: string) => void,
-  ) {}
+  ) {
+    super();
+  }
 
   record(accountId: string, userId: string, at: Date): void {
     const key = `${accountId}:${userId}`;
@@ -30,8 +31,7 @@ export class MemberActivity {
     this.pending.set(key, { accountId, userId, at: new Date(minute * MINUTE_MS) });
   }
 
-  /** Writes what was recorded; a failed batch is logged and dropped, never retried forever. */
-  async flush(): Promise<void> {
+  protected async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = [...this.pending.values()];
     this.pending = new Map();
@@ -40,15 +40,5 @@ export class MemberActivity {
     } catch (error) {
       this.onError(error, 'could not record members’ last activity');
     }
-  }
-
-  start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
   }
 }

@@ -1,0 +1,30 @@
+/**
+ * Bookkeeping noted in memory and written every interval, so a request never
+ * waits on it (docs/architecture.md, rules). One write at a time: `stop`
+ * clears the timer and writes what is left after any write under way, so no
+ * write runs after the database has closed.
+ */
+export abstract class BatchedWriter {
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  /** Writes what was noted since the last write (logging, never retrying, what fails). */
+  protected abstract write(): Promise<void>;
+
+  /** Writes everything noted so far, after any write under way. */
+  flush(): Promise<void> {
+    const run = this.writing.then(() => this.write());
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}
