@@ -34,7 +34,7 @@ import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { connectEra } from '../../packages/server/src/test/mcp-client.js';
+import { callTool, connectEra, type EraClient } from '../../packages/server/src/test/mcp-client.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { openDatabase } from '../../packages/server/src/db/connection.js';
 import { DatabaseUpkeep } from '../../packages/server/src/db/upkeep.js';
@@ -199,6 +199,7 @@ async function measure(url: string, apiKey: string, workload: ReturnType<typeof 
     ],
   ];
   try {
+    await removeCreated(client);
     for (const [tool, args] of calls) {
       const times: number[] = [];
       for (let i = 0; i < iterations + 10; i++) {
@@ -214,8 +215,27 @@ async function measure(url: string, apiKey: string, workload: ReturnType<typeof 
         `${tool.padEnd(17)} p50 ${percentile(times, 50).toFixed(2)} ms, p95 ${percentile(times, 95).toFixed(2)} ms (${iterations} calls)`,
       );
     }
+    await removeCreated(client);
   } finally {
     await client.close();
+  }
+}
+
+/**
+ * Deletes the entities create_entities added on an earlier pass over the
+ * folder (their names start with "large-new-"), so it keeps its size and a
+ * repeated pass never reaches the plan's entity limit.
+ */
+async function removeCreated(client: EraClient) {
+  for (;;) {
+    const found = await callTool<{ entities: { name: string }[] }>(client, 'search_nodes', {
+      query: 'large-new',
+    });
+    const names = found.entities
+      .map((entity) => entity.name)
+      .filter((name) => name.startsWith('large-new-'));
+    if (names.length === 0) return;
+    await callTool(client, 'delete_entities', { entityNames: names });
   }
 }
 
