@@ -42,12 +42,13 @@ const GRAPH_TABLES =
  *   vacuums the tables with enough dead or newly inserted row versions and
  *   analyzes those changed enough, and it also comes periodically while idle.
  *   A whole-database `vacuum analyze` would read a sample of every large
- *   table each time: seconds at 1M entities, while the one connection answers
- *   nothing. Nor does PGlite checkpoint on its own (a single-user PostgreSQL
- *   has no checkpointer, and none is requested however much WAL is written):
- *   without one, `pg_wal` grows with everything written until the server
- *   stops (7.6 GB a quarter of the way into a 1M-entity import). Each of its
- *   passes ends with CHECKPOINT, so the WAL is recycled as it goes.
+ *   table each time: about 2 s at 1M entities, while the one connection
+ *   answers nothing (decision 033). Nor does PGlite checkpoint on its own
+ *   (a single-user PostgreSQL has no checkpointer, and none is requested
+ *   however much WAL is written): without one, `pg_wal` grows with
+ *   everything written until the server stops (7.6 GB a quarter of the way
+ *   into a 1M-entity import). Each pass ends with CHECKPOINT, so the WAL is
+ *   recycled as it goes.
  * - PostgreSQL's autovacuum does the rest on its own schedule, up to a minute
  *   or more after a burst: this only analyzes the graph's tables after large
  *   changes, skipping any another session is already analyzing or vacuuming
