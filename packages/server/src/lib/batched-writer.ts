@@ -6,15 +6,21 @@
  */
 export abstract class BatchedWriter {
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  /** The write (or other work taking turns with writes) under way. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   /** Writes what was noted since the last write (logging, never retrying, what fails). */
   protected abstract write(): Promise<void>;
 
   /** Writes everything noted so far, after any write under way. */
   flush(): Promise<void> {
-    const run = this.writing.then(() => this.write());
-    this.writing = run.catch(() => undefined);
+    return this.inTurn(() => this.write());
+  }
+
+  /** Runs `fn` once the work under way has ended, and before any asked for later. */
+  protected inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(fn, fn);
+    this.turn = run.catch(() => undefined);
     return run;
   }
 

@@ -1,6 +1,7 @@
 import { UNLIMITED, type Plan } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import { AppError, tooManyRequests } from '../../lib/errors.js';
+import { BatchedWriter } from '../../lib/batched-writer.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import * as repo from './usage.repository.js';
 
@@ -99,10 +100,8 @@ const LEASE_MAX = 64;
  *   interval); those operations still count against the month's allowance,
  *   which was written when they were admitted.
  */
-export class UsageMeter {
+export class UsageMeter extends BatchedWriter {
   private pending = new Map<string, repo.UsageRow>();
-  /** The flush or report read under way (see `inTurn`). */
-  private turn: Promise<unknown> = Promise.resolve();
   /** Recorded operations to take off the admitted ones with the next flush: account|month. */
   private settled = new Map<string, repo.Settled>();
   /** Admitted on this node and neither recorded nor released yet: account → month → count. */
@@ -114,7 +113,6 @@ export class UsageMeter {
   /** Admissions handed out by account in this flush interval, and in the one before. */
   private demand = new Map<string, number>();
   private previousDemand = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
@@ -122,7 +120,9 @@ export class UsageMeter {
     /** The plan in force, for the monthly allowance (read at most a few seconds ago). */
     private readonly entitlements: Entitlements,
     private readonly onError?: (error: unknown, message: string) => void,
-  ) {}
+  ) {
+    super();
+  }
 
   /**
    * Admits one operation of the account, or throws 429 (with Retry-After)
@@ -245,22 +245,7 @@ export class UsageMeter {
    * Writes the recorded operations. When the write fails they are kept and
    * retried with the next flush, added to whatever was recorded meanwhile.
    */
-  flush(): Promise<void> {
-    return this.inTurn(() => this.flushNow());
-  }
-
-  /**
-   * Flushes and reports' reads take turns: a report that read the rows
-   * before a flush committed them, and this node's unflushed counts after the
-   * flush had taken them, would count them nowhere.
-   */
-  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.turn.then(fn, fn);
-    this.turn = run.catch(() => undefined);
-    return run;
-  }
-
-  private async flushNow(): Promise<void> {
+  protected async write(): Promise<void> {
     for (const accountId of [...this.leases.keys()]) this.giveBackLease(accountId);
     this.previousDemand = this.demand;
     this.demand = new Map();
@@ -286,16 +271,6 @@ export class UsageMeter {
     }
   }
 
-  start(intervalMs: number): void {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
-  }
-
   /**
    * The account's usage this month: the daily rows plus what this node
    * recorded and has not flushed (other nodes' unflushed counts show after
@@ -305,6 +280,8 @@ export class UsageMeter {
     const now = this.now();
     const month = monthOf(now);
     const today = dayOf(now);
+    // In turn with flushes: read before a flush committed its rows and after it
+    // took this node's unflushed counts, they would be counted nowhere.
     const { stored, admitted, unflushed } = await this.inTurn(async () => {
       const [rows, total] = await Promise.all([
         repo.rowsSince(this.db, accountId, month),
