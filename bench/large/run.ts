@@ -22,7 +22,7 @@
  *    while a pass runs).
  *
  * BENCH_DIR keeps the folder (and reuses one already loaded, skipping steps
- * 1–2), so steps 3–4 can be repeated on a quiet machine. Figures:
+ * 1–2), so steps 3–5 can be repeated on a quiet machine. Figures:
  * bench/README.md ("A large graph on PGlite").
  */
 import { spawn } from 'node:child_process';
@@ -170,6 +170,7 @@ async function timeUpkeep(dataDir: string) {
     await database.close();
   }
 }
+
 /** The server process's resident memory now and at its peak (worker threads included). */
 async function memory(pid: number): Promise<string> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
