@@ -102,6 +102,21 @@ describe('transactions in fewer round trips', { timeout: 60_000 }, () => {
     expect(await idOf(db)).not.toBe(await idOf(db));
   });
 
+  it('send a whole transaction before reading any answer: it commits, or a failure anywhere rolls it back', async () => {
+    // The lock, the call's statement and the append with COMMIT, all sent ahead (decision 034).
+    const whole = (middle: string) =>
+      db.transaction().execute(async (trx) => {
+        const first = await sendAhead(trx, sql`insert into notes values ('lock')`);
+        const second = await sendAhead(trx, sql`insert into notes values (${middle || null})`);
+        const last = await sendAhead(trx, sql`${thenCommit} insert into notes values ('append')`);
+        await Promise.all([first.rows, second.rows, last.rows]);
+      });
+    await expect(whole('')).rejects.toThrow(/null value/);
+    expect(await notes()).toEqual([]);
+    await whole('statement');
+    expect(await notes()).toEqual(['append', 'lock', 'statement']);
+    expect(await idOf(db)).not.toBe(await idOf(db));
+  });
   it('refuse a last statement once the transaction has run past its deadline', async () => {
     await expect(
       db.transaction().execute(async (trx) => {

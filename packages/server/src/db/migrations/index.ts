@@ -27,6 +27,7 @@ import * as history from './026-history.js';
 import * as members from './027-members.js';
 import * as wordIndexesBySpace from './028-word-indexes-by-space.js';
 import * as planLimitRefusal from './029-plan-limit-refusal.js';
+import * as stagedEvents from './030-staged-events.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -59,4 +60,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '027-members', sql: members.sql },
   { name: '028-word-indexes-by-space', sql: wordIndexesBySpace.sql },
   { name: '029-plan-limit-refusal', sql: planLimitRefusal.sql },
+  { name: '030-staged-events', sql: stagedEvents.sql },
 ];

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { sendAhead, thenCommit } from '../../db/pipeline.js';
 import { planOnce } from '../../db/prepared.js';
@@ -7,13 +7,8 @@ import { planOnce } from '../../db/prepared.js';
 
 /** What a write learns from locking its account (lockAccount). */
 export interface AccountLock {
-  /** The bytes stored before the write, and the part of them history holds (the storage limit). */
-  storedBytes: number;
-  historyBytes: number;
   /** Whether the write's space still stands. */
   spaceLive: boolean;
-  /** The call's first seq, which its history rows carry. */
-  callSeq: number;
 }
 
 /**
@@ -21,11 +16,13 @@ export interface AccountLock {
  * takes it first, so an account's writes queue in one order and never
  * deadlock on each other's rows (names, type counts, degrees); deleting a
  * space takes it too, so no write commits into a space marked deleted.
- * Names the call's first seq for the history triggers (`engram.call_seq`,
- * migration 026) for the rest of the transaction. Sent ahead (db/pipeline.ts):
- * the write's first statement follows it without waiting, and runs the moment
- * the lock is granted. Its answer is undefined when the account is gone or
- * being deleted.
+ * Leaves two settings for the rest of the transaction: the call's first seq
+ * for the history triggers (`engram.call_seq`, migration 026) and the bytes
+ * the account stored before the write, history's left out, for the append's
+ * storage limit (`engram.bytes_before`). Sent ahead (db/pipeline.ts): the
+ * write's first statement follows it without waiting, and runs the moment the
+ * lock is granted. Its answer is undefined when the account is gone or being
+ * deleted.
  */
 export async function lockAccount(
   db: Db,
@@ -34,55 +31,47 @@ export async function lockAccount(
 ): Promise<{ answer: Promise<AccountLock | undefined> }> {
   const sent = await sendAhead(
     db,
-    sql<{ bytes: number; history: number; live: boolean; call: string }>`
-      ${planOnce} select stored_bytes::float8 as bytes, history_bytes::float8 as history,
-             exists (select 1 from spaces s
-                      where s.id = ${spaceId} and s.account_id = ${accountId} and s.deleted_at is null) as live,
-             set_config('engram.call_seq', (event_seq + 1)::text, true) as call
+    sql<{ live: boolean }>`
+      ${planOnce} select exists (select 1 from spaces s
+                                  where s.id = ${spaceId} and s.account_id = ${accountId}
+                                    and s.deleted_at is null) as live,
+             set_config('engram.call_seq', (event_seq + 1)::text, true) as call,
+             set_config('engram.bytes_before', (stored_bytes - history_bytes)::text, true) as bytes
         from accounts
        where id = ${accountId} and deleted_at is null for update
     `,
   );
-  return {
-    answer: sent.rows.then(([row]) =>
-      row
-        ? {
-            storedBytes: row.bytes,
-            historyBytes: row.history,
-            spaceLive: row.live,
-            callSeq: Number(row.call),
-          }
-        : undefined,
-    ),
-  };
+  return { answer: sent.rows.then(([row]) => (row ? { spaceLive: row.live } : undefined)) };
 }
 
 /**
- * Forgets the history rows a call wrote when it made no change the log
- * records (a write that changed nothing visible): the seq they carry is the
- * next call's.
+ * Where a statement that stages its own events (migration 030) puts them:
+ * its slot among the write's events, and for a write's last statement the
+ * sender that puts the append and COMMIT right behind it (graph.writes).
  */
-export async function dropCallHistory(db: Db, spaceId: string, callSeq: number): Promise<void> {
-  await sql`delete from graph_history where space_id = ${spaceId} and seq = ${callSeq}`.execute(db);
+export interface Staging {
+  slot: number;
+  send?: <R>(query: RawBuilder<R>) => Promise<R[]>;
+}
+
+/** Runs a statement that stages its events, sent as `staging` says (executed when it says nothing). */
+export async function runStaged<R>(
+  db: Db,
+  query: RawBuilder<R>,
+  staging: Staging | undefined,
+): Promise<R[]> {
+  return staging?.send ? staging.send(query) : (await query.execute(db)).rows;
 }
 
 /** What an event counts for in `stored_bytes`, beyond its text: the row's own overhead. */
 const EVENT_OVERHEAD_BYTES = 64;
 
-/**
- * What a write's plan allows (null: no limit), and what the write did that
- * they are checked against: the limits are enforced by the append, its last
- * statement (decision 031).
- */
+/** What a write's plan allows (null: no limit), checked by the append (decision 031). */
 export interface PlanLimits {
   maxEntities: number | null;
   maxStorageBytes: number | null;
   maxObservationsPerEntity: number | null;
-  /** Whether the write created an entity: only such a write can pass the entity limit. */
-  created: boolean;
-  /** The graph's and log's bytes before the write (history's part left out). */
-  bytesBefore: number;
-  /** The most observations any entity the write added to now holds (0: none added). */
+  /** The most observations an entity the write grew now holds, as far as the server saw (0: none). */
   largestObservations: number;
 }
 
@@ -92,81 +81,155 @@ export const OVER_PLAN = 'EP001';
 /** Which limit refused a write (the message of an OVER_PLAN error). */
 export type OverPlan = 'entities' | 'storage' | 'observations';
 
+/** The SQLSTATE of a write whose account or space was deleted meanwhile; the message names which. */
+export const GONE = 'EP003';
+
+/**
+ * One of a write's events as the server gives it to the append: an event it
+ * built, or the place of the events a statement staged in the database
+ * (`slot`, migration 030).
+ */
+export type LoggedEvent = { type: string; payload: Record<string, unknown> } | { staged: number };
+
+/** What the append recorded. */
+export interface Appended {
+  /** The first seq, and how many events took the seqs after it (0: the write changed nothing). */
+  first: number;
+  count: number;
+  /** The time the events carry: never before the account's last call (seq order is time order). */
+  at: Date;
+  /** Every event in seq order, when some were staged (the server knows the others already). */
+  events: { type: string; payload: Record<string, unknown> }[] | null;
+}
+
 /**
  * Appends a write's change-log events and commits the write, in one
- * statement with its COMMIT (db/pipeline.ts): reserves one range of seqs on
- * the account's row (locked by lockAccount, so an account's events commit in
- * sequence order and a reader resuming from a seq never misses one), inserts
- * every event and adds their bytes to the account's `stored_bytes`, and
- * records the call (`graph_calls`: its seqs, space, actor and time; a revert
- * marks the call it undid). The actor is the credential's kind and id, the
- * person behind it (`userId`; absent in rows written before it was recorded)
- * and the client that made the call (`origin`, when named).
+ * statement with its COMMIT (db/pipeline.ts), sent without waiting for its
+ * answer (so it may travel with the write's last statement, decision 034):
+ * takes the events staged by the write's statements in their places among
+ * the server's, reserves one range of seqs on the account's row (locked by
+ * lockAccount, so an account's events commit in sequence order and a reader
+ * resuming from a seq never misses one), inserts every event and adds their
+ * bytes to the account's `stored_bytes`, and records the call (`graph_calls`:
+ * its seqs, space, actor and time; a revert marks the call it undid). The
+ * actor is the credential's kind and id, the person behind it (`userId`;
+ * absent in rows written before it was recorded) and the client that made the
+ * call (`origin`, when named). A write that recorded no event drops the
+ * history rows it wrote (their seq would be the next call's).
  *
- * Then it checks the plan's limits against the counters the write's
- * statements kept, and refuses (OVER_PLAN, migration 029: the transaction
- * rolls back) a write that leaves the account over its entities, over its
- * storage while growing it (its own log entry does not count: a person at
- * the limit can always delete, and the log is compacted in time; nor does
- * the history of what it removed), or an entity over its observations.
- * Returns the first seq.
+ * Then it refuses (the transaction rolls back) a write into an account or
+ * space deleted meanwhile (GONE), and checks the plan's limits against the
+ * counters the write's statements kept (OVER_PLAN, migration 029): a write
+ * that leaves the account over its entities, over its storage while growing
+ * it (its own log entry does not count: a person at the limit can always
+ * delete, and the log is compacted in time; nor does the history of what it
+ * removed), or an entity over its observations.
  */
-export async function appendEventsAndCommit(
+export async function sendAppend(
   db: Db,
   accountId: string,
   spaceId: string,
-  events: { type: string; payload: Record<string, unknown> }[],
+  events: LoggedEvent[],
   common: { actor: Record<string, unknown>; at: Date; reverts?: number | undefined },
   limits: PlanLimits,
-): Promise<number> {
+): Promise<{ answer: Promise<Appended> }> {
   const batch = JSON.stringify(events);
   const actor = JSON.stringify(common.actor);
   const reverts = common.reverts ?? null;
-  const result = await sql<{ first: string }>`
-    ${planOnce} ${thenCommit} with batch as (
-      select e.type, e.payload, e.ord,
-             ${EVENT_OVERHEAD_BYTES} + octet_length(e.type) + octet_length(e.payload::text)
-               + octet_length(${actor}::jsonb::text) as bytes
-        from rows from (json_to_recordset(${batch}::json) as (type text, payload jsonb))
-               with ordinality as e(type, payload, ord)
+  const staged = events.some((event) => 'staged' in event);
+  const stagedOf = sql`nullif(current_setting('engram.staged_' || (g.item->>'staged'), true), '')::jsonb`;
+  const sent = await sendAhead(
+    db,
+    sql<{ first: string; count: number; at: Date; events: Appended['events'] }>`
+    ${planOnce} ${thenCommit} with given as (
+      select g.item, g.ord from json_array_elements(${batch}::json) with ordinality as g(item, ord)
     ),
-    total as (select sum(bytes)::bigint as bytes from batch),
+    expanded as (
+      select g.item::jsonb as event, g.ord, 0::bigint as sub from given g where g.item->>'staged' is null
+      union all
+      select e.event, g.ord, e.sub
+        from given g
+        cross join lateral jsonb_array_elements(coalesce(${stagedOf}->'events', '[]'))
+             with ordinality as e(event, sub)
+       where g.item->>'staged' is not null
+    ),
+    batch as (
+      select x.event->>'type' as type, x.event->'payload' as payload,
+             row_number() over (order by x.ord, x.sub) as ord,
+             ${EVENT_OVERHEAD_BYTES} + octet_length(x.event->>'type') + octet_length((x.event->'payload')::text)
+               + octet_length(${actor}::jsonb::text) as bytes
+        from expanded x
+    ),
+    total as (
+      select count(*)::int as count, coalesce(sum(bytes), 0)::bigint as bytes,
+             bool_or(type = 'entity_created') as created
+        from batch
+    ),
+    largest as (
+      select greatest(${limits.largestObservations}::int, max((${stagedOf}->>'largest')::int)) as count
+        from given g
+    ),
+    stamped as (
+      select greatest(${common.at}::timestamptz,
+                      (select c.at from graph_calls c where c.account_id = ${accountId}
+                        order by c.seq desc limit 1)) as at
+    ),
     reserved as (
-      update accounts set event_seq = event_seq + ${events.length},
+      update accounts set event_seq = event_seq + (select count from total),
                           stored_bytes = stored_bytes + (select bytes from total)
-       where id = ${accountId}
-      returning event_seq - ${events.length} as base, stored_bytes::float8 as bytes,
+       where id = ${accountId} and deleted_at is null
+      returning event_seq - (select count from total) as base, stored_bytes::float8 as bytes,
                 history_bytes::float8 as history, entity_count::float8 as entities
     ),
     appended as (
       insert into graph_events (account_id, space_id, seq, type, payload, actor, at, bytes)
-      select ${accountId}, ${spaceId}::uuid, r.base + b.ord, b.type, b.payload, ${actor}::jsonb, ${common.at}::timestamptz, b.bytes
-        from reserved r, batch b
+      select ${accountId}, ${spaceId}::uuid, r.base + b.ord, b.type, b.payload, ${actor}::jsonb, s.at, b.bytes
+        from reserved r, batch b, stamped s
     ),
     called as (
       insert into graph_calls (account_id, seq, last_seq, space_id, actor, at, reverts)
-      select ${accountId}, r.base + 1, r.base + ${events.length}, ${spaceId}::uuid, ${actor}::jsonb,
-             ${common.at}::timestamptz, ${reverts}::bigint
-        from reserved r
+      select ${accountId}, r.base + 1, r.base + t.count, ${spaceId}::uuid, ${actor}::jsonb, s.at,
+             ${reverts}::bigint
+        from reserved r, total t, stamped s
+       where t.count > 0
     ),
     undone as (
       update graph_calls c set reverted_by = r.base + 1
-        from reserved r
-       where c.account_id = ${accountId} and c.seq = ${reverts}::bigint
+        from reserved r, total t
+       where c.account_id = ${accountId} and c.seq = ${reverts}::bigint and t.count > 0
+    ),
+    unrecorded as (
+      delete from graph_history h using reserved r, total t
+       where h.space_id = ${spaceId} and h.seq = r.base + 1 and t.count = 0
     )
-    select (base + 1)::text as first,
+    select (r.base + 1)::text as first, t.count, s.at,
+           ${staged ? sql`(select jsonb_agg(jsonb_build_object('type', b.type, 'payload', b.payload) order by b.ord) from batch b)` : sql`null::jsonb`} as events,
            case
-             when ${limits.created}::boolean and entities > ${limits.maxEntities}::float8
+             when r.base is null then refuse_write('Account')
+             when not exists (select 1 from spaces sp
+                               where sp.id = ${spaceId} and sp.account_id = ${accountId}
+                                 and sp.deleted_at is null)
+               then refuse_write('Space')
+             when t.created and r.entities > ${limits.maxEntities}::float8
                then refuse_over_plan('entities')
-             when bytes > ${limits.maxStorageBytes}::float8
-                  and bytes - history - (select bytes from total) > ${limits.bytesBefore}::float8
+             when r.bytes > ${limits.maxStorageBytes}::float8
+                  and r.bytes - r.history - t.bytes
+                      > current_setting('engram.bytes_before')::float8
                then refuse_over_plan('storage')
-             when ${limits.largestObservations}::float8 > ${limits.maxObservationsPerEntity}::float8
+             when l.count > ${limits.maxObservationsPerEntity}::float8
                then refuse_over_plan('observations')
            end as refused
-      from reserved
-  `.execute(db);
-  return Number(result.rows[0]!.first);
+      from total t cross join largest l cross join stamped s left join reserved r on true
+  `,
+  );
+  return {
+    answer: sent.rows.then(([row]) => ({
+      first: Number(row!.first),
+      count: row!.count,
+      at: row!.at,
+      events: row!.events,
+    })),
+  };
 }
 
 export interface EventRow {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
+import { runStaged, type Staging } from './changes.repository.js';
 import type { ObservationRow } from './observations.repository.js';
 
 /** Entities: rows, type counts, the stored-bytes counter. Every query is scoped by account. */
@@ -256,12 +257,14 @@ export type CreatedEntityRow = EntityRow & { observations: ObservationRow[] };
  * observations. The batch travels as two JSON parameters, so its size is
  * bounded by memory, not by the protocol's 65,535 parameters. Metadata is
  * taken as `json`, its text as JSON.stringify wrote it: never through
- * `jsonb`, which would sort its keys (migration 013).
+ * `jsonb`, which would sort its keys (migration 013). With `staging`, the
+ * statement stages an `entity_created` event per entity (migration 030).
  */
 export async function insertEntities(
   db: Db,
   spaceId: string,
   entities: EntityInsert[],
+  staging: Staging,
 ): Promise<CreatedEntityRow[]> {
   if (entities.length === 0) return [];
   const entityBatch = JSON.stringify(
@@ -289,7 +292,15 @@ export async function insertEntities(
     ),
   );
   const columns = sql.join(entityColumns.map((column) => sql.ref(`i.${column}`)));
-  const result = await sql<EntityRow & { observations: StoredObservation[] | null }>`
+  const rows = await runStaged(
+    db,
+    sql<
+      EntityRow & {
+        observations: StoredObservation[] | null;
+        ordinal: string | null;
+        staged: boolean | null;
+      }
+    >`
     ${planOnce} with given as (
       select * from rows from (
         json_to_recordset(${entityBatch}::json)
@@ -327,7 +338,7 @@ export async function insertEntities(
        order by o.ord
       returning id, entity_id, content, metadata, position, created_at, valid_from, valid_to
     )
-    select ${columns}, b.observations
+    select ${columns}, b.observations, i.ordinal, null as staged
       from inserted i
       left join (
         select entity_id,
@@ -337,12 +348,23 @@ export async function insertEntities(
                         order by position) as observations
           from observed group by entity_id
       ) b on b.entity_id = i.id
-     order by i.ordinal
-  `.execute(db);
-  return result.rows.map(({ observations, ...row }) => ({
-    ...row,
-    observations: storedObservations(row.id, observations),
-  }));
+    union all
+    select ${sql.join(entityColumns.map(() => sql`null`))}, null, null, stage_events(
+             ${staging?.slot ?? null}::int,
+             (select coalesce(jsonb_agg(jsonb_build_object(
+                       'type', 'entity_created',
+                       'payload', jsonb_build_object('entityId', i.id, 'id', i.id, 'name', i.name, 'type', i.type))
+                     order by i.ordinal), '[]')
+                from inserted i),
+             (select coalesce(max(i.observations_count), 0) from inserted i),
+             '[]')
+     order by ordinal
+  `,
+    staging,
+  );
+  return rows.flatMap(({ observations, staged, ordinal: _, ...row }) =>
+    staged === null ? [{ ...row, observations: storedObservations(row.id, observations) }] : [],
+  );
 }
 
 /** An observation as the insert's JSON answer carries it. */

@@ -48,7 +48,10 @@ export async function createEntities(
   }));
   if (given.length === 0) return [];
   return writes.write(deps, auth, async (scope) => {
-    const created = await writes.createEntities(scope, given);
+    // Skipping existing names, nothing follows the insert: it goes with the append (decision 034).
+    const created = await writes.createEntities(scope, given, {
+      last: options.existing === 'skip',
+    });
     const answer = created.map(({ row, observations }) => toEntity(row, observations));
     if (options.existing === 'skip') return answer;
     const createdNames = new Set(answer.map((entity) => entity.name));

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   formatBytes,
-  OBSERVATION_PREVIEW_CHARS,
   UNLIMITED,
   type GraphChange,
   type Plan,
@@ -10,6 +9,7 @@ import {
   type ObservationInput,
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
+import { sendAhead } from '../../db/pipeline.js';
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import { badRequest, conflict, fromDatabaseError, notFound, planLimit } from '../../lib/errors.js';
@@ -54,19 +54,28 @@ export interface WriteScope {
   /** The space whose graph rows the write touches (the account's lock and limits are the write's own). */
   spaceId: string;
   emit<T extends GraphEventType>(type: T, payload: GraphChangePayload<T>): void;
-  /** Entities whose observations grew, with their counts now (the per-entity limit). */
+  /** Entities whose observations grew, with their counts now (the per-entity limit's message). */
   grew(counts: observationRepo.ObservationCount[]): void;
+  /**
+   * The place, among the write's events, of those the next statement stages
+   * itself (migration 030). With `last`, that statement is the write's last
+   * and goes with the append and COMMIT behind it in one message (decision
+   * 034): nothing may run in the transaction after it.
+   */
+  stage(last?: boolean): changeRepo.Staging;
 }
 
 /**
- * Runs a write in one transaction under the account lock, in three round
- * trips to the database (decision 031): the lock with the call's first
- * statement behind it, the call's further statements if any, and the
- * change-log append with the plan's limits checked and the COMMIT. The events
- * are published only after commit, so a rolled-back change publishes nothing.
- * A race that slips past a check surfaces as a constraint violation, which
- * becomes the same 409/404 the check would have given. The account's other
- * writes wait in `writers` (decision 030), not in the pool.
+ * Runs a write in one transaction under the account lock. The lock is sent
+ * ahead with the call's first statement behind it, and the change-log append,
+ * which checks the plan's limits, carries the COMMIT (decision 031); a call
+ * whose last statement stages its own events sends the append right behind
+ * it, so the whole write is one message and no wait on this server holds the
+ * lock (decision 034). The events are published only after commit, so a
+ * rolled-back change publishes nothing. A race that slips past a check
+ * surfaces as a constraint violation, which becomes the same 409/404 the
+ * check would have given. The account's other writes wait in `writers`
+ * (decision 030), not in the pool.
  */
 export async function write<T>(
   deps: WriteDeps,
@@ -74,24 +83,71 @@ export async function write<T>(
   fn: (scope: WriteScope) => Promise<T>,
   call: CallOptions = {},
 ): Promise<T> {
-  const pending: GraphChange[] = [];
+  const pending: changeRepo.LoggedEvent[] = [];
   let largest: observationRepo.ObservationCount | undefined;
   try {
     // Read before the lock: a node's copy (entitlements), seldom a statement.
     const plan = await (deps.planOf ?? currentPlan)(deps.db, auth.accountId);
+    const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
     const inTransaction = async (trx: Db) => {
       const lock = await changeRepo.lockAccount(trx, auth.accountId, auth.space.id);
+      let sent: Promise<changeRepo.Appended> | undefined;
+      const sendAppend = async () =>
+        (
+          await changeRepo.sendAppend(
+            trx,
+            auth.accountId,
+            auth.space.id,
+            pending,
+            {
+              // The person behind the credential (a key's creator, the user who
+              // connected an app: history's "who"), and the origin, so a replay
+              // after a reconnect still names it.
+              actor: {
+                ...auth.actor,
+                userId: auth.userId,
+                ...(auth.origin ? { origin: auth.origin } : {}),
+              },
+              at: deps.now(),
+              reverts: call.reverts,
+            },
+            {
+              maxEntities: limited(maxEntities),
+              maxStorageBytes: limited(maxStorageBytes),
+              maxObservationsPerEntity: limited(maxObservationsPerEntity),
+              largestObservations: largest?.observations_count ?? 0,
+            },
+          )
+        ).answer;
+      let slots = 0;
       let outcome: T;
       try {
         outcome = await fn({
           trx,
           spaceId: auth.space.id,
-          emit: (type, payload) => void pending.push({ type, payload } as GraphChange),
+          emit: (type, payload) => {
+            if (sent) throw new Error('The write was already sent with its last statement');
+            pending.push({ type, payload } as GraphChange);
+          },
           grew: (counts) => {
             for (const count of counts) {
               if (!largest || count.observations_count > largest.observations_count)
                 largest = count;
             }
+          },
+          stage: (last = false) => {
+            const slot = slots++;
+            pending.push({ staged: slot });
+            if (!last) return { slot };
+            return {
+              slot,
+              send: async (query) => {
+                const { rows } = await sendAhead(trx, query);
+                sent = sendAppend();
+                sent.catch(() => undefined); // read below, unless the statement failed
+                return rows;
+              },
+            };
           },
         });
       } catch (error) {
@@ -99,60 +155,31 @@ export async function write<T>(
         await writable(lock.answer);
         throw error;
       }
-      const locked = await writable(lock.answer);
-      // Stamped once the account is ours: an account's events are in time order as in seq order.
-      const at = deps.now();
-      if (pending.length === 0) {
-        await changeRepo.dropCallHistory(trx, auth.space.id, locked.callSeq);
-        return { result: outcome, firstSeq: 0, at };
-      }
-      const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
-      const firstSeq = await changeRepo
-        .appendEventsAndCommit(
-          trx,
-          auth.accountId,
-          auth.space.id,
-          pending,
-          {
-            // The person behind the credential (a key's creator, the user who
-            // connected an app: history's "who"), and the origin, so a replay
-            // after a reconnect still names it.
-            actor: {
-              ...auth.actor,
-              userId: auth.userId,
-              ...(auth.origin ? { origin: auth.origin } : {}),
-            },
-            at,
-            reverts: call.reverts,
-          },
-          {
-            maxEntities: limited(maxEntities),
-            maxStorageBytes: limited(maxStorageBytes),
-            maxObservationsPerEntity: limited(maxObservationsPerEntity),
-            created: pending.some((event) => event.type === 'entity_created'),
-            bytesBefore: locked.storedBytes - locked.historyBytes,
-            largestObservations: largest?.observations_count ?? 0,
-          },
-        )
-        .catch((error: unknown) => {
-          if ((error as { code?: unknown }).code !== changeRepo.OVER_PLAN) throw error;
-          throw overPlan(plan, (error as Error).message as changeRepo.OverPlan, largest);
-        });
-      return { result: outcome, firstSeq, at };
+      await writable(lock.answer);
+      const appended = await (sent ?? sendAppend()).catch((error: unknown) => {
+        const code = (error as { code?: unknown }).code;
+        const message = (error as Error).message;
+        if (code === changeRepo.GONE) throw notFound(message === 'Space' ? 'Space' : 'Account');
+        if (code !== changeRepo.OVER_PLAN) throw error;
+        throw overPlan(plan, message as changeRepo.OverPlan, largest);
+      });
+      return { result: outcome, appended };
     };
     const transaction = () => deps.db.transaction().execute(inTransaction);
-    const { result, firstSeq, at } = await (deps.writers?.run(auth.accountId, transaction) ??
+    const { result, appended } = await (deps.writers?.run(auth.accountId, transaction) ??
       transaction());
-    if (pending.length > 0) call.recorded?.(firstSeq, pending.length);
-    if (pending.length > 0 && deps.publish) {
+    const { first, count, at } = appended;
+    if (count > 0) {
+      call.recorded?.(first, count);
+      const events = (appended.events ?? pending) as GraphChange[];
       const stamped = at.toISOString();
-      deps.publish(
-        pending.map((event, index) => ({
+      deps.publish?.(
+        events.map((event, index) => ({
           ...event,
           accountId: auth.accountId,
           spaceId: auth.space.id,
           space: auth.space.slug,
-          seq: firstSeq + index,
+          seq: first + index,
           at: stamped,
           ...(auth.origin ? { origin: auth.origin } : {}),
         })),
@@ -268,11 +295,14 @@ export interface CreatedEntity {
  * their observations; a name given twice becomes one entity (the first one's
  * type and metadata, the observations of both). Existing names are skipped:
  * a caller that must refuse them compares what it gets back. One statement
- * for any number of entities (two on an import that keeps observation ids).
+ * for any number of entities, which stages their events (with `last`, the
+ * write's last statement: decision 034); two on an import that keeps
+ * observation ids.
  */
 export async function createEntities(
   scope: WriteScope,
   entities: NewEntity[],
+  { last = false }: { last?: boolean } = {},
 ): Promise<CreatedEntity[]> {
   type Wanted = Omit<NewEntity, 'observations'> & { observations: CleanObservation[] };
   const merged = new Map<string, Wanted>();
@@ -302,11 +332,9 @@ export async function createEntities(
         id: observation.id && !taken.has(observation.id) ? observation.id : undefined,
       })),
     })),
+    scope.stage(last),
   );
   scope.grew(rows.filter((row) => row.observations_count > 0));
-  for (const row of rows) {
-    scope.emit('entity_created', { entityId: row.id, id: row.id, name: row.name, type: row.type });
-  }
   return rows.map(({ observations, ...row }) => ({ row, observations }));
 }
 
@@ -423,13 +451,15 @@ export async function deleteEntities(
  * asking to add nothing is a mistake, whoever asks. Entities are named by id
  * or, for name-addressed calls, by name (`by`), resolved in the appending
  * statement; each must exist (by name the refusal names every missing one, by
- * id it is 404 Entity). One statement for any number of entities; returns
- * what each entity gained, by the key it was named with.
+ * id it is 404 Entity). One statement for any number of entities, which
+ * stages its events (with `last`, the write's last statement: decision 034);
+ * returns what each entity gained, by the key it was named with.
  */
 export async function addObservations(
   scope: WriteScope,
   additions: { entity: string; observations: ObservationInput[]; field: string }[],
   by: 'id' | 'name' = 'id',
+  { last = false }: { last?: boolean } = {},
 ): Promise<Map<string, observationRepo.ObservationRow[]>> {
   const perEntity = new Map<string, CleanObservation[]>();
   for (const addition of additions) {
@@ -448,52 +478,33 @@ export async function addObservations(
     const earlier = perEntity.get(addition.entity) ?? [];
     perEntity.set(addition.entity, cleanObservations([...earlier, ...cleaned]));
   }
-  const { added, counts, missing } = await observationRepo.appendObservations(
-    scope.trx,
-    scope.spaceId,
-    [...perEntity].flatMap(([entity, items]) =>
-      items.map((item) => ({
-        entity,
-        content: item.content,
-        metadata: item.metadata,
-        validFrom: item.validFrom,
-        validTo: item.validTo,
-      })),
-    ),
-    by,
-  );
-  if (missing.length > 0) {
-    if (by === 'id') throw notFound('Entity');
-    const unknown = new Set(missing);
-    throw missingEntities([...perEntity.keys()].filter((name) => unknown.has(name)));
-  }
+  const { added, counts } = await observationRepo
+    .appendObservations(
+      scope.trx,
+      scope.spaceId,
+      [...perEntity].flatMap(([entity, items]) =>
+        items.map((item) => ({
+          entity,
+          content: item.content,
+          metadata: item.metadata,
+          validFrom: item.validFrom,
+          validTo: item.validTo,
+        })),
+      ),
+      by,
+      scope.stage(last),
+    )
+    .catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== observationRepo.MISSING_ENTITIES) throw error;
+      if (by === 'id') throw notFound('Entity');
+      const unknown = new Set(JSON.parse((error as Error).message) as string[]);
+      throw missingEntities([...perEntity.keys()].filter((name) => unknown.has(name)));
+    });
   scope.grew(counts);
   const byEntity = groupBy(added, (row) => row.entity_id);
-  for (const [entityId, rows] of byEntity) {
-    scope.emit('observation_added', {
-      entityId,
-      observations: rows.map((row) => ({ id: row.id, ...previewOf(row.content) })),
-    });
-  }
   if (by === 'id') return byEntity;
   const nameOf = new Map(counts.map((count) => [count.id, count.name]));
   return new Map([...byEntity].map(([entityId, rows]) => [nameOf.get(entityId)!, rows]));
-}
-
-/**
- * An observation's text as an event carries it: cut to a preview, with the
- * whole length, so the change log never holds unbounded copies of the text.
- */
-function previewOf(content: string): { content: string; length?: number; truncated?: true } {
-  // Characters, not UTF-16 units: a cut never splits a surrogate pair.
-  if (content.length <= OBSERVATION_PREVIEW_CHARS) return { content };
-  const chars = Array.from(content);
-  if (chars.length <= OBSERVATION_PREVIEW_CHARS) return { content };
-  return {
-    content: chars.slice(0, OBSERVATION_PREVIEW_CHARS).join(''),
-    length: chars.length,
-    truncated: true,
-  };
 }
 
 /** Removes observations by text from entities; unknown texts are skipped. */
@@ -670,18 +681,13 @@ export async function restoreObservations(
     validFrom: isoOrNull(image.valid_from),
     validTo: isoOrNull(image.valid_to),
   });
-  const { added, counts } = await observationRepo.restoreObservations(
+  const { counts } = await observationRepo.restoreObservations(
     scope.trx,
     scope.spaceId,
     observations.filter((item) => item.deleted).map(restore),
+    scope.stage(),
   );
   scope.grew(counts);
-  for (const [entityId, rows] of groupBy(added, (row) => row.entity_id)) {
-    scope.emit('observation_added', {
-      entityId,
-      observations: rows.map((row) => ({ id: row.id, ...previewOf(row.content) })),
-    });
-  }
   const changed = observations.filter((item) => !item.deleted).map(restore);
   for (const item of changed) await observationRepo.setObservation(scope.trx, scope.spaceId, item);
   await emitUpdated(

@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { OBSERVATION_PREVIEW_CHARS } from '@engram/shared';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
+import { runStaged, type Staging } from './changes.repository.js';
 
 /** Observations of entities, in their order. Every query is scoped by account. */
 
@@ -104,21 +106,26 @@ export interface ObservationCount {
   observations_count: number;
 }
 
+/** The SQLSTATE of an append naming entities that do not exist; the message is their keys as JSON. */
+export const MISSING_ENTITIES = 'EP002';
+
 /**
  * Appends observations to existing entities in one statement: each after its
  * entity's last one, skipping texts the entity already has, raising the
  * entities' counts and marking them changed. Entities are named by id or by
- * name (`by`); an item naming no entity of the space adds nothing. Returns
- * what was added, the counts of the entities that grew, and the keys that
- * named no entity (the caller refuses the write then, which rolls back the rest).
+ * name (`by`); when a key names no entity of the space the statement fails
+ * (MISSING_ENTITIES) and adds nothing. With `staging`, the statement stages
+ * its `observation_added` events, one per entity (migration 030). Returns
+ * what was added, and the counts of the entities that grew.
  */
 export async function appendObservations(
   db: Db,
   spaceId: string,
   items: ObservationInsert[],
   by: 'id' | 'name' = 'id',
-): Promise<{ added: ObservationRow[]; counts: ObservationCount[]; missing: string[] }> {
-  if (items.length === 0) return { added: [], counts: [], missing: [] };
+  staging?: Staging,
+): Promise<{ added: ObservationRow[]; counts: ObservationCount[] }> {
+  if (items.length === 0) return { added: [], counts: [] };
   const batch = JSON.stringify(
     items.map((item) => ({
       entity: item.entity,
@@ -129,10 +136,10 @@ export async function appendObservations(
     })),
   );
   // One row per observation added, each carrying its entity's new count, then
-  // one per key that named no entity (with only `missing` set).
-  const result = await sql<
-    ObservationRow & { entity_name: string; entity_count: number; missing: string | null }
-  >`
+  // the one row of stage_events (the events staged, or the missing keys refused).
+  const rows = await runStaged(
+    db,
+    sql<AddedRow>`
     ${planOnce} with given as (
       select g.*, e.id as entity_id from rows from (
         -- Metadata as json, not jsonb: its keys stay in the order given (migration 013).
@@ -173,21 +180,33 @@ export async function appendObservations(
        where e.space_id = ${spaceId} and e.id = c.entity_id
       returning e.id, e.name, e.observations_count
     )
-    select i.*, c.name as entity_name, c.observations_count as entity_count, null::text as missing
+    select i.*, c.name as entity_name, c.observations_count as entity_count, null as staged
       from inserted i join counted c on c.id = i.entity_id
     union all
-    select null, null, null, null, null, null, null, null, null, null, m.entity
-      from (select distinct g.entity::text as entity from given g where g.entity_id is null) m
+    select null, null, null, null, null, null, null, null, null, null, ${stageAdded(
+      staging,
+      sql`(select coalesce(jsonb_agg(distinct g.entity::text), '[]') from given g where g.entity_id is null)`,
+    )}
     order by entity_id, position
-  `.execute(db);
+  `,
+    staging,
+  );
+  return readAdded(rows);
+}
+
+/** A row of an observation-adding statement: an observation added, or (`staged` set) stage_events' own. */
+type AddedRow = ObservationRow & {
+  entity_name: string;
+  entity_count: number;
+  staged: boolean | null;
+};
+
+/** The observations a statement added, and the counts of the entities that grew. */
+function readAdded(rows: AddedRow[]): { added: ObservationRow[]; counts: ObservationCount[] } {
   const counts = new Map<string, ObservationCount>();
-  const missing: string[] = [];
   const added: ObservationRow[] = [];
-  for (const { entity_name, entity_count, missing: key, ...row } of result.rows) {
-    if (key !== null) {
-      missing.push(key);
-      continue;
-    }
+  for (const { entity_name, entity_count, staged, ...row } of rows) {
+    if (staged !== null) continue;
     counts.set(row.entity_id, {
       id: row.entity_id,
       name: entity_name,
@@ -195,7 +214,37 @@ export async function appendObservations(
     });
     added.push(row);
   }
-  return { added, counts: [...counts.values()], missing };
+  return { added, counts: [...counts.values()] };
+}
+
+/**
+ * stage_events (migration 030) for the observations a statement inserted (its
+ * `inserted` and `counted` parts): one `observation_added` event per entity,
+ * each observation cut to a preview of OBSERVATION_PREVIEW_CHARS characters
+ * (code points, as PostgreSQL counts them) with its whole length when cut, so
+ * the change log never holds unbounded copies of the text. `missing`: the
+ * keys to refuse, as a jsonb array.
+ */
+function stageAdded(
+  staging: Staging | undefined,
+  missing: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const limit = sql.lit(OBSERVATION_PREVIEW_CHARS);
+  return sql`stage_events(
+    ${staging?.slot ?? null}::int,
+    (select coalesce(jsonb_agg(jsonb_build_object(
+              'type', 'observation_added',
+              'payload', jsonb_build_object('entityId', p.entity_id, 'observations', p.observations))
+            order by p.entity_id), '[]')
+       from (select i.entity_id,
+                    jsonb_agg(jsonb_build_object('id', i.id, 'content', left(i.content, ${limit}))
+                                || case when char_length(i.content) > ${limit}
+                                        then jsonb_build_object('length', char_length(i.content), 'truncated', true)
+                                        else '{}'::jsonb end
+                              order by i.position) as observations
+               from inserted i group by i.entity_id) p),
+    (select coalesce(max(c.observations_count), 0) from counted c),
+    ${missing})`;
 }
 
 /**
@@ -284,16 +333,18 @@ export interface ObservationRestore {
 
 /**
  * Inserts observations as they were (ids kept), raising their entities'
- * counts, in one statement; an id that exists is skipped. Returns what was
- * inserted and the counts of the entities that grew.
+ * counts, in one statement that stages their `observation_added` events; an
+ * id that exists is skipped. Returns what was inserted and the counts of the
+ * entities that grew.
  */
 export async function restoreObservations(
   db: Db,
   spaceId: string,
   items: ObservationRestore[],
+  staging: Staging,
 ): Promise<{ added: ObservationRow[]; counts: ObservationCount[] }> {
   if (items.length === 0) return { added: [], counts: [] };
-  const result = await sql<ObservationRow & { entity_name: string; entity_count: number }>`
+  const result = await sql<AddedRow>`
     with given as (
       select * from json_to_recordset(${JSON.stringify(items)}::json) as g(
         "id" uuid, "entityId" uuid, content text, metadata json, position int,
@@ -313,20 +364,14 @@ export async function restoreObservations(
        where e.space_id = ${spaceId} and e.id = c.entity_id
       returning e.id, e.name, e.observations_count
     )
-    select i.*, c.name as entity_name, c.observations_count as entity_count
+    select i.*, c.name as entity_name, c.observations_count as entity_count, null as staged
       from inserted i join counted c on c.id = i.entity_id
-     order by i.entity_id, i.position
+    union all
+    select null, null, null, null, null, null, null, null, null, null,
+           ${stageAdded(staging, sql`'[]'::jsonb`)}
+     order by entity_id, position
   `.execute(db);
-  const counts = new Map<string, ObservationCount>();
-  const added = result.rows.map(({ entity_name, entity_count, ...row }) => {
-    counts.set(row.entity_id, {
-      id: row.entity_id,
-      name: entity_name,
-      observations_count: entity_count,
-    });
-    return row;
-  });
-  return { added, counts: [...counts.values()] };
+  return readAdded(result.rows);
 }
 
 /** Sets a kept observation back to what it was (a revert): text, metadata, order and validity. */

@@ -63,6 +63,7 @@ export async function addObservationsByName(
         field: `observations.${index}.contents`,
       })),
       'name',
+      { last: true },
     );
     const reported = new Set<string>();
     return additions.map(({ entityName }) => {

@@ -1,0 +1,167 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, connectMcp } from '../../test/mcp-client.js';
+import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
+import * as changeRepo from './changes.repository.js';
+
+/**
+ * Writes whose last statement stages its own events (decision 034): the
+ * append takes the events from the database, so it guards by itself what the
+ * server can no longer check between the statement and the COMMIT.
+ */
+
+let t: TestApp;
+let baseUrl: string;
+let clock = new Date('2026-03-01T12:00:00.000Z');
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({}, { now: () => clock });
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await t.close();
+});
+
+async function account() {
+  const { token, user } = await signUp(t.app);
+  const rest = as(t.app, token);
+  const key = (await rest({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })).json<{
+    apiKey: string;
+  }>().apiKey;
+  const mcp = await connectMcp(baseUrl, key);
+  clients.push(mcp);
+  const accountId = await accountIdOf(t, user.id);
+  const { id: spaceId } = await t.database.db
+    .selectFrom('spaces')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { mcp, accountId, spaceId };
+}
+
+const changes = async (accountId: string) =>
+  (await t.runtime.graph.changesAfter({ accountId }, 0, 100)).events;
+
+const historyRows = async (spaceId: string) =>
+  Number(
+    (
+      await sql<{
+        n: string;
+      }>`select count(*) as n from graph_history where space_id = ${spaceId}`.execute(t.database.db)
+    ).rows[0]!.n,
+  );
+
+describe('a write in one message', () => {
+  it('logs the events its statements staged, in order, and records nothing for a call that changed nothing', async () => {
+    const { mcp, accountId, spaceId } = await account();
+    await callTool(mcp, 'create_entities', {
+      entities: [
+        { name: 'Ada', entityType: 'person', observations: ['wrote the first program'] },
+        { name: 'Babbage', entityType: 'person', observations: [] },
+      ],
+    });
+    await callTool(mcp, 'add_observations', {
+      observations: [
+        { entityName: 'Babbage', contents: ['designed the engine', 'x'.repeat(250)] },
+        { entityName: 'Ada', contents: ['wrote the first program', 'translated Menabrea'] },
+      ],
+    });
+    const logged = await changes(accountId);
+    expect(logged.map((event) => [event.seq, event.type])).toEqual([
+      [1, 'entity_created'],
+      [2, 'entity_created'],
+      [3, 'observation_added'],
+      [4, 'observation_added'],
+    ]);
+    expect(logged.slice(0, 2).map((event) => event.payload)).toEqual([
+      expect.objectContaining({ name: 'Ada', type: 'person' }),
+      expect.objectContaining({ name: 'Babbage', type: 'person' }),
+    ]);
+    const added = logged.slice(2).map((event) => event.payload as Record<string, unknown>);
+    // One event per entity that gained something, its known text left out.
+    expect(added).toContainEqual({
+      entityId: expect.any(String),
+      observations: [{ id: expect.any(String), content: 'translated Menabrea' }],
+    });
+    expect(added).toContainEqual({
+      entityId: expect.any(String),
+      observations: [
+        { id: expect.any(String), content: 'designed the engine' },
+        { id: expect.any(String), content: 'x'.repeat(200), length: 250, truncated: true },
+      ],
+    });
+
+    const before = await historyRows(spaceId);
+    const again = await callTool(mcp, 'add_observations', {
+      observations: [{ entityName: 'Ada', contents: ['translated Menabrea'] }],
+    });
+    expect(again).toEqual({ results: [{ entityName: 'Ada', addedObservations: [] }] });
+    expect(await changes(accountId)).toHaveLength(4);
+    expect(await historyRows(spaceId)).toBe(before);
+    // The next change still takes the next seq.
+    await callTool(mcp, 'add_observations', {
+      observations: [{ entityName: 'Ada', contents: ['met Somerville'] }],
+    });
+    expect((await changes(accountId)).at(-1)).toMatchObject({ seq: 5, type: 'observation_added' });
+  });
+
+  it('never stamps a call before the one it follows, whatever the clock says', async () => {
+    const { mcp, accountId } = await account();
+    clock = new Date('2026-03-01T12:00:00.000Z');
+    await callTool(mcp, 'create_entities', {
+      entities: [{ name: 'Ada', entityType: 'person', observations: [] }],
+    });
+    clock = new Date('2026-03-01T11:00:00.000Z');
+    await callTool(mcp, 'add_observations', {
+      observations: [{ entityName: 'Ada', contents: ['a clock set back'] }],
+    });
+    clock = new Date('2026-03-01T12:30:00.000Z');
+    await callTool(mcp, 'add_observations', {
+      observations: [{ entityName: 'Ada', contents: ['a clock put right'] }],
+    });
+    expect((await changes(accountId)).map((event) => event.at)).toEqual([
+      '2026-03-01T12:00:00.000Z',
+      '2026-03-01T12:00:00.000Z',
+      '2026-03-01T12:30:00.000Z',
+    ]);
+  });
+
+  it.each(['Space', 'Account'] as const)(
+    'refuses in the append a write into a %s deleted after its lock, and rolls it back',
+    async (gone) => {
+      const { accountId, spaceId } = await account();
+      const refused = t.database.db.transaction().execute(async (trx) => {
+        const lock = await changeRepo.lockAccount(trx, accountId, spaceId);
+        await lock.answer;
+        await sql`update ${sql.table(gone === 'Space' ? 'spaces' : 'accounts')}
+                     set deleted_at = now() where id = ${gone === 'Space' ? spaceId : accountId}`.execute(
+          trx,
+        );
+        const sent = await changeRepo.sendAppend(
+          trx,
+          accountId,
+          spaceId,
+          [{ type: 'entity_deleted', payload: { entityId: spaceId } }],
+          { actor: { kind: 'test' }, at: clock },
+          {
+            maxEntities: null,
+            maxStorageBytes: null,
+            maxObservationsPerEntity: null,
+            largestObservations: 0,
+          },
+        );
+        return sent.answer;
+      });
+      await expect(refused).rejects.toMatchObject({ code: changeRepo.GONE, message: gone });
+      expect(await changes(accountId)).toEqual([]);
+      const live = await sql<{ deleted: boolean }>`
+        select (select deleted_at is not null from spaces where id = ${spaceId}) or
+               (select deleted_at is not null from accounts where id = ${accountId}) as deleted
+      `.execute(t.database.db);
+      expect(live.rows[0]!.deleted).toBe(false);
+    },
+  );
+});
