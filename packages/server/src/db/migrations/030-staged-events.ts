@@ -10,7 +10,10 @@
  * message. Such a statement also refuses keys that name no entity (SQLSTATE
  * EP002, the keys as a JSON array), since nothing behind it can roll it back
  * any more; and the append refuses a write into an account or space deleted
- * meanwhile (`refuse_write`, EP003, 'Account' or 'Space').
+ * meanwhile (`refuse_write`, EP003, 'Account' or 'Space'). A write that
+ * recorded no event forgets the history rows it wrote (`forget_call`): their
+ * seq is the next call's. A function, called only then, because a DELETE in
+ * every append would fire graph_history's statement trigger every time.
  */
 export const sql = /* sql */ `
   create function stage_events(slot int, events jsonb, largest int, missing jsonb) returns boolean
@@ -25,6 +28,12 @@ export const sql = /* sql */ `
     end if;
     return true;
   end
+  $$;
+
+  create function forget_call(space_id uuid, call_seq bigint) returns boolean
+  language sql as $$
+    delete from graph_history h where h.space_id = $1 and h.seq = $2;
+    select true;
   $$;
 
   create function refuse_write(gone text) returns boolean

@@ -142,10 +142,10 @@ export async function sendAppend(
     db,
     sql<{ first: string; count: number; at: Date; events: Appended['events'] }>`
     ${planOnce} ${thenCommit} with given as (
-      select g.item, g.ord from json_array_elements(${batch}::json) with ordinality as g(item, ord)
+      select g.item, g.ord from jsonb_array_elements(${batch}::jsonb) with ordinality as g(item, ord)
     ),
     expanded as (
-      select g.item::jsonb as event, g.ord, 0::bigint as sub from given g where g.item->>'staged' is null
+      select g.item as event, g.ord, 0::bigint as sub from given g where g.item->>'staged' is null
       union all
       select e.event, g.ord, e.sub
         from given g
@@ -194,15 +194,12 @@ export async function sendAppend(
        where t.count > 0
     ),
     undone as (
-      update graph_calls c set reverted_by = r.base + 1
-        from reserved r, total t
-       where c.account_id = ${accountId} and c.seq = ${reverts}::bigint and t.count > 0
-    ),
-    unrecorded as (
-      delete from graph_history h using reserved r, total t
-       where h.space_id = ${spaceId} and h.seq = r.base + 1 and t.count = 0
+      update graph_calls c set reverted_by = (select base + 1 from reserved)
+       where c.account_id = ${accountId} and c.seq = ${reverts}::bigint
+         and (select count from total) > 0
     )
     select (r.base + 1)::text as first, t.count, s.at,
+           case when t.count = 0 then forget_call(${spaceId}::uuid, r.base + 1) end as forgotten,
            ${staged ? sql`(select jsonb_agg(jsonb_build_object('type', b.type, 'payload', b.payload) order by b.ord) from batch b)` : sql`null::jsonb`} as events,
            case
              when r.base is null then refuse_write('Account')
