@@ -14,8 +14,18 @@
  * recorded no event forgets the history rows it wrote (`forget_call`): their
  * seq is the next call's. A function, called only then, because a DELETE in
  * every append would fire graph_history's statement trigger every time.
+ *
+ * `accounts.last_event_at`: the time of the account's last recorded call. The
+ * server stamps a call's events before it holds the account's lock now, so
+ * the append stamps them no earlier than this, on the row it updates anyway:
+ * an account's events stay in time order as in seq order.
  */
 export const sql = /* sql */ `
+  alter table accounts add column last_event_at timestamptz;
+  update accounts a set last_event_at = c.at
+    from (select account_id, max(at) as at from graph_calls group by account_id) c
+   where c.account_id = a.id;
+
   create function stage_events(slot int, events jsonb, largest int, missing jsonb) returns boolean
   language plpgsql as $$
   begin

@@ -16,10 +16,12 @@ export interface AccountLock {
  * takes it first, so an account's writes queue in one order and never
  * deadlock on each other's rows (names, type counts, degrees); deleting a
  * space takes it too, so no write commits into a space marked deleted.
- * Leaves two settings for the rest of the transaction: the call's first seq
- * for the history triggers (`engram.call_seq`, migration 026) and the bytes
- * the account stored before the write, history's left out, for the append's
- * storage limit (`engram.bytes_before`). Sent ahead (db/pipeline.ts): the
+ * Leaves three settings for the rest of the transaction, which no other
+ * transaction can change while it holds the lock: the call's first seq for
+ * the history triggers (`engram.call_seq`, migration 026), the bytes the
+ * account stored before the write, history's left out, for the append's
+ * storage limit (`engram.bytes_before`), and whether the write's space stands
+ * (`engram.space_live`), for the append's own refusal. Sent ahead (db/pipeline.ts): the
  * write's first statement follows it without waiting, and runs the moment the
  * lock is granted. Its answer is undefined when the account is gone or being
  * deleted.
@@ -31,17 +33,21 @@ export async function lockAccount(
 ): Promise<{ answer: Promise<AccountLock | undefined> }> {
   const sent = await sendAhead(
     db,
-    sql<{ live: boolean }>`
-      ${planOnce} select exists (select 1 from spaces s
-                                  where s.id = ${spaceId} and s.account_id = ${accountId}
-                                    and s.deleted_at is null) as live,
+    sql<{ space: string }>`
+      ${planOnce} select
              set_config('engram.call_seq', (event_seq + 1)::text, true) as call,
-             set_config('engram.bytes_before', (stored_bytes - history_bytes)::text, true) as bytes
+             set_config('engram.bytes_before', (stored_bytes - history_bytes)::text, true) as bytes,
+             set_config('engram.space_live',
+                        exists (select 1 from spaces s
+                                 where s.id = ${spaceId} and s.account_id = ${accountId}
+                                   and s.deleted_at is null)::text, true) as space
         from accounts
        where id = ${accountId} and deleted_at is null for update
     `,
   );
-  return { answer: sent.rows.then(([row]) => (row ? { spaceLive: row.live } : undefined)) };
+  return {
+    answer: sent.rows.then(([row]) => (row ? { spaceLive: row.space === 'true' } : undefined)),
+  };
 }
 
 /**
@@ -114,11 +120,13 @@ export interface Appended {
  * its seqs, space, actor and time; a revert marks the call it undid). The
  * actor is the credential's kind and id, the person behind it (`userId`;
  * absent in rows written before it was recorded) and the client that made the
- * call (`origin`, when named). A write that recorded no event drops the
- * history rows it wrote (their seq would be the next call's).
+ * call (`origin`, when named); the events carry the server's time, or the
+ * account's last call's when that is later (`last_event_at`, migration 030).
+ * A write that recorded no event drops the history rows it wrote (their seq
+ * would be the next call's).
  *
- * Then it refuses (the transaction rolls back) a write into an account or
- * space deleted meanwhile (GONE), and checks the plan's limits against the
+ * Then it refuses (the transaction rolls back) a write its lock found no
+ * account or no live space for (GONE), and checks the plan's limits against the
  * counters the write's statements kept (OVER_PLAN, migration 029): a write
  * that leaves the account over its entities, over its storage while growing
  * it (its own log entry does not count: a person at the limit can always
@@ -169,44 +177,44 @@ export async function sendAppend(
       select greatest(${limits.largestObservations}::int, max((${stagedOf}->>'largest')::int)) as count
         from given g
     ),
-    stamped as (
-      select greatest(${common.at}::timestamptz,
-                      (select c.at from graph_calls c where c.account_id = ${accountId}
-                        order by c.seq desc limit 1)) as at
-    ),
     reserved as (
       update accounts set event_seq = event_seq + (select count from total),
-                          stored_bytes = stored_bytes + (select bytes from total)
+                          stored_bytes = stored_bytes + (select bytes from total),
+                          last_event_at = case when (select count from total) > 0
+                                               then greatest(last_event_at, ${common.at}::timestamptz)
+                                               else last_event_at end
        where id = ${accountId} and deleted_at is null
       returning event_seq - (select count from total) as base, stored_bytes::float8 as bytes,
-                history_bytes::float8 as history, entity_count::float8 as entities
+                history_bytes::float8 as history, entity_count::float8 as entities,
+                last_event_at as at
     ),
     appended as (
       insert into graph_events (account_id, space_id, seq, type, payload, actor, at, bytes)
-      select ${accountId}, ${spaceId}::uuid, r.base + b.ord, b.type, b.payload, ${actor}::jsonb, s.at, b.bytes
-        from reserved r, batch b, stamped s
+      select ${accountId}, ${spaceId}::uuid, r.base + b.ord, b.type, b.payload, ${actor}::jsonb, r.at, b.bytes
+        from reserved r, batch b
     ),
     called as (
       insert into graph_calls (account_id, seq, last_seq, space_id, actor, at, reverts)
-      select ${accountId}, r.base + 1, r.base + t.count, ${spaceId}::uuid, ${actor}::jsonb, s.at,
+      select ${accountId}, r.base + 1, r.base + t.count, ${spaceId}::uuid, ${actor}::jsonb, r.at,
              ${reverts}::bigint
-        from reserved r, total t, stamped s
+        from reserved r, total t
        where t.count > 0
-    ),
+    )${
+      reverts === null
+        ? sql``
+        : sql`,
     undone as (
       update graph_calls c set reverted_by = (select base + 1 from reserved)
        where c.account_id = ${accountId} and c.seq = ${reverts}::bigint
          and (select count from total) > 0
-    )
-    select (r.base + 1)::text as first, t.count, s.at,
+    )`
+    }
+    select (r.base + 1)::text as first, t.count, r.at,
            case when t.count = 0 then forget_call(${spaceId}::uuid, r.base + 1) end as forgotten,
            ${staged ? sql`(select jsonb_agg(jsonb_build_object('type', b.type, 'payload', b.payload) order by b.ord) from batch b)` : sql`null::jsonb`} as events,
            case
              when r.base is null then refuse_write('Account')
-             when not exists (select 1 from spaces sp
-                               where sp.id = ${spaceId} and sp.account_id = ${accountId}
-                                 and sp.deleted_at is null)
-               then refuse_write('Space')
+             when current_setting('engram.space_live', true) is distinct from 'true' then refuse_write('Space')
              when t.created and r.entities > ${limits.maxEntities}::float8
                then refuse_over_plan('entities')
              when r.bytes > ${limits.maxStorageBytes}::float8
@@ -216,7 +224,7 @@ export async function sendAppend(
              when l.count > ${limits.maxObservationsPerEntity}::float8
                then refuse_over_plan('observations')
            end as refused
-      from total t cross join largest l cross join stamped s left join reserved r on true
+      from total t cross join largest l left join reserved r on true
   `,
   );
   return {

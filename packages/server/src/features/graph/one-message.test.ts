@@ -130,16 +130,18 @@ describe('a write in one message', () => {
   });
 
   it.each(['Space', 'Account'] as const)(
-    'refuses in the append a write into a %s deleted after its lock, and rolls it back',
+    'refuses in the append itself a write whose lock found its %s deleted, and rolls it back',
     async (gone) => {
       const { accountId, spaceId } = await account();
+      await sql`update ${sql.table(gone === 'Space' ? 'spaces' : 'accounts')}
+                   set deleted_at = now() where id = ${gone === 'Space' ? spaceId : accountId}`.execute(
+        t.database.db,
+      );
+      // The server reads the lock's answer only after this append has left with its COMMIT.
       const refused = t.database.db.transaction().execute(async (trx) => {
-        const lock = await changeRepo.lockAccount(trx, accountId, spaceId);
-        await lock.answer;
-        await sql`update ${sql.table(gone === 'Space' ? 'spaces' : 'accounts')}
-                     set deleted_at = now() where id = ${gone === 'Space' ? spaceId : accountId}`.execute(
-          trx,
-        );
+        await changeRepo.lockAccount(trx, accountId, spaceId);
+        await sql`insert into graph_daily (account_id, day, entities_created)
+                  values (${accountId}, '2026-01-01', 1)`.execute(trx);
         const sent = await changeRepo.sendAppend(
           trx,
           accountId,
@@ -157,11 +159,10 @@ describe('a write in one message', () => {
       });
       await expect(refused).rejects.toMatchObject({ code: changeRepo.GONE, message: gone });
       expect(await changes(accountId)).toEqual([]);
-      const live = await sql<{ deleted: boolean }>`
-        select (select deleted_at is not null from spaces where id = ${spaceId}) or
-               (select deleted_at is not null from accounts where id = ${accountId}) as deleted
+      const written = await sql<{ n: string }>`
+        select count(*) as n from graph_daily where account_id = ${accountId} and day = '2026-01-01'
       `.execute(t.database.db);
-      expect(live.rows[0]!.deleted).toBe(false);
+      expect(Number(written.rows[0]!.n)).toBe(0);
     },
   );
 });
