@@ -92,6 +92,13 @@ export function retryDelay(
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
+ * How long a write's nudge waits, so that the writes of those milliseconds
+ * share one look for due endpoints: a look per write would cost a query per
+ * write, endpoints or none.
+ */
+const NUDGE_AFTER_MS = 25;
+
+/**
  * Delivers every endpoint's events from the account's change log, in order,
  * at least once. Each node polls for endpoints with events past their
  * position, takes one by lease (so one node at a time sends to it: no two
@@ -104,6 +111,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 export class WebhookDispatcher {
   private readonly active = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private nudged: NodeJS.Timeout | undefined;
   private polling: Promise<number> | undefined;
   private started = false;
   private stopped = false;
@@ -121,10 +129,19 @@ export class WebhookDispatcher {
     this.timer.unref();
   }
 
-  /** Looks for work now (a write on this node has just committed). */
+  /**
+   * Looks for work shortly (a write on this node has just committed): once
+   * for every write of the next NUDGE_AFTER_MS, and after a look under way,
+   * which may have missed this write.
+   */
   nudge(): void {
-    if (!this.started || this.stopped || this.polling) return;
-    void this.poll().catch(this.onError);
+    if (!this.started || this.stopped || this.nudged) return;
+    this.nudged = setTimeout(() => {
+      this.nudged = undefined;
+      void (this.polling ?? Promise.resolve())
+        .then(() => this.poll())
+        .catch(this.onError);
+    }, NUDGE_AFTER_MS);
   }
 
   /** One look for due endpoints; starts a pass for each it takes. Returns how many it took. */
@@ -145,6 +162,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.nudged);
     await this.polling;
     await Promise.all(this.active.values());
   }

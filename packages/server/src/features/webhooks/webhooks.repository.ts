@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { planOnce } from '../../db/prepared.js';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable> & { space: string | null };
@@ -142,7 +143,7 @@ export async function deleteEndpoint(db: Db, accountId: string, id: string): Pro
  */
 export async function dueEndpoints(db: Db, now: Date, limit: number): Promise<string[]> {
   const result = await sql<{ id: string }>`
-    select e.id from webhook_endpoints e
+    ${planOnce} select e.id from webhook_endpoints e
       join accounts a on a.id = e.account_id and a.deleted_at is null
      where e.enabled and e.delivered_seq < a.event_seq
        and (e.retry_at is null or e.retry_at <= ${now}::timestamptz)
