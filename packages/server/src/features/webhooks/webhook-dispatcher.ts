@@ -138,9 +138,7 @@ export class WebhookDispatcher {
     if (!this.started || this.stopped || this.nudged) return;
     this.nudged = setTimeout(() => {
       this.nudged = undefined;
-      void (this.polling ?? Promise.resolve())
-        .then(() => this.poll())
-        .catch(this.onError);
+      void (this.polling ?? Promise.resolve()).then(() => this.poll()).catch(this.onError);
     }, NUDGE_AFTER_MS);
   }
 
