@@ -257,8 +257,9 @@ export type CreatedEntityRow = EntityRow & { observations: ObservationRow[] };
  * observations. The batch travels as two JSON parameters, so its size is
  * bounded by memory, not by the protocol's 65,535 parameters. Metadata is
  * taken as `json`, its text as JSON.stringify wrote it: never through
- * `jsonb`, which would sort its keys (migration 013). With `staging`, the
- * statement stages an `entity_created` event per entity (migration 030).
+ * `jsonb`, which would sort its keys (migration 013). The statement stages an
+ * `entity_created` event per entity (migration 030) and is sent as `staging`
+ * says.
  */
 export async function insertEntities(
   db: Db,
@@ -350,7 +351,7 @@ export async function insertEntities(
       ) b on b.entity_id = i.id
     union all
     select ${sql.join(entityColumns.map(() => sql`null`))}, null, null, stage_events(
-             ${staging?.slot ?? null}::int,
+             ${staging.slot}::int,
              (select coalesce(jsonb_agg(jsonb_build_object(
                        'type', 'entity_created',
                        'payload', jsonb_build_object('entityId', i.id, 'id', i.id, 'name', i.name, 'type', i.type))
