@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { planById } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../test/harness.js';
-import { callTool, callToolError, connectMcp } from '../test/mcp-client.js';
+import { createTestApp, signUpAgent, type TestApp } from '../test/harness.js';
+import { callTool, callToolError } from '../test/mcp-client.js';
 
 // Filling the disk: the free plan caps entities, and now also observations
 // per entity and stored bytes per account, through REST and MCP alike.
@@ -24,10 +24,9 @@ afterAll(async () => {
 });
 
 async function account() {
-  const { token, user } = await signUp(t.app);
-  const client = await connectMcp(base, user.apiKey);
-  clients.push(client);
-  return { call: as(t.app, token), client, accountId: await accountIdOf(t, user.id) };
+  const { rest, mcp, accountId } = await signUpAgent(t, base);
+  clients.push(mcp);
+  return { call: rest, client: mcp, accountId };
 }
 
 async function stored(accountId: string): Promise<number> {

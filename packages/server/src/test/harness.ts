@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/connection.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 import type { AuthContext, SpaceAuth } from '../lib/auth-context.js';
+import { connectMcp } from './mcp-client.js';
 
 /**
  * A fresh database per test file: in-memory PGlite by default, or a new
@@ -96,6 +97,16 @@ export async function signUp(app: FastifyInstance, fields: Record<string, string
   });
   if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.body}`);
   return response.json<{ token: string; user: { id: string; email: string; apiKey: string } }>();
+}
+
+/**
+ * A fresh account reached both ways: REST with its session, MCP (a 2025-era
+ * client) with the API key sign-up made. The caller closes `mcp`.
+ */
+export async function signUpAgent(t: TestApp, baseUrl: string) {
+  const { token, user } = await signUp(t.app);
+  const mcp = await connectMcp(baseUrl, user.apiKey);
+  return { rest: as(t.app, token), mcp, userId: user.id, accountId: await accountIdOf(t, user.id) };
 }
 
 /** `app.inject` with the bearer token set. */

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, connectMcp } from '../../test/mcp-client.js';
-import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
+import { callTool } from '../../test/mcp-client.js';
+import { createTestApp, signUpAgent, type TestApp } from '../../test/harness.js';
 import * as changeRepo from './changes.repository.js';
 
 /**
@@ -26,20 +26,10 @@ afterAll(async () => {
 });
 
 async function account() {
-  const { token, user } = await signUp(t.app);
-  const rest = as(t.app, token);
-  const key = (await rest({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })).json<{
-    apiKey: string;
-  }>().apiKey;
-  const mcp = await connectMcp(baseUrl, key);
+  const { mcp, accountId } = await signUpAgent(t, baseUrl);
   clients.push(mcp);
-  const accountId = await accountIdOf(t, user.id);
-  const { id: spaceId } = await t.database.db
-    .selectFrom('spaces')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return { mcp, accountId, spaceId };
+  // The default space's id is its account's.
+  return { mcp, accountId, spaceId: accountId };
 }
 
 const changes = async (accountId: string) =>

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, callToolError, connectMcp } from '../../test/mcp-client.js';
-import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
+import { callTool, callToolError } from '../../test/mcp-client.js';
+import { createTestApp, signUpAgent, type TestApp } from '../../test/harness.js';
 
 /**
  * REST and MCP write through one path (graph.writes.ts): the rules they share
@@ -23,16 +23,10 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A fresh account reached both ways: REST with its session, MCP with an API key. */
 async function account() {
-  const { token, user } = await signUp(t.app);
-  const rest = as(t.app, token);
-  const key = (await rest({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })).json<{
-    apiKey: string;
-  }>().apiKey;
-  const mcp = await connectMcp(baseUrl, key);
-  clients.push(mcp);
-  return { rest, mcp, accountId: await accountIdOf(t, user.id) };
+  const agent = await signUpAgent(t, baseUrl);
+  clients.push(agent.mcp);
+  return agent;
 }
 
 async function createEntity(rest: Awaited<ReturnType<typeof account>>['rest'], name: string) {
