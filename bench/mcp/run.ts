@@ -155,6 +155,34 @@ const OPERATIONS: Operation[] = [
     ],
   },
   {
+    key: 'create_relations',
+    singleItem: true,
+    describe: {
+      engram: '1 new relation between two random entities',
+      reference: '1 new relation between two random entities',
+    },
+    args: (_side, _i, random, workload, pass) => {
+      const from = Math.floor(random() * workload.entities.length);
+      // Any other entity: a relation cannot connect an entity to itself.
+      const to =
+        (from + 1 + Math.floor(random() * (workload.entities.length - 1))) %
+        workload.entities.length;
+      return [
+        'create_relations',
+        {
+          relations: [
+            {
+              from: workload.entities[from]!.name,
+              to: workload.entities[to]!.name,
+              // Another pass over the same graph draws the same pairs: a new type keeps them new.
+              relationType: `bench ${pass}link`,
+            },
+          ],
+        },
+      ];
+    },
+  },
+  {
     key: 'search_nodes',
     singleItem: true,
     describe: {

@@ -72,6 +72,12 @@ export async function runStaged<R>(
 /** What an event counts for in `stored_bytes`, beyond its text: the row's own overhead. */
 const EVENT_OVERHEAD_BYTES = 64;
 
+/**
+ * The SQLSTATE of a statement naming entities that do not exist (stage_events,
+ * migration 030); the message is their keys as a JSON array.
+ */
+export const MISSING_ENTITIES = 'EP002';
+
 /** What a write's plan allows (null: no limit), checked by the append (decision 031). */
 export interface PlanLimits {
   maxEntities: number | null;

@@ -495,7 +495,7 @@ export async function addObservations(
       scope.stage(last),
     )
     .catch((error: unknown) => {
-      if ((error as { code?: unknown }).code !== observationRepo.MISSING_ENTITIES) throw error;
+      if ((error as { code?: unknown }).code !== changeRepo.MISSING_ENTITIES) throw error;
       if (by === 'id') throw notFound('Entity');
       const unknown = new Set(JSON.parse((error as Error).message) as string[]);
       throw missingEntities([...perEntity.keys()].filter((name) => unknown.has(name)));
@@ -557,6 +557,31 @@ export async function createRelations(
   const rows = await relationRepo.insertRelations(scope.trx, scope.spaceId, [...unique.values()]);
   for (const row of rows) scope.emit('relation_created', relationPayload(row));
   return rows;
+}
+
+/**
+ * Creates the relations that are new between entities named by name (a
+ * triple that exists is skipped), in the order given; every end must exist
+ * (the refusal names each missing one, in the order given). One statement,
+ * which stages its events (with `last`, the write's last statement: decision
+ * 034). Returns the created ones with their ends' names.
+ */
+export async function createRelationsByName(
+  scope: WriteScope,
+  relations: relationRepo.NamedRelationInsert[],
+  { last = false }: { last?: boolean } = {},
+): Promise<(relationRepo.RelationRow & { from_name: string; to_name: string })[]> {
+  const unique = new Map(
+    relations.map((relation) => [`${relation.from}\n${relation.to}\n${relation.type}`, relation]),
+  );
+  return relationRepo
+    .insertRelationsByName(scope.trx, scope.spaceId, [...unique.values()], scope.stage(last))
+    .catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== changeRepo.MISSING_ENTITIES) throw error;
+      const unknown = new Set(JSON.parse((error as Error).message) as string[]);
+      const named = new Set(relations.flatMap((relation) => [relation.from, relation.to]));
+      throw missingEntities([...named].filter((name) => unknown.has(name)));
+    });
 }
 
 /**

@@ -106,15 +106,12 @@ export interface ObservationCount {
   observations_count: number;
 }
 
-/** The SQLSTATE of an append naming entities that do not exist; the message is their keys as JSON. */
-export const MISSING_ENTITIES = 'EP002';
-
 /**
  * Appends observations to existing entities in one statement: each after its
  * entity's last one, skipping texts the entity already has, raising the
  * entities' counts and marking them changed. Entities are named by id or by
  * name (`by`); when a key names no entity of the space the statement fails
- * (MISSING_ENTITIES) and adds nothing. With `staging`, the statement stages
+ * (changes.repository's MISSING_ENTITIES) and adds nothing. With `staging`, the statement stages
  * its `observation_added` events, one per entity (migration 030). Returns
  * what was added, and the counts of the entities that grew.
  */

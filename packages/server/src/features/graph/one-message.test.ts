@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool } from '../../test/mcp-client.js';
+import { callTool, callToolError } from '../../test/mcp-client.js';
 import { createTestApp, signUpAgent, type TestApp } from '../../test/harness.js';
 import * as changeRepo from './changes.repository.js';
 
@@ -96,6 +96,79 @@ describe('a write in one message', () => {
       observations: [{ entityName: 'Ada', contents: ['met Somerville'] }],
     });
     expect((await changes(accountId)).at(-1)).toMatchObject({ seq: 5, type: 'observation_added' });
+  });
+
+  it('creates relations by name in one statement: its events staged, every missing end refused, repeats skipped', async () => {
+    const { mcp, accountId, spaceId } = await account();
+    await callTool(mcp, 'create_entities', {
+      entities: ['Ada', 'Babbage', 'Menabrea'].map((name) => ({
+        name,
+        entityType: 'person',
+        observations: [],
+      })),
+    });
+    const created = await callTool(mcp, 'create_relations', {
+      relations: [
+        { from: 'Ada', to: 'Babbage', relationType: 'worked with' },
+        { from: 'Ada', to: 'Menabrea', relationType: 'translated' },
+        { from: 'Ada', to: 'Babbage', relationType: 'worked with' },
+      ],
+    });
+    expect(created).toEqual({
+      relations: [
+        { from: 'Ada', to: 'Babbage', relationType: 'worked with' },
+        { from: 'Ada', to: 'Menabrea', relationType: 'translated' },
+      ],
+    });
+    const ids = new Map(
+      (
+        await t.database.db
+          .selectFrom('entities')
+          .select(['id', 'name'])
+          .where('space_id', '=', spaceId)
+          .execute()
+      ).map((row) => [row.name, row.id]),
+    );
+    const logged = (await changes(accountId)).slice(3);
+    expect(logged.map((event) => [event.seq, event.type])).toEqual([
+      [4, 'relation_created'],
+      [5, 'relation_created'],
+    ]);
+    expect(logged[1]!.payload).toEqual({
+      relationId: expect.any(String),
+      id: (logged[1]!.payload as { relationId: string }).relationId,
+      fromEntityId: ids.get('Ada'),
+      toEntityId: ids.get('Menabrea'),
+      relationType: 'translated',
+    });
+
+    const missing = await callToolError(mcp, 'create_relations', {
+      relations: [
+        { from: 'Ada', to: 'Lovelace', relationType: 'is' },
+        { from: 'Somerville', to: 'Babbage', relationType: 'knew' },
+        { from: 'Babbage', to: 'Menabrea', relationType: 'met' },
+      ],
+    });
+    expect(missing).toBe(
+      'Entity not found: "Lovelace", "Somerville". Create them with create_entities first.',
+    );
+    const before = await historyRows(spaceId);
+    const again = await callTool(mcp, 'create_relations', {
+      relations: [{ from: 'Ada', to: 'Babbage', relationType: 'worked with' }],
+    });
+    expect(again).toEqual({ relations: [] });
+    expect(await changes(accountId)).toHaveLength(5);
+    expect(await historyRows(spaceId)).toBe(before);
+    const degrees = await t.database.db
+      .selectFrom('entity_degrees')
+      .select(['entity_id', 'degree'])
+      .where('space_id', '=', spaceId)
+      .execute();
+    expect(Object.fromEntries(degrees.map((row) => [row.entity_id, row.degree]))).toEqual({
+      [ids.get('Ada')!]: 2,
+      [ids.get('Babbage')!]: 1,
+      [ids.get('Menabrea')!]: 1,
+    });
   });
 
   it('never stamps a call before the one it follows, whatever the clock says', async () => {

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
+import { runStaged, type Staging } from './changes.repository.js';
 import { entitiesBy, escapeLike } from './entities.repository.js';
 
 /** Relations and the graph walks over them. Every query is scoped by account. */
@@ -91,6 +92,32 @@ export interface RelationInsert {
 }
 
 /**
+ * The part of a relation-inserting statement after its `given` rows (id,
+ * from_id, to_id, type, created_at, valid_from, valid_to, ord): inserts them
+ * in order, skipping a triple or id that exists and a row whose end is
+ * unknown (null), and raises both ends' degree.
+ */
+const insertGiven = (spaceId: string) => sql`
+    inserted as (
+      insert into relations (space_id, id, from_id, to_id, type, created_at, valid_from, valid_to)
+      select ${spaceId}, coalesce(g.id, gen_random_uuid()), g.from_id, g.to_id, g.type,
+             coalesce(g.created_at, clock_timestamp()), g.valid_from, g.valid_to
+        from given g
+       where g.from_id is not null and g.to_id is not null
+       order by g.ord
+      on conflict do nothing
+      returning ${returnedColumns}, ordinal
+    ),
+    degrees as (
+      insert into entity_degrees (space_id, entity_id, degree)
+      select ${spaceId}, id, count(*)::int
+        from (select from_id as id from inserted union all select to_id from inserted) ends
+       group by id
+      on conflict (space_id, entity_id)
+      do update set degree = entity_degrees.degree + excluded.degree
+    )`;
+
+/**
  * Inserts relations in one statement, in the order given, raising both ends'
  * degree in the same statement; relations that exist already (same triple,
  * or a given id) are skipped. Returns the inserted ones in order.
@@ -120,26 +147,89 @@ export async function insertRelations(
               valid_from timestamptz, valid_to timestamptz)
       ) with ordinality as g(id, from_id, to_id, type, created_at, valid_from, valid_to, ord)
     ),
-    inserted as (
-      insert into relations (space_id, id, from_id, to_id, type, created_at, valid_from, valid_to)
-      select ${spaceId}, coalesce(g.id, gen_random_uuid()), g.from_id, g.to_id, g.type,
-             coalesce(g.created_at, clock_timestamp()), g.valid_from, g.valid_to
-        from given g
-       order by g.ord
-      on conflict do nothing
-      returning ${returnedColumns}, ordinal
-    ),
-    degrees as (
-      insert into entity_degrees (space_id, entity_id, degree)
-      select ${spaceId}, id, count(*)::int
-        from (select from_id as id from inserted union all select to_id from inserted) ends
-       group by id
-      on conflict (space_id, entity_id)
-      do update set degree = entity_degrees.degree + excluded.degree
-    )
+    ${insertGiven(spaceId)}
     select ${returnedColumns} from inserted order by ordinal
   `.execute(db);
   return result.rows;
+}
+
+/** A relation to insert between entities named by name. */
+export interface NamedRelationInsert {
+  from: string;
+  to: string;
+  type: string;
+  validFrom?: string | null | undefined;
+  validTo?: string | null | undefined;
+}
+
+/**
+ * Inserts relations between entities named by name, as insertRelations does,
+ * finding the ends in the same statement, which stages a `relation_created`
+ * event per relation (migration 030) and is sent as `staging` says. When a
+ * name matches no entity of the space the statement fails (MISSING_ENTITIES,
+ * the names as JSON) and inserts nothing. Returns the inserted ones in order,
+ * with their ends' names.
+ */
+export async function insertRelationsByName(
+  db: Db,
+  spaceId: string,
+  relations: NamedRelationInsert[],
+  staging: Staging,
+): Promise<(RelationRow & { from_name: string; to_name: string })[]> {
+  if (relations.length === 0) return [];
+  const batch = JSON.stringify(
+    relations.map((relation) => ({
+      from_name: relation.from,
+      to_name: relation.to,
+      type: relation.type,
+      valid_from: relation.validFrom ?? null,
+      valid_to: relation.validTo ?? null,
+    })),
+  );
+  const endOf = (name: RawBuilder<unknown>) =>
+    sql`(select e.id from entities e where e.space_id = ${spaceId} and e.name = ${name} limit 1)`;
+  const rows = await runStaged(
+    db,
+    sql<
+      RelationRow & { from_name: string; to_name: string; ordinal: string; staged: boolean | null }
+    >`
+    ${planOnce} with named as (
+      select * from rows from (
+        json_to_recordset(${batch}::json)
+          as (from_name text, to_name text, type text, valid_from timestamptz, valid_to timestamptz)
+      ) with ordinality as g(from_name, to_name, type, valid_from, valid_to, ord)
+    ),
+    given as (
+      select null::uuid as id, ${endOf(sql`n.from_name`)} as from_id, ${endOf(sql`n.to_name`)} as to_id,
+             n.type, null::timestamptz as created_at, n.valid_from, n.valid_to, n.ord,
+             n.from_name, n.to_name
+        from named n
+    ),
+    ${insertGiven(spaceId)}
+    select ${sql.join(relationColumns.map((column) => sql.ref(`i.${column}`)))},
+           g.from_name, g.to_name, i.ordinal, null as staged
+      from inserted i
+      join given g on g.from_id = i.from_id and g.to_id = i.to_id and g.type = i.type
+    union all
+    select ${sql.join(relationColumns.map(() => sql`null`))}, null, null, null, stage_events(
+             ${staging.slot}::int,
+             (select coalesce(jsonb_agg(jsonb_build_object(
+                       'type', 'relation_created',
+                       'payload', jsonb_build_object('relationId', i.id, 'id', i.id,
+                                                     'fromEntityId', i.from_id, 'toEntityId', i.to_id,
+                                                     'relationType', i.type))
+                     order by i.ordinal), '[]')
+                from inserted i),
+             0,
+             (select coalesce(jsonb_agg(distinct m.name), '[]')
+                from given g
+                cross join lateral (values (g.from_name, g.from_id), (g.to_name, g.to_id)) m(name, id)
+               where m.id is null))
+     order by ordinal
+  `,
+    staging,
+  );
+  return rows.flatMap(({ staged, ordinal: _, ...row }) => (staged === null ? [row] : []));
 }
 
 /** Deletes relations by id in one statement, lowering both ends' degree. */

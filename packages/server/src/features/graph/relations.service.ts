@@ -6,7 +6,7 @@ import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as relationRepo from './relations.repository.js';
 import * as writes from './graph.writes.js';
-import { entityNameOf, keysByName, requireByName, typeNameOf } from './names.js';
+import { entityNameOf, keysByName, typeNameOf } from './names.js';
 import { byteLength, type GraphDeps } from './read-bounds.js';
 import { toRelation } from './wire-shapes.js';
 
@@ -98,27 +98,18 @@ export async function createRelationsByName(
   if (wanted.length === 0) return [];
 
   return writes.write(deps, auth, async (scope) => {
-    const byName = await requireByName(
-      scope.trx,
-      auth.space.id,
-      wanted.flatMap((relation) => [relation.from, relation.to]),
-    );
-    const nameOf = new Map([...byName.values()].map((row) => [row.id, row.name]));
-    const rows = await writes.createRelations(
+    const rows = await writes.createRelationsByName(
       scope,
-      wanted.map((relation) => ({
-        fromId: byName.get(relation.from)!.id,
-        toId: byName.get(relation.to)!.id,
-        type: relation.relationType,
-        validFrom: relation.validFrom,
-        validTo: relation.validTo,
+      wanted.map(({ from, to, relationType, validFrom, validTo }) => ({
+        from,
+        to,
+        type: relationType,
+        validFrom,
+        validTo,
       })),
+      { last: true },
     );
-    return rows.map((row) => ({
-      from: nameOf.get(row.from_id)!,
-      to: nameOf.get(row.to_id)!,
-      relationType: row.type,
-    }));
+    return rows.map((row) => ({ from: row.from_name, to: row.to_name, relationType: row.type }));
   });
 }
 
