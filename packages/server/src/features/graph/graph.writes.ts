@@ -617,6 +617,19 @@ export async function updateRelation(
   return row;
 }
 
+/**
+ * Deletes relations by their ends' names and type; relations and names that
+ * do not exist are skipped. One statement, which stages its events (with
+ * `last`, the write's last statement: decision 034).
+ */
+export async function deleteRelationsByName(
+  scope: WriteScope,
+  relations: { from: string; to: string; type: string }[],
+  { last = false }: { last?: boolean } = {},
+): Promise<void> {
+  await relationRepo.deleteRelationsByName(scope.trx, scope.spaceId, relations, scope.stage(last));
+}
+
 /** Deletes relations by id; unknown ids are skipped. */
 export async function deleteRelations(
   scope: WriteScope,

@@ -171,6 +171,49 @@ describe('a write in one message', () => {
     });
   });
 
+  it('deletes relations by name in one statement: its events staged, unknown ones skipped', async () => {
+    const { mcp, accountId, spaceId } = await account();
+    await callTool(mcp, 'create_entities', {
+      entities: ['Ada', 'Babbage'].map((name) => ({
+        name,
+        entityType: 'person',
+        observations: [],
+      })),
+    });
+    await callTool(mcp, 'create_relations', {
+      relations: [
+        { from: 'Ada', to: 'Babbage', relationType: 'worked with' },
+        { from: 'Babbage', to: 'Ada', relationType: 'admired' },
+      ],
+    });
+    const created = (await changes(accountId)).slice(2);
+    await callTool(mcp, 'delete_relations', {
+      relations: [
+        { from: 'Babbage', to: 'Ada', relationType: 'admired' },
+        { from: 'Ada', to: 'Babbage', relationType: 'never met' },
+        { from: 'Ada', to: 'Lovelace', relationType: 'is' },
+        { from: 'Babbage', to: 'Ada', relationType: 'admired' },
+      ],
+    });
+    const logged = await changes(accountId);
+    expect(logged.slice(4).map((event) => [event.seq, event.type, event.payload])).toEqual([
+      [5, 'relation_deleted', created[1]!.payload],
+    ]);
+    const degrees = await t.database.db
+      .selectFrom('entity_degrees')
+      .select('degree')
+      .where('space_id', '=', spaceId)
+      .execute();
+    expect(degrees.map((row) => row.degree)).toEqual([1, 1]);
+
+    const before = await historyRows(spaceId);
+    await callTool(mcp, 'delete_relations', {
+      relations: [{ from: 'Babbage', to: 'Ada', relationType: 'admired' }],
+    });
+    expect(await changes(accountId)).toHaveLength(5);
+    expect(await historyRows(spaceId)).toBe(before);
+  });
+
   it('never stamps a call before the one it follows, whatever the clock says', async () => {
     const { mcp, accountId } = await account();
     clock = new Date('2026-03-01T12:00:00.000Z');

@@ -117,6 +117,38 @@ const insertGiven = (spaceId: string) => sql`
       do update set degree = entity_degrees.degree + excluded.degree
     )`;
 
+/** The ends of relations named by name: an entity's id by its name in the space, null when none. */
+const endByName = (spaceId: string, name: RawBuilder<unknown>) =>
+  sql`(select e.id from entities e where e.space_id = ${spaceId} and e.name = ${name} limit 1)`;
+
+/** stage_events (migration 030) for a statement's relations `rows` (a CTE), one event of `type` each. */
+const stageRelations = (
+  staging: Staging,
+  type: 'relation_created' | 'relation_deleted',
+  rows: 'inserted' | 'gone',
+  missing: RawBuilder<unknown> = sql`'[]'::jsonb`,
+) => sql`stage_events(
+             ${staging.slot}::int,
+             (select coalesce(jsonb_agg(jsonb_build_object(
+                       'type', ${sql.lit(type)},
+                       'payload', jsonb_build_object('relationId', r.id, 'id', r.id,
+                                                     'fromEntityId', r.from_id, 'toEntityId', r.to_id,
+                                                     'relationType', r.type))
+                     order by r.ordinal), '[]')
+                from ${sql.table(rows)} r),
+             0,
+             ${missing})`;
+
+/** The CTE after a `gone` CTE of deleted relations: lowers both ends' degree. */
+const lowerDegrees = (spaceId: string) => sql`
+    degrees as (
+      update entity_degrees e set degree = e.degree - d.count
+        from (select id, count(*)::int as count
+                from (select from_id as id from gone union all select to_id from gone) ends
+               group by id) d
+       where e.space_id = ${spaceId} and e.entity_id = d.id
+    )`;
+
 /**
  * Inserts relations in one statement, in the order given, raising both ends'
  * degree in the same statement; relations that exist already (same triple,
@@ -186,8 +218,6 @@ export async function insertRelationsByName(
       valid_to: relation.validTo ?? null,
     })),
   );
-  const endOf = (name: RawBuilder<unknown>) =>
-    sql`(select e.id from entities e where e.space_id = ${spaceId} and e.name = ${name} limit 1)`;
   const rows = await runStaged(
     db,
     sql<
@@ -200,7 +230,8 @@ export async function insertRelationsByName(
       ) with ordinality as g(from_name, to_name, type, valid_from, valid_to, ord)
     ),
     given as (
-      select null::uuid as id, ${endOf(sql`n.from_name`)} as from_id, ${endOf(sql`n.to_name`)} as to_id,
+      select null::uuid as id, ${endByName(spaceId, sql`n.from_name`)} as from_id,
+             ${endByName(spaceId, sql`n.to_name`)} as to_id,
              n.type, null::timestamptz as created_at, n.valid_from, n.valid_to, n.ord,
              n.from_name, n.to_name
         from named n
@@ -211,20 +242,15 @@ export async function insertRelationsByName(
       from inserted i
       join given g on g.from_id = i.from_id and g.to_id = i.to_id and g.type = i.type
     union all
-    select ${sql.join(relationColumns.map(() => sql`null`))}, null, null, null, stage_events(
-             ${staging.slot}::int,
-             (select coalesce(jsonb_agg(jsonb_build_object(
-                       'type', 'relation_created',
-                       'payload', jsonb_build_object('relationId', i.id, 'id', i.id,
-                                                     'fromEntityId', i.from_id, 'toEntityId', i.to_id,
-                                                     'relationType', i.type))
-                     order by i.ordinal), '[]')
-                from inserted i),
-             0,
-             (select coalesce(jsonb_agg(distinct m.name), '[]')
-                from given g
-                cross join lateral (values (g.from_name, g.from_id), (g.to_name, g.to_id)) m(name, id)
-               where m.id is null))
+    select ${sql.join(relationColumns.map(() => sql`null`))}, null, null, null, ${stageRelations(
+      staging,
+      'relation_created',
+      'inserted',
+      sql`(select coalesce(jsonb_agg(distinct m.name), '[]')
+             from given g
+             cross join lateral (values (g.from_name, g.from_id), (g.to_name, g.to_id)) m(name, id)
+            where m.id is null)`,
+    )}
      order by ordinal
   `,
     staging,
@@ -244,16 +270,51 @@ export async function deleteRelations(
       delete from relations where space_id = ${spaceId} and id = any(${ids}::uuid[])
       returning ${returnedColumns}, ordinal
     ),
-    degrees as (
-      update entity_degrees e set degree = e.degree - d.count
-        from (select id, count(*)::int as count
-                from (select from_id as id from gone union all select to_id from gone) ends
-               group by id) d
-       where e.space_id = ${spaceId} and e.entity_id = d.id
-    )
+    ${lowerDegrees(spaceId)}
     select ${returnedColumns} from gone order by ordinal
   `.execute(db);
   return result.rows;
+}
+
+/**
+ * Deletes relations named by their ends' names and type, in one statement
+ * that finds them, lowers their ends' degree and stages a `relation_deleted`
+ * event per relation (migration 030), sent as `staging` says. Relations and
+ * names that do not exist are skipped.
+ */
+export async function deleteRelationsByName(
+  db: Db,
+  spaceId: string,
+  relations: { from: string; to: string; type: string }[],
+  staging: Staging,
+): Promise<void> {
+  if (relations.length === 0) return;
+  const batch = JSON.stringify(
+    relations.map((relation) => ({
+      from_name: relation.from,
+      to_name: relation.to,
+      type: relation.type,
+    })),
+  );
+  await runStaged(
+    db,
+    sql<{ staged: boolean }>`
+    ${planOnce} with given as (
+      select ${endByName(spaceId, sql`n.from_name`)} as from_id,
+             ${endByName(spaceId, sql`n.to_name`)} as to_id, n.type
+        from json_to_recordset(${batch}::json) as n(from_name text, to_name text, type text)
+    ),
+    gone as (
+      delete from relations r using given g
+       where r.space_id = ${spaceId} and r.from_id = g.from_id and r.to_id = g.to_id
+         and r.type = g.type
+      returning r.id, r.from_id, r.to_id, r.type, r.ordinal
+    ),
+    ${lowerDegrees(spaceId)}
+    select ${stageRelations(staging, 'relation_deleted', 'gone')} as staged
+  `,
+    staging,
+  );
 }
 
 /** The relations matching these (from, to, type) triples, in one statement. */

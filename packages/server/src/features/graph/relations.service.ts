@@ -6,7 +6,7 @@ import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as relationRepo from './relations.repository.js';
 import * as writes from './graph.writes.js';
-import { entityNameOf, keysByName, typeNameOf } from './names.js';
+import { entityNameOf, typeNameOf } from './names.js';
 import { byteLength, type GraphDeps } from './read-bounds.js';
 import { toRelation } from './wire-shapes.js';
 
@@ -148,26 +148,13 @@ export async function deleteRelationsByName(
   auth: SpaceAuth,
   relations: McpRelation[],
 ): Promise<void> {
-  await writes.write(deps, auth, async (scope) => {
-    const byName = await keysByName(
-      scope.trx,
-      auth.space.id,
-      relations.flatMap((relation) => [relation.from, relation.to]),
-    );
-    const existing = await relationRepo.findRelationsByTriples(
-      scope.trx,
-      auth.space.id,
-      relations.flatMap((relation) => {
-        const from = byName.get(relation.from);
-        const to = byName.get(relation.to);
-        return from && to ? [{ fromId: from.id, toId: to.id, type: relation.relationType }] : [];
-      }),
-    );
-    await writes.deleteRelations(
+  await writes.write(deps, auth, (scope) =>
+    writes.deleteRelationsByName(
       scope,
-      existing.map((row) => row.id),
-    );
-  });
+      relations.map(({ from, to, relationType }) => ({ from, to, type: relationType })),
+      { last: true },
+    ),
+  );
 }
 
 /**
