@@ -572,7 +572,10 @@ export async function createRelationsByName(
   { last = false }: { last?: boolean } = {},
 ): Promise<(relationRepo.RelationRow & { from_name: string; to_name: string })[]> {
   const unique = new Map(
-    relations.map((relation) => [`${relation.from}\n${relation.to}\n${relation.type}`, relation]),
+    relations.map((relation) => [
+      JSON.stringify([relation.from, relation.to, relation.type]),
+      relation,
+    ]),
   );
   return relationRepo
     .insertRelationsByName(scope.trx, scope.spaceId, [...unique.values()], scope.stage(last))

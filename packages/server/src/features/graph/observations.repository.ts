@@ -111,9 +111,10 @@ export interface ObservationCount {
  * entity's last one, skipping texts the entity already has, raising the
  * entities' counts and marking them changed. Entities are named by id or by
  * name (`by`); when a key names no entity of the space the statement fails
- * (changes.repository's MISSING_ENTITIES) and adds nothing. With `staging`, the statement stages
- * its `observation_added` events, one per entity (migration 030). Returns
- * what was added, and the counts of the entities that grew.
+ * (changes.repository's MISSING_ENTITIES) and adds nothing. With `staging`,
+ * the statement stages its `observation_added` events, one per entity
+ * (migration 030). Returns what was added, and the counts of the entities
+ * that grew.
  */
 export async function appendObservations(
   db: Db,
