@@ -532,6 +532,27 @@ export async function deleteObservations(
   }
 }
 
+/**
+ * Removes observations by text from entities named by name; unknown names
+ * and texts are skipped. One statement, which stages its events (with
+ * `last`, the write's last statement: decision 034).
+ */
+export async function deleteObservationsByName(
+  scope: WriteScope,
+  removals: { entityName: string; contents: string[] }[],
+  { last = false }: { last?: boolean } = {},
+): Promise<void> {
+  await observationRepo.deleteObservationsByName(
+    scope.trx,
+    scope.spaceId,
+    removals.flatMap(({ entityName, contents }) =>
+      // Stored texts are trimmed, so match them trimmed.
+      contents.map((content) => ({ entityName, content: content.trim() })),
+    ),
+    scope.stage(last),
+  );
+}
+
 // ── relations ───────────────────────────────────────────────────────────────
 
 const relationPayload = (row: relationRepo.RelationRow) => ({

@@ -279,6 +279,59 @@ export async function deleteObservations(
   return result.rows;
 }
 
+/**
+ * Removes observations by text from entities named by name, in one statement
+ * that finds the entities, lowers their counts and stages an `entity_updated`
+ * event for each entity that lost some, in the order the entities were first
+ * named (migration 030), sent as `staging` says. Unknown names and texts are
+ * skipped.
+ */
+export async function deleteObservationsByName(
+  db: Db,
+  spaceId: string,
+  removals: { entityName: string; content: string }[],
+  staging: Staging,
+): Promise<void> {
+  if (removals.length === 0) return;
+  const batch = JSON.stringify(
+    removals.map((item) => ({ entity_name: item.entityName, content: item.content })),
+  );
+  await runStaged(
+    db,
+    sql<{ staged: boolean }>`
+    ${planOnce} with given as (
+      select g.content, g.ord, e.id as entity_id
+        from rows from (json_to_recordset(${batch}::json) as (entity_name text, content text))
+               with ordinality as g(entity_name, content, ord)
+        join entities e on e.space_id = ${spaceId} and e.name = g.entity_name
+    ),
+    gone as (
+      delete from observations o using given g
+       where o.space_id = ${spaceId} and o.entity_id = g.entity_id and o.content = g.content
+      returning o.entity_id
+    ),
+    counted as (
+      update entities e set observations_count = e.observations_count - c.count,
+                            updated_at = clock_timestamp()
+        from (select entity_id, count(*)::int as count from gone group by entity_id) c
+       where e.space_id = ${spaceId} and e.id = c.entity_id
+      returning e.id, e.name, e.type
+    )
+    select stage_events(
+             ${staging.slot}::int,
+             (select coalesce(jsonb_agg(jsonb_build_object(
+                       'type', 'entity_updated',
+                       'payload', jsonb_build_object('entityId', c.id, 'id', c.id,
+                                                     'name', c.name, 'type', c.type))
+                     order by (select min(g.ord) from given g where g.entity_id = c.id)), '[]')
+                from counted c),
+             0,
+             '[]') as staged
+  `,
+    staging,
+  );
+}
+
 /** Sets the order (and, when given, the metadata and when it held) of a kept observation. */
 export async function updateObservation(
   db: Db,

@@ -4,7 +4,6 @@ import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as writes from './graph.writes.js';
-import { keysByName } from './names.js';
 import type { GraphDeps } from './read-bounds.js';
 import { toObservation, withObservations } from './wire-shapes.js';
 
@@ -80,18 +79,11 @@ export async function deleteObservationsByName(
   auth: SpaceAuth,
   deletions: { entityName: string; observations: string[] }[],
 ): Promise<void> {
-  await writes.write(deps, auth, async (scope) => {
-    const byName = await keysByName(
-      scope.trx,
-      auth.space.id,
-      deletions.map((deletion) => deletion.entityName),
-    );
-    await writes.deleteObservations(
+  await writes.write(deps, auth, (scope) =>
+    writes.deleteObservationsByName(
       scope,
-      deletions.flatMap((deletion) => {
-        const entity = byName.get(deletion.entityName);
-        return entity ? [{ entity, contents: deletion.observations }] : [];
-      }),
-    );
-  });
+      deletions.map(({ entityName, observations }) => ({ entityName, contents: observations })),
+      { last: true },
+    ),
+  );
 }

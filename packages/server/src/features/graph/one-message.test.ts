@@ -214,6 +214,54 @@ describe('a write in one message', () => {
     expect(await historyRows(spaceId)).toBe(before);
   });
 
+  it('deletes observations by name in one statement: one event per entity that lost some, in the order named', async () => {
+    const { mcp, accountId, spaceId } = await account();
+    await callTool(mcp, 'create_entities', {
+      entities: [
+        { name: 'Ada', entityType: 'person', observations: ['a', 'b', 'c'] },
+        { name: 'Babbage', entityType: 'person', observations: ['d', 'e'] },
+        { name: 'Menabrea', entityType: 'person', observations: ['f'] },
+      ],
+    });
+    await callTool(mcp, 'delete_observations', {
+      deletions: [
+        { entityName: 'Babbage', observations: [' d ', 'never said'] },
+        { entityName: 'Lovelace', observations: ['a'] },
+        { entityName: 'Menabrea', observations: ['not this'] },
+        { entityName: 'Ada', observations: ['a', 'c'] },
+      ],
+    });
+    const logged = (await changes(accountId)).slice(3);
+    expect(logged.map((event) => [event.seq, event.type, event.payload])).toEqual([
+      [4, 'entity_updated', expect.objectContaining({ name: 'Babbage', type: 'person' })],
+      [5, 'entity_updated', expect.objectContaining({ name: 'Ada', type: 'person' })],
+    ]);
+    const opened = await callTool<{ entities: { name: string; observations: string[] }[] }>(
+      mcp,
+      'open_nodes',
+      { names: ['Ada', 'Babbage', 'Menabrea'] },
+    );
+    expect(opened.entities.map((entity) => [entity.name, entity.observations])).toEqual([
+      ['Ada', ['b']],
+      ['Babbage', ['e']],
+      ['Menabrea', ['f']],
+    ]);
+    const counts = await t.database.db
+      .selectFrom('entities')
+      .select(['name', 'observations_count'])
+      .where('space_id', '=', spaceId)
+      .orderBy('name')
+      .execute();
+    expect(counts.map((row) => row.observations_count)).toEqual([1, 1, 1]);
+
+    const before = await historyRows(spaceId);
+    await callTool(mcp, 'delete_observations', {
+      deletions: [{ entityName: 'Ada', observations: ['a'] }],
+    });
+    expect(await changes(accountId)).toHaveLength(5);
+    expect(await historyRows(spaceId)).toBe(before);
+  });
+
   it('never stamps a call before the one it follows, whatever the clock says', async () => {
     const { mcp, accountId } = await account();
     clock = new Date('2026-03-01T12:00:00.000Z');
