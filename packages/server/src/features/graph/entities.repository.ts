@@ -386,56 +386,91 @@ const storedObservations = (entityId: string, stored: StoredObservation[] | null
   }));
 
 /**
- * Deletes the entities with their observations, their relations and the
- * per-type counts, lowering the degree of the other ends of those relations
- * and dropping their own: three statements whatever the number of ids. The
- * database has no cascade to do this (decision 016).
+ * Deletes the entities named by id or by name (`by`; unknown keys are
+ * skipped) with their observations and relations, lowering the degree of the
+ * other ends of those relations, dropping their own, and lowering the
+ * per-type counts (a type left with none is dropped): one statement whatever
+ * the number of keys. The database has no cascade to do this (decision 016).
+ * The statement stages an `entity_deleted` event per entity (migration 030)
+ * and is sent as `staging` says. Returns the deleted entities in the order
+ * named.
  */
-export async function deleteEntities(db: Db, spaceId: string, ids: string[]): Promise<EntityRow[]> {
-  if (ids.length === 0) return [];
-  await sql`
-    with outgoing as (
-      delete from relations where space_id = ${spaceId} and from_id = any(${ids}::uuid[])
+export async function deleteEntities(
+  db: Db,
+  spaceId: string,
+  keys: string[],
+  by: 'id' | 'name',
+  staging: Staging,
+): Promise<EntityRow[]> {
+  if (keys.length === 0) return [];
+  const rows = await runStaged(
+    db,
+    sql<EntityRow & { ord: string | null; staged: boolean | null }>`
+    ${planOnce} with named as (
+      select e.id, min(k.ord) as ord
+        from unnest(${keys}::text[]) with ordinality as k(key, ord)
+        join entities e on e.space_id = ${spaceId}
+                       and ${sql.ref(`e.${by}`)} = k.key${sql.raw(by === 'id' ? '::uuid' : '')}
+       group by e.id
+    ),
+    outgoing as (
+      delete from relations where space_id = ${spaceId} and from_id in (select id from named)
       returning to_id as other
     ),
     incoming as (
       delete from relations
-       where space_id = ${spaceId} and to_id = any(${ids}::uuid[])
-         and from_id <> all(${ids}::uuid[])
+       where space_id = ${spaceId} and to_id in (select id from named)
+         and from_id not in (select id from named)
       returning from_id as other
     ),
     observed as (
-      delete from observations where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
+      delete from observations where space_id = ${spaceId} and entity_id in (select id from named)
     ),
     lowered as (
       update entity_degrees d set degree = d.degree - n.count
         from (select other, count(*)::int as count
                 from (select other from outgoing union all select other from incoming) ends
-               where other <> all(${ids}::uuid[]) group by other) n
+               where other not in (select id from named) group by other) n
        where d.space_id = ${spaceId} and d.entity_id = n.other
-    )
-    delete from entity_degrees where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
-  `.execute(db);
-  const result = await sql<EntityRow>`
-    with gone as (
-      delete from entities where space_id = ${spaceId} and id = any(${ids}::uuid[])
-      returning ${sql.join(entityColumns.map((column) => sql.ref(column)))}
+    ),
+    undegreed as (
+      delete from entity_degrees where space_id = ${spaceId} and entity_id in (select id from named)
+    ),
+    gone as (
+      delete from entities e using named n
+       where e.space_id = ${spaceId} and e.id = n.id
+      returning ${sql.join(entityColumns.map((column) => sql.ref(`e.${column}`)))}, n.ord
+    ),
+    lost as (
+      select g.type, count(*)::int as count from gone g group by g.type
     ),
     counted as (
-      update entity_type_counts t set count = t.count - g.count
-        from (select type, count(*)::int as count from gone group by type) g
-       where t.space_id = ${spaceId} and t.type = g.type
+      update entity_type_counts t set count = t.count - l.count
+        from lost l
+       where t.space_id = ${spaceId} and t.type = l.type and t.count > l.count
+    ),
+    emptied as (
+      delete from entity_type_counts t using lost l
+       where t.space_id = ${spaceId} and t.type = l.type and t.count <= l.count
     )
-    select * from gone
-  `.execute(db);
-  if (result.rows.length > 0) {
-    await db
-      .deleteFrom('entity_type_counts')
-      .where('space_id', '=', spaceId)
-      .where('count', '<=', 0)
-      .execute();
-  }
-  return result.rows;
+    select ${sql.join(entityColumns.map((column) => sql.ref(`g.${column}`)))}, g.ord, null as staged
+      from gone g
+    union all
+    select ${sql.join(entityColumns.map(() => sql`null`))}, null, stage_events(
+             ${staging.slot}::int,
+             (select coalesce(jsonb_agg(jsonb_build_object(
+                       'type', 'entity_deleted',
+                       'payload', jsonb_build_object('entityId', g.id, 'id', g.id,
+                                                     'name', g.name, 'type', g.type))
+                     order by g.ord), '[]')
+                from gone g),
+             0,
+             '[]')
+     order by ord
+  `,
+    staging,
+  );
+  return rows.flatMap(({ ord: _, staged, ...row }) => (staged === null ? [row] : []));
 }
 
 /** Entities in creation order, for reading the whole graph page by page. */

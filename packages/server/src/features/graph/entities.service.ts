@@ -7,7 +7,7 @@ import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as searchRepo from './search.repository.js';
 import * as writes from './graph.writes.js';
-import { entityNameOf, keysByName, requireByName, typeNameOf, type EntityRef } from './names.js';
+import { entityNameOf, requireByName, typeNameOf, type EntityRef } from './names.js';
 import { fitBytes, observationRowsOf, type GraphDeps } from './read-bounds.js';
 import { toEntities, toEntity, withObservations } from './wire-shapes.js';
 
@@ -204,11 +204,7 @@ export async function deleteEntitiesByName(
   auth: SpaceAuth,
   names: string[],
 ): Promise<void> {
-  await writes.write(deps, auth, async (scope) => {
-    const byName = await keysByName(scope.trx, auth.space.id, names);
-    await writes.deleteEntities(
-      scope,
-      [...byName.values()].map((row) => row.id),
-    );
-  });
+  await writes.write(deps, auth, (scope) =>
+    writes.deleteEntities(scope, names, { by: 'name', last: true }),
+  );
 }

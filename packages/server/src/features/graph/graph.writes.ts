@@ -431,16 +431,23 @@ async function replaceObservations(
   }
 }
 
-/** Deletes the entities with their observations and relations; unknown ids are skipped. */
+/**
+ * Deletes the entities named by id or by name (`by`) with their observations
+ * and relations; unknown keys are skipped. One statement, which stages its
+ * events (with `last`, the write's last statement: decision 034).
+ */
 export async function deleteEntities(
   scope: WriteScope,
-  ids: string[],
+  keys: string[],
+  { by = 'id', last = false }: { by?: 'id' | 'name'; last?: boolean } = {},
 ): Promise<entityRepo.EntityRow[]> {
-  const rows = await entityRepo.deleteEntities(scope.trx, scope.spaceId, ids.filter(isUuid));
-  for (const row of rows) {
-    scope.emit('entity_deleted', { entityId: row.id, id: row.id, name: row.name, type: row.type });
-  }
-  return rows;
+  return entityRepo.deleteEntities(
+    scope.trx,
+    scope.spaceId,
+    by === 'id' ? keys.filter(isUuid) : keys,
+    by,
+    scope.stage(last),
+  );
 }
 
 // ── observations ────────────────────────────────────────────────────────────

@@ -262,6 +262,48 @@ describe('a write in one message', () => {
     expect(await historyRows(spaceId)).toBe(before);
   });
 
+  it('deletes entities by name in one statement: their events staged in the order named, their rows and counts gone', async () => {
+    const { mcp, accountId, spaceId } = await account();
+    await callTool(mcp, 'create_entities', {
+      entities: [
+        { name: 'Ada', entityType: 'person', observations: ['wrote'] },
+        { name: 'Babbage', entityType: 'person', observations: [] },
+        { name: 'Engine', entityType: 'machine', observations: ['computed'] },
+      ],
+    });
+    await callTool(mcp, 'create_relations', {
+      relations: [
+        { from: 'Ada', to: 'Engine', relationType: 'programmed' },
+        { from: 'Babbage', to: 'Engine', relationType: 'designed' },
+        { from: 'Ada', to: 'Babbage', relationType: 'knew' },
+      ],
+    });
+    await callTool(mcp, 'delete_entities', {
+      entityNames: ['Engine', 'Lovelace', 'Ada', 'Engine'],
+    });
+    const logged = (await changes(accountId)).slice(6);
+    expect(
+      logged.map((event) => [event.seq, event.type, (event.payload as { name: string }).name]),
+    ).toEqual([
+      [7, 'entity_deleted', 'Engine'],
+      [8, 'entity_deleted', 'Ada'],
+    ]);
+    const rows = async (
+      table: 'observations' | 'relations' | 'entity_degrees' | 'entity_type_counts',
+    ) => t.database.db.selectFrom(table).selectAll().where('space_id', '=', spaceId).execute();
+    expect(await rows('observations')).toEqual([]);
+    expect(await rows('relations')).toEqual([]);
+    expect((await rows('entity_degrees')).map((row) => row.degree)).toEqual([0]);
+    expect((await rows('entity_type_counts')).map((row) => [row.type, row.count])).toEqual([
+      ['person', 1],
+    ]);
+
+    const before = await historyRows(spaceId);
+    await callTool(mcp, 'delete_entities', { entityNames: ['Ada'] });
+    expect(await changes(accountId)).toHaveLength(8);
+    expect(await historyRows(spaceId)).toBe(before);
+  });
+
   it('never stamps a call before the one it follows, whatever the clock says', async () => {
     const { mcp, accountId } = await account();
     clock = new Date('2026-03-01T12:00:00.000Z');
