@@ -514,31 +514,6 @@ export async function addObservations(
   return new Map([...byEntity].map(([entityId, rows]) => [nameOf.get(entityId)!, rows]));
 }
 
-/** Removes observations by text from entities; unknown texts are skipped. */
-export async function deleteObservations(
-  scope: WriteScope,
-  removals: { entity: entityRepo.EntityKey; contents: string[] }[],
-): Promise<void> {
-  const gone = await observationRepo.deleteObservations(
-    scope.trx,
-    scope.spaceId,
-    removals.flatMap(({ entity, contents }) =>
-      // Stored texts are trimmed, so match them trimmed.
-      contents.map((content) => ({ entityId: entity.id, content: content.trim() })),
-    ),
-  );
-  const touched = new Set(gone.map((row) => row.entity_id));
-  for (const { entity } of removals) {
-    if (!touched.delete(entity.id)) continue;
-    scope.emit('entity_updated', {
-      entityId: entity.id,
-      id: entity.id,
-      name: entity.name,
-      type: entity.type,
-    });
-  }
-}
-
 /**
  * Removes observations by text from entities named by name; unknown names
  * and texts are skipped. One statement, which stages its events (with

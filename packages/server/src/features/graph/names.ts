@@ -45,9 +45,3 @@ export async function requireByName(db: Db, accountId: string, names: string[]) 
   if (missing.length > 0) throw missingEntities(missing);
   return byName;
 }
-
-/** Name → key for the names that exist; others are left out. */
-export async function keysByName(db: Db, accountId: string, names: string[]) {
-  const rows = await entityRepo.findEntityKeysByName(db, accountId, [...new Set(names)]);
-  return new Map(rows.map((row) => [row.name, row]));
-}
