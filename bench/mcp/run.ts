@@ -222,7 +222,57 @@ const OPERATIONS: Operation[] = [
     },
     args: (side) => ['read_graph', side === 'engram' ? { limit: ENGRAM_READ_LIMIT } : {}],
   },
+  // The deletes come last, so the reads above see the whole graph. Each call
+  // removes something that exists: the entity create_entities made with the
+  // same number (the reference, when capped, made fewer: its later deletes
+  // find nothing), or a seeded relation or observation of its own, another
+  // half of them on the second pass.
+  {
+    key: 'delete_relations',
+    singleItem: true,
+    describe: { engram: '1 seeded relation', reference: '1 seeded relation' },
+    args: (_side, i, _random, workload, pass) => {
+      const relation = workload.relations[seededIndex(i, workload.relations.length, pass)]!;
+      return ['delete_relations', { relations: [relation] }];
+    },
+  },
+  {
+    key: 'delete_observations',
+    singleItem: true,
+    describe: {
+      engram: '1 seeded observation of an entity',
+      reference: '1 seeded observation of an entity',
+    },
+    args: (_side, i, _random, workload, pass) => {
+      const entity = workload.entities[seededIndex(i, workload.entities.length, pass)]!;
+      return [
+        'delete_observations',
+        { deletions: [{ entityName: entity.name, observations: [entity.observations[0]!] }] },
+      ];
+    },
+  },
+  {
+    key: 'delete_entities',
+    singleItem: true,
+    describe: {
+      engram: 'the entity create_entities made (2 observations)',
+      reference: 'the entity create_entities made (2 observations)',
+    },
+    args: (side, i, _random, _workload, pass) => [
+      'delete_entities',
+      { entityNames: [`bench-new-${side}-${pass}${i}`] },
+    ],
+  },
 ];
+
+/**
+ * A seeded item for call `i` (warm-ups are negative) that no other call of
+ * the run deletes: the first pass takes the first half, the second the other.
+ */
+function seededIndex(i: number, count: number, pass: string): number {
+  const half = Math.floor(count / 2);
+  return (pass ? half : 0) + ((i + 10) % half);
+}
 
 // ── measuring ───────────────────────────────────────────────────────────────
 

@@ -409,8 +409,11 @@ export async function deleteEntities(
     ${planOnce} with named as (
       select e.id, min(k.ord) as ord
         from unnest(${keys}::text[]) with ordinality as k(key, ord)
-        join entities e on e.space_id = ${spaceId}
-                       and ${sql.ref(`e.${by}`)} = k.key${sql.raw(by === 'id' ? '::uuid' : '')}
+        -- A probe per key, never a scan of the space's entities.
+        cross join lateral (select e.id from entities e
+                             where e.space_id = ${spaceId}
+                               and ${sql.ref(`e.${by}`)} = k.key${sql.raw(by === 'id' ? '::uuid' : '')}
+                             limit 1) e
        group by e.id
     ),
     outgoing as (

@@ -303,11 +303,22 @@ export async function deleteObservationsByName(
       select g.content, g.ord, e.id as entity_id
         from rows from (json_to_recordset(${batch}::json) as (entity_name text, content text))
                with ordinality as g(entity_name, content, ord)
-        join entities e on e.space_id = ${spaceId} and e.name = g.entity_name
+        -- A probe by name per row, never a scan of the space's entities.
+        cross join lateral (select e.id from entities e
+                             where e.space_id = ${spaceId} and e.name = g.entity_name
+                             limit 1) e
+    ),
+    -- A probe of the entity's observations per text named: as a join, the
+    -- generic plan could hash every observation of the space instead.
+    found as (
+      select f.id from given g
+       cross join lateral (select o.id from observations o
+                            where o.space_id = ${spaceId} and o.entity_id = g.entity_id
+                              and o.content = g.content) f
     ),
     gone as (
-      delete from observations o using given g
-       where o.space_id = ${spaceId} and o.entity_id = g.entity_id and o.content = g.content
+      delete from observations o
+       where o.space_id = ${spaceId} and o.id in (select id from found)
       returning o.entity_id
     ),
     counted as (

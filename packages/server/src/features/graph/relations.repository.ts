@@ -304,10 +304,18 @@ export async function deleteRelationsByName(
              ${endByName(spaceId, sql`n.to_name`)} as to_id, n.type
         from json_to_recordset(${batch}::json) as n(from_name text, to_name text, type text)
     ),
+    -- One probe of the triple's index per relation named: as a join, the
+    -- generic plan could hash every relation of the space instead.
+    found as (
+      select f.id from given g
+       cross join lateral (select r.id from relations r
+                            where r.space_id = ${spaceId} and r.from_id = g.from_id
+                              and r.to_id = g.to_id and r.type = g.type
+                            limit 1) f
+    ),
     gone as (
-      delete from relations r using given g
-       where r.space_id = ${spaceId} and r.from_id = g.from_id and r.to_id = g.to_id
-         and r.type = g.type
+      delete from relations r
+       where r.space_id = ${spaceId} and r.id in (select id from found)
       returning r.id, r.from_id, r.to_id, r.type, r.ordinal
     ),
     ${lowerDegrees(spaceId)}
