@@ -25,6 +25,13 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /**
+   * With DATABASE_URL: how many of its connections this server uses at once.
+   * The rest of its requests wait in the server, writes first (decision 035):
+   * more statements running at once than the database has cores only slow
+   * each one, an account's write under its lock too. Unset: db/connection.ts's default.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).optional(),
   /** Redis for realtime fan-out across nodes; without it one node serves realtime in-process. */
   REDIS_URL: z
     .string()

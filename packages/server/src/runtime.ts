@@ -105,6 +105,7 @@ export interface RuntimeOptions {
 export function databaseOptionsOf(config: Config): DatabaseOptions {
   return {
     databaseUrl: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
     dataDir: config.DATA_DIR,
     sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
     pgliteCompiler: config.PGLITE_COMPILER,

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { lockDataFolder } from './data-lock.js';
+import { ConnectionQueue } from './connection-queue.js';
 import { withDeadlines } from './deadline.js';
 import { pipelinedPool } from './pg-pool.js';
 import { PGliteDialect } from './pglite-dialect.js';
@@ -31,6 +32,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Longest a statement or transaction may run (see deadline.ts); unbounded when absent. */
   statementTimeoutMs?: number | undefined;
+  /** PostgreSQL: connections in use at once (config DATABASE_POOL_SIZE); POOL_SIZE when absent. */
+  poolSize?: number | undefined;
   /** PGlite's shared_buffers in MB (config PGLITE_SHARED_BUFFERS_MB); PGlite's own default when absent. */
   sharedBuffersMb?: number | undefined;
   /** How V8 compiles PGlite (config PGLITE_COMPILER); V8's default (optimizing) when absent. */
@@ -44,7 +47,7 @@ export async function ping(db: Db): Promise<void> {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.statementTimeoutMs)
+    ? openPostgres(options.databaseUrl, options.statementTimeoutMs, options.poolSize ?? POOL_SIZE)
     : openPGlite(options.dataDir, options.statementTimeoutMs, {
         sharedBuffersMb: options.sharedBuffersMb,
         compiler: options.pgliteCompiler,
@@ -92,16 +95,25 @@ async function openPGlite(
   };
 }
 
+/**
+ * PostgreSQL connections a server uses at once unless told (decision 035):
+ * about twice the cores of a small database server. Its requests past that
+ * wait in the server, where writes can go first.
+ */
+const POOL_SIZE = 5;
+
 /** PostgreSQL settings for the server's own connections (decision 013). */
 const OLTP_SETTINGS = '-c jit=off -c max_parallel_workers_per_gather=0';
 
 async function openPostgres(
   connectionString: string,
   timeoutMs: number | undefined,
+  poolSize: number,
 ): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString,
-    max: 10,
+    // The queue below gives out `poolSize`; one more serves maintenance (`withSession`).
+    max: poolSize + 1,
     // Statements leave as soon as they are asked for: a transaction's BEGIN and
     // COMMIT travel with its first and last statements (pg-pool.ts, decision 031).
     pipeline: true,
@@ -117,7 +129,10 @@ async function openPostgres(
     console.error(`PostgreSQL connection lost: ${error.message}`);
   });
   const db = new Kysely<Database>({
-    dialect: bounded(new PostgresDialect({ pool: pipelinedPool(pool) }), timeoutMs),
+    dialect: bounded(
+      new PostgresDialect({ pool: pipelinedPool(pool, new ConnectionQueue(poolSize, timeoutMs)) }),
+      timeoutMs,
+    ),
   });
   return {
     db,

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { ConnectionQueue, type Use } from './connection-queue.js';
 import { endsTransaction } from './pipeline.js';
 import { StatementNames } from './prepared.js';
 
@@ -10,7 +11,10 @@ type Sent = Promise<pg.QueryResult>;
 const NO_ROWS = { command: 'SELECT', rowCount: 0, rows: [] };
 
 /**
- * One pooled connection as Kysely sees it. Marked statements go as named ones
+ * One use of a pooled connection as Kysely sees it, from its first statement
+ * to its release. The pooled connection itself is taken at the first
+ * statement, when it is known whether a transaction begins: the queue lets a
+ * transaction go first (decision 035). Marked statements go as named ones
  * (decision 015). The pool runs in node-postgres' pipeline mode, where a
  * statement leaves as soon as it is asked for, so this connection can send a
  * transaction's BEGIN with its first statement and a `thenCommit` statement
@@ -21,9 +25,14 @@ class PipelinedClient {
   private pendingBegin: string | undefined;
   /** The transaction already ended with its last statement's COMMIT (or was rolled back by it). */
   private ended = false;
+  /** The pooled connection, once the first statement asked for it; every later one waits for the same. */
+  private connection: Promise<pg.PoolClient> | undefined;
+  /** The connection once taken, and what for: what `release` gives back. */
+  private taken: { client: pg.PoolClient; use: Use } | undefined;
 
   constructor(
-    private readonly client: pg.PoolClient,
+    private readonly pool: pg.Pool,
+    private readonly queue: ConnectionQueue,
     private readonly names: StatementNames,
   ) {}
 
@@ -34,24 +43,26 @@ class PipelinedClient {
       return NO_ROWS;
     }
     if (text === 'commit' || text === 'rollback') {
-      // A transaction that never ran a statement was never opened.
-      if (this.pendingBegin !== undefined || this.ended) {
-        this.pendingBegin = undefined;
-        this.ended = false;
-        return NO_ROWS;
-      }
-      return this.send(text, []);
+      // A transaction that never ran a statement was never opened; one whose
+      // last statement carried its COMMIT is over.
+      const open = this.pendingBegin === undefined && !this.ended;
+      this.pendingBegin = undefined;
+      this.ended = false;
+      const client = open ? await this.opened() : undefined;
+      return client ? this.send(client, text, []) : NO_ROWS;
     }
     const begin = this.pendingBegin;
     this.pendingBegin = undefined;
     const last = endsTransaction(text);
+    const client = await this.connect(begin === undefined ? 'statement' : 'transaction');
     const [begun, answer, committed] = await Promise.allSettled(
       this.together(
+        client,
         () =>
           [
-            begin === undefined ? undefined : this.send(begin, []),
-            this.send(text, values),
-            last ? this.send('commit', []) : undefined,
+            begin === undefined ? undefined : this.send(client, begin, []),
+            this.send(client, text, values),
+            last ? this.send(client, 'commit', []) : undefined,
           ] as const,
       ),
     );
@@ -63,16 +74,49 @@ class PipelinedClient {
     return answer.value;
   }
 
-  private send(text: string, values: readonly unknown[]): Sent {
+  release(): void {
+    if (!this.taken) return;
+    this.taken.client.release();
+    this.queue.give(this.taken.use);
+    this.taken = undefined;
+  }
+
+  /**
+   * The pooled connection. Statements sent without waiting for one another
+   * (pipeline.ts) all wait for the one taking, and leave in the order they
+   * were asked for.
+   */
+  private connect(use: Use): Promise<pg.PoolClient> {
+    return (this.connection ??= this.take(use));
+  }
+
+  private async take(use: Use): Promise<pg.PoolClient> {
+    await this.queue.take(use);
+    try {
+      const client = await this.pool.connect();
+      this.taken = { client, use };
+      return client;
+    } catch (error) {
+      this.queue.give(use);
+      throw error;
+    }
+  }
+
+  /** The connection a transaction's statements ran on; none when no statement could take one. */
+  private async opened(): Promise<pg.PoolClient | undefined> {
+    return this.connection?.catch(() => undefined);
+  }
+
+  private send(client: pg.PoolClient, text: string, values: readonly unknown[]): Sent {
     const name = this.names.nameOf(text);
     return name === undefined
-      ? this.client.query(text, [...values])
-      : this.client.query({ name, text, values: [...values] });
+      ? client.query(text, [...values])
+      : client.query({ name, text, values: [...values] });
   }
 
   /** Sends the statements in one write to the socket (node-postgres writes each on its own). */
-  private together<T>(send: () => T): T {
-    const stream = (this.client as { connection?: { stream?: Writable } }).connection?.stream;
+  private together<T>(client: pg.PoolClient, send: () => T): T {
+    const stream = (client as { connection?: { stream?: Writable } }).connection?.stream;
     stream?.cork?.();
     try {
       return send();
@@ -83,26 +127,24 @@ class PipelinedClient {
 }
 
 /**
- * The pool as Kysely's PostgreSQL dialect takes it. `pool` must be created
- * with `pipeline: true` (db/connection.ts).
+ * The pool as Kysely's PostgreSQL dialect takes it: at most `queue.size` of
+ * `pool`'s connections in use at once, given out in the queue's order. `pool`
+ * must be created with `pipeline: true` (db/connection.ts).
  */
-export function pipelinedPool(pool: pg.Pool, names = new StatementNames()): PostgresPool {
-  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
-    const pipelined = new PipelinedClient(client, names);
-    // Kysely passes a cursor only for streaming, which this dialect is not given.
-    return {
-      query: ((text: string, values: readonly unknown[]) =>
-        pipelined.query(text, values)) as unknown as PostgresPoolClient['query'],
-      release: () => client.release(),
-    };
-  };
+export function pipelinedPool(
+  pool: pg.Pool,
+  queue: ConnectionQueue,
+  names = new StatementNames(),
+): PostgresPool {
   return {
     connect: async () => {
-      const client = await pool.connect();
-      let kept = wrapped.get(client);
-      if (!kept) wrapped.set(client, (kept = wrap(client)));
-      return kept;
+      const pipelined = new PipelinedClient(pool, queue, names);
+      // Kysely passes a cursor only for streaming, which this dialect is not given.
+      return {
+        query: ((text: string, values: readonly unknown[]) =>
+          pipelined.query(text, values)) as unknown as PostgresPoolClient['query'],
+        release: () => pipelined.release(),
+      };
     },
     end: () => pool.end(),
   };
