@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from './db/connection.js';
 import { migrate } from './db/migrate.js';
-import { DatabaseUpkeep } from './db/upkeep.js';
+import { analyzeAtStart, DatabaseUpkeep } from './db/upkeep.js';
 import { accountsFeature } from './features/accounts/index.js';
 import { analyticsFeature } from './features/analytics/index.js';
 import { authFeature } from './features/auth/index.js';
@@ -124,10 +124,10 @@ export async function createRuntime(
       ...databaseOptionsOf(config),
       statementTimeoutMs: options.unboundedStatements ? undefined : config.STATEMENT_TIMEOUT_MS,
     }));
-  await migrate(database);
+  const migrated = await migrate(database);
   // PGlite never analyzes on its own: without statistics the planner reads a
-  // whole account where an index would do. Refresh them at every start.
-  await database.withSession((session) => session.exec('analyze'));
+  // whole account where an index would do.
+  await database.withSession((session) => analyzeAtStart(session, migrated.length > 0));
 
   // Loaded only with Redis configured (it brings ioredis).
   const bus: EventBus = config.REDIS_URL

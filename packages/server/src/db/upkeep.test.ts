@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUp, type TestApp } from '../test/harness.js';
 import { callTool, connectMcp } from '../test/mcp-client.js';
-import { DatabaseUpkeep } from './upkeep.js';
+import { createTestDatabase } from '../test/harness.js';
+import type { RawSession } from './connection.js';
+import { analyzeAtStart, DatabaseUpkeep } from './upkeep.js';
 
 // The server analyzes the graph's tables once enough has changed and writes
 // pause: PGlite has no autovacuum, and PostgreSQL's comes a minute or more
@@ -134,5 +136,50 @@ describe('database upkeep', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     expect(t.runtime.upkeep.analyzed).toBe(before);
+  });
+});
+
+describe('statistics at start', () => {
+  /** How many times each table was analyzed, as the statistics say once flushed. */
+  async function analyzeCounts(session: RawSession): Promise<Record<string, number>> {
+    await session.query('select pg_stat_force_next_flush()');
+    const rows = await session.query<{ name: string; count: number }>(
+      `select relname as name, analyze_count::int as count from pg_stat_user_tables
+        where relname in ('steady', 'grown', 'fresh')`,
+    );
+    return Object.fromEntries(rows.map((row) => [row.name, row.count]));
+  }
+
+  it('analyzes every table after a migration, else only those never analyzed or grown since', async () => {
+    const database = await createTestDatabase();
+    try {
+      await database.withSession(async (session) => {
+        await session.exec(`create table steady (n int); create table grown (n int);
+          insert into steady select generate_series(1, 5000);
+          analyze steady; analyze grown;
+          insert into grown select generate_series(1, 5000);
+          create table fresh (n int)`);
+        const before = await analyzeCounts(session);
+
+        await analyzeAtStart(session, false);
+        const after = await analyzeCounts(session);
+        expect(after.steady).toBe(before.steady);
+        expect(after.grown).toBe(before.grown! + 1);
+        expect(after.fresh).toBe(before.fresh! + 1);
+        const [grown] = await session.query<{ rows: number }>(
+          "select reltuples::float8 as rows from pg_class where relname = 'grown'",
+        );
+        expect(grown!.rows).toBe(5000);
+
+        await analyzeAtStart(session, false);
+        expect(await analyzeCounts(session)).toEqual(after);
+
+        await analyzeAtStart(session, true);
+        const migrated = await analyzeCounts(session);
+        expect(migrated.steady).toBe(after.steady! + 1);
+      });
+    } finally {
+      await database.close();
+    }
   });
 });

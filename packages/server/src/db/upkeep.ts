@@ -145,6 +145,33 @@ export class DatabaseUpkeep {
   }
 }
 
+/**
+ * Planner statistics for a server that starts: every table after a migration
+ * (a new expression index has none until its table is analyzed), otherwise
+ * only the tables never analyzed, or whose size moved past autovacuum's 10%
+ * from the pages their statistics counted — a server stopped in the middle of
+ * a burst, before its idle pass. (PGlite starts with its change counters at
+ * zero, so the pages are what a restart can go by.) The rest kept their
+ * statistics in the database; analyzing them again at every start read a
+ * sample of each large table: 1–2 s at 1M entities on PGlite, and the
+ * embedded database's memory grown by that pass for good (decision 036).
+ */
+export async function analyzeAtStart(session: RawSession, migrated: boolean): Promise<void> {
+  if (migrated) {
+    await session.exec('analyze');
+    return;
+  }
+  const stale = await session.query<{ name: string }>(
+    `select quote_ident(c.relname) as name
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind = 'r'
+        and (c.reltuples < 0
+             or abs(pg_relation_size(c.oid) / current_setting('block_size')::int - c.relpages)
+                > 0.1 * c.relpages)`,
+  );
+  if (stale.length > 0) await session.exec(`analyze ${stale.map((row) => row.name).join(', ')}`);
+}
+
 /** The graph's rows as its tables' statistics last counted them. */
 async function rowsCounted(session: RawSession): Promise<number> {
   const [row] = await session.query<{ rows: number }>(
