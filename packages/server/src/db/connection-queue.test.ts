@@ -15,58 +15,58 @@ describe('the connection queue', () => {
   it('gives connections out at once up to its size, then in turn as they come back', async () => {
     const queue = new ConnectionQueue(2, undefined);
     const order: string[] = [];
-    await taking(queue, 'statement', 'a', order);
-    await taking(queue, 'statement', 'b', order);
-    const c = taking(queue, 'statement', 'c', order);
-    const d = taking(queue, 'statement', 'd', order);
+    await taking(queue, 'read', 'a', order);
+    await taking(queue, 'read', 'b', order);
+    const c = taking(queue, 'read', 'c', order);
+    const d = taking(queue, 'read', 'd', order);
     await Promise.resolve();
     expect(order).toEqual(['a', 'b']);
-    queue.give('statement');
+    queue.give('read');
     await c;
     expect(order).toEqual(['a', 'b', 'c']);
-    queue.give('statement');
+    queue.give('read');
     await d;
     expect(order).toEqual(['a', 'b', 'c', 'd']);
   });
 
-  it('lets a waiting transaction go before the statements that waited longer', async () => {
+  it('lets a waiting write go before the reads that waited longer', async () => {
     const queue = new ConnectionQueue(3, undefined);
     const order: string[] = [];
-    for (const name of ['r1', 'r2', 'r3']) await taking(queue, 'statement', name, order);
+    for (const name of ['r1', 'r2', 'r3']) await taking(queue, 'read', name, order);
     const waiting = [
-      taking(queue, 'statement', 'r4', order),
-      taking(queue, 'statement', 'r5', order),
-      taking(queue, 'transaction', 'w1', order),
-      taking(queue, 'transaction', 'w2', order),
+      taking(queue, 'read', 'r4', order),
+      taking(queue, 'read', 'r5', order),
+      taking(queue, 'write', 'w1', order),
+      taking(queue, 'write', 'w2', order),
     ];
-    queue.give('statement');
-    queue.give('statement');
-    queue.give('statement');
+    queue.give('read');
+    queue.give('read');
+    queue.give('read');
     await Promise.all(waiting.slice(2));
     await Promise.resolve();
-    // w1 and w2 first; the third connection goes to r4, since transactions
-    // never hold the last one while a statement waits.
+    // w1 and w2 first; the third connection goes to r4, since writes never
+    // hold the last one while a read waits.
     expect(order.slice(3)).toEqual(['w1', 'w2', 'r4']);
-    queue.give('transaction');
+    queue.give('write');
     await Promise.all(waiting);
     expect(order.slice(3)).toEqual(['w1', 'w2', 'r4', 'r5']);
   });
 
-  it('keeps one connection for statements however many transactions wait', async () => {
+  it('keeps one connection for reads however many writes wait', async () => {
     const queue = new ConnectionQueue(2, undefined);
     const order: string[] = [];
-    await taking(queue, 'transaction', 'w1', order);
-    await taking(queue, 'statement', 'r1', order);
-    const w2 = taking(queue, 'transaction', 'w2', order);
-    const r2 = taking(queue, 'statement', 'r2', order);
-    const w3 = taking(queue, 'transaction', 'w3', order);
-    // The statement's connection comes back while w1 still holds the other: r2 takes it.
-    queue.give('statement');
+    await taking(queue, 'write', 'w1', order);
+    await taking(queue, 'read', 'r1', order);
+    const w2 = taking(queue, 'write', 'w2', order);
+    const r2 = taking(queue, 'read', 'r2', order);
+    const w3 = taking(queue, 'write', 'w3', order);
+    // The read's connection comes back while w1 still holds the other: r2 takes it.
+    queue.give('read');
     await r2;
     expect(order).toEqual(['w1', 'r1', 'r2']);
-    queue.give('transaction');
+    queue.give('write');
     await w2;
-    queue.give('statement');
+    queue.give('read');
     await w3;
     expect(order).toEqual(['w1', 'r1', 'r2', 'w2', 'w3']);
   });
@@ -74,13 +74,13 @@ describe('the connection queue', () => {
   it('fails a wait past its limit as a statement timeout, and forgets the waiter', async () => {
     const queue = new ConnectionQueue(1, 20);
     const order: string[] = [];
-    await taking(queue, 'statement', 'a', order);
-    await expect(queue.take('transaction')).rejects.toMatchObject({
+    await taking(queue, 'read', 'a', order);
+    await expect(queue.take('write')).rejects.toMatchObject({
       code: QUERY_CANCELED,
       message: 'waited over 20 ms for a database connection',
     });
-    const b = taking(queue, 'statement', 'b', order);
-    queue.give('statement');
+    const b = taking(queue, 'read', 'b', order);
+    queue.give('read');
     await b;
     expect(order).toEqual(['a', 'b']);
   });
@@ -89,7 +89,7 @@ describe('the connection queue', () => {
 // The pool of PostgreSQL (pg-pool.ts); PGlite's one connection has its own
 // order (pglite-dialect.ts: a waiting transaction holds back later statements).
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL pool', { timeout: 60_000 }, () => {
-  it('runs a transaction that waited for a connection before the reads that waited longer', async () => {
+  it('runs the writes that waited for a connection before the reads that waited longer', async () => {
     const database = await createTestDatabase(5_000);
     const { db } = database;
     try {
@@ -102,17 +102,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the PostgreSQL pool', { timeout
       const reads = Array.from({ length: 4 }, () =>
         sql<{ at: Date }>`select clock_timestamp() as at`.execute(db),
       );
-      const write = db.transaction().execute(async (trx) => {
+      const inTransaction = db.transaction().execute(async (trx) => {
         const { rows } = await sql<{
           at: Date;
-        }>`insert into marks values ('write', clock_timestamp()) returning at`.execute(trx);
+        }>`insert into marks values ('transaction', clock_timestamp()) returning at`.execute(trx);
         return rows[0]!.at;
       });
+      const alone = sql<{ at: Date }>`
+        insert into marks values ('statement', clock_timestamp()) returning at
+      `.execute(db);
       await Promise.all(busy);
-      const wrote = await write;
+      const wrote = [await inTransaction, (await alone).rows[0]!.at];
       const read = (await Promise.all(reads)).map((result) => result.rows[0]!.at);
       // In the order they came, the reads would have taken the first four connections freed.
-      expect(read.every((at) => at > wrote)).toBe(true);
+      expect(read.every((at) => wrote.every((written) => at > written))).toBe(true);
     } finally {
       await database.close();
     }

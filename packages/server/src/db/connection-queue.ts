@@ -1,7 +1,10 @@
 import { QUERY_CANCELED } from './deadline.js';
 
-/** What a connection is taken for: a transaction (every write) or a plain statement (reads). */
-export type Use = 'transaction' | 'statement';
+/**
+ * What a connection is taken for: a write (a transaction — every graph write
+ * is one — or a statement that changes rows) or a read.
+ */
+export type Use = 'write' | 'read';
 
 interface Waiter {
   use: Use;
@@ -10,17 +13,18 @@ interface Waiter {
 }
 
 /**
- * Who gets the next of the pool's `size` connections (decision 035). A
- * transaction goes before the plain statements waiting: an account's writes
- * run one at a time under its lock (decision 030), so every moment a write
- * waits behind reads, all of that account's writes wait, while reads run side
- * by side. It never takes the last connection while a statement waits, so
- * reads move however many writes queue. A wait longer than `maxWaitMs` fails
- * as a statement past the timeout does (503, nothing done).
+ * Who gets the next of the pool's `size` connections (decisions 035, 037). A
+ * write goes before the reads waiting: an account's graph writes run one at
+ * a time under its lock (decision 030), and its requests wait on the usage
+ * meter's reservation of their admissions, so every moment such a write
+ * waits behind reads, a queue of requests waits with it, while reads run
+ * side by side. A write never takes the last connection while a read waits,
+ * so reads move however many writes queue. A wait longer than `maxWaitMs`
+ * fails as a statement past the timeout does (503, nothing done).
  */
 export class ConnectionQueue {
-  private readonly held: Record<Use, number> = { transaction: 0, statement: 0 };
-  private readonly waiting: Record<Use, Waiter[]> = { transaction: [], statement: [] };
+  private readonly held: Record<Use, number> = { write: 0, read: 0 };
+  private readonly waiting: Record<Use, Waiter[]> = { write: [], read: [] };
 
   constructor(
     readonly size: number,
@@ -28,7 +32,7 @@ export class ConnectionQueue {
   ) {}
 
   async take(use: Use): Promise<void> {
-    if (this.held.transaction + this.held.statement < this.size) {
+    if (this.held.write + this.held.read < this.size) {
       this.held[use] += 1;
       return;
     }
@@ -61,9 +65,8 @@ export class ConnectionQueue {
   }
 
   private next(): Waiter | undefined {
-    const { transaction, statement } = this.waiting;
-    const transactionFirst =
-      transaction.length > 0 && (statement.length === 0 || this.held.transaction < this.size - 1);
-    return (transactionFirst ? transaction : statement).shift();
+    const { write, read } = this.waiting;
+    const writeFirst = write.length > 0 && (read.length === 0 || this.held.write < this.size - 1);
+    return (writeFirst ? write : read).shift();
   }
 }

@@ -7,6 +7,9 @@ import { StatementNames } from './prepared.js';
 
 type Sent = Promise<pg.QueryResult>;
 
+/** A statement outside a transaction that writes (the usage meter's, say): it goes first as well. */
+const CHANGES_ROWS = /^\s*(insert|update|delete)\b/i;
+
 /** What Kysely's PostgreSQL driver gives for a statement it sends itself. */
 const NO_ROWS = { command: 'SELECT', rowCount: 0, rows: [] };
 
@@ -14,7 +17,7 @@ const NO_ROWS = { command: 'SELECT', rowCount: 0, rows: [] };
  * One use of a pooled connection as Kysely sees it, from its first statement
  * to its release. The pooled connection itself is taken at the first
  * statement, when it is known whether a transaction begins: the queue lets a
- * transaction go first (decision 035). Marked statements go as named ones
+ * write go first (decisions 035, 037). Marked statements go as named ones
  * (decision 015). The pool runs in node-postgres' pipeline mode, where a
  * statement leaves as soon as it is asked for, so this connection can send a
  * transaction's BEGIN with its first statement and a `thenCommit` statement
@@ -54,7 +57,9 @@ class PipelinedClient {
     const begin = this.pendingBegin;
     this.pendingBegin = undefined;
     const last = endsTransaction(text);
-    const client = await this.connect(begin === undefined ? 'statement' : 'transaction');
+    const client = await this.connect(
+      begin !== undefined || CHANGES_ROWS.test(text) ? 'write' : 'read',
+    );
     const [begun, answer, committed] = await Promise.allSettled(
       this.together(
         client,

@@ -83,14 +83,18 @@ export async function currentPlan(db: Db, accountId: string, now = new Date()): 
  * This node's reader of plans. The plan in force is judged now from the
  * account's subscription as read at most PLAN_READ_TTL_MS ago: every request
  * is admitted against it, and re-reading the row each time was one statement
- * of each. A change made through this node's billing is seen at once
- * (billing calls `forget`, see the runtime); one made on another node within
- * that time. A reader inside a transaction passes it as `db` (PGlite has one
- * connection, which the transaction holds).
+ * of each. A copy past half that age is read again in the background, one
+ * read per account at a time, so a busy account's requests do not wait on
+ * it. A change made through this node's billing is seen at once (billing
+ * calls `forget`, see the runtime); one made on another node within that
+ * time. A reader inside a transaction passes it as `db` (PGlite has one
+ * connection, which the transaction holds) and reads through it.
  */
 export class Entitlements {
   /** Subscriptions read, by account, in the order they were read. */
   private readonly kept = new Map<string, { row: EntitlementRow | undefined; readAt: number }>();
+  /** The read under way, by account: later readers share it. */
+  private readonly reading = new Map<string, Promise<EntitlementRow | undefined>>();
 
   constructor(
     private readonly db: Db,
@@ -99,22 +103,52 @@ export class Entitlements {
 
   async planOf(accountId: string, now = this.now(), db: Db = this.db): Promise<Plan> {
     const kept = this.kept.get(accountId);
-    if (kept && performance.now() - kept.readAt < PLAN_READ_TTL_MS) {
+    const age = kept ? performance.now() - kept.readAt : Number.POSITIVE_INFINITY;
+    if (kept && age < PLAN_READ_TTL_MS) {
+      // A failed read ahead is left to the next reader past the copy's age.
+      if (age > PLAN_READ_TTL_MS / 2) this.read(accountId).catch(() => undefined);
       return effectivePlan(kept.row, now);
     }
+    const row = db === this.db ? await this.read(accountId) : await this.readThrough(db, accountId);
+    return effectivePlan(row, now);
+  }
+
+  /** The account's subscription row, read once however many ask meanwhile. */
+  private read(accountId: string): Promise<EntitlementRow | undefined> {
+    const under = this.reading.get(accountId);
+    if (under) return under;
+    const reading = this.readThrough(
+      this.db,
+      accountId,
+      () => this.reading.get(accountId) === reading,
+    );
+    this.reading.set(accountId, reading);
+    const done = () => {
+      if (this.reading.get(accountId) === reading) this.reading.delete(accountId);
+    };
+    reading.then(done, done);
+    return reading;
+  }
+
+  /** Reads the row and keeps it, unless `current` says it was forgotten meanwhile. */
+  private async readThrough(db: Db, accountId: string, current = () => true) {
     const readAt = performance.now();
     const row = await repo.findEntitlement(db, accountId);
-    this.kept.delete(accountId);
-    this.kept.set(accountId, { row, readAt });
-    // Maps keep insertion order: drop the oldest past the cap.
-    if (this.kept.size > PLANS_KEPT) {
-      this.kept.delete(this.kept.keys().next().value!);
+    if (current()) {
+      this.kept.delete(accountId);
+      this.kept.set(accountId, { row, readAt });
+      // Maps keep insertion order: drop the oldest past the cap.
+      if (this.kept.size > PLANS_KEPT) {
+        this.kept.delete(this.kept.keys().next().value!);
+      }
     }
-    return effectivePlan(row, now);
+    return row;
   }
 
   /** The account's subscription changed: its next read goes to the row again. */
   forget(accountId: string): void {
     this.kept.delete(accountId);
+    // A read under way may have read the row before the change: it keeps nothing.
+    this.reading.delete(accountId);
   }
 }

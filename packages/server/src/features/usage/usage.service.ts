@@ -89,9 +89,12 @@ const LEASE_MAX = 64;
  *   increment in the database (`usage_monthly`): concurrent requests on any
  *   number of nodes queue on the account's row, so an allowance of N admits
  *   exactly N. A busy account's node reserves a lease of several at once and
- *   hands them out without a statement; what is left of it is given back
- *   with the next flush (a crash keeps at most LEASE_MAX counted per account
- *   and node). Past the allowance: 429 with Retry-After until the month resets.
+ *   hands them out without a statement, reserving the next lease while half
+ *   of this one is left, so a busy account's requests do not wait on that
+ *   statement. A lease the account did not draw on for a flush interval is
+ *   given back with the flush (a crash keeps at most a lease and a half,
+ *   1.5 × LEASE_MAX, counted per account and node). Past the allowance: 429
+ *   with Retry-After until the month resets.
  * - An admitted operation that succeeds is `record`ed: its kind and time are
  *   aggregated in memory and flushed in batches (a request never waits on
  *   that write); one that fails is `release`d and does not count.
@@ -107,12 +110,14 @@ export class UsageMeter extends BatchedWriter {
   /** Admitted on this node and neither recorded nor released yet: account → month → count. */
   private readonly inFlight = new Map<string, Map<string, number>>();
   /** Admissions this node reserved in the database and has not handed out yet, by account. */
-  private readonly leases = new Map<string, { month: string; left: number }>();
-  /** A reservation in flight, by account: other requests of the account wait for it. */
+  private readonly leases = new Map<string, { month: string; left: number; size: number }>();
+  /** A reservation in flight, by account: requests finding no lease wait for it. */
   private readonly reserving = new Map<string, Promise<AppError | undefined>>();
   /** Admissions handed out by account in this flush interval, and in the one before. */
   private demand = new Map<string, number>();
   private previousDemand = new Map<string, number>();
+  /** Set by `stop`: its last flush gives every lease back. */
+  private stopping = false;
 
   constructor(
     private readonly db: Db,
@@ -143,7 +148,18 @@ export class UsageMeter extends BatchedWriter {
       const refused = await reservation;
       if (refused) throw refused;
     } finally {
-      this.reserving.delete(accountId);
+      if (this.reserving.get(accountId) === reservation) this.reserving.delete(accountId);
+    }
+  }
+
+  /** Writes what is left and gives every lease back, the one being reserved too. */
+  override async stop(): Promise<void> {
+    this.stopping = true;
+    try {
+      await Promise.allSettled(this.reserving.values());
+      await super.stop();
+    } finally {
+      this.stopping = false;
     }
   }
 
@@ -161,16 +177,56 @@ export class UsageMeter extends BatchedWriter {
     const plan = await this.entitlements.planOf(accountId, now);
     const max = plan.features.maxQueries;
     const allowance = max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max;
-    const busy = Math.max(this.demand.get(accountId) ?? 0, this.previousDemand.get(accountId) ?? 0);
-    const lease = Math.min(LEASE_MAX, busy);
-    if (lease > 1 && (await repo.admit(this.db, accountId, month, allowance, lease))) {
-      this.giveBackLease(accountId);
-      this.leases.set(accountId, { month, left: lease - 1 });
+    if (await this.reserveLease(accountId, month, allowance)) {
+      this.takeLeased(accountId, month);
     } else if (!(await repo.admit(this.db, accountId, month, allowance))) {
       return monthlyLimitReached(plan, max, now);
+    } else {
+      this.handOut(accountId, month);
     }
-    this.handOut(accountId, month);
     return undefined;
+  }
+
+  /**
+   * Reserves a lease sized to the account's recent demand and adds it to what
+   * is left of the current one; false when the account has not been busy or
+   * the allowance has no room for all of it.
+   */
+  private async reserveLease(accountId: string, month: string, allowance: number) {
+    const busy = Math.max(this.demand.get(accountId) ?? 0, this.previousDemand.get(accountId) ?? 0);
+    const size = Math.min(LEASE_MAX, busy);
+    if (size <= 1 || !(await repo.admit(this.db, accountId, month, allowance, size))) return false;
+    const lease = this.leases.get(accountId);
+    if (lease?.month === month) {
+      lease.left += size;
+      lease.size = size;
+    } else {
+      this.giveBackLease(accountId);
+      this.leases.set(accountId, { month, left: size, size });
+    }
+    return true;
+  }
+
+  /**
+   * The next lease, reserved while half of this one is left: the account's
+   * requests go on drawing on what is left meanwhile, and wait only if it runs
+   * out first. Nothing waits on its failure; a request finding no lease
+   * reserves for itself.
+   */
+  private reserveAhead(accountId: string, month: string): void {
+    const reservation = (async () => {
+      const plan = await this.entitlements.planOf(accountId, this.now());
+      const max = plan.features.maxQueries;
+      await this.reserveLease(accountId, month, max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max);
+      return undefined;
+    })().catch((error: unknown) => {
+      this.onError?.(error, 'could not reserve admissions ahead');
+      return undefined;
+    });
+    this.reserving.set(accountId, reservation);
+    void reservation.then(() => {
+      if (this.reserving.get(accountId) === reservation) this.reserving.delete(accountId);
+    });
   }
 
   /** Hands out one admission of the account's lease for `month`, if it holds one. */
@@ -185,6 +241,9 @@ export class UsageMeter extends BatchedWriter {
     if (lease.left === 0) return false;
     lease.left -= 1;
     this.handOut(accountId, month);
+    if (lease.left <= lease.size / 2 && !this.reserving.has(accountId)) {
+      this.reserveAhead(accountId, month);
+    }
     return true;
   }
 
@@ -246,7 +305,11 @@ export class UsageMeter extends BatchedWriter {
    * retried with the next flush, added to whatever was recorded meanwhile.
    */
   protected async write(): Promise<void> {
-    for (const accountId of [...this.leases.keys()]) this.giveBackLease(accountId);
+    // A lease stays with an account still drawing on it (its next request
+    // would only reserve another); an idle account's goes back.
+    for (const accountId of [...this.leases.keys()]) {
+      if (this.stopping || !this.demand.has(accountId)) this.giveBackLease(accountId);
+    }
     this.previousDemand = this.demand;
     this.demand = new Map();
     if (this.pending.size === 0 && this.settled.size === 0) return;

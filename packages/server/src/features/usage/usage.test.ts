@@ -193,7 +193,9 @@ describe('usage metering', () => {
       plus('update', 'entity', 2),
       plus('update', 'relation', 1),
     ]);
-    // Every admitted operation was either counted or given back.
+    // Every admitted operation was either counted or, after an interval
+    // without requests, given back.
+    await t.runtime.usage.flush();
     expect(await monthly(accountId)).toEqual({ count: 28, reserved: 0 });
 
     const summary = (await call({ method: 'GET', url: '/api/analytics' })).json();
@@ -272,7 +274,28 @@ describe('usage metering', () => {
     expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(429);
   }, 15_000);
 
-  it('leases admissions to a busy account, shows only those used, and gives the rest back with the flush', async () => {
+  it('reads a plan changed elsewhere again in the background once its copy is half its age', async () => {
+    const { token, user } = await signUp(t.app);
+    const accountId = await accountIdOf(user.id);
+    await spend(accountId, 15_000);
+    const call = as(t.app, token);
+    await setPlan(t, user.id, 'starter');
+    expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200); // read now
+    // Past this node's billing (another node, or by hand): the copy does not know.
+    await t.database.db
+      .updateTable('subscriptions')
+      .set({ plan_id: 'free' })
+      .where('account_id', '=', accountId)
+      .execute();
+    await new Promise((resolve) => setTimeout(resolve, 2_700));
+    // Past half its age the copy still answers, and its next read starts behind it…
+    expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // …so the change shows well before the copy's full age (5 s) without a request waiting on it.
+    expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(429);
+  }, 15_000);
+
+  it('leases admissions to a busy account, shows only those used, and gives the rest back once it is idle', async () => {
     const { token, user } = await signUp(t.app);
     const accountId = await accountIdOf(user.id);
     const call = as(t.app, token);
@@ -287,8 +310,35 @@ describe('usage metering', () => {
       expect(before.reserved).toBeGreaterThan(20);
       const summary = (await call({ method: 'GET', url: '/api/analytics' })).json();
       expect(summary.operationsThisMonth).toBe(20);
+      // Still drawing on its lease in this interval: the account keeps it.
+      await t.runtime.usage.flush();
+      const after = await monthly(accountId);
+      expect(after.count).toBe(20);
+      expect(after.reserved).toBe(before.reserved - 20);
+      // A whole interval without a request: what is left goes back.
       await t.runtime.usage.flush();
       expect(await monthly(accountId)).toEqual({ count: 20, reserved: 0 });
+    } finally {
+      t.runtime.usage.start(5_000);
+    }
+  });
+
+  it("reserves a busy account's next lease before this one runs out", async () => {
+    const { token, user } = await signUp(t.app);
+    const accountId = await accountIdOf(user.id);
+    const call = as(t.app, token);
+    await t.runtime.usage.stop(); // no timed flush in the middle
+    try {
+      let least = Number.POSITIVE_INFINITY;
+      for (let used = 1; used <= 200; used++) {
+        expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
+        // Reserved and not yet handed out: this node's lease. Past the first
+        // few leases it never runs out, so no request waits on a reservation.
+        if (used > 100) least = Math.min(least, (await monthly(accountId)).reserved - used);
+      }
+      expect(least).toBeGreaterThan(0);
+      await t.runtime.usage.stop();
+      expect(await monthly(accountId)).toEqual({ count: 200, reserved: 0 });
     } finally {
       t.runtime.usage.start(5_000);
     }
