@@ -290,7 +290,7 @@ describe('usage metering', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_700));
     // Past half its age the copy still answers, and its next read starts behind it…
     expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     // …so the change shows well before the copy's full age (5 s) without a request waiting on it.
     expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(429);
   }, 15_000);
