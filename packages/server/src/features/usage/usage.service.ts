@@ -167,7 +167,7 @@ export class UsageMeter extends BatchedWriter {
    * Reserves admissions in the database: one for the caller and, for an
    * account that has been busy, a lease of more that the account's next
    * requests on this node take without a statement (at most LEASE_MAX; what is
-   * left of it is given back with the next flush). The lease is all or none:
+   * left of it goes back once the account is idle). The lease is all or none:
    * near the end of the allowance, one at a time, so no node holds what
    * another could use. Resolves to the 429 when nothing is left.
    */
@@ -217,7 +217,13 @@ export class UsageMeter extends BatchedWriter {
     const reservation = (async () => {
       const plan = await this.entitlements.planOf(accountId, this.now());
       const max = plan.features.maxQueries;
-      await this.reserveLease(accountId, month, max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max);
+      const allowance = max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max;
+      if (!(await this.reserveLease(accountId, month, allowance))) {
+        // No room for another lease (or no longer busy): the rest of this one
+        // is drawn without asking again, then requests reserve one at a time.
+        const lease = this.leases.get(accountId);
+        if (lease) lease.size = 0;
+      }
       return undefined;
     })().catch((error: unknown) => {
       this.onError?.(error, 'could not reserve admissions ahead');
