@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signUp, type TestApp } from '../test/harness.js';
+import { createTestApp, createTestDatabase, signUp, type TestApp } from '../test/harness.js';
 import { callTool, connectMcp } from '../test/mcp-client.js';
-import { createTestDatabase } from '../test/harness.js';
 import type { RawSession } from './connection.js';
 import { analyzeAtStart, DatabaseUpkeep } from './upkeep.js';
 

@@ -71,11 +71,17 @@ function nextMonth(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 }
 
-function monthlyLimitReached(plan: Plan, max: number, now: Date): AppError {
+function monthlyLimitReached(plan: Plan, now: Date): AppError {
   return tooManyRequests(
-    `Monthly operation limit reached: the ${plan.name} plan includes ${max.toLocaleString('en-US')} operations per month. Upgrade your plan, or wait until the month ends.`,
+    `Monthly operation limit reached: the ${plan.name} plan includes ${plan.features.maxQueries.toLocaleString('en-US')} operations per month. Upgrade your plan, or wait until the month ends.`,
     Math.max(1, Math.ceil((nextMonth(now).getTime() - now.getTime()) / 1000)),
   );
+}
+
+/** The plan's operations a month, as the conditional increment compares them. */
+function allowanceOf(plan: Plan): number {
+  const max = plan.features.maxQueries;
+  return max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max;
 }
 
 /** Admissions one reservation takes at most for an account's next requests on this node. */
@@ -175,12 +181,11 @@ export class UsageMeter extends BatchedWriter {
     const now = this.now();
     const month = monthOf(now);
     const plan = await this.entitlements.planOf(accountId, now);
-    const max = plan.features.maxQueries;
-    const allowance = max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max;
+    const allowance = allowanceOf(plan);
     if (await this.reserveLease(accountId, month, allowance)) {
       this.takeLeased(accountId, month);
     } else if (!(await repo.admit(this.db, accountId, month, allowance))) {
-      return monthlyLimitReached(plan, max, now);
+      return monthlyLimitReached(plan, now);
     } else {
       this.handOut(accountId, month);
     }
@@ -216,9 +221,7 @@ export class UsageMeter extends BatchedWriter {
   private reserveAhead(accountId: string, month: string): void {
     const reservation = (async () => {
       const plan = await this.entitlements.planOf(accountId, this.now());
-      const max = plan.features.maxQueries;
-      const allowance = max === UNLIMITED ? Number.MAX_SAFE_INTEGER : max;
-      if (!(await this.reserveLease(accountId, month, allowance))) {
+      if (!(await this.reserveLease(accountId, month, allowanceOf(plan)))) {
         // No room for another lease (or no longer busy): the rest of this one
         // is drawn without asking again, then requests reserve one at a time.
         const lease = this.leases.get(accountId);

@@ -39,6 +39,29 @@ async function usageRows(accountId: string) {
     .execute();
 }
 
+/** Writes the account's plan as another node or an operator would: this node's copy does not know. */
+async function setPlanPastBilling(accountId: string, planId: string): Promise<void> {
+  await t.database.db
+    .updateTable('subscriptions')
+    .set({ plan_id: planId })
+    .where('account_id', '=', accountId)
+    .execute();
+}
+
+/**
+ * Runs `fn` with the meter's timed flush stopped, so a flush lands only where
+ * the test asks for one (on a loaded machine one would land between its calls
+ * and its checks).
+ */
+async function withoutTimedFlush(fn: () => Promise<void>): Promise<void> {
+  await t.runtime.usage.stop();
+  try {
+    await fn();
+  } finally {
+    t.runtime.usage.start(5_000);
+  }
+}
+
 /** Puts `count` operations on the account's books for `day` (as if made earlier that day). */
 async function spend(
   accountId: string,
@@ -264,11 +287,7 @@ describe('usage metering', () => {
     expect(upgraded.statusCode, upgraded.body).toBe(200);
     expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
     // Past this node's billing (another node, or by hand): seen once the plan read is old.
-    await t.database.db
-      .updateTable('subscriptions')
-      .set({ plan_id: 'free' })
-      .where('account_id', '=', accountId)
-      .execute();
+    await setPlanPastBilling(accountId, 'free');
     expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 5_100));
     expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(429);
@@ -282,11 +301,7 @@ describe('usage metering', () => {
     await setPlan(t, user.id, 'starter');
     expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200); // read now
     // Past this node's billing (another node, or by hand): the copy does not know.
-    await t.database.db
-      .updateTable('subscriptions')
-      .set({ plan_id: 'free' })
-      .where('account_id', '=', accountId)
-      .execute();
+    await setPlanPastBilling(accountId, 'free');
     await new Promise((resolve) => setTimeout(resolve, 2_700));
     // Past half its age the copy still answers, and its next read starts behind it…
     expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
@@ -299,8 +314,7 @@ describe('usage metering', () => {
     const { token, user } = await signUp(t.app);
     const accountId = await accountIdOf(user.id);
     const call = as(t.app, token);
-    await t.runtime.usage.stop(); // no timed flush in the middle
-    try {
+    await withoutTimedFlush(async () => {
       for (let i = 0; i < 20; i++) {
         expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
       }
@@ -318,17 +332,14 @@ describe('usage metering', () => {
       // A whole interval without a request: what is left goes back.
       await t.runtime.usage.flush();
       expect(await monthly(accountId)).toEqual({ count: 20, reserved: 0 });
-    } finally {
-      t.runtime.usage.start(5_000);
-    }
+    });
   });
 
   it("reserves a busy account's next lease before this one runs out", async () => {
     const { token, user } = await signUp(t.app);
     const accountId = await accountIdOf(user.id);
     const call = as(t.app, token);
-    await t.runtime.usage.stop(); // no timed flush in the middle
-    try {
+    await withoutTimedFlush(async () => {
       let least = Number.POSITIVE_INFINITY;
       for (let used = 1; used <= 200; used++) {
         expect((await call({ method: 'GET', url: '/api/entities' })).statusCode).toBe(200);
@@ -339,9 +350,7 @@ describe('usage metering', () => {
       expect(least).toBeGreaterThan(0);
       await t.runtime.usage.stop();
       expect(await monthly(accountId)).toEqual({ count: 200, reserved: 0 });
-    } finally {
-      t.runtime.usage.start(5_000);
-    }
+    });
   });
 
   it('admits exactly the allowance left to 200 parallel requests (14,950 used → 50 succeed)', async () => {
@@ -349,9 +358,7 @@ describe('usage metering', () => {
     const accountId = await accountIdOf(user.id);
     await spend(accountId, 14_950);
     const call = as(t.app, token);
-    // No timed flush in the middle: on a loaded machine one lands between the calls and the check.
-    await t.runtime.usage.stop();
-    try {
+    await withoutTimedFlush(async () => {
       const responses = await Promise.all(
         Array.from({ length: 200 }, () => call({ method: 'GET', url: '/api/entities' })),
       );
@@ -363,9 +370,7 @@ describe('usage metering', () => {
       expect(await monthly(accountId)).toEqual({ count: 15_000, reserved: 0 });
       const rows = await usageRows(accountId);
       expect(rows.reduce((sum, row) => sum + row.count, 0)).toBe(15_000);
-    } finally {
-      t.runtime.usage.start(5_000);
-    }
+    });
   });
 
   it('holds the allowance exactly across two nodes sharing the database', async () => {
