@@ -46,11 +46,10 @@ export async function buildApp({
   const app = Fastify({
     logger: loggerOptions(config, logDestination),
     logController: new OneLinePerRequest(),
-    // Behind a load balancer the client address comes from X-Forwarded-For (TRUST_PROXY hops).
+    // Behind a load balancer the client address comes from X-Forwarded-For,
+    // counted from the right: TRUST_PROXY hops, never the client's own entries.
     trustProxy:
-      typeof config.TRUST_PROXY === 'number'
-        ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number)
-        : config.TRUST_PROXY,
+      config.TRUST_PROXY > 0 ? (_address: string, hop: number) => hop < config.TRUST_PROXY : false,
     bodyLimit: 2 * 1024 * 1024,
     frameworkErrors,
     // Query strings like ?types=a,b stay strings; zod schemas parse them.

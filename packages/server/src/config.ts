@@ -66,14 +66,16 @@ const envSchema = z.object({
    */
   API_RATE_LIMIT_PER_ACCOUNT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   /**
-   * Trust X-Forwarded-For from this many proxy hops (or `true` for all) when
-   * taking the client address; off unless Engram runs behind a load balancer.
+   * How many proxy hops in front of Engram to believe in X-Forwarded-For when
+   * taking the client address: `true` is one (the nearest proxy's view), a
+   * number that many, `false` (the default) none. Never "all": the leftmost
+   * entry is whatever the client wrote.
    */
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|\d+)$/, 'must be true, false or a number of proxy hops')
     .default('false')
-    .transform((value) => (value === 'true' ? true : value === 'false' ? false : Number(value))),
+    .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value))),
   /**
    * The address people open Engram at (e.g. https://engram.example.com). Its
    * origin is the one browser origin /mcp and /ws/connect accept; unset, pages
@@ -89,6 +91,8 @@ const envSchema = z.object({
    * behind a proxy), else http://localhost:PORT.
    */
   OAUTH_DYNAMIC_REGISTRATION: z.enum(['true', 'false']).default('true'),
+  /** Requests per client address per minute on /oauth/authorize, /oauth/token and /oauth/revoke (429 past it). */
+  OAUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /**
    * Development and tests only: outbound fetches made on a client's say-so
    * (OAuth client metadata documents) may reach loopback and private

@@ -25,13 +25,16 @@ for (const [network, prefix] of [
   PRIVATE.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and IPv4-compatible (::a.b.c.d)
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10], // site-local (deprecated, still routed by some stacks)
   ['ff00::', 8],
-  ['64:ff9b::', 96],
+  ['64:ff9b::', 96], // NAT64: an IPv4 address behind a translator
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['2001::', 32], // Teredo: an IPv4 address tunnelled
   ['2001:db8::', 32],
+  ['2002::', 16], // 6to4: an IPv4 address tunnelled
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
 }

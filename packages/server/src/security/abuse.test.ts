@@ -143,6 +143,25 @@ describe('sign-in abuse', () => {
       expect(statuses, `TRUST_PROXY=${trust}`).toEqual(expected);
     }
   });
+
+  it('believes only the hops TRUST_PROXY names: `true` is the nearest proxy, not the client', async () => {
+    // The client writes its own X-Forwarded-For; the one proxy in front appends what it saw.
+    for (const trust of ['true', '1']) {
+      const t = await app({ TRUST_PROXY: trust, AUTH_RATE_LIMIT_PER_MINUTE: '2' });
+      const statuses = [];
+      for (const spoofed of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { email: `nobody-${randomUUID()}@example.com`, password: 'Password123' },
+          remoteAddress: '10.0.0.1',
+          headers: { 'x-forwarded-for': `${spoofed}, 203.0.113.50` },
+        });
+        statuses.push(response.statusCode);
+      }
+      expect(statuses, `TRUST_PROXY=${trust}`).toEqual([401, 401, 429]);
+    }
+  });
 });
 
 describe('flooding the API', () => {

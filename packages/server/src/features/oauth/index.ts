@@ -57,7 +57,7 @@ export const oauthFeature = defineFeature({
         dynamicRegistration: config.OAUTH_DYNAMIC_REGISTRATION === 'true',
         allowPrivateNetwork: config.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
         metadataCa: tuning?.metadataCa,
-        trustProxy: config.TRUST_PROXY !== false,
+        trustProxyHops: config.TRUST_PROXY,
         ...keys,
       }).then((server) => {
         // A refresh token or code used twice, or a refresh token revoked: the library ended the grant.

@@ -30,12 +30,25 @@ export function metadataFetch(options: MetadataFetchOptions) {
       throw new Error('Client metadata URL points at a private address');
     }
     return new Promise<Response>((resolve, reject) => {
+      // One outcome per fetch: whatever the peer sends later (more bytes, a
+      // reset, an error on the socket) is absorbed by the listeners below.
+      let settled = false;
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+        req.destroy();
+      };
       const req = request(
         url,
         {
           method: 'GET',
           headers: { accept: 'application/json', 'user-agent': 'Engram' },
           ca: options.ca,
+          // A socket of its own, closed with the request: never handed back to
+          // a keep-alive pool where a late error would have no listener.
+          agent: false,
           timeout: METADATA_TIMEOUT_MS,
           signal: init?.signal ?? undefined,
           lookup: guardedLookup(
@@ -44,18 +57,22 @@ export function metadataFetch(options: MetadataFetchOptions) {
           ),
         },
         (response) => {
+          const tooLarge = () => fail(new Error('Client metadata document is too large'));
+          if (Number(response.headers['content-length'] ?? 0) > METADATA_MAX_BYTES) {
+            return tooLarge();
+          }
           const chunks: Buffer[] = [];
           let size = 0;
           response.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > METADATA_MAX_BYTES) {
-              req.destroy(new Error('Client metadata document is too large'));
-              return;
-            }
+            if (size > METADATA_MAX_BYTES) return tooLarge();
             chunks.push(chunk);
           });
-          response.on('error', reject);
+          response.on('error', fail);
           response.on('end', () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
             const headers = new Headers();
             for (const [name, value] of Object.entries(response.headers)) {
               if (typeof value === 'string') headers.set(name, value);
@@ -68,12 +85,11 @@ export function metadataFetch(options: MetadataFetchOptions) {
         },
       );
       const timer = setTimeout(
-        () => req.destroy(new Error('Client metadata fetch timed out')),
+        () => fail(new Error('Client metadata fetch timed out')),
         METADATA_TIMEOUT_MS,
       );
-      req.on('close', () => clearTimeout(timer));
-      req.on('timeout', () => req.destroy(new Error('Client metadata fetch timed out')));
-      req.on('error', reject);
+      req.on('timeout', () => fail(new Error('Client metadata fetch timed out')));
+      req.on('error', fail);
       req.end();
     });
   };

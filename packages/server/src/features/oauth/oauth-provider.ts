@@ -35,7 +35,8 @@ export interface ProviderSettings {
   signingKey: Record<string, unknown>;
   /** Keys the library signs its cookies with, kept in instance_settings. */
   cookieKeys: string[];
-  trustProxy: boolean;
+  /** TRUST_PROXY: how many proxy hops' X-Forwarded-* to believe. */
+  trustProxyHops: number;
 }
 
 /** `<accountId>.<userId>`: the subject of every grant and token. */
@@ -160,6 +161,7 @@ export async function createProvider(settings: ProviderSettings): Promise<OidcPr
     },
   };
   const provider = new Provider(settings.issuer, configuration);
-  provider.proxy = settings.trustProxy;
+  provider.proxy = settings.trustProxyHops > 0;
+  provider.maxIpsCount = settings.trustProxyHops;
   return provider;
 }

@@ -89,6 +89,9 @@ export function sendWebhook(
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         ca: options.ca,
+        // A socket of its own, closed with the request: never handed back to a
+        // keep-alive pool where a late error from the peer would have no listener.
+        agent: false,
         lookup: guardedLookup(
           options.allowPrivateNetwork,
           'Host resolves to a private, loopback or link-local address',
