@@ -430,10 +430,10 @@ export const realtimeRoutes: FastifyPluginAsync<{
                 throw error;
               },
             );
+          // The default space too is checked like any other: a key scoped to
+          // other spaces is refused it, as on REST and MCP.
           const slug = typeof query.space === 'string' && query.space ? query.space : undefined;
-          const space = slug
-            ? await findSpace(slug)
-            : { id: auth.accountId, slug: DEFAULT_SPACE_SLUG };
+          const space = await findSpace(slug ?? DEFAULT_SPACE_SLUG);
           if (closed) return;
           if (typeof space === 'string') {
             socket.close(CLOSE_POLICY, space);
