@@ -29,7 +29,7 @@ let documents: Awaited<ReturnType<typeof startHttpsServer>>;
 beforeAll(async () => {
   // Each document is answered in one write: with keep-alive (the default) or `Connection: close`.
   documents = await startHttpsServer((path) => {
-    const size = Number(/size=(\d+)/.exec(path)?.[1] ?? 1000);
+    const size = Number(/size-(\d+)/.exec(path)?.[1] ?? 1000);
     return {
       status: 200,
       body: paddedDocument(`${documents.origin}${path}`, size),
@@ -48,10 +48,10 @@ describe('a client metadata document larger than the limit', () => {
   for (const size of [METADATA_MAX_BYTES + 1_000, 16 * 1024, 64 * 1024]) {
     for (const connection of ['keep-alive', 'close']) {
       it(`is refused, whole in one piece (${size} bytes, ${connection})`, async () => {
-        const url = `${documents.origin}/c.json?size=${size}&${connection}`;
+        const url = `${documents.origin}/size-${size}/${connection}/c.json`;
         await expect(fetchDocument()(url)).rejects.toThrow(/too large/);
         // The process took no uncaught error: the next fetch on the same host works.
-        const small = await fetchDocument()(`${documents.origin}/c.json?size=500`);
+        const small = await fetchDocument()(`${documents.origin}/size-500/c.json`);
         expect(small.status).toBe(200);
         expect(((await small.json()) as { client_name: string }).client_name).toBe('Padded');
       });
@@ -59,7 +59,7 @@ describe('a client metadata document larger than the limit', () => {
   }
 
   it('is refused when a Content-Length says so, before the body is read', async () => {
-    const url = `${documents.origin}/c.json?size=${METADATA_MAX_BYTES * 3}`;
+    const url = `${documents.origin}/size-${METADATA_MAX_BYTES * 3}/c.json`;
     await expect(fetchDocument()(url)).rejects.toThrow(/too large/);
   });
 
@@ -70,7 +70,7 @@ describe('a client metadata document larger than the limit', () => {
     );
     try {
       for (const connection of ['keep-alive', 'close']) {
-        const clientId = `${documents.origin}/c.json?size=${8 * 1024}&${connection}`;
+        const clientId = `${documents.origin}/size-${8 * 1024}/${connection}/c.json`;
         const query = new URLSearchParams({
           client_id: clientId,
           response_type: 'code',
@@ -86,6 +86,22 @@ describe('a client metadata document larger than the limit', () => {
         expect(response.status, connection).toBeLessThan(500);
         const where = response.headers.get('location') ?? '';
         expect(where, connection).not.toMatch(/consent/);
+      }
+      // The other door: a sector identifier named at registration is fetched the same way.
+      for (const connection of ['keep-alive', 'close']) {
+        const registered = await fetch(`${t.base}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            redirect_uris: ['http://127.0.0.1:9/callback'],
+            token_endpoint_auth_method: 'none',
+            sector_identifier_uri: `${documents.origin}/size-${8 * 1024}/${connection}/s.json`,
+          }),
+        });
+        expect(registered.status, connection).toBeGreaterThanOrEqual(400);
+        expect(registered.status, connection).toBeLessThan(500);
+        // Refused at the cap, not cut short and then read as broken JSON.
+        expect(await registered.text(), connection).not.toMatch(/parse/);
       }
       expect((await fetch(`${t.base}/healthz`)).status).toBe(200);
     } finally {
