@@ -29,6 +29,8 @@ export interface AccountsTable {
   /** History is complete after this seq and time: compaction raises them (migration 026). */
   history_seq: ColumnType<string | number, never, string | number>;
   history_at: ColumnType<Date | null, never, Date | null>;
+  /** The time of the account's last recorded call (migration 030). */
+  last_event_at: ColumnType<Date | null, never, Date | null>;
   created_at: Generated<Date>;
 }
 
@@ -159,6 +161,8 @@ export interface ObservationsTable {
   /** When the fact held in the world, as its writer said (migration 026). */
   valid_from: OptionalTimestamp;
   valid_to: OptionalTimestamp;
+  /** The content's English words, computed by the database (migration 018): read by recall's SQL only. */
+  terms: ColumnType<string | null, never, never>;
 }
 
 export interface RelationsTable {
