@@ -7,10 +7,25 @@ import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { describeDatabase, startupBanner } from './http/banner.js';
-import { announceServer, DataFolderBusyError, runningServer } from './db/data-lock.js';
+import {
+  announceServer,
+  DataFolderBusyError,
+  runningServer,
+  type RunningServer,
+} from './db/data-lock.js';
+import { backupEmbeddedAlone, restoreEmbedded } from './db/backup-embedded.js';
+import {
+  BackupRefusedError,
+  readBackupHeader,
+  writeSecretFile,
+  type BackupHeader,
+} from './db/backup-file.js';
+import { backupPostgres, restorePostgres } from './db/backup-postgres.js';
+import { readBackupToken, writeBackupToken } from './db/backup-token.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import type { SpaceAuth } from './lib/auth-context.js';
+import { BACKUP_TOKEN_HEADER } from './features/backup/backup.routes.js';
 import { AppError } from './lib/errors.js';
 import { bridgeStdio } from './mcp/bridge.js';
 import { serveStdio } from './mcp/stdio.js';
@@ -33,6 +48,12 @@ Commands:
 --space names a memory space of the key's account (default: the default space).
   plan set <email> <plan>   Without a payment provider: move the account that email
                             owns to a plan (free, starter, pro, team, …-annual)
+  backup --output <file>    Write a consistent snapshot of the whole database (every
+                            account, key, history, webhook, OAuth and instance secret:
+                            keep it secret; written with mode 0600). While engram serve
+                            owns the data folder, asks that server for it
+  restore <file> [--force]  Restore a backup into an empty data folder or database of
+                            the same kind (--force replaces what is there), then migrate
 
 The database is DATABASE_URL, else the embedded one in DATA_DIR (default ./data).`;
 
@@ -76,8 +97,16 @@ async function serve(config: Config): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.level = level;
   const url = localUrl(app, config.PORT);
-  // The embedded data folder is this process's: `engram mcp` relays to us instead.
-  if (!config.DATABASE_URL) withdraw = announceServer(config.DATA_DIR, url);
+  // The embedded data folder is this process's: `engram mcp` relays to us instead,
+  // and `engram backup` asks us, showing the token written here (decision 038).
+  if (!config.DATABASE_URL) {
+    const withdrawToken = writeBackupToken(config.DATA_DIR);
+    const withdrawServer = announceServer(config.DATA_DIR, url);
+    withdraw = () => {
+      withdrawServer();
+      withdrawToken();
+    };
+  }
   announce(app, config, url);
 }
 
@@ -245,6 +274,82 @@ async function planCommand(config: Config, args: string[]): Promise<void> {
   }
 }
 
+/** What a backup holds, in a few words. */
+function describeBackup(header: BackupHeader): string {
+  const kind = header.kind === 'pglite' ? 'embedded database' : 'PostgreSQL database';
+  return `the ${kind} as of ${header.takenAt} (${header.migrations.length} migrations)`;
+}
+
+/**
+ * `engram backup --output <file>` (docs/deploy.md "Backups", decision 038):
+ * with DATABASE_URL, pg_dump's snapshot; on the embedded database, the
+ * running server's snapshot when one owns the folder, else the folder's own.
+ */
+async function backupCommand(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { output: { type: 'string' } } });
+  if (!values.output) throw new UsageError('Give the file to write: engram backup --output <file>');
+  const server = config.DATABASE_URL ? undefined : runningServer(config.DATA_DIR);
+  const header = config.DATABASE_URL
+    ? await backupPostgres(config.DATABASE_URL, values.output)
+    : server
+      ? await backupFromServer(server, config.DATA_DIR, values.output)
+      : await backupEmbeddedAlone(databaseOptionsOf(config), values.output);
+  console.error(
+    `Backed up ${describeBackup(header)} to ${values.output}. It holds every account and the instance's secrets: keep it private.`,
+  );
+}
+
+/** Asks the server that owns the data folder for its snapshot, over loopback, with the folder's token. */
+async function backupFromServer(
+  server: RunningServer,
+  dataDir: string,
+  output: string,
+): Promise<BackupHeader> {
+  const token = readBackupToken(dataDir);
+  if (!token) {
+    throw new BackupRefusedError(
+      `The server running on ${dataDir} (pid ${server.pid}) wrote no backup token: restart it with this version of Engram, or stop it and run engram backup again.`,
+    );
+  }
+  const url = new URL('/internal/backup', server.url);
+  if (!isLoopbackBind(url.hostname)) {
+    throw new BackupRefusedError(
+      `The server running on ${dataDir} listens on ${url.host}, not on a loopback address, and gives backups over loopback only: stop it and run engram backup again, or serve with HOST=127.0.0.1 (or 0.0.0.0).`,
+    );
+  }
+  const response = await fetch(url, { method: 'POST', headers: { [BACKUP_TOKEN_HEADER]: token } });
+  if (!response.ok || !response.body) {
+    const body = (await response.json().catch(() => ({}))) as { error?: string };
+    throw new BackupRefusedError(
+      `The server refused the backup (${response.status}): ${body.error ?? response.statusText}`,
+    );
+  }
+  const body = response.body;
+  await writeSecretFile(output, async (append) => {
+    for await (const chunk of body) await append(chunk);
+  });
+  return (await readBackupHeader(output)).header;
+}
+
+/** `engram restore <file> [--force]` (docs/deploy.md "Backups"). */
+async function restoreCommand(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { force: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) {
+    throw new UsageError('Give the backup file to restore: engram restore <file> [--force]');
+  }
+  const done = config.DATABASE_URL
+    ? await restorePostgres(file, config.DATABASE_URL, values.force)
+    : await restoreEmbedded(file, databaseOptionsOf(config), values.force);
+  const where = config.DATABASE_URL ? 'the database' : config.DATA_DIR;
+  const migrated = done.applied.length ? `; applied ${done.applied.join(', ')}` : '';
+  console.error(`Restored ${describeBackup(done.header)} into ${where}${migrated}.`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === '--help' || command === 'help') {
@@ -265,6 +370,10 @@ async function main(argv: string[]): Promise<void> {
       return exportGraph(config, rest);
     case 'plan':
       return planCommand(config, rest);
+    case 'backup':
+      return backupCommand(config, rest);
+    case 'restore':
+      return restoreCommand(config, rest);
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   }
@@ -276,6 +385,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof ConfigError ||
     error instanceof UsageError ||
     error instanceof DataFolderBusyError ||
+    error instanceof BackupRefusedError ||
     error instanceof AppError;
   console.error(known ? error.message : error);
   process.exit(1);

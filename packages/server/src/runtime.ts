@@ -5,6 +5,7 @@ import { analyzeAtStart, DatabaseUpkeep } from './db/upkeep.js';
 import { accountsFeature } from './features/accounts/index.js';
 import { analyticsFeature } from './features/analytics/index.js';
 import { authFeature } from './features/auth/index.js';
+import { backupFeature } from './features/backup/index.js';
 import { billingFeature } from './features/billing/index.js';
 import { embeddingsFeature } from './features/embeddings/index.js';
 import { entitlementsFeature } from './features/entitlements/index.js';
@@ -43,6 +44,7 @@ export const FEATURES = [
   webhooksFeature,
   analyticsFeature,
   transferFeature,
+  backupFeature,
 ] as const;
 
 type AnyFeature = (typeof FEATURES)[number];
@@ -148,6 +150,7 @@ export async function createRuntime(
   const context: FeatureContext = {
     config,
     db: database.db,
+    database,
     now,
     publish: (events) => {
       upkeep.noteChanges(events.length);

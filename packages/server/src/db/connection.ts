@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { Kysely, PostgresDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { lockDataFolder } from './data-lock.js';
@@ -16,6 +16,11 @@ export interface RawSession {
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   /** Runs several statements separated by semicolons, without parameters. */
   exec(script: string): Promise<void>;
+  /**
+   * PGlite only: the whole data folder as a gzipped tar, every committed
+   * change in it (backup.ts). In a session nothing else runs meanwhile.
+   */
+  dumpDataDir?(): Promise<Uint8Array>;
 }
 
 export interface DatabaseHandle {
@@ -66,6 +71,9 @@ async function openPGlite(
   let unlock = () => {};
   if (!dataDir.startsWith('memory://')) {
     await mkdir(dataDir, { recursive: true });
+    // PGlite writes its files readable by everyone; the folder is the owner's
+    // alone, as PostgreSQL insists of its own (docs/security.md).
+    await chmod(dataDir, 0o700);
     unlock = lockDataFolder(dataDir);
   }
   const pglite = await startPGliteWorker(dataDir, options).catch((error: unknown) => {
@@ -80,6 +88,7 @@ async function openPGlite(
     exec: async (script) => {
       await pglite.exec(script);
     },
+    dumpDataDir: () => pglite.dumpDataDir(),
   };
   return {
     db,

@@ -21,6 +21,12 @@ export interface EmbeddedPostgres {
     last?: string,
   ): Promise<{ rows: R[]; affectedRows?: number }>;
   exec(script: string): Promise<void>;
+  /**
+   * The whole data folder as a gzipped tar (PGlite's `dumpDataDir`), taken
+   * after a CHECKPOINT: every committed change is in its files, so the copy
+   * opens without replaying anything. Call it between transactions.
+   */
+  dumpDataDir(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -114,6 +120,12 @@ const WORKER_SOURCE = /* js */ `
       } else if (op === 'exec') {
         await db.exec(sql);
         parentPort.postMessage({ id });
+      } else if (op === 'dump') {
+        // The checkpoint writes every dirty page into the data files: the copy
+        // opens as a cleanly stopped database, with no WAL to replay.
+        await db.exec('checkpoint');
+        const tar = await (await db.dumpDataDir('gzip')).arrayBuffer();
+        parentPort.postMessage({ id, data: tar }, [tar]);
       } else if (op === 'close') {
         await db.close();
         parentPort.postMessage({ id });
@@ -130,6 +142,8 @@ interface Reply {
   id: number;
   rows?: unknown[];
   affectedRows?: number;
+  /** The data folder's tar, for `dump`. */
+  data?: ArrayBuffer;
   error?: { message: string } & Record<string, unknown>;
 }
 
@@ -366,6 +380,10 @@ async function startWorker(dataDir: string, options: PGliteOptions): Promise<Emb
     },
     async exec(script: string) {
       await send('exec', script);
+    },
+    async dumpDataDir() {
+      const reply = await send('dump');
+      return new Uint8Array(reply.data ?? new ArrayBuffer(0));
     },
     async close() {
       if (stopped) return;

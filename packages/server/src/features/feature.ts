@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
-import type { Db } from '../db/connection.js';
+import type { Db, DatabaseHandle } from '../db/connection.js';
 import type { HttpContext } from '../http/context.js';
 import type { RevocableRef } from '../lib/auth-context.js';
 import type { ChangeEvent } from '../lib/change-event.js';
@@ -18,6 +18,8 @@ export type CredentialChange = RevocableRef;
 export interface FeatureContext {
   config: Config;
   db: Db;
+  /** The database as opened, for what is more than queries (the backup's snapshot). */
+  database: DatabaseHandle;
   now: () => Date;
   /** Hands committed graph changes to realtime and MCP listeners (and notes them for the planner's statistics). */
   publish: (events: ChangeEvent[]) => void;

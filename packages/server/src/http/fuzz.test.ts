@@ -546,6 +546,13 @@ const ROUTES: Record<string, RouteSpec> = {
     hasId: true,
     auth: 'main',
   },
+  // No credential of an account is ever accepted; the test app wrote no backup token.
+  'POST /internal/backup': {
+    method: 'POST',
+    path: () => '/internal/backup',
+    hasId: false,
+    auth: 'none',
+  },
 };
 
 // ── generators ──────────────────────────────────────────────────────────────
