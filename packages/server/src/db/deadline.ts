@@ -56,8 +56,8 @@ class DeadlineConnection implements DatabaseConnection {
  * Wraps a driver so that a transaction running longer than `limitMs` is
  * rolled back: checked before each of its statements and before COMMIT (or
  * the last statement a COMMIT travels with), on both databases. PostgreSQL also cuts any single statement at the limit
- * (statement_timeout on the pool); PGlite runs in this thread and cannot be
- * interrupted, so there a long statement finishes and its transaction is
+ * (statement_timeout on the pool); PGlite's statement, in its worker thread,
+ * cannot be interrupted, so there a long statement finishes and its transaction is
  * then refused — nothing half-written either way (docs/security.md).
  */
 class DeadlineDriver implements Driver {
