@@ -34,12 +34,19 @@ const otherFeaturesInternals = {
 const ADAPTERS_NO_DB =
   "Adapters (routes, MCP, realtime) receive services, never the database: add what you need to the feature's service.";
 const databaseModules = { regex: '(^|/)db/', message: ADAPTERS_NO_DB };
+/** An error is made from its code by lib/errors.ts's constructors, which alone write `new AppError`. */
+const newAppError = {
+  selector: "NewExpression[callee.name='AppError']",
+  message:
+    'Make errors with the constructors of lib/errors.ts (the code decides the status), never `new AppError`.',
+};
 /** A `db` reached through whatever an adapter was given, or taken out of it. */
 const noDatabaseHandle = {
   'no-restricted-syntax': [
     'error',
     { selector: "MemberExpression[property.name='db']", message: ADAPTERS_NO_DB },
     { selector: "Property[key.name='db']", message: ADAPTERS_NO_DB },
+    newAppError,
   ],
 };
 const otherWebFeature = (climb) => ({
@@ -89,6 +96,12 @@ export default tseslint.config(
     files: [`${SERVER}/**/*.ts`],
     ignores: [...tests, `${SERVER}/db/**`],
     rules: restrict(databaseDrivers),
+  },
+  {
+    // (Adapters' own `no-restricted-syntax` below repeats it: the last matching block wins.)
+    files: [`${SERVER}/**/*.ts`],
+    ignores: [...tests, `${SERVER}/lib/errors.ts`],
+    rules: { 'no-restricted-syntax': ['error', newAppError] },
   },
   {
     files: [`${SERVER}/http/**/*.ts`, `${SERVER}/lib/**/*.ts`],

@@ -4,33 +4,34 @@
  * node is dragged, at 500 nodes (the screen's largest limit, real data through
  * the real API) and 5,000 nodes (the same page fed the whole seeded account).
  *
- *   npm run build -w packages/web          # the built app is what is measured
- *   npx tsx bench/graph-ui/run.ts
+ *   npx tsx bench/graph-ui/run.ts          # or: npm run bench:graph-ui
  *   BENCH_RUNS=3 BENCH_DRAG_MS=2000 npx tsx bench/graph-ui/run.ts
  *
- * The server runs in this process on a fresh PGlite folder; one account on
- * the team plan is seeded with BENCH_ENTITIES entities (default 5,000; 3
- * observations and 2 relations each, bench/graph/seed.ts). Chromium is
- * Debian's /usr/bin/chromium (CHROMIUM_PATH overrides), headless, software
- * rendering (--disable-gpu), 1280×900, device scale 1.
+ * The app measured is the production build plus the canvas's probe
+ * (`canvas.graphProbe`, which the production build leaves out): this script
+ * builds it into a temporary folder first (packages/web/e2e/probe-build.ts,
+ * VITE_GRAPH_PROBE=1; a few seconds). The server runs in this process on a
+ * fresh PGlite folder; one account on the team plan is seeded with
+ * BENCH_ENTITIES entities (default 5,000; 3 observations and 2 relations
+ * each, bench/graph/seed.ts). Chromium is Debian's /usr/bin/chromium
+ * (CHROMIUM_PATH overrides), headless, software rendering (--disable-gpu),
+ * 1280×900, device scale 1.
  *
  * Results and how to read them: bench/graph-ui/README.md.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { buildApp } from '../../packages/server/src/app.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { openDatabase } from '../../packages/server/src/db/connection.js';
 import { createRuntime } from '../../packages/server/src/runtime.js';
+import { buildWebWithProbe } from '../../packages/web/e2e/probe-build.js';
 import { signUpOnTeamPlan } from '../graph/bench-account.js';
 import { seedGraph } from '../graph/seed.js';
 
-const WEB_DIST = fileURLToPath(new URL('../../packages/web/dist', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 5_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -205,9 +206,7 @@ async function measureDrag(page: Page, nodeId: string): Promise<DragSample> {
 }
 
 async function main() {
-  if (!existsSync(join(WEB_DIST, 'index.html'))) {
-    throw new Error('packages/web is not built: run `npm run build -w packages/web` first');
-  }
+  const webDist = await buildWebWithProbe();
   const [load] = loadavg();
   console.log(
     `bench/graph-ui: ${ENTITIES.toLocaleString('en-US')} entities, ${RUNS} loads per size, ` +
@@ -223,7 +222,7 @@ async function main() {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     NODE_ENV: 'production',
-    WEB_DIST_DIR: WEB_DIST,
+    WEB_DIST_DIR: webDist,
     API_RATE_LIMIT_PER_MINUTE: '1000000',
   });
   const runtime = await createRuntime(config, { database: handle });
@@ -368,6 +367,7 @@ async function main() {
     await runtime.close();
     await handle.close();
     await rm(dataDir, { recursive: true, force: true });
+    await rm(webDist, { recursive: true, force: true });
   }
 }
 

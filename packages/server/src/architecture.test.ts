@@ -125,6 +125,22 @@ const cases: { rule: string; file: string; planted: string; allowed: string; say
     says: /shared below the web features/,
   },
   {
+    rule: 'an error is made from its code, by the constructors of lib/errors.ts',
+    file: 'packages/server/src/features/keys/planted.service.ts',
+    planted:
+      "import { AppError } from '../../lib/errors.js';\nexport const x = new AppError('NOT_FOUND', 'Key not found');",
+    allowed: "import { notFound } from '../../lib/errors.js';\nexport const x = notFound('Key');",
+    says: /never `new AppError`/,
+  },
+  {
+    rule: 'an adapter, too, makes errors by their constructors',
+    file: 'packages/server/src/mcp/planted.ts',
+    planted:
+      "import { AppError } from '../lib/errors.js';\nexport const x = new AppError('FORBIDDEN', 'No');",
+    allowed: "import { forbidden } from '../lib/errors.js';\nexport const x = forbidden('No');",
+    says: /never `new AppError`/,
+  },
+  {
     rule: 'web app/ imports a feature through its index.ts only',
     file: 'packages/web/src/app/planted.tsx',
     planted:

@@ -88,7 +88,7 @@ const envSchema = z.object({
    * Whether OAuth clients may register themselves at /oauth/register (RFC 7591);
    * clients known by a Client ID Metadata Document work either way
    * (docs/connect.md). The OAuth issuer is PUBLIC_URL's origin (required
-   * behind a proxy), else http://localhost:PORT.
+   * behind a proxy), else the origin the start banner prints (lib/local-origin.ts).
    */
   OAUTH_DYNAMIC_REGISTRATION: z.enum(['true', 'false']).default('true'),
   /** Requests per client address per minute on /oauth/authorize, /oauth/token and /oauth/revoke (429 past it). */
@@ -101,8 +101,10 @@ const envSchema = z.object({
   ALLOW_PRIVATE_NETWORK_TARGETS: z.enum(['true', 'false']).default('false'),
   /**
    * Mail for invitations (features/members): an SMTP URL
-   * (`smtps://user:pass@smtp.example.com`, `smtp://127.0.0.1:2525`). Unset,
-   * nothing is mailed and the Members screen shows each link to copy.
+   * (`smtps://user:pass@smtp.example.com`, `smtp://127.0.0.1:2525`). Mails go
+   * only when PUBLIC_URL is set too (links are built from it, never from a
+   * request); otherwise nothing is mailed and the Members screen shows each
+   * link to copy.
    */
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   /** The From of invitation mails (`Engram <engram@example.com>`); required with SMTP_URL. */

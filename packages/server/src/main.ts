@@ -3,6 +3,7 @@ import { constants, createReadStream, createWriteStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -27,6 +28,7 @@ import { migrate } from './db/migrate.js';
 import type { SpaceAuth } from './lib/auth-context.js';
 import { BACKUP_TOKEN_HEADER } from './features/backup/backup.routes.js';
 import { AppError } from './lib/errors.js';
+import { localOrigin } from './lib/local-origin.js';
 import { bridgeStdio } from './mcp/bridge.js';
 import { serveStdio } from './mcp/stdio.js';
 import { createRuntime, databaseOptionsOf, type Runtime, type RuntimeOptions } from './runtime.js';
@@ -96,7 +98,9 @@ async function serve(config: Config): Promise<void> {
   app.log.level = 'warn';
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.level = level;
-  const url = localUrl(app, config.PORT);
+  // The one origin people are shown and OAuth names (PORT 0 lets the system pick the port).
+  const { port } = app.server.address() as AddressInfo;
+  const url = localOrigin({ HOST: config.HOST, PORT: port });
   // The embedded data folder is this process's: `engram mcp` relays to us instead,
   // and `engram backup` asks us, showing the token written here (decision 038).
   if (!config.DATABASE_URL) {
@@ -128,18 +132,6 @@ function announce(app: App, config: Config, localAddress: string): void {
     });
     console.log(banner);
   }
-}
-
-/** Where this machine reaches the server (a wildcard bind is reached on loopback). */
-function localUrl(app: App, port: number): string {
-  const address = app.server.address();
-  if (!address || typeof address === 'string') return `http://127.0.0.1:${port}`;
-  const host = ['0.0.0.0', '::'].includes(address.address)
-    ? '127.0.0.1'
-    : address.family === 'IPv6'
-      ? `[${address.address}]`
-      : address.address;
-  return `http://${host}:${address.port}`;
 }
 
 async function runMigrations(config: Config): Promise<void> {

@@ -323,7 +323,10 @@ const DAY_MS = 86_400_000;
 function sampleKeys() {
   const now = Date.now();
   const iso = (offsetDays: number) => new Date(now + offsetDays * DAY_MS).toISOString();
-  const base = { permissions: [], createdBy: { name: 'Ada Lovelace' } };
+  const base = {
+    permissions: [],
+    createdBy: { id: '00000000-0000-4000-8000-0000000000aa', name: 'Ada Lovelace' },
+  };
   return {
     apiKeys: [
       {

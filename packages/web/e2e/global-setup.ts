@@ -6,9 +6,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWebWithProbe } from './probe-build';
 
 const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
-const WEB_DIST = fileURLToPath(new URL('../dist', import.meta.url));
 const STARTUP_TIMEOUT_MS = 90_000;
 
 /** Asks the OS for a port nobody is listening on. */
@@ -43,17 +43,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Pointing the suite at a server that is already running skips starting one.
   if (process.env.E2E_BASE_URL) return async () => undefined;
 
-  const required: [string, string][] = [
-    ['server', SERVER_MAIN],
-    ['web app', join(WEB_DIST, 'index.html')],
-  ];
-  for (const [what, path] of required) {
-    if (!existsSync(path)) {
-      throw new Error(
-        `The ${what} is not built (${path}); run \`npm run test:e2e\`, which builds it.`,
-      );
-    }
+  if (!existsSync(SERVER_MAIN)) {
+    throw new Error(
+      `The server is not built (${SERVER_MAIN}); run \`npm run test:e2e\`, which builds it.`,
+    );
   }
+  // The app served is the production build plus the graph canvas's probe, which the
+  // graph specs read (e2e/probe-build.ts): a server named by E2E_BASE_URL serves such a build too.
+  const webDist = await buildWebWithProbe();
 
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'engram-e2e-'));
@@ -64,7 +61,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
-      WEB_DIST_DIR: WEB_DIST,
+      WEB_DIST_DIR: webDist,
       LOG_LEVEL: 'warn',
       // Webhook endpoints may be a spec's own receiver on 127.0.0.1 (over http).
       ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
@@ -77,6 +74,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   } catch (error) {
     server.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
+    await rm(webDist, { recursive: true, force: true });
     throw error;
   }
   // Workers start after global setup and inherit this.
@@ -88,5 +86,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       await once(server, 'exit');
     }
     await rm(dataDir, { recursive: true, force: true });
+    await rm(webDist, { recursive: true, force: true });
   };
 }

@@ -102,7 +102,7 @@ test('allowing on the consent screen connects the app; Settings lists it and rev
   await expect(page).toHaveTitle('Connect E2E Agent to Engram');
   await expect(page.getByTestId('redirect-host')).toContainText('127.0.0.1');
   await expect(page.getByText(account.email)).toBeVisible();
-  await expect(page.getByText('Every space')).toBeVisible();
+  await expect(page.getByText('The default space')).toBeVisible();
   await saveScreenshot(page, 'oauth-consent-desktop');
   await page.setViewportSize({ width: 375, height: 812 });
   await saveScreenshot(page, 'oauth-consent-mobile');

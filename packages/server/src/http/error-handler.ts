@@ -1,18 +1,12 @@
-import type { ErrorBody, ErrorCode } from '@engram/shared';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '@engram/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, fromDatabaseError } from '../lib/errors.js';
 
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'VALIDATION_ERROR',
-  401: 'UNAUTHORIZED',
-  402: 'PLAN_LIMIT_REACHED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  429: 'RATE_LIMITED',
-  503: 'SERVICE_UNAVAILABLE',
-};
+/** Fastify's own client errors by status (a body too large, a media type it cannot read…). */
+const CODE_BY_STATUS = new Map<number, ErrorCode>(
+  Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]),
+);
 
 const CONTEXT_NAMES: Record<string, string> = { querystring: 'query' };
 
@@ -45,12 +39,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors: malformed JSON, unsupported media type, body too large…
-      const body: ErrorBody = {
-        error: error.message,
-        code: CODE_BY_STATUS[status] ?? 'VALIDATION_ERROR',
-      };
-      return reply.status(status).send(body);
+      // Fastify's own client errors: malformed JSON, unsupported media type, body
+      // too large… Each code has one status: one without a code of its own is a 400.
+      const code = CODE_BY_STATUS.get(status) ?? 'VALIDATION_ERROR';
+      const body: ErrorBody = { error: error.message, code };
+      return reply.status(ERROR_STATUS[code]).send(body);
     }
     request.log.error({ err: error }, 'request failed');
     const body: ErrorBody = {

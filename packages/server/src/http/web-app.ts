@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../lib/errors.js';
+import { notFound } from '../lib/errors.js';
 
 /** Paths the server owns; everything else that is a GET for HTML is a client route of the SPA. */
 const SERVER_PATHS = /^\/(api|auth|mcp|ws|docs|healthz)(\/|$|\?)/;
@@ -36,8 +36,6 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     const path = request.url.split('?')[0];
-    return reply
-      .status(404)
-      .send(new AppError(404, 'NOT_FOUND', `Route ${request.method} ${path} not found`).toBody());
+    return reply.status(404).send(notFound(`Route ${request.method} ${path}`).toBody());
   });
 }

@@ -1,6 +1,8 @@
 import { spaceSlug } from '@engram/shared';
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import type { FastifyRequest } from 'fastify';
+import { localOrigin } from './local-origin.js';
+import { LOOPBACK_HOSTS } from './loopback.js';
 
 /**
  * Where `/mcp` is and who issues its tokens (RFC 9728, docs/connect.md): read
@@ -40,23 +42,36 @@ export function mcpTargetOfRequest(request: Pick<FastifyRequest, 'url'>): McpTar
   return mcpTargetOf(resourcePath);
 }
 
-/**
- * The OAuth authorization server's identifier (docs/connect.md): PUBLIC_URL's
- * origin, else `http://localhost:PORT`. Clients compare it with the address
- * they reached, so a server behind a proxy needs PUBLIC_URL for OAuth.
- */
-export function oauthIssuer(config: { PUBLIC_URL?: string | undefined; PORT: number }): string {
-  return config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : `http://localhost:${config.PORT}`;
+/** The settings that say where the server is (config.ts). */
+export interface ServerAddress {
+  PUBLIC_URL?: string | undefined;
+  HOST: string;
+  PORT: number;
 }
 
 /**
- * The addresses of `/mcp` tokens may be issued for, the first the issuer's.
- * Without PUBLIC_URL the server is reached on loopback, under any of its
- * names: a client names `/mcp` as it reached it (127.0.0.1 or localhost).
+ * The OAuth authorization server's identifier (docs/connect.md): PUBLIC_URL's
+ * origin, else the origin the start banner prints (`localOrigin`: for the
+ * default loopback bind `http://127.0.0.1:PORT`), so a person signed in at
+ * the printed address is never asked to sign in again to connect an app.
+ * Clients compare it with the address they reached, so a server behind a
+ * proxy needs PUBLIC_URL for OAuth. Never read from a request.
  */
-export function mcpResources(config: { PUBLIC_URL?: string | undefined; PORT: number }): string[] {
-  if (config.PUBLIC_URL) return [`${oauthIssuer(config)}/mcp`];
-  return ['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${config.PORT}/mcp`);
+export function oauthIssuer(config: ServerAddress): string {
+  return config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : localOrigin(config);
+}
+
+/**
+ * The addresses of `/mcp` tokens may be issued for, the issuer's first.
+ * Without PUBLIC_URL the server is reached on loopback under any of its
+ * names, and a client names `/mcp` as it reached it (`localhost` as well as
+ * the printed `127.0.0.1`): those are accepted too, at the same port.
+ */
+export function mcpResources(config: ServerAddress): string[] {
+  const issued = `${oauthIssuer(config)}${MCP_PATH}`;
+  if (config.PUBLIC_URL) return [issued];
+  const loopback = [...LOOPBACK_HOSTS].map((host) => `http://${host}:${config.PORT}${MCP_PATH}`);
+  return [...new Set([issued, ...loopback])];
 }
 
 /**
@@ -76,15 +91,33 @@ export function mcpTargetOfResource(
 }
 
 /**
- * The resource an MCP request (or its metadata request) addresses, as a
- * client reaches it: `/mcp`, or `/mcp/<slug>` for a space's address; under
- * PUBLIC_URL when set, else at the address the request was made to (its
- * Host was checked first).
+ * The resource an MCP request (or its metadata request) addresses: `/mcp`,
+ * or `/mcp/<slug>` for a space's address; under PUBLIC_URL when set. Without
+ * it, at the origin the start banner prints (`localOrigin` of the address
+ * the server is bound to), unless the request came to one of the loopback
+ * names exactly (`localhost`, `127.0.0.1`, `[::1]`): a client checks that
+ * the metadata names the resource it reached (RFC 9728), so one that was
+ * given `http://localhost:PORT/mcp` is answered with that. No other Host,
+ * and never X-Forwarded-Host, is written into an answer (docs/security.md,
+ * OAuth): a cache in front cannot be made to hand out another server's
+ * address. The port is the socket's, not a header's.
  */
 export function mcpResourceUrl(publicUrl: string | undefined, request: FastifyRequest): URL {
   const path = mcpTargetOfRequest(request)?.path ?? MCP_PATH;
   if (publicUrl) return new URL(path, publicUrl);
-  return new URL(path, `${request.protocol}://${request.host}`);
+  const bound = request.server.server.address();
+  const port =
+    request.socket.localPort ?? (bound && typeof bound === 'object' ? bound.port : undefined);
+  const reached = loopbackNameOf(request.headers.host);
+  if (reached && port !== undefined) return new URL(path, `http://${reached}:${port}`);
+  const host = bound && typeof bound === 'object' ? bound.address : '127.0.0.1';
+  return new URL(path, localOrigin({ HOST: host, PORT: port ?? 80 }));
+}
+
+/** The Host header's name when it is exactly a loopback name with at most a port (docs/security.md, Origins). */
+function loopbackNameOf(header: string | undefined): string | undefined {
+  const name = /^([^:[\]]+|\[[^\]]+\])(?::\d{1,5})?$/.exec(header ?? '')?.[1]?.toLowerCase();
+  return name !== undefined && LOOPBACK_HOSTS.has(name) ? name : undefined;
 }
 
 /**

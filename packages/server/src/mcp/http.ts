@@ -398,7 +398,8 @@ export const mcpRoutes: FastifyPluginAsync<{
   const schema = { hide: true };
 
   app.get(PROTECTED_RESOURCE_METADATA_PATH, { schema }, async (request, reply) => {
-    void reply.header('access-control-allow-origin', '*');
+    // Built from PUBLIC_URL or the banner's origin, never cached by a proxy in front (docs/security.md).
+    void reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
     return protectedResourceMetadata(
       mcpResourceUrl(http.config.PUBLIC_URL, request),
       oauthIssuer(http.config),

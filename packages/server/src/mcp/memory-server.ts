@@ -1,6 +1,5 @@
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import {
-  parseAsOf,
   CONTEXT_CHARS_DEFAULT,
   type Entity,
   mcpTools,
@@ -11,11 +10,12 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { GraphService, MemoryGraph } from '../features/graph/graph.service.js';
+import { asOfArgument } from '../features/graph/index.js';
 import type { RecallService } from '../features/recall/recall.service.js';
 import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
 import type { SpaceAuth } from '../lib/auth-context.js';
 import { lackedPermission, lacksMessage, roleRefusal } from '../lib/space-access.js';
-import { AppError, fromDatabaseError } from '../lib/errors.js';
+import { AppError, forbidden, fromDatabaseError } from '../lib/errors.js';
 import type { EventBus } from '../realtime/event-bus.js';
 
 export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
@@ -280,7 +280,7 @@ function refusal(auth: SpaceAuth, access: 'read' | 'write'): string | undefined 
 /** Refuses a read or subscription the credential does not cover (a JSON-RPC error). */
 export function requireRead(auth: SpaceAuth): void {
   const refused = refusal(auth, 'read');
-  if (refused) throw new AppError(403, 'FORBIDDEN', refused);
+  if (refused) throw forbidden(refused);
 }
 
 /**
@@ -374,40 +374,22 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     }),
   );
 
-  /** The seq an `asOf` argument names, or undefined for the present. */
-  const seqOf = async (asOf: string | undefined) =>
-    asOf === undefined ? undefined : graph.resolveAsOf(auth, parseAsOf(asOf)!, 'asOf');
-
   server.registerTool('read_graph', TOOLS.read_graph, ({ asOf, ...page }) =>
     run({ type: 'query', resource: 'graph' }, async () => {
-      const seq = await seqOf(asOf);
-      return graphResult(
-        seq === undefined
-          ? await graph.readGraph(auth, page)
-          : await graph.readGraphAt(auth, page, seq),
-      );
+      return graphResult(await graph.readGraph(auth, page, asOfArgument(asOf, 'asOf')));
     }),
   );
 
   server.registerTool('search_nodes', TOOLS.search_nodes, ({ query, asOf, ...page }) =>
     run({ type: 'query', resource: 'entity' }, async () => {
-      const seq = await seqOf(asOf);
-      return graphResult(
-        seq === undefined
-          ? await graph.searchNodes(auth, query, page)
-          : await graph.searchNodesAt(auth, query, page, seq),
-      );
+      return graphResult(await graph.searchNodes(auth, query, page, asOfArgument(asOf, 'asOf')));
     }),
   );
 
   server.registerTool('recall', TOOLS.recall, ({ query, limit, entityTypes, entityNames, asOf }) =>
     run({ type: 'query', resource: 'observation' }, async () => {
       const input = { query, limit: limit ?? RECALL_LIMIT_DEFAULT, entityTypes, entityNames };
-      const seq = await seqOf(asOf);
-      const answer =
-        seq === undefined
-          ? await deps.recall.recall(auth, input)
-          : await graph.recallAt(auth, input, seq);
+      const answer = await deps.recall.recall(auth, input, asOfArgument(asOf, 'asOf'));
       return result(answer, recallText(answer));
     }),
   );
@@ -424,12 +406,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('open_nodes', TOOLS.open_nodes, ({ names, asOf }) =>
     run({ type: 'query', resource: 'entity' }, async () => {
-      const seq = await seqOf(asOf);
-      return graphResult(
-        seq === undefined
-          ? await graph.openNodes(auth, names)
-          : await graph.openNodesAt(auth, names, seq),
-      );
+      return graphResult(await graph.openNodes(auth, names, asOfArgument(asOf, 'asOf')));
     }),
   );
 

@@ -163,8 +163,9 @@ export function postMcp(
   credential: string,
   body: unknown,
   headers: Record<string, string> = {},
+  path = '/mcp',
 ) {
-  return fetch(new URL('/mcp', base), {
+  return fetch(new URL(path, base), {
     method: 'POST',
     headers: {
       authorization: `Bearer ${credential}`,

@@ -33,7 +33,8 @@ export const apiKey = z.object({
   isExpiringSoon: z.boolean(),
   lastUsedAt: z.string().nullable(),
   createdAt: z.string(),
-  createdBy: z.object({ name: z.string() }),
+  /** Who made the key (and whom it acts as): only they may roll it (docs/product.md). */
+  createdBy: z.object({ id: z.string(), name: z.string() }),
   usage: z.object({ totalRequests: z.number().int(), activeDays: z.number().int() }),
   /** Set once the key is rolled: the id of the key that replaced it. */
   replacedById: z.string().nullable(),

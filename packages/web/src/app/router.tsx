@@ -44,6 +44,11 @@ export const appRoutes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('@/features/members')).InvitationPage }),
       },
       {
+        // Where the server sends a browser whose app connection cannot go on (docs/connect.md).
+        path: '/oauth/error',
+        lazy: async () => ({ Component: (await import('@/features/oauth')).OAuthErrorPage }),
+      },
+      {
         element: <RequireSession />,
         children: [
           {
@@ -69,7 +74,7 @@ export const appRoutes: RouteObject[] = [
               {
                 path: '/entities/:entityId',
                 lazy: async () => ({
-                  Component: (await import('@/features/graph')).EntityDetailPage,
+                  Component: await (await import('@/features/entities')).loadEntityDetailPage(),
                 }),
               },
               {

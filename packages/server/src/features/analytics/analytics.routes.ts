@@ -1,11 +1,12 @@
-import { analyticsSummary, errorResponse, monthlySummary, realTimeStats } from '@engram/shared';
+import { analyticsSummary, monthlySummary, realTimeStats } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
 import { namedSpaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { AnalyticsService } from './analytics.service.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = { 401: errorResponse };
+const errors = errorResponses('UNAUTHORIZED');
 
 /**
  * The dashboard's reads (docs/product.md, Calls). Not metered: looking at your

@@ -16,13 +16,9 @@ import { authOf } from '../../http/authenticate.js';
 import { perAddressLimit } from '../../http/rate-limits.js';
 import type { RouteOptions } from '../feature.js';
 import type { AuthService } from './auth.service.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  409: errorResponse,
-  429: errorResponse,
-};
+const errors = errorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'CONFLICT', 'RATE_LIMITED');
 
 export const authRoutes: FastifyPluginAsyncZod<RouteOptions<AuthService>> = async (
   app,

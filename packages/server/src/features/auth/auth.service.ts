@@ -11,7 +11,7 @@ import type {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext, CredentialContext } from '../../lib/auth-context.js';
-import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.js';
+import { badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import type { CredentialCache } from '../../lib/credential-cache.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
@@ -241,7 +241,7 @@ export async function deleteAccount(
   if (!(await verify(user.password_hash, input.password))) {
     await recordFailure(deps, rule, user.id);
     const message = 'Password is incorrect: your account was not deleted';
-    throw new AppError(403, 'FORBIDDEN', message, [{ field: 'password', message }]);
+    throw forbidden(message, 'password');
   }
   const shared = await repo.soleOwnedAccountWithOthers(deps.db, user.id);
   if (shared) {

@@ -19,15 +19,16 @@ import { authOf } from '../../http/authenticate.js';
 import { requireFullAccess } from '../../lib/space-access.js';
 import type { RouteOptions } from '../feature.js';
 import type { BillingService } from './services.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-  503: errorResponse,
-};
+const errors = errorResponses(
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'SERVICE_UNAVAILABLE',
+);
 
 /** Largest webhook body taken (Stripe's events are a few kilobytes). */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;

@@ -16,7 +16,13 @@ import {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
-import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.js';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFoundBecause,
+  serviceUnavailable,
+} from '../../lib/errors.js';
 import {
   effectivePlan,
   isUpgrade,
@@ -53,7 +59,7 @@ export const ENDED = new Set(['canceled', 'incomplete_expired']);
 const INVOICES_MAX = 100;
 
 const FREE = planById(FREE_PLAN_ID);
-const notFound = () => new AppError(404, 'NOT_FOUND', BILLING_NOT_FOUND);
+const billingNotFound = () => notFoundBecause(BILLING_NOT_FOUND);
 
 // ── how a subscription reads ────────────────────────────────────────────────
 
@@ -159,7 +165,7 @@ function requireSelfService(deps: BillingDeps): void {
 
 export async function subscriptionRow(deps: BillingDeps, accountId: string) {
   const row = await repo.findSubscription(deps.db, accountId);
-  if (!row) throw notFound();
+  if (!row) throw billingNotFound();
   return row;
 }
 
@@ -352,7 +358,7 @@ async function applyReported(
   const read = await repo.takeReadNumber(deps.db);
   await deps.db.transaction().execute(async (trx) => {
     const row = await repo.lockSubscription(trx, accountId);
-    if (!row) throw notFound();
+    if (!row) throw billingNotFound();
     if (read <= row.provider_read_seq) return;
     const change = changeFrom(row, reported, deps);
     await repo.updateSubscription(
@@ -393,7 +399,7 @@ export async function changePlan(
 ): Promise<Subscription> {
   await requireOwner(deps, auth);
   const plan = PLANS.find((candidate) => candidate.id === input.planId);
-  if (!plan) throw notFound();
+  if (!plan) throw billingNotFound();
   const priceId = deps.provider.priceIdOf(plan.id);
   const priceMatches =
     input.priceId === null
@@ -459,7 +465,7 @@ export async function startCheckout(
   await requireOwner(deps, auth);
   requireSelfService(deps);
   const plan = planOfPrice(deps, input.priceId);
-  if (!plan) throw notFound();
+  if (!plan) throw billingNotFound();
   checkReturnUrl(deps, 'successUrl', input.successUrl);
   checkReturnUrl(deps, 'cancelUrl', input.cancelUrl);
   const row = await subscriptionRow(deps, auth.accountId);
@@ -558,7 +564,7 @@ export async function setPlanByOperator(
   const address = email.trim().toLowerCase();
   const accountId = await repo.accountOwnedBy(deps.db, address);
   if (!accountId) {
-    throw new AppError(404, 'NOT_FOUND', `No account on this server is owned by ${address}.`);
+    throw notFoundBecause(`No account on this server is owned by ${address}.`);
   }
   const before = await subscriptionRow(deps, accountId);
   const from = standingOf(before, deps.now(), deps.provider).plan;
@@ -584,12 +590,10 @@ export async function cancelForDeletion(deps: BillingDeps, accountId: string): P
   } catch (error) {
     const now = await deps.provider.getSubscription(subscriptionId).catch(() => undefined);
     if (!now || !ENDED.has(now.status)) {
-      const unavailable = new AppError(
-        503,
-        'SERVICE_UNAVAILABLE',
+      const unavailable = serviceUnavailable(
         'Your subscription could not be cancelled with the payment provider, so nothing was deleted. Try again in a few minutes.',
+        60,
       );
-      unavailable.retryAfterSeconds = 60;
       deps.onError?.(error, 'subscription could not be cancelled for an account deletion');
       throw unavailable;
     }

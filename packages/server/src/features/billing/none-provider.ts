@@ -1,8 +1,8 @@
 import { PAYMENTS_NOT_CONFIGURED, planById } from '@engram/shared';
-import { AppError } from '../../lib/errors.js';
+import { conflict } from '../../lib/errors.js';
 import type { BillingProvider } from './provider.js';
 
-export const paymentsNotConfigured = () => new AppError(409, 'CONFLICT', PAYMENTS_NOT_CONFIGURED);
+export const paymentsNotConfigured = () => conflict(PAYMENTS_NOT_CONFIGURED);
 
 /**
  * The self-hosted default: no payment provider. Plans are moved by the

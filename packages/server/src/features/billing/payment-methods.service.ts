@@ -1,6 +1,6 @@
 import type { PaymentMethod, SetupIntent } from '@engram/shared';
 import type { AuthContext } from '../../lib/auth-context.js';
-import { AppError } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import * as repo from './billing.repository.js';
 import {
   ensureCustomer,
@@ -85,7 +85,7 @@ async function ownPaymentMethod(
   const row = await subscriptionRow(deps, auth.accountId);
   const customerId = row.provider_customer_id;
   if (!customerId || !(await repo.hasPaymentMethod(deps.db, auth.accountId, paymentMethodId))) {
-    throw new AppError(404, 'NOT_FOUND', 'Payment method not found');
+    throw notFound('Payment method');
   }
   return customerId;
 }

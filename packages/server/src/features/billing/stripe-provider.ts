@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { Config } from '../../config.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, badRequest, invalidInput, serviceUnavailable } from '../../lib/errors.js';
 import type {
   BillingProvider,
   ProviderEvent,
@@ -68,15 +68,12 @@ function providerError(error: unknown): AppError {
     error instanceof Stripe.errors.StripeCardError ||
     error instanceof Stripe.errors.StripeInvalidRequestError
   ) {
-    return new AppError(400, 'VALIDATION_ERROR', error.message);
+    return invalidInput(error.message);
   }
-  const unavailable = new AppError(
-    503,
-    'SERVICE_UNAVAILABLE',
+  return serviceUnavailable(
     'The payment provider could not be reached. Nothing was changed; try again.',
+    5,
   );
-  unavailable.retryAfterSeconds = 5;
-  return unavailable;
 }
 
 async function call<T>(request: () => Promise<T>): Promise<T> {
@@ -315,7 +312,4 @@ export function createStripeProvider(settings: StripeSettings): BillingProvider 
   };
 }
 
-const invalidSignature = () =>
-  new AppError(400, 'VALIDATION_ERROR', 'Invalid webhook signature', [
-    { field: 'headers.stripe-signature', message: 'Invalid webhook signature' },
-  ]);
+const invalidSignature = () => badRequest('headers.stripe-signature', 'Invalid webhook signature');

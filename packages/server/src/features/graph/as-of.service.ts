@@ -2,9 +2,11 @@ import type { Entity, EntityList, GraphData, RecallAnswer, RelationList } from '
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
+import type { EntityFilter } from './entities.service.js';
 import * as historyRepo from './history.repository.js';
 import type { MemoryGraph } from './memory-graph.js';
 import { fitBytes, observationRowsOf, type GraphDeps } from './read-bounds.js';
+import type { RelationFilter } from './relations.service.js';
 import { toGraphData, toRelation } from './wire-shapes.js';
 
 /**
@@ -13,6 +15,14 @@ import { toGraphData, toRelation } from './wire-shapes.js';
  * (one index away); these read the present with the rows changed since put
  * back (history.repository), the slower path.
  */
+
+/** A question as recall takes it (the recall feature's `RecallInput`). */
+export interface RecallQuestion {
+  query: string;
+  limit: number;
+  entityTypes?: string[] | undefined;
+  entityNames?: string[] | undefined;
+}
 
 type EntityAt = historyRepo.EntityAtRow & { observations_count: number };
 type ObservationAt = historyRepo.ObservationAtRow;
@@ -102,12 +112,7 @@ export async function getEntityAt(
 export async function listEntitiesAt(
   deps: GraphDeps,
   auth: SpaceAuth,
-  filter: {
-    query?: string | undefined;
-    types?: string[] | undefined;
-    limit: number;
-    offset: number;
-  },
+  filter: EntityFilter,
   seq: number,
 ): Promise<EntityList> {
   const limit = Math.min(filter.limit, deps.bounds.maxRows);
@@ -136,13 +141,7 @@ export async function listEntitiesAt(
 export async function listRelationsAt(
   deps: GraphDeps,
   auth: SpaceAuth,
-  filter: {
-    query?: string | undefined;
-    relationTypes?: string[] | undefined;
-    entityId?: string | undefined;
-    limit: number;
-    offset: number;
-  },
+  filter: RelationFilter,
   seq: number,
 ): Promise<RelationList> {
   if (filter.entityId !== undefined && !isUuid(filter.entityId)) {
@@ -257,12 +256,7 @@ export async function graphAroundAt(
 export async function recallAt(
   deps: GraphDeps,
   auth: SpaceAuth,
-  input: {
-    query: string;
-    limit: number;
-    entityTypes?: string[] | undefined;
-    entityNames?: string[] | undefined;
-  },
+  input: RecallQuestion,
   seq: number,
 ): Promise<RecallAnswer> {
   const rows = await historyRepo.observationsMatchingAt(deps.db, auth.space.id, seq, input.query, {

@@ -26,11 +26,6 @@ export const entityColumns = [
   'updated_at',
 ] as const;
 
-/** `a%b_c\` → `a\%b\_c\\`, so user text is matched literally inside LIKE patterns. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
 export async function findEntity(
   db: Db,
   spaceId: string,

@@ -115,16 +115,19 @@ const entityCursorShape = (list: 'n' | 's') =>
     ])
     .transform(([, after, seen]) => ({ after, seen }));
 
+/** What the entity list (`GET /api/entities`) filters and pages by; as of a past point, `cursor` is not taken. */
+export interface EntityFilter {
+  query?: string | undefined;
+  types?: string[] | undefined;
+  limit: number;
+  offset: number;
+  cursor?: string | undefined;
+}
+
 export async function listEntities(
   deps: GraphDeps,
   auth: SpaceAuth,
-  filter: {
-    query?: string | undefined;
-    types?: string[] | undefined;
-    limit: number;
-    offset: number;
-    cursor?: string | undefined;
-  },
+  filter: EntityFilter,
 ): Promise<EntityList> {
   const list = filter.query ? 's' : 'n';
   // Named as the REST error handler names a query parameter ('query.limit').

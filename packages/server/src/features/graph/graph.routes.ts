@@ -1,13 +1,11 @@
 import {
   asOfParam,
-  parseAsOf,
   addObservationsInput,
   entity,
   entityInput,
   entityList,
   entityListQuery,
   entityUpdateInput,
-  errorResponse,
   graphAroundQuery,
   graphData,
   graphDataQuery,
@@ -26,20 +24,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
-import type { GraphService } from './graph.service.js';
+import { asOfArgument, type GraphService } from './graph.service.js';
 import { historyRoutes } from './history.routes.js';
+import { errorResponses } from '../../http/error-responses.js';
 
 const AS_OF_DESCRIPTION =
   ' With `asOf` (an ISO 8601 time or `seq:N`): the same answer as the graph was then, within the history the plan keeps (400 before it).';
 const asOfQuery = { asOf: asOfParam.optional() };
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  402: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-};
+const errors = errorResponses(
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'PLAN_LIMIT_REACHED',
+  'NOT_FOUND',
+  'CONFLICT',
+);
 
 const TYPE_LIST_DESCRIPTION =
   'One page of types (`limit`, default 100, at most the read limit), most common first, then by name. `nextCursor` is passed as `cursor` for the next page; null when nothing follows. `prefix` keeps the types that start with it, in any case.';
@@ -70,10 +69,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
     },
     async (request) => {
       const { asOf, ...query } = request.query;
-      const auth = spaceAuthOf(request);
-      if (!asOf) return graph.listEntities(auth, query);
-      const seq = await graph.resolveAsOf(auth, parseAsOf(asOf)!, 'query.asOf');
-      return graph.listEntitiesAt(auth, query, seq);
+      return graph.listEntities(spaceAuthOf(request), query, asOfArgument(asOf, 'query.asOf'));
     },
   );
 
@@ -105,13 +101,12 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         response: { 200: entity, ...errors },
       },
     },
-    async (request) => {
-      const auth = spaceAuthOf(request);
-      const { asOf } = request.query;
-      if (!asOf) return graph.getEntity(auth, request.params.id);
-      const seq = await graph.resolveAsOf(auth, parseAsOf(asOf)!, 'query.asOf');
-      return graph.getEntityAt(auth, request.params.id, seq);
-    },
+    async (request) =>
+      graph.getEntity(
+        spaceAuthOf(request),
+        request.params.id,
+        asOfArgument(request.query.asOf, 'query.asOf'),
+      ),
   );
 
   app.post(
@@ -221,10 +216,7 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
     },
     async (request) => {
       const { asOf, ...query } = request.query;
-      const auth = spaceAuthOf(request);
-      if (!asOf) return graph.listRelations(auth, query);
-      const seq = await graph.resolveAsOf(auth, parseAsOf(asOf)!, 'query.asOf');
-      return graph.listRelationsAt(auth, query, seq);
+      return graph.listRelations(spaceAuthOf(request), query, asOfArgument(asOf, 'query.asOf'));
     },
   );
 
@@ -258,15 +250,8 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       },
     },
     async (request) => {
-      const { rootEntityId, asOf, ...options } = request.query;
-      if (asOf) {
-        const auth = spaceAuthOf(request);
-        const seq = await graph.resolveAsOf(auth, parseAsOf(asOf)!, 'query.asOf');
-        return graph.graphDataAt(auth, { ...options, rootEntityId }, seq);
-      }
-      return rootEntityId
-        ? graph.graphAround(spaceAuthOf(request), rootEntityId, options)
-        : graph.graphOverview(spaceAuthOf(request), options);
+      const { asOf, ...options } = request.query;
+      return graph.graphData(spaceAuthOf(request), options, asOfArgument(asOf, 'query.asOf'));
     },
   );
 
@@ -283,13 +268,13 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         response: { 200: graphData, ...errors },
       },
     },
-    async (request) => {
-      const auth = spaceAuthOf(request);
-      const options = { depth: request.query.depth, limit: 1000 };
-      if (!request.query.asOf) return graph.graphAround(auth, request.params.id, options);
-      const seq = await graph.resolveAsOf(auth, parseAsOf(request.query.asOf)!, 'query.asOf');
-      return graph.graphAroundAt(auth, request.params.id, options, seq);
-    },
+    async (request) =>
+      graph.graphAround(
+        spaceAuthOf(request),
+        request.params.id,
+        { depth: request.query.depth, limit: 1000 },
+        asOfArgument(request.query.asOf, 'query.asOf'),
+      ),
   );
 
   app.post(

@@ -1,15 +1,16 @@
 import { bindService } from '../feature.js';
-import * as asOf from './as-of.service.js';
 import * as entities from './entities.service.js';
 import * as history from './history.service.js';
 import * as reads from './graph-reads.service.js';
 import * as observations from './observations.service.js';
+import * as pointInTime from './point-in-time.service.js';
 import type { GraphDeps } from './read-bounds.js';
 import * as relations from './relations.service.js';
 import * as types from './types.service.js';
 
 export type { GraphDeps, ReadBounds } from './read-bounds.js';
-export type { ExistingName, NewEntityInput } from './entities.service.js';
+export type { EntityFilter, ExistingName, NewEntityInput } from './entities.service.js';
+export { asOfArgument, type AsOf } from './point-in-time.service.js';
 export type { EntityRef } from './names.js';
 export type { MemoryGraph } from './memory-graph.js';
 
@@ -19,15 +20,16 @@ export type { MemoryGraph } from './memory-graph.js';
  * addressing entities by id or by name. A name-addressed call answers in the
  * reference MCP server's shapes, an id-addressed one in the REST wire shapes;
  * which existing names a create refuses is the caller's explicit choice
- * (`{ existing: 'reject' | 'skip' | 'merge' }`). The database is not reachable
- * through it.
+ * (`{ existing: 'reject' | 'skip' | 'merge' }`). Each read takes an optional
+ * `asOf` and answers as the graph was then (point-in-time.service.ts). The
+ * database is not reachable through it.
  */
 export function createGraphService(deps: GraphDeps) {
   return {
     ...bindService(deps, {
       createEntities: entities.createEntities,
-      getEntity: entities.getEntity,
-      listEntities: entities.listEntities,
+      getEntity: pointInTime.getEntity,
+      listEntities: pointInTime.listEntities,
       updateEntity: entities.updateEntity,
       deleteEntity: entities.deleteEntity,
       deleteEntitiesByName: entities.deleteEntitiesByName,
@@ -39,28 +41,19 @@ export function createGraphService(deps: GraphDeps) {
       updateRelation: relations.updateRelation,
       deleteRelation: relations.deleteRelation,
       deleteRelationsByName: relations.deleteRelationsByName,
-      listRelations: relations.listRelations,
+      listRelations: pointInTime.listRelations,
       listEntityTypes: types.listEntityTypes,
       listRelationTypes: types.listRelationTypes,
       listTypes: types.listTypes,
-      readGraph: reads.readGraph,
-      searchNodes: reads.searchNodes,
-      openNodes: reads.openNodes,
+      readGraph: pointInTime.readGraph,
+      searchNodes: pointInTime.searchNodes,
+      openNodes: pointInTime.openNodes,
       neighbours: reads.neighbours,
       shortestPath: reads.shortestPath,
-      graphAround: reads.graphAround,
-      graphOverview: reads.graphOverview,
+      graphData: pointInTime.graphData,
+      graphAround: pointInTime.graphAround,
       overview: reads.overview,
-      resolveAsOf: history.resolveAsOf,
-      getEntityAt: asOf.getEntityAt,
-      listEntitiesAt: asOf.listEntitiesAt,
-      graphDataAt: asOf.graphDataAt,
-      graphAroundAt: asOf.graphAroundAt,
-      readGraphAt: asOf.readGraphAt,
-      searchNodesAt: asOf.searchNodesAt,
-      openNodesAt: asOf.openNodesAt,
-      recallAt: asOf.recallAt,
-      listRelationsAt: asOf.listRelationsAt,
+      recallAsOf: pointInTime.recallAsOf,
       entityHistory: history.entityHistory,
       entityAuthors: history.entityAuthors,
       listChanges: history.listChanges,

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { escapeLike } from '../../db/like.js';
 
 /**
  * History (migration 026, docs/history.md): the graph rows each call changed,
@@ -173,8 +174,8 @@ export async function entitiesAt(
       ? sql`(select count(*) from r_at where r_at.from_id = e.id or r_at.to_id = e.id) desc, e.ordinal`
       : 'query' in pick
         ? sql`case when lower(e.name) = lower(${pick.query}) then 0
-                   when lower(e.name) like lower(${likeEscaped(pick.query)}) || '%' then 1
-                   when lower(e.name) like '%' || lower(${likeEscaped(pick.query)}) || '%' then 2
+                   when lower(e.name) like lower(${escapeLike(pick.query)}) || '%' then 1
+                   when lower(e.name) like '%' || lower(${escapeLike(pick.query)}) || '%' then 2
                    else 3 end, e.ordinal desc`
         : 'all' in pick
           ? sql`e.ordinal desc`
@@ -194,8 +195,6 @@ export async function entitiesAt(
   };
 }
 
-const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 function entityFilter(pick: EntityPick): RawBuilder<unknown> {
   if ('ids' in pick) return sql`e.id = any(${pick.ids}::uuid[])`;
   if ('names' in pick) return sql`e.name = any(${pick.names}::text[])`;
@@ -204,7 +203,7 @@ function entityFilter(pick: EntityPick): RawBuilder<unknown> {
       ? sql`e.type = any(${pick.types}::text[])`
       : sql`true`;
   if ('query' in pick) {
-    const pattern = `%${likeEscaped(pick.query.toLowerCase())}%`;
+    const pattern = `%${escapeLike(pick.query.toLowerCase())}%`;
     return sql`${types} and (lower(e.name) like ${pattern} or lower(e.type) like ${pattern}
       or exists (select 1 from o_at o where o.entity_id = e.id and lower(o.content) like ${pattern}))`;
   }
@@ -653,7 +652,7 @@ export async function relationListAt(
   const touching = filter.entityId
     ? sql`and (r.from_id = ${filter.entityId} or r.to_id = ${filter.entityId})`
     : sql``;
-  const pattern = filter.query ? `%${likeEscaped(filter.query.toLowerCase())}%` : null;
+  const pattern = filter.query ? `%${escapeLike(filter.query.toLowerCase())}%` : null;
   const matching = pattern
     ? sql`and (lower(r.type) like ${pattern} or lower(f.name) like ${pattern} or lower(t.name) like ${pattern})`
     : sql``;

@@ -1,7 +1,6 @@
 import {
   changesQuery,
   entityAuthors,
-  errorResponse,
   historyPage,
   historyQuery,
   idParams,
@@ -13,15 +12,16 @@ import { z } from 'zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { GraphService } from './graph.service.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  402: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-};
+const errors = errorResponses(
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'PLAN_LIMIT_REACHED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+);
 
 /** History's REST routes (docs/history.md), inside the graph's (its hooks: authentication, the space). */
 export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = async (

@@ -13,7 +13,7 @@ import type {
 import { z } from 'zod';
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
-import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, notFound, notFoundBecause } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as writes from './graph.writes.js';
 import * as historyRepo from './history.repository.js';
@@ -372,9 +372,7 @@ export async function revertChange(
 export async function undoLast(deps: GraphDeps, auth: SpaceAuth): Promise<RevertResult> {
   const call = await historyRepo.latestCallBy(deps.db, auth.space.id, auth.actor);
   if (!call) {
-    throw new AppError(
-      404,
-      'NOT_FOUND',
+    throw notFoundBecause(
       'Nothing to undo: this credential has no change here that is kept and not undone',
     );
   }
@@ -469,9 +467,7 @@ async function assertUnchangedSince(
       message: `${what} changed at seq:${row.seq}, after this call`,
     };
   });
-  throw new AppError(
-    409,
-    'CONFLICT',
+  throw conflict(
     `Cannot revert: ${differs.length === 1 ? 'something it changed has' : `${differs.length} things it changed have`} changed since (${details[0]!.message})`,
     details,
   );

@@ -10,6 +10,7 @@ import {
 import { AccountGate } from './account-gate.js';
 import { graphRoutes } from './graph.routes.js';
 import { createGraphService as createGraphAccess, type GraphDeps } from './graph.service.js';
+export { asOfArgument, type AsOf } from './graph.service.js';
 import { exportJsonl, exportLossless, importFrom, importLossless } from './transfer.service.js';
 
 /**

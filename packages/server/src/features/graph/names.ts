@@ -1,6 +1,6 @@
 import { entityName } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
-import { AppError, badRequest } from '../../lib/errors.js';
+import { AppError, badRequest, notFoundBecause } from '../../lib/errors.js';
 import * as entityRepo from './entities.repository.js';
 
 /** An entity as a caller names it: by id (REST, the web app) or by name (MCP, imports). */
@@ -29,9 +29,7 @@ export function typeNameOf(type: string, field: string, what: string): string {
 /** The refusal of a name-addressed call that names entities that do not exist. */
 export function missingEntities(names: string[]): AppError {
   const list = names.map((name) => `"${name}"`).join(', ');
-  return new AppError(
-    404,
-    'NOT_FOUND',
+  return notFoundBecause(
     `Entity not found: ${list}. Create ${names.length === 1 ? 'it' : 'them'} with create_entities first.`,
   );
 }

@@ -2,7 +2,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 import { runStaged, type Staging } from './changes.repository.js';
-import { entitiesBy, escapeLike } from './entities.repository.js';
+import { escapeLike } from '../../db/like.js';
+import { entitiesBy } from './entities.repository.js';
 
 /** Relations and the graph walks over them. Every query is scoped by account. */
 

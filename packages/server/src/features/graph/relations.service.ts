@@ -1,7 +1,7 @@
 import type { McpRelation, Relation, RelationList } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { SpaceAuth } from '../../lib/auth-context.js';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
+import { badRequest, conflict, notFound, notFoundBecause } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as relationRepo from './relations.repository.js';
@@ -29,9 +29,7 @@ async function requireEnd(db: Db, spaceId: string, id: string, end: 'Source' | '
   const row = isUuid(id) ? await entityRepo.findEntity(db, spaceId, id) : undefined;
   if (row) return row;
   const message = `${end} entity not found`;
-  throw new AppError(404, 'NOT_FOUND', message, [
-    { field: end === 'Source' ? 'fromEntityId' : 'toEntityId', message },
-  ]);
+  throw notFoundBecause(message, end === 'Source' ? 'fromEntityId' : 'toEntityId');
 }
 
 /** Creates one relation by its ends' ids; 409 when the same triple exists. */
@@ -162,16 +160,19 @@ export async function deleteRelationsByName(
  * `nextOffset` is where the next page starts, `truncated` whether the read
  * limits rather than the end of the list stopped it short.
  */
+/** What the relation list (`GET /api/relations`) filters and pages by. */
+export interface RelationFilter {
+  query?: string | undefined;
+  relationTypes?: string[] | undefined;
+  entityId?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
 export async function listRelations(
   deps: GraphDeps,
   auth: SpaceAuth,
-  filter: {
-    query?: string | undefined;
-    relationTypes?: string[] | undefined;
-    entityId?: string | undefined;
-    limit: number;
-    offset: number;
-  },
+  filter: RelationFilter,
 ): Promise<RelationList> {
   // An entityId that is no uuid names no entity: nothing touches it.
   if (filter.entityId !== undefined && !isUuid(filter.entityId)) {

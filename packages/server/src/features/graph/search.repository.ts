@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 import { readAnswer, type AnswerBudget, type AnswerRows } from './answers.repository.js';
-import { type EntityRow, escapeLike } from './entities.repository.js';
+import { escapeLike } from '../../db/like.js';
+import type { EntityRow } from './entities.repository.js';
 
 /** Search over entity names, types and observations, ranked and bounded. Scoped by account. */
 

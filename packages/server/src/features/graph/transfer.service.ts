@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SpaceAuth } from '../../lib/auth-context.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, invalidInput, reworded } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { JsonSplitError, splitJsonObject } from '../../lib/json-split.js';
 import * as entityRepo from './entities.repository.js';
@@ -94,11 +94,7 @@ export interface ImportSummary {
 function invalid(where: string, error: z.ZodError, prefix: (string | number)[] = []): AppError {
   const issue = error.issues[0];
   const path = [...prefix, ...(issue?.path ?? [])].join('.');
-  return new AppError(
-    400,
-    'VALIDATION_ERROR',
-    `${where}${path ? ` (${path})` : ''}: ${issue?.message}`,
-  );
+  return invalidInput(`${where}${path ? ` (${path})` : ''}: ${issue?.message}`);
 }
 
 // ── export ──────────────────────────────────────────────────────────────────
@@ -344,7 +340,7 @@ async function* jsonlLines(chunks: AsyncIterable<string> | Iterable<string>) {
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new AppError(400, 'VALIDATION_ERROR', `Line ${number}: not valid JSON`);
+      throw invalidInput(`Line ${number}: not valid JSON`);
     }
     const parsed = jsonlLine.safeParse(value);
     if (!parsed.success) throw invalid(`Line ${number}`, parsed.error);
@@ -384,11 +380,9 @@ async function importing(
     return summary;
   } catch (error) {
     if (error instanceof AppError && (summary.entities > 0 || summary.relations > 0)) {
-      throw new AppError(
-        error.status,
-        error.code,
+      throw reworded(
+        error,
         `${error.message} (imported before that: ${summary.entities} entities and ${summary.relations} relations; importing the file again skips them)`,
-        error.details,
       );
     }
     throw error;
@@ -447,7 +441,7 @@ async function* losslessPieces(chunks: AsyncIterable<string> | Iterable<string>)
     yield* splitJsonObject(chunks, LISTS);
   } catch (error) {
     if (error instanceof JsonSplitError) {
-      throw new AppError(400, 'VALIDATION_ERROR', `Engram export: ${error.message}`);
+      throw invalidInput(`Engram export: ${error.message}`);
     }
     throw error;
   }
@@ -459,11 +453,7 @@ function losslessElement(piece: { array: string; index: number; text: string }) 
   try {
     value = JSON.parse(piece.text);
   } catch {
-    throw new AppError(
-      400,
-      'VALIDATION_ERROR',
-      `Engram export (${piece.array}.${piece.index}): not valid JSON`,
-    );
+    throw invalidInput(`Engram export (${piece.array}.${piece.index}): not valid JSON`);
   }
   const schema = piece.array === 'entities' ? losslessEntity : losslessRelation;
   const parsed = schema.safeParse(value);
@@ -480,7 +470,7 @@ async function checkLossless(chunks: AsyncIterable<string> | Iterable<string>): 
     try {
       value = JSON.parse(piece.text);
     } catch {
-      throw new AppError(400, 'VALIDATION_ERROR', 'Engram export: not valid JSON');
+      throw invalidInput('Engram export: not valid JSON');
     }
     const parsed = losslessDocument.safeParse(value);
     if (!parsed.success) throw invalid('Engram export', parsed.error);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { escapeLike } from '../../db/like.js';
 
 /** Where a type list stands: the last type answered and its count. */
 export interface TypeKey {
@@ -13,7 +14,6 @@ export interface TypeCountRow {
 }
 
 /** `%`, `_` and `\` stand for themselves in a LIKE pattern once escaped. */
-const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /**
  * One page of an account's types from its per-type counts (`entity_type_counts`
@@ -38,7 +38,7 @@ export async function typeCountsPage(
       .where('space_id', '=', spaceId)
       .where('count', '>', 0);
     return prefix
-      ? query.where(sql<boolean>`lower(type) like lower(${likeLiteral(prefix)}) || '%'`)
+      ? query.where(sql<boolean>`lower(type) like lower(${escapeLike(prefix)}) || '%'`)
       : query;
   };
   if (!after) return types().orderBy('count', 'desc').orderBy('type').limit(limit).execute();

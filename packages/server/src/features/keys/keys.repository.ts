@@ -181,6 +181,24 @@ export async function deleteKey(
   return rows.length > 0;
 }
 
+/**
+ * Deletes the account's keys with a grant in `names` (a deleted space's
+ * `space:<slug>:read|write`; decision 039). Returns their ids.
+ */
+export async function deleteKeysNaming(
+  db: Db,
+  accountId: string,
+  names: string[],
+): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('api_keys')
+    .where('account_id', '=', accountId)
+    .where('permissions', '&&', sql<string[]>`${names}::text[]`)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** One indexed equality on the key's hash. */
 export async function findKeyByHash(
   db: Db,

@@ -2,7 +2,6 @@ import {
   apiKeyList,
   createApiKeyInput,
   createdApiKey,
-  errorResponse,
   idParams,
   okResponse,
   rolledApiKey,
@@ -11,15 +10,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
 import type { RouteOptions } from '../feature.js';
 import type { KeysService } from './keys.service.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  402: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-};
+const errors = errorResponses(
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'PLAN_LIMIT_REACHED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+);
 
 export const keysRoutes: FastifyPluginAsyncZod<RouteOptions<KeysService>> = async (
   app,

@@ -4,6 +4,7 @@ import {
   maskKey,
   normalizePermissions,
   ROLL_GRACE_DAYS,
+  spacePermission,
   UNLIMITED,
   type ApiKey,
   type CreatedApiKey,
@@ -22,6 +23,8 @@ import type { KeyUsageTracker } from './key-usage.js';
 import * as repo from './keys.repository.js';
 
 export const API_KEY_PREFIX = 'eng_key_';
+export const ROLL_MAKER_ONLY_MESSAGE =
+  'Only the person who made this key can roll it: its new secret acts as them. Delete it instead, or ask them to roll it';
 const DAY_MS = 86_400_000;
 
 export interface KeysDeps {
@@ -60,7 +63,7 @@ function toApiKey(row: repo.ApiKeyRow, now: Date): ApiKey {
       (row.replaced_by !== null || expiresAt - now.getTime() <= EXPIRING_SOON_DAYS * DAY_MS),
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
-    createdBy: { name: row.creator_name || 'Unknown' },
+    createdBy: { id: row.created_by, name: row.creator_name || 'Unknown' },
     usage: { totalRequests: row.total_requests, activeDays: row.active_days },
     replacedById: row.replaced_by,
     replacesId: row.rolled_from,
@@ -146,8 +149,6 @@ async function issueKey(
     permissions: string[];
     expiresAt: Date | null;
     rolledFrom?: string;
-    /** Who the key acts as (its maker's role bounds it); the caller unless a roll keeps the old key's. */
-    createdBy?: string;
   },
 ): Promise<CreatedApiKey> {
   const secret = newSecret(API_KEY_PREFIX);
@@ -157,7 +158,7 @@ async function issueKey(
     name: key.name,
     keyHash: hashSecret(secret),
     keyPreview: maskKey(secret),
-    createdBy: key.createdBy ?? auth.userId,
+    createdBy: auth.userId,
     expiresAt: key.expiresAt,
     permissions: key.permissions,
     ...(key.rolledFrom ? { rolledFrom: key.rolledFrom } : {}),
@@ -168,7 +169,8 @@ async function issueKey(
 
 /**
  * Issues a successor at once; the rolled key keeps working for 14 days (or
- * until its own earlier expiry), then is refused. A key has at most one
+ * until its own earlier expiry), then is refused. Only the key's maker may
+ * roll it (403 for an owner or admin who sees another's key). A key has at most one
  * predecessor in grace: the key the rolled one itself replaced, if still in
  * its grace, ends now. Otherwise five rolls would leave six working keys
  * (each with its own rate-limit budget) where the plan allows one.
@@ -184,6 +186,9 @@ export async function rollKey(
     // Two rolls of one key at once: the second sees the first's successor.
     await repo.lockAccountKeys(trx, auth.accountId);
     const old = await requireKey(trx, auth, id);
+    // A roll hands over a secret that acts as the key's maker: only they may
+    // roll it (owners and admins still list and delete it; docs/product.md).
+    if (old.created_by !== auth.userId) throw forbidden(ROLL_MAKER_ONLY_MESSAGE);
     // A predecessor in grace is not rolled again: a second successor would be one more key.
     if (old.replaced_by)
       throw conflict('This key has already been rolled; roll its successor instead');
@@ -198,8 +203,6 @@ export async function rollKey(
       permissions: old.permissions,
       expiresAt: lifetime ? new Date(now.getTime() + lifetime) : null,
       rolledFrom: old.id,
-      // An admin rolling a member's key gives it the member's role, not their own.
-      createdBy: old.created_by,
     });
     const graceEnd = new Date(now.getTime() + ROLL_GRACE_DAYS * DAY_MS);
     const oldExpiry = old.expires_at && old.expires_at < graceEnd ? old.expires_at : graceEnd;
@@ -344,6 +347,27 @@ export async function deleteKeysMadeBy(
   deps.credentialsChanged(removed.map((id) => ({ kind: 'api_key' as const, id })));
 }
 
+/**
+ * A space's deletion, inside its transaction (`trx`): every key with a grant
+ * on it is deleted, so a later space of the same slug is not theirs and what
+ * they opened ends (decision 039). Returns the announcement to make once the
+ * transaction commits (made before, a node could cache the row again).
+ */
+export async function deleteSpaceKeys(
+  deps: KeysDeps,
+  trx: Db,
+  accountId: string,
+  slug: string,
+): Promise<() => void> {
+  // Beside key creation and rolls, so a key made or rolled meanwhile is not missed.
+  await repo.lockAccountKeys(trx, accountId);
+  const removed = await repo.deleteKeysNaming(trx, accountId, [
+    spacePermission(slug, 'read'),
+    spacePermission(slug, 'write'),
+  ]);
+  return () => deps.credentialsChanged(removed.map((id) => ({ kind: 'api_key' as const, id })));
+}
+
 /** Replaces the personal key; the old one is refused at once, and what it opened ends. */
 export async function regeneratePersonalKey(deps: KeysDeps, auth: AuthContext): Promise<string> {
   requireFullAccess(auth);
@@ -367,6 +391,7 @@ export function createKeysService(deps: KeysDeps) {
       personalKey,
       regeneratePersonalKey,
       deleteKeysMadeBy,
+      deleteSpaceKeys,
     }),
   };
 }

@@ -2,7 +2,7 @@ import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { defineFeature } from '../feature.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { OAuthService } from '../oauth/index.js';
-import { smtpInvitationMailer } from './invitation-mail.js';
+import { invitationMailer, invitationOrigin } from './invitation-mail.js';
 import { MemberActivity } from './member-activity.js';
 import { membersRoutes } from './members.routes.js';
 import { createMembersService } from './members.service.js';
@@ -32,7 +32,8 @@ export const membersFeature = defineFeature({
       keys,
       oauth,
       activity,
-      mailer: smtpInvitationMailer(context.config.SMTP_URL, context.config.SMTP_FROM),
+      mailer: invitationMailer(context.config),
+      linkOrigin: invitationOrigin(context.config),
       onError: context.onError,
     });
   },

@@ -1,5 +1,7 @@
 import type { Transporter } from 'nodemailer';
 import { ROLE_LABELS, type Role } from '@engram/shared';
+import type { Config } from '../../config.js';
+import { localOrigin } from '../../lib/local-origin.js';
 
 /** Sends one invitation; throws when the mail server refuses it. */
 export type InvitationMailer = (invitation: {
@@ -35,4 +37,25 @@ export function smtpInvitationMailer(
       ].join('\n'),
     });
   };
+}
+
+/**
+ * The origin of invitation links, never a request's Host (docs/security.md):
+ * PUBLIC_URL's, else the one the start banner prints (`localOrigin`, from HOST
+ * and PORT). Only a PUBLIC_URL link is mailed (`invitationMailer`); the other
+ * is shown to copy.
+ */
+export function invitationOrigin(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>): string {
+  return config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : localOrigin(config);
+}
+
+/**
+ * The mailer invitations use: SMTP settings and PUBLIC_URL both set. Without
+ * PUBLIC_URL no mail is sent: a link in a mail must name the address people
+ * open, which only the operator knows (docs/product.md, Members).
+ */
+export function invitationMailer(
+  config: Pick<Config, 'PUBLIC_URL' | 'SMTP_URL' | 'SMTP_FROM'>,
+): InvitationMailer | undefined {
+  return config.PUBLIC_URL ? smtpInvitationMailer(config.SMTP_URL, config.SMTP_FROM) : undefined;
 }

@@ -12,22 +12,22 @@ import {
   transferOwnershipInput,
   updateMemberInput,
 } from '@engram/shared';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
 import { perAddressLimit } from '../../http/rate-limits.js';
 import type { RouteOptions } from '../feature.js';
 import type { MembersService } from './members.service.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  402: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-};
+const errors = errorResponses(
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'PLAN_LIMIT_REACHED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+);
 
 const userParams = z.object({ userId: z.string().max(64) });
 const invitationParams = z.object({ id: z.string().max(64) });
@@ -37,11 +37,6 @@ export const membersRoutes: FastifyPluginAsyncZod<RouteOptions<MembersService>> 
   { services: members, http },
 ) => {
   const schema = { tags: ['members'], security: [{ bearerAuth: [] }] };
-  /** Where people open the app: PUBLIC_URL, else the address this request came to. */
-  const appOrigin = (request: FastifyRequest) =>
-    http.config.PUBLIC_URL
-      ? new URL(http.config.PUBLIC_URL).origin
-      : `${request.protocol}://${request.host}`;
 
   // Members and invitations are people's acts: a session token only, never an API key.
   await app.register(async (plugin) => {
@@ -114,15 +109,13 @@ export const membersRoutes: FastifyPluginAsyncZod<RouteOptions<MembersService>> 
         schema: {
           ...schema,
           summary:
-            'Invite someone by email; the answer holds the link with its single-use token (mailed too when SMTP is set)',
+            'Invite someone by email; the answer holds the link with its single-use token (mailed too when SMTP and PUBLIC_URL are set)',
           body: createInvitationInput,
           response: { 201: createdInvitation, ...errors },
         },
       },
       async (request, reply) =>
-        reply
-          .status(201)
-          .send(await members.invite(authOf(request), request.body, appOrigin(request))),
+        reply.status(201).send(await members.invite(authOf(request), request.body)),
     );
 
     people.delete(

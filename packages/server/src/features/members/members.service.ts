@@ -14,7 +14,7 @@ import {
 import type { Db } from '../../db/connection.js';
 import type { AuthContext, CredentialContext, RevocableRef } from '../../lib/auth-context.js';
 import type { CredentialCache } from '../../lib/credential-cache.js';
-import { AppError, conflict, forbidden, notFound, planLimit } from '../../lib/errors.js';
+import { conflict, forbidden, notFound, notFoundBecause, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { membershipRef, membershipRefs, parseMembershipRef } from '../../lib/membership-ref.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
@@ -47,8 +47,10 @@ export interface MembersDeps {
   /** …and so do the apps they connected to it. */
   oauth: Pick<OAuthService, 'revokeUserGrants'>;
   activity: MemberActivity;
-  /** Mails invitations when the server has SMTP settings. */
+  /** Mails invitations when the server has SMTP settings and PUBLIC_URL. */
   mailer: InvitationMailer | undefined;
+  /** Where invitation links point: from the settings, never a request (`invitationOrigin`). */
+  linkOrigin: string;
   onError: (error: unknown, message: string) => void;
 }
 
@@ -92,7 +94,7 @@ export async function actIn(
   }
   const accountId = requested ?? base.accountId;
   const role = isUuid(accountId) ? await roleIn(deps, accountId, base.userId) : undefined;
-  if (!role && requested !== undefined) throw new AppError(404, 'NOT_FOUND', ACCOUNT_NOT_FOUND);
+  if (!role && requested !== undefined) throw notFoundBecause(ACCOUNT_NOT_FOUND);
   if (!role) {
     // A session's own account is where the person signed in; they may have
     // left it since. Another account of theirs serves; none, they sign in again.
@@ -178,7 +180,7 @@ async function requireMember(trx: Db, accountId: string, userId: string): Promis
 /** Refuses taking the account's last owner away. */
 async function keepAnOwner(trx: Db, accountId: string, target: repo.MemberRow): Promise<void> {
   if (target.role === 'owner' && (await repo.countOwners(trx, accountId)) <= 1) {
-    throw new AppError(409, 'CONFLICT', LAST_OWNER_MESSAGE);
+    throw conflict(LAST_OWNER_MESSAGE);
   }
 }
 
@@ -260,13 +262,13 @@ export async function transferOwnership(
  * `POST /api/members/invitations`: a link with a single-use token for the
  * email, within the plan's member limit (people and pending invitations
  * together). Inviting an email again replaces its earlier link. The link is
- * mailed when the server has SMTP settings; it is always returned, once.
+ * mailed when the server has SMTP settings and PUBLIC_URL; it is always
+ * returned, once.
  */
 export async function invite(
   deps: MembersDeps,
   auth: AuthContext,
   input: Required<CreateInvitationInput>,
-  appOrigin: string,
 ): Promise<CreatedInvitation> {
   requireManager(auth);
   const now = deps.now();
@@ -298,7 +300,7 @@ export async function invite(
     });
   });
   // The token travels in the fragment: browsers never send it to a server or in a Referer.
-  const url = `${appOrigin}/invitations/accept#token=${token}`;
+  const url = `${deps.linkOrigin}/invitations/accept#token=${token}`;
   const emailed = await mailInvitation(deps, auth, token, url);
   return {
     id: row.id,
@@ -355,7 +357,7 @@ async function openInvitation(db: Db, token: string, now: Date): Promise<repo.In
     ? await repo.findInvitationByToken(db, hashSecret(token))
     : undefined;
   if (!row || row.expires_at.getTime() <= now.getTime()) {
-    throw new AppError(404, 'NOT_FOUND', INVITATION_INVALID_MESSAGE);
+    throw notFoundBecause(INVITATION_INVALID_MESSAGE);
   }
   return row;
 }

@@ -90,7 +90,8 @@ describe('invitations', () => {
     const email = 'grace.colleague@example.com';
     const created = await invite(owner.call, 'Grace.Colleague@Example.com', 'admin');
     expect(created).toMatchObject({ email, role: 'admin', emailed: false });
-    expect(created.url).toMatch(/^http:\/\/localhost(:\d+)?\/invitations\/accept#token=eng_inv_/);
+    // No PUBLIC_URL: the server's own address (HOST and PORT), never the request's Host.
+    expect(created.url).toMatch(/^http:\/\/127\.0\.0\.1:8787\/invitations\/accept#token=eng_inv_/);
     expect(new Date(created.expiresAt).getTime() - clock.now().getTime()).toBe(7 * 86_400_000);
 
     const preview = await t.app.inject({
@@ -335,7 +336,7 @@ describe('roles and the account a request acts in', () => {
     }
   });
 
-  it('members see and manage only their own keys; admins every key; a rolled key keeps its maker', async () => {
+  it('members see and manage only their own keys; admins every key; only its maker rolls a key', async () => {
     const owner = await team();
     const member = await joined(owner, 'member');
     const admin = await joined(owner, 'admin');
@@ -360,10 +361,12 @@ describe('roles and the account a request acts in', () => {
     const adminList = await asAdmin({ method: 'GET', url: '/api/keys' });
     expect(adminList.json<{ apiKeys: unknown[] }>().apiKeys).toHaveLength(2);
 
-    const rolled = await asAdmin({
-      method: 'POST',
-      url: `/api/keys/${mine.json<{ id: string }>().id}/roll`,
-    });
+    // Its new secret would act as the member: an admin may not roll it (security/keys-and-invitations.test.ts).
+    const mineId = mine.json<{ id: string }>().id;
+    expect((await asAdmin({ method: 'POST', url: `/api/keys/${mineId}/roll` })).statusCode).toBe(
+      403,
+    );
+    const rolled = await asMember({ method: 'POST', url: `/api/keys/${mineId}/roll` });
     expect(rolled.statusCode, rolled.body).toBe(200);
     const successor = rolled.json<{ newKey: { apiKey: string } }>().newKey.apiKey;
     const who = await t.runtime.authenticate(successor);

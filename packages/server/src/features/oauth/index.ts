@@ -3,9 +3,10 @@ import type Provider from 'oidc-provider';
 import type { Db } from '../../db/connection.js';
 import { mcpResources, oauthIssuer } from '../../lib/protected-resource.js';
 import { defineFeature } from '../feature.js';
+import type { SpacesService } from '../spaces/index.js';
 import { GrantUsageTracker } from './grant-usage.js';
 import { createProvider } from './oauth-provider.js';
-import { deleteExpiredModels, initSetting } from './oauth.repository.js';
+import { initSetting } from './oauth.repository.js';
 import { oauthRoutes } from './oauth.routes.js';
 import { createOAuthService, type OAuthService } from './oauth.service.js';
 
@@ -41,7 +42,11 @@ async function instanceKeys(db: Db) {
 /** OAuth 2.1 for `/mcp`: the authorization server, consent and Connected apps (decision 022). */
 export const oauthFeature = defineFeature({
   name: 'oauth',
-  async create(context, _needs: object, tuning?: OAuthTuning): Promise<OAuthService> {
+  async create(
+    context,
+    { spaces }: { spaces: SpacesService },
+    tuning?: OAuthTuning,
+  ): Promise<OAuthService> {
     const { config, db } = context;
     const issuer = oauthIssuer(config);
     const resources = mcpResources(config);
@@ -76,14 +81,6 @@ export const oauthFeature = defineFeature({
     const usage = new GrantUsageTracker(db, context.onError);
     usage.start(5_000);
     context.onClose(() => usage.stop());
-    const cleanup = setInterval(() => {
-      deleteExpiredModels(db, new Date(), 5_000).catch((error: unknown) =>
-        context.onError(error, 'could not remove expired OAuth records'),
-      );
-    }, CLEANUP_MS);
-    cleanup.unref();
-    context.onClose(() => clearInterval(cleanup));
-
     const service = createOAuthService({
       db,
       now: context.now,
@@ -92,6 +89,17 @@ export const oauthFeature = defineFeature({
       usage,
       credentialsChanged: context.credentialsChanged,
     });
+    const cleanup = setInterval(() => {
+      service
+        .removeExpiredRecords()
+        .catch((error: unknown) =>
+          context.onError(error, 'could not remove expired OAuth records'),
+        );
+    }, CLEANUP_MS);
+    cleanup.unref();
+    context.onClose(() => clearInterval(cleanup));
+    // A space's own address goes with the space (decision 039).
+    spaces.whenSpaceDeleted(service.endSpaceGrants);
     return { ...service, provider, issuer };
   },
   routes: oauthRoutes,

@@ -137,6 +137,7 @@ describe('PKCE and codes', () => {
     ]) {
       const { uid, url } = await start(new TestBrowser(), { client_id: clientA, ...params });
       expect(uid).toBeNull();
+      expect(url.pathname).toBe('/oauth/error');
       expect(url.searchParams.get('error')).toBe('invalid_request');
     }
   });
@@ -173,8 +174,11 @@ describe('redirects', () => {
         redirect_uri: redirect,
       });
       expect(uid).toBeNull();
+      // Engram's error page (docs/connect.md), never the client's address.
       expect(url.origin).toBe(t.base);
-      expect(response.status).toBe(400);
+      expect(url.pathname).toBe('/oauth/error');
+      expect(url.searchParams.get('error')).toBe('invalid_redirect_uri');
+      expect(response.status).toBe(303);
     }
   });
 
@@ -214,7 +218,9 @@ describe('redirects', () => {
     // The asking browser without the proof (someone else answered a link it sent them).
     const withoutProof = new URL(redirectTo);
     withoutProof.searchParams.delete('consent');
-    expect((await asker.get(withoutProof.href)).status).toBe(400);
+    const refused = await asker.get(withoutProof.href);
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/oauth/error?error=not_answered_here');
     // Another browser with the proof but without the asking browser's cookie.
     const other = await new TestBrowser().follow(redirectTo, t.base);
     expect(other.url.searchParams.get('code')).toBeNull();
@@ -233,7 +239,8 @@ describe('resources and scopes', () => {
         resource,
       });
       expect(uid).toBeNull();
-      expect(url.href.startsWith(REDIRECT)).toBe(true);
+      // An invalid request stays on Engram: its error page, not the client's redirect URI.
+      expect(url.href.startsWith(`${t.base}/oauth/error?`)).toBe(true);
       expect(url.searchParams.get('error')).toBe('invalid_target');
     }
   });
@@ -439,12 +446,13 @@ describe('client metadata documents', () => {
     }));
     const documentsOrigin = () => documents.origin;
     try {
-      const { uid, response } = await start(new TestBrowser(), {
+      const { uid, url } = await start(new TestBrowser(), {
         client_id: `${documents.origin}${path}`,
         code_challenge: pkce().challenge,
       });
       expect(uid).toBeNull();
-      expect(((await response.json()) as { error: string }).error).toBe('invalid_client');
+      expect(url.pathname).toBe('/oauth/error');
+      expect(url.searchParams.get('error')).toBe('invalid_client');
     } finally {
       await documents.close();
     }

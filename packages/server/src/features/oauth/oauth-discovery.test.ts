@@ -159,7 +159,8 @@ describe('without PUBLIC_URL', () => {
         await fetch(new URL('/.well-known/oauth-protected-resource/mcp', local.base))
       ).json()) as { resource: string; authorization_servers: string[] };
       expect(metadata.resource).toBe(`${local.base}/mcp`);
-      expect(metadata.authorization_servers).toEqual([`http://localhost:${port}`]);
+      // The issuer is the origin the start banner prints (issue 58: one origin).
+      expect(metadata.authorization_servers).toEqual([`http://127.0.0.1:${port}`]);
 
       const registration = await fetch(new URL('/oauth/register', local.base), {
         method: 'POST',

@@ -18,6 +18,22 @@ export const OAUTH_ROUTES = {
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 /** The web app's consent screen (packages/web), given the interaction's uid. */
 export const CONSENT_PATH = '/oauth/consent';
+/** The web app's page for a failed authorization (packages/web), given `?error=<code>`. */
+export const ERROR_PAGE_PATH = '/oauth/error';
+
+/**
+ * Where a browser is sent when an authorization cannot go on: Engram's own
+ * page, which says what went wrong from a table of its own keyed by the
+ * error code (never the request's words), with a way back. Anything but a
+ * short code of lowercase letters and underscores is `server_error`.
+ */
+export function errorPageUrl(code: string): string {
+  const safe = /^[a-z_]{1,64}$/.test(code) ? code : 'server_error';
+  return `${ERROR_PAGE_PATH}?error=${safe}`;
+}
+
+/** Host names a redirect URI may use over plain http (RFC 8252 §7.3; docs/security.md, OAuth). */
+const LOOPBACK_REDIRECT_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 const MINUTE = 60;
 const DAY = 86_400;
@@ -76,6 +92,23 @@ export async function createProvider(settings: ProviderSettings): Promise<OidcPr
       id_token_signed_response_alg: 'ES256',
     },
     scopes: [...MEMORY_SCOPES],
+    // The library checks native clients' redirect URIs itself; a client that
+    // says `web` gets the same rule for plain http: loopback only, never
+    // `http://evil.example/cb` (docs/security.md, OAuth).
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator: (_ctx, key, value, metadata) => {
+        if (key !== 'redirect_uris' || metadata.application_type !== 'web') return;
+        for (const uri of Array.isArray(value) ? value : []) {
+          const url = typeof uri === 'string' ? URL.parse(uri) : null;
+          if (url?.protocol === 'http:' && !LOOPBACK_REDIRECT_HOSTS.has(url.hostname)) {
+            throw new errors.InvalidClientMetadata(
+              'redirect_uris using http as a protocol can only use loopback addresses as hostnames',
+            );
+          }
+        }
+      },
+    },
     responseTypes: ['code'],
     pkce: { required: () => true },
     allowOmittingSingleRegisteredRedirectUri: false,
@@ -104,7 +137,12 @@ export async function createProvider(settings: ProviderSettings): Promise<OidcPr
       rpInitiatedLogout: { enabled: false },
       userinfo: { enabled: false },
       revocation: { enabled: true },
-      registration: { enabled: settings.dynamicRegistration },
+      // No registration access token, so no `registration_client_uri` naming
+      // a management endpoint Engram does not serve.
+      registration: {
+        enabled: settings.dynamicRegistration,
+        issueRegistrationAccessToken: false,
+      },
       clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
       resourceIndicators: {
         enabled: true,
@@ -118,8 +156,14 @@ export async function createProvider(settings: ProviderSettings): Promise<OidcPr
           return settings.resources[0]!;
         },
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: KoaContextWithOIDC, resource: string) => {
-          // `/mcp` (every space a grant reaches) or `/mcp/<slug>` (that space alone).
+        getResourceServerInfo: (ctx: KoaContextWithOIDC, resource: string) => {
+          // One resource per request: a grant and its tokens name one address
+          // (the library would take a list and the consent screen could not show it).
+          const asked: unknown = ctx.oidc.params?.['resource'];
+          if (Array.isArray(asked) && asked.length > 1) {
+            throw new errors.InvalidTarget('only one resource may be requested');
+          }
+          // `/mcp` (the default space) or `/mcp/<slug>` (that space alone).
           if (!mcpTargetOfResource(settings.resources, resource)) {
             throw new errors.InvalidTarget(
               `resource must be ${settings.resources[0]} or ${settings.resources[0]}/<space>`,
@@ -155,7 +199,16 @@ export async function createProvider(settings: ProviderSettings): Promise<OidcPr
     fetchResponseBodyLimits: { 'client_id metadata document': METADATA_MAX_BYTES },
     // Public clients call the token endpoint from anywhere; nothing there rides on cookies.
     clientBasedCORS: () => true,
+    // A browser at the authorization endpoint (or its resume) is sent to
+    // Engram's error page; every other endpoint answers RFC JSON, even to a
+    // browser that asks for HTML.
     renderError: (ctx, out) => {
+      const route = (ctx.oidc as { route?: string } | undefined)?.route;
+      if (route === 'authorization' || route === 'resume') {
+        ctx.status = 303;
+        ctx.redirect(errorPageUrl(out.error));
+        return;
+      }
       ctx.type = 'json';
       ctx.body = { error: out.error, error_description: out.error_description };
     },
@@ -163,5 +216,50 @@ export async function createProvider(settings: ProviderSettings): Promise<OidcPr
   const provider = new Provider(settings.issuer, configuration);
   provider.proxy = settings.trustProxyHops > 0;
   provider.maxIpsCount = settings.trustProxyHops;
+
+  // An authorization request that fails is never sent back to the client's
+  // redirect URI: that would make Engram's address a bounce to any site a
+  // registered client names (an open redirect). It goes to Engram's error
+  // page instead (renderError); only a request the person answered (resume:
+  // Allow, or Deny as access_denied) returns to the client. The library
+  // emits these events just before it chooses between the two.
+  const keepOnEngram = (ctx: KoaContextWithOIDC, error: unknown) => {
+    if (ctx.oidc?.route === 'authorization' && error instanceof errors.OIDCProviderError) {
+      error.allow_redirect = false;
+    }
+  };
+  provider.on('authorization.error', keepOnEngram);
+  provider.on('server_error', keepOnEngram);
+
+  provider.use(async (koa, next) => {
+    await next();
+    const ctx = koa as KoaContextWithOIDC;
+    const route = (ctx.oidc as { route?: string } | undefined)?.route;
+    if (route === 'discovery' && ctx.status === 200) {
+      // The library counts `openid` among its scopes; Engram grants only the
+      // memory scopes and issues no ID tokens (decision 022), so it advertises those.
+      (ctx.body as Record<string, unknown>)['scopes_supported'] = [...MEMORY_SCOPES];
+      // Built from the issuer alone, but a cache in front must not keep it either.
+      ctx.set('cache-control', 'no-store');
+    } else if (route === 'token' && ctx.status === 400) {
+      await useUpFailedCode(ctx);
+    }
+  });
   return provider;
+}
+
+/**
+ * A code exchange that failed (a wrong `code_verifier` or `redirect_uri`)
+ * uses the code up: the next attempt, right or wrong, is a code used twice,
+ * which ends the grant (docs/security.md, OAuth). A stolen code gets one
+ * guess at its verifier, never many.
+ */
+async function useUpFailedCode(ctx: KoaContextWithOIDC): Promise<void> {
+  const params = (ctx.oidc.params ?? {}) as Record<string, unknown>;
+  const body = ctx.body as { error?: unknown } | undefined;
+  if (body?.error !== 'invalid_grant' || params['grant_type'] !== 'authorization_code') return;
+  const value = params['code'];
+  if (typeof value !== 'string') return;
+  const code = await ctx.oidc.provider.AuthorizationCode.find(value, { ignoreExpiration: true });
+  await code?.consume();
 }

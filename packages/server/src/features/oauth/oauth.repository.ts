@@ -95,6 +95,36 @@ export async function deleteGrant(db: Db, grantId: string): Promise<void> {
   });
 }
 
+/**
+ * Ends, inside the caller's transaction, the account's grants for any of
+ * `resources` (a deleted space's addresses) and everything issued under
+ * them; returns their ids.
+ */
+export async function deleteGrantsForResources(
+  trx: Db,
+  accountId: string,
+  resources: string[],
+): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select g.id from oauth_grants g
+    join oauth_models m on m.kind = 'Grant' and m.id = g.id
+    where g.account_id = ${accountId}
+      and exists (
+        select 1 from jsonb_object_keys(coalesce(m.payload -> 'resources', '{}'::jsonb)) as r(url)
+        where r.url = any(${resources}::text[])
+      )`.execute(trx);
+  const ids = rows.map((row) => row.id);
+  if (ids.length === 0) return ids;
+  await trx
+    .deleteFrom('oauth_models')
+    .where((eb) =>
+      eb.or([eb('grant_id', 'in', ids), eb.and([eb('kind', '=', 'Grant'), eb('id', 'in', ids)])]),
+    )
+    .execute();
+  await trx.deleteFrom('oauth_grants').where('id', 'in', ids).execute();
+  return ids;
+}
+
 /** Removes up to `limit` expired records; returns how many went. */
 export async function deleteExpiredModels(db: Db, now: Date, limit: number): Promise<number> {
   const result = await sql<{ count: number }>`

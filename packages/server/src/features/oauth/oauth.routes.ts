@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  errorResponse,
   idParams,
   okResponse,
   oauthDecision,
@@ -12,6 +11,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
+import { perAddressLimit } from '../../http/rate-limits.js';
 import { requireFullAccess } from '../../lib/space-access.js';
 import { notFound } from '../../lib/errors.js';
 import {
@@ -21,11 +21,12 @@ import {
   SPACE_PROTECTED_RESOURCE_METADATA_ROUTE,
 } from '../../lib/protected-resource.js';
 import type { RouteOptions } from '../feature.js';
-import { DISCOVERY_PATH, OAUTH_ROUTES } from './oauth-provider.js';
+import { DISCOVERY_PATH, errorPageUrl, OAUTH_ROUTES } from './oauth-provider.js';
 import type { OAuthService } from './oauth.service.js';
 import { MEMORY_SCOPES } from './scopes.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+const errors = errorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND');
 /** Dynamic client registrations allowed per client address per hour. */
 const REGISTRATIONS_PER_HOUR = 10;
 
@@ -43,6 +44,29 @@ function withoutProviderSession(raw: IncomingMessage): void {
     .filter((part) => part && !part.startsWith('_session'));
   if (kept.length > 0) raw.headers.cookie = kept.join('; ');
   else delete raw.headers.cookie;
+}
+
+/** The longest value (or name) an authorization request may carry (docs/security.md, OAuth). */
+export const AUTHORIZE_PARAM_MAX = 2_048;
+
+/**
+ * Why an authorization request is refused before the library sees it, as an
+ * OAuth error code, or undefined: a parameter over AUTHORIZE_PARAM_MAX (each
+ * request stores its parameters until it expires), or the `openid` scope,
+ * which Engram never grants (no ID tokens, decision 022) and which would
+ * otherwise send the browser back to the consent screen again and again.
+ */
+function refusedAuthorization(url: string | undefined): string | undefined {
+  const params = new URL(url ?? '/', 'http://engram.invalid').searchParams;
+  for (const [name, value] of params) {
+    if (name.length > AUTHORIZE_PARAM_MAX || value.length > AUTHORIZE_PARAM_MAX) {
+      return 'invalid_request';
+    }
+  }
+  if (params.getAll('scope').some((scope) => scope.split(' ').includes('openid'))) {
+    return 'invalid_scope';
+  }
+  return undefined;
 }
 
 /**
@@ -64,14 +88,30 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteOptions<OAuthService>> = as
 ) => {
   type Callback = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   let callback: Callback | undefined;
-  /** Hands the request to the authorization server (its Koa app), optionally at another path. */
+  /**
+   * Hands the request to the authorization server (its Koa app), optionally
+   * at another path. The library builds every address it writes (metadata
+   * endpoints, where the browser resumes) from the request's URL: it is
+   * given the URL at the issuer (an absolute-form request target), so no
+   * Host or X-Forwarded-Host header ever reaches an answer.
+   */
   const handOver = (path?: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
-    if (path) request.raw.url = path;
+    const received = request.raw.url;
+    request.raw.url = `${oauth.issuer}${path ?? received ?? '/'}`;
     withoutProviderSession(request.raw);
-    callback ??= (await oauth.provider()).callback() as Callback;
-    await callback(request.raw, reply.raw);
+    try {
+      callback ??= (await oauth.provider()).callback() as Callback;
+      await callback(request.raw, reply.raw);
+    } finally {
+      request.raw.url = received; // the request log shows what was asked
+    }
   };
+  /** Sends a browser to Engram's error page (docs/connect.md): the authorization cannot go on. */
+  const toErrorPage = (reply: FastifyReply, code: string) =>
+    reply.header('cache-control', 'no-store').redirect(errorPageUrl(code), 303);
+  /** OAUTH_RATE_LIMIT_PER_MINUTE per client address on each of authorize, token and revoke. */
+  const limited = { rateLimit: perAddressLimit(http.config.OAUTH_RATE_LIMIT_PER_MINUTE) };
 
   // The authorization server's endpoints, exactly these paths (the web app serves /oauth/consent).
   await app.register(async (server) => {
@@ -80,25 +120,25 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteOptions<OAuthService>> = as
     server.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const hidden = { schema: { hide: true } };
 
-    server.route({
-      method: ['GET', 'POST'],
-      url: OAUTH_ROUTES.authorization,
-      ...hidden,
-      handler: (request, reply) => handOver(withDefaultScope(request.raw.url))(request, reply),
-    });
+    // GET only: the library serves the authorization endpoint on GET (OAuth 2.1's must).
+    server.get(
+      OAUTH_ROUTES.authorization,
+      { ...hidden, config: limited },
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        const refused = refusedAuthorization(request.raw.url);
+        if (refused) return toErrorPage(reply, refused);
+        return handOver(withDefaultScope(request.raw.url))(request, reply);
+      },
+    );
     // Resuming after the consent screen needs the proof its answer handed to that browser.
     server.get(
       `${OAUTH_ROUTES.authorization}/:uid`,
-      hidden,
+      { ...hidden, config: limited },
       async (request: FastifyRequest, reply: FastifyReply) => {
         const { uid } = request.params as { uid: string };
         const { consent } = request.query as { consent?: string };
         if (!(await oauth.takeConsentProof(uid, consent))) {
-          return reply.status(400).send({
-            error:
-              'This authorization was not answered in this browser: start again from the application',
-            code: 'BAD_REQUEST',
-          });
+          return toErrorPage(reply, 'not_answered_here');
         }
         return handOver()(request, reply);
       },
@@ -106,11 +146,18 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteOptions<OAuthService>> = as
     // OPTIONS too: browser-based clients ask first, and the library answers CORS itself.
     const calls = ['POST', 'OPTIONS'] as const;
     const reads = ['GET', 'OPTIONS'] as const;
-    server.route({ method: [...calls], url: OAUTH_ROUTES.token, ...hidden, handler: handOver() });
+    server.route({
+      method: [...calls],
+      url: OAUTH_ROUTES.token,
+      ...hidden,
+      config: limited,
+      handler: handOver(),
+    });
     server.route({
       method: [...calls],
       url: OAUTH_ROUTES.revocation,
       ...hidden,
+      config: limited,
       handler: handOver(),
     });
     server.route({ method: [...reads], url: OAUTH_ROUTES.jwks, ...hidden, handler: handOver() });
@@ -141,8 +188,9 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteOptions<OAuthService>> = as
   });
 
   // RFC 9728 at the root too (clients that probe it before the path-inserted one).
+  // Built from PUBLIC_URL or the banner's origin (mcpResourceUrl), never kept by a cache.
   app.get('/.well-known/oauth-protected-resource', { schema: { hide: true } }, (request, reply) => {
-    void reply.header('access-control-allow-origin', '*');
+    void reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
     return reply.send(
       protectedResourceMetadata(mcpResourceUrl(http.config.PUBLIC_URL, request), oauth.issuer),
     );
@@ -153,7 +201,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteOptions<OAuthService>> = as
   // answers, so the metadata tells nobody which spaces exist.
   app.get(SPACE_PROTECTED_RESOURCE_METADATA_ROUTE, { schema: { hide: true } }, (request, reply) => {
     if (!mcpTargetOfRequest(request)?.space) throw notFound('Protected resource');
-    void reply.header('access-control-allow-origin', '*');
+    void reply.header('access-control-allow-origin', '*').header('cache-control', 'no-store');
     return reply.send(
       protectedResourceMetadata(mcpResourceUrl(http.config.PUBLIC_URL, request), oauth.issuer),
     );

@@ -8,7 +8,7 @@ import {
 import type Provider from 'oidc-provider';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext, CredentialContext } from '../../lib/auth-context.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { notFound, notFoundBecause } from '../../lib/errors.js';
 import { mcpTargetOfResource } from '../../lib/protected-resource.js';
 import { hashSecret } from '../../lib/secrets.js';
 import { bindService, type CredentialChange } from '../feature.js';
@@ -32,8 +32,7 @@ export interface OAuthDeps {
 /** The one-time proof that the browser resuming an authorization is the one that answered it. */
 const CONSENT_PROOF = 'ConsentProof';
 
-const interactionGone = () =>
-  new AppError(404, 'NOT_FOUND', 'Authorization request not found or expired');
+const interactionGone = () => notFoundBecause('Authorization request not found or expired');
 
 /** The authorization request `uid`, while it waits for an answer. */
 async function pendingInteraction(deps: OAuthDeps, uid: string) {
@@ -65,9 +64,12 @@ function clientSummary(metadata: Record<string, unknown>, clientId: string) {
 
 /** The address of `/mcp` or `/mcp/<slug>` the application asked for (the library refused any other). */
 function requestedResource(deps: OAuthDeps, params: Record<string, string | undefined>) {
-  const asked = params['resource'];
-  const target = asked ? mcpTargetOfResource(deps.resources, asked) : undefined;
-  return target ? { resource: asked!, space: target.space } : { resource: deps.resources[0]! };
+  const asked: unknown = params['resource'];
+  // One string: the library refuses two resources at authorize (invalid_target).
+  const target = typeof asked === 'string' ? mcpTargetOfResource(deps.resources, asked) : undefined;
+  return target
+    ? { resource: asked as string, space: target.space }
+    : { resource: deps.resources[0]! };
 }
 
 /** Where the browser will be sent: the redirect URI's host, or its scheme for an app's own (`com.example.app:/cb`). */
@@ -216,6 +218,22 @@ export async function revokeUserGrants(
   if (ids.length > 0) deps.credentialsChanged(ids.map((id) => ({ kind: 'oauth' as const, id })));
 }
 
+/**
+ * A space was deleted (in `trx`): the grants for its own address
+ * (`/mcp/<slug>`) end with it, as its scoped keys do (decision 039), so a
+ * new space that takes the slug later is not reached by them.
+ */
+export async function endSpaceGrants(
+  deps: OAuthDeps,
+  trx: Db,
+  accountId: string,
+  slug: string,
+): Promise<() => void> {
+  const addresses = deps.resources.map((base) => `${base}/${slug}`);
+  const ids = await repo.deleteGrantsForResources(trx, accountId, addresses);
+  return () => deps.credentialsChanged(ids.map((id) => ({ kind: 'oauth' as const, id })));
+}
+
 /** Matches no space (slugs are lowercase letters, digits and dashes): access to nothing. */
 const NO_SPACE = 'space:-:read';
 
@@ -286,14 +304,35 @@ export async function grantStatus(
   return repo.grantExpiry(deps.db, grantId, new Date());
 }
 
+/** Expired records removed per statement: each statement stays short. */
+const EXPIRED_BATCH = 5_000;
+
+/**
+ * Removes every record that has expired (interactions, codes, tokens,
+ * consent proofs), in batches of EXPIRED_BATCH until none is left: however
+ * many authorization requests were started since the last run, none
+ * outlives the next one. Returns how many went.
+ */
+export async function removeExpiredRecords(deps: OAuthDeps): Promise<number> {
+  const now = new Date();
+  let total = 0;
+  for (;;) {
+    const removed = await repo.deleteExpiredModels(deps.db, now, EXPIRED_BATCH);
+    total += removed;
+    if (removed < EXPIRED_BATCH) return total;
+  }
+}
+
 export const createOAuthService = (deps: OAuthDeps) =>
   bindService(deps, {
+    removeExpiredRecords,
     interactionDetails,
     decideInteraction,
     takeConsentProof,
     listGrants,
     revokeGrant,
     revokeUserGrants,
+    endSpaceGrants,
     authenticateAccessToken,
     grantStatus,
   });

@@ -20,7 +20,7 @@ async function freePort(): Promise<number> {
 }
 
 export interface OAuthTestServer extends TestApp {
-  /** The issuer and the address the server listens at: http://127.0.0.1:PORT. */
+  /** The issuer and the address the server listens at: http://127.0.0.1:PORT (with or without PUBLIC_URL). */
   base: string;
 }
 
@@ -31,7 +31,7 @@ export async function startOAuthServer(
 ): Promise<OAuthTestServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // PUBLIC_URL: '' starts it without one (the issuer is then http://localhost:PORT).
+  // PUBLIC_URL: '' starts it without one (the issuer is then the banner's http://127.0.0.1:PORT).
   const { PUBLIC_URL = base, ...rest } = overrides;
   const config = testConfig({ PORT: String(port), ...(PUBLIC_URL ? { PUBLIC_URL } : {}), ...rest });
   const database = await createTestDatabase(config.STATEMENT_TIMEOUT_MS);
@@ -90,7 +90,12 @@ export class TestBrowser {
       const location = response.headers.get('location');
       if (!location) return { url: next, response };
       next = new URL(location, next);
-      if (next.origin !== new URL(base).origin || next.pathname === '/oauth/consent') {
+      // The web app's pages (not served in tests): the consent screen and the error page.
+      if (
+        next.origin !== new URL(base).origin ||
+        next.pathname === '/oauth/consent' ||
+        next.pathname === '/oauth/error'
+      ) {
         return { url: next, response };
       }
     }

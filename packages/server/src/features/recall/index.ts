@@ -1,4 +1,5 @@
 import type { EmbeddingsService } from '../embeddings/embeddings.service.js';
+import type { GraphService } from '../graph/index.js';
 import { defineFeature } from '../feature.js';
 import { recallRoutes } from './recall.routes.js';
 import { createRecallService } from './recall.service.js';
@@ -8,7 +9,9 @@ export type { RecallService } from './recall.service.js';
 /** Ranked retrieval: the observations that answer a question, and an entity-grouped context. */
 export const recallFeature = defineFeature({
   name: 'recall',
-  create: (context, { embeddings }: { embeddings: EmbeddingsService }) =>
-    createRecallService({ db: context.db, embeddings }),
+  create: (
+    context,
+    { embeddings, graph }: { embeddings: EmbeddingsService; graph: GraphService },
+  ) => createRecallService({ db: context.db, embeddings, graph }),
   routes: recallRoutes,
 });

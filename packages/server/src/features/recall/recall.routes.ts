@@ -1,16 +1,11 @@
-import {
-  contextAnswer,
-  contextQuery,
-  errorResponse,
-  recallAnswer,
-  recallQuery,
-} from '@engram/shared';
+import { contextAnswer, contextQuery, recallAnswer, recallQuery } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { RecallService } from './recall.service.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = { 400: errorResponse, 401: errorResponse, 402: errorResponse };
+const errors = errorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'PLAN_LIMIT_REACHED');
 
 /** REST adapters over recall: validate, call, shape. */
 export const recallRoutes: FastifyPluginAsyncZod<RouteOptions<RecallService>> = async (

@@ -7,6 +7,7 @@ import {
 import type { Db } from '../../db/connection.js';
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import type { EmbeddingsService, SemanticCandidate } from '../embeddings/embeddings.service.js';
+import type { AsOf, GraphService } from '../graph/index.js';
 import { bindService } from '../feature.js';
 import * as repo from './recall.repository.js';
 import {
@@ -34,6 +35,8 @@ export interface RecallDeps {
   db: Db;
   /** The semantic index: with an embedding endpoint, its order by meaning is fused with the lexical one. */
   embeddings?: EmbeddingsService | undefined;
+  /** The graph as it was (docs/history.md), for a question asked `asOf` a past point. */
+  graph: Pick<GraphService, 'recallAsOf'>;
 }
 
 export interface RecallInput {
@@ -60,7 +63,9 @@ export async function recall(
   deps: RecallDeps,
   auth: SpaceAuth,
   input: RecallInput,
+  asOf?: AsOf,
 ): Promise<RecallAnswer> {
+  if (asOf) return deps.graph.recallAsOf(auth, input, asOf);
   const ranked = await rankedObservations(deps, auth.space.id, input);
   return { results: ranked, query: input.query };
 }

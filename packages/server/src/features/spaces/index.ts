@@ -1,6 +1,7 @@
 import type { AccountsService } from '../accounts/index.js';
 import type { Entitlements } from '../entitlements/entitlements.service.js';
 import { defineFeature } from '../feature.js';
+import type { KeysService } from '../keys/index.js';
 import { spacesRoutes } from './spaces.routes.js';
 import { createSpacesService } from './spaces.service.js';
 
@@ -11,7 +12,17 @@ export const spacesFeature = defineFeature({
   name: 'spaces',
   create: (
     context,
-    { entitlements, accounts }: { entitlements: Entitlements; accounts: AccountsService },
-  ) => createSpacesService({ db: context.db, entitlements, purge: accounts.purge }),
+    {
+      entitlements,
+      accounts,
+      keys,
+    }: { entitlements: Entitlements; accounts: AccountsService; keys: KeysService },
+  ) =>
+    createSpacesService({
+      db: context.db,
+      entitlements,
+      purge: accounts.purge,
+      spaceDeleted: [keys.deleteSpaceKeys],
+    }),
   routes: spacesRoutes,
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { isUuid } from '../../lib/ids.js';
+import { escapeLike } from '../../db/like.js';
 
 /** A space as the list and the API read it. */
 export interface SpaceRow {
@@ -65,7 +66,7 @@ export async function listSpaces(
   if (page.after !== undefined) query = query.where('slug', '>', page.after);
   if (page.only) query = query.where('slug', 'in', page.only.length > 0 ? page.only : ['']);
   if (page.prefix) {
-    const pattern = `${page.prefix.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+    const pattern = `${escapeLike(page.prefix.toLowerCase())}%`;
     query = query.where((eb) =>
       eb.or([eb('slug', 'like', pattern), eb(sql`lower(name)`, 'like', pattern)]),
     );
@@ -90,7 +91,7 @@ export async function slugsLike(db: Db, accountId: string, stem: string, limit: 
     .selectFrom('spaces')
     .select('slug')
     .where('account_id', '=', accountId)
-    .where('slug', 'like', `${stem.replace(/[\\%_]/g, '\\$&')}%`)
+    .where('slug', 'like', `${escapeLike(stem)}%`)
     .limit(limit)
     .execute();
   return new Set(rows.map((row) => row.slug));

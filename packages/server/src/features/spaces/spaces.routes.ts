@@ -1,6 +1,5 @@
 import {
   createSpaceInput,
-  errorResponse,
   listSpacesQuery,
   okResponse,
   space,
@@ -12,15 +11,16 @@ import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
 import type { RouteOptions } from '../feature.js';
 import type { SpacesService } from './spaces.service.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  402: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-};
+const errors = errorResponses(
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'PLAN_LIMIT_REACHED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+);
 
 const spaceParams = z.object({ space: z.string().min(1).max(200) });
 

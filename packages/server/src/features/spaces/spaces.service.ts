@@ -33,6 +33,22 @@ export interface SpacesDeps {
   entitlements: Pick<Entitlements, 'planOf'>;
   /** Starts the background purge of a deleted space's rows. */
   purge: { kick(): void };
+  /**
+   * What other features do when a space goes, in the deleting transaction:
+   * end the credentials that name it by slug, which a new space may take once
+   * this one is purged (decision 039). Each returns what to announce after
+   * the commit. The keys' is given at creation; later features add theirs
+   * with `whenSpaceDeleted`.
+   */
+  spaceDeleted: SpaceDeletedHandler[];
+}
+
+/** Ends, inside `trx`, what names the deleted space `slug`; returns the announcement to make after the commit. */
+export type SpaceDeletedHandler = (trx: Db, accountId: string, slug: string) => Promise<() => void>;
+
+/** Adds a handler run in every space deletion's transaction (features created after this one). */
+export function whenSpaceDeleted(deps: SpacesDeps, handler: SpaceDeletedHandler): void {
+  deps.spaceDeleted.push(handler);
 }
 
 const toSpace = (row: repo.SpaceRow): Space => ({
@@ -162,7 +178,8 @@ export async function renameSpace(
 /**
  * Deletes a space with everything in it: an owner's or admin's session only. It is
  * gone at once (marked under the account lock, so no write commits into it
- * after) and its rows are purged in the background. `default` stays.
+ * after), every key with a grant on it is deleted, and its rows are purged
+ * in the background. `default` stays.
  */
 export async function deleteSpace(
   deps: SpacesDeps,
@@ -178,11 +195,19 @@ export async function deleteSpace(
   if (found.slug === DEFAULT_SPACE_SLUG) {
     throw badRequest('space', 'The default space cannot be deleted');
   }
-  const marked = await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.lockAccount(trx, auth.accountId))) return false;
-    return repo.markSpaceDeleted(trx, auth.accountId, found.id);
+  const announce = await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.lockAccount(trx, auth.accountId))) return undefined;
+    if (!(await repo.markSpaceDeleted(trx, auth.accountId, found.id))) return undefined;
+    // Keys and OAuth grants name a space by its slug, which a new space may
+    // take once this one is purged: they go with it, in this transaction (decision 039).
+    const announcements: (() => void)[] = [];
+    for (const handler of deps.spaceDeleted) {
+      announcements.push(await handler(trx, auth.accountId, found.slug));
+    }
+    return () => announcements.forEach((announce) => announce());
   });
-  if (!marked) throw notFound('Space');
+  if (!announce) throw notFound('Space');
+  announce();
   deps.purge.kick();
 }
 
@@ -212,7 +237,7 @@ export async function resolveSpace(
       await createSpace(deps, auth, { name: wanted, slug: wanted });
     } catch (error) {
       // Created by a request beside this one: use it.
-      if (!(error instanceof AppError && error.status === 409)) throw error;
+      if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
     }
     row = await repo.findSpace(deps.db, auth.accountId, wanted);
   }
@@ -229,6 +254,7 @@ export function createSpacesService(deps: SpacesDeps) {
     renameSpace,
     deleteSpace,
     resolveSpace,
+    whenSpaceDeleted,
   });
 }
 

@@ -1,7 +1,6 @@
 import {
   createdWebhook,
   createWebhookInput,
-  errorResponse,
   listDeliveriesQuery,
   rotatedWebhookSecret,
   updateWebhookInput,
@@ -16,16 +15,17 @@ import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
 import type { RouteOptions } from '../feature.js';
 import type { WebhooksService } from './webhooks.service.js';
+import { errorResponses } from '../../http/error-responses.js';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  402: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-  429: errorResponse,
-};
+const errors = errorResponses(
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'PLAN_LIMIT_REACHED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'RATE_LIMITED',
+);
 
 const webhookParams = z.object({ id: z.string().min(1).max(200) });
 const deliveryParams = webhookParams.extend({ deliveryId: z.string().min(1).max(200) });

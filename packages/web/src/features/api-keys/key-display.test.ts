@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import type { ApiKey } from '@engram/shared';
-import { errorMessage, keyStateOf, maskedPreview, rollOf } from './key-display';
+import { errorMessage, keyStateOf, maskedPreview, mayRoll, rollOf } from './key-display';
 
 describe('API key display rules', () => {
   it('masks a known key to its first 6 and last 4 characters around an ellipsis', () => {
@@ -16,6 +16,13 @@ describe('API key display rules', () => {
 
   it('leaves a key too short to mask as it is', () => {
     expect(maskedPreview({ keyPreview: '' }, 'short_key')).toBe('short_key');
+  });
+
+  it("offers a roll only to the key's maker", () => {
+    const key = { createdBy: { id: 'user-1', name: 'Ada Lovelace' } };
+    expect(mayRoll(key, 'user-1')).toBe(true);
+    expect(mayRoll(key, 'user-2')).toBe(false);
+    expect(mayRoll(key, undefined)).toBe(false);
   });
 
   it('reads the state from isExpired and isExpiringSoon, expired first', () => {

@@ -33,6 +33,15 @@ export function rollOf(
 }
 
 /**
+ * Whether the person may roll the key: only its maker, since the new secret
+ * acts as them (docs/product.md, API keys). Owners and admins see and delete
+ * every key, and the server refuses their roll of another's (403).
+ */
+export function mayRoll(key: Pick<ApiKey, 'createdBy'>, userId: string | undefined): boolean {
+  return userId !== undefined && key.createdBy.id === userId;
+}
+
+/**
  * What the card shows in place of the key: the full key masked to its first
  * 6 and last 4 characters when this session knows it, else the server's
  * preview (masked the same way when the key was issued).

@@ -3,6 +3,9 @@ import { formatCount } from '@/lib/format';
 
 export { formatCount, formatDate, formatDateTime } from '@/lib/format';
 
+/** The entity page's address (/entities/{id}). */
+export const entityPath = (id: string) => `/entities/${encodeURIComponent(id)}`;
+
 /** '1 entity', '5,000 entities' (docs/product.md, The signed-in app: the grid's count label). */
 export function entityCountLabel(count: number): string {
   return `${formatCount(count)} ${count === 1 ? 'entity' : 'entities'}`;

@@ -12,7 +12,7 @@ import {
 } from 'react';
 import { readAccountId, subscribeToAccountId } from '../account/account-store';
 import { TAB_CLIENT_ID } from '../client-id';
-import { useSession } from '../session';
+import { CURRENT_USER_KEY, useSession } from '../session';
 import { useSpaceSlug } from '../space';
 import { NotificationQueue, type LiveNotification } from './notifications';
 import { ALL_LIVE_QUERY_KEYS, queryKeysForEvent } from './query-keys';
@@ -45,8 +45,6 @@ export interface RealtimeValue {
 
 /** Changes arriving together (a replay after reconnecting) refresh each query once. */
 const INVALIDATE_BATCH_MS = 50;
-
-const SESSION_USER_KEY = ['session', 'current-user'] as const;
 
 const OFF: RealtimeValue = {
   status: 'unknown',
@@ -166,7 +164,7 @@ export function RealtimeProvider({
     refreshedForKey.current = apiKey;
     const closedWhileConnected = wasConnected.current;
     wasConnected.current = false;
-    void queryClient.invalidateQueries({ queryKey: SESSION_USER_KEY }).then(() => {
+    void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY }).then(() => {
       if (closedWhileConnected && client.getSnapshot().stopReason === 'unauthorized') {
         client.reconnect();
       }

@@ -31,9 +31,15 @@ export async function getCurrentUser(token: string): Promise<Me> {
   }
 }
 
+/**
+ * The prefix of every current-user query: invalidating it reads the person
+ * again (their role, their accounts, their key) whatever the token and account.
+ */
+export const CURRENT_USER_KEY = ['session', 'current-user'] as const;
+
 /** The session's query: one per token and account, so a switch reads the person again. */
 export const currentUserKey = (token: string | null, accountId: string | null) =>
-  ['session', 'current-user', token, accountId] as const;
+  [...CURRENT_USER_KEY, token, accountId] as const;
 
 export function currentUserQueryOptions(token: string, accountId: string | null) {
   return queryOptions<SessionUser>({

@@ -1,3 +1,3 @@
 export { logout } from './logout';
 export { SessionProvider, useSession, type SessionStatus } from './session';
-export type { SessionUser } from './current-user';
+export { CURRENT_USER_KEY, type SessionUser } from './current-user';

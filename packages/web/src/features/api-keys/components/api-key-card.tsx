@@ -23,7 +23,8 @@ interface ApiKeyCardProps {
   secret?: string | undefined;
   /** The keys of its roll, if it was rolled or issued by a roll. */
   roll?: KeyRoll;
-  onRoll: (key: ApiKey) => void;
+  /** Absent when the person may not roll the key (only its maker may: key-display.ts `mayRoll`). */
+  onRoll?: ((key: ApiKey) => void) | undefined;
   onDelete: (key: ApiKey) => void;
 }
 
@@ -89,15 +90,17 @@ export function ApiKeyCard({ apiKey, secret, roll = {}, onRoll, onDelete }: ApiK
           </div>
         </div>
         <div className="flex shrink-0 gap-2 pl-12 sm:pl-0">
-          <Button
-            variant="outline"
-            size="sm"
-            aria-describedby={titleId}
-            onClick={() => onRoll(apiKey)}
-          >
-            <RefreshCw aria-hidden />
-            Roll
-          </Button>
+          {onRoll ? (
+            <Button
+              variant="outline"
+              size="sm"
+              aria-describedby={titleId}
+              onClick={() => onRoll(apiKey)}
+            >
+              <RefreshCw aria-hidden />
+              Roll
+            </Button>
+          ) : null}
           <Button
             variant="outline"
             size="sm"

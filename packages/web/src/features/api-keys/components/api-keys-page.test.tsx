@@ -20,7 +20,7 @@ function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
     isExpiringSoon: false,
     lastUsedAt: null,
     createdAt: '2027-01-05T10:00:00.000Z',
-    createdBy: { name: 'Ada Lovelace' },
+    createdBy: { id: 'user-1', name: 'Ada Lovelace' },
     usage: { totalRequests: 0, activeDays: 0 },
     replacedById: null,
     replacesId: null,
@@ -444,5 +444,21 @@ describe('API Keys screen', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Create API Key' })).toBeInTheDocument();
     expect(screen.queryByRole('note')).toBeNull();
     expect(requests.some((request) => request.path === '/api/keys')).toBe(true);
+  });
+
+  it("offers an admin Delete but not Roll on a colleague's key (only its maker rolls it)", async () => {
+    keysServer(
+      [
+        apiKey({ id: 'key-2', name: 'Their agent', createdBy: { id: 'user-2', name: 'Grace' } }),
+        apiKey(),
+      ],
+      { 'GET /auth/me': () => ({ status: 200, body: testUserAs('admin') }) },
+    );
+    await openScreen();
+    const theirs = await screen.findByRole('article', { name: 'Their agent' });
+    expect(within(theirs).queryByRole('button', { name: 'Roll' })).toBeNull();
+    expect(within(theirs).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    const mine = card('Production agent');
+    expect(within(mine).getByRole('button', { name: 'Roll' })).toBeInTheDocument();
   });
 });

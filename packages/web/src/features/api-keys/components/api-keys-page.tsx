@@ -10,8 +10,9 @@ import { PageHeader } from '@/components/page-header';
 import { RoleNote } from '@/components/role-note';
 import { Button } from '@/components/ui/button';
 import { useCan, VIEWER_NO_KEYS } from '@/lib/account';
+import { useSession } from '@/lib/session';
 import { useApiKeys } from '../api/list-api-keys';
-import { errorMessage, rollOf } from '../key-display';
+import { errorMessage, mayRoll, rollOf } from '../key-display';
 import { useKeySecrets } from '../key-secrets';
 import { ApiKeyCard } from './api-key-card';
 import { CreateKeyDialog } from './create-key-dialog';
@@ -21,12 +22,14 @@ import { RollKeyDialog } from './roll-key-dialog';
 
 /**
  * API Keys (/api-keys; docs/product.md, The signed-in app): create, reveal once, roll and delete
- * the account's keys (a member's own; every key for admins and owners). A
+ * the account's keys (a member's own; every key for admins and owners, who
+ * roll only the keys they made). A
  * viewer manages none (the server answers 403): a note instead, and the list
  * is not asked for.
  */
 export function ApiKeysPage() {
   const canManage = useCan('manageOwnKeys');
+  const { user } = useSession();
   const keys = useApiKeys({ enabled: canManage });
   const secrets = useKeySecrets();
   const [creating, setCreating] = useState(false);
@@ -107,7 +110,7 @@ export function ApiKeysPage() {
               apiKey={key}
               secret={secrets[key.id]}
               roll={rollOf(key, list)}
-              onRoll={setRolling}
+              onRoll={mayRoll(key, user?.id) ? setRolling : undefined}
               onDelete={setDeleting}
             />
           ))}

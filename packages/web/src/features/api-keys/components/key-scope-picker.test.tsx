@@ -30,7 +30,7 @@ function keysServer() {
         isExpiringSoon: false,
         lastUsedAt: null,
         createdAt: '2027-01-05T10:00:00.000Z',
-        createdBy: { name: 'Ada Lovelace' },
+        createdBy: { id: 'user-1', name: 'Ada Lovelace' },
         usage: { totalRequests: 0, activeDays: 0 },
         replacedById: null,
         replacesId: null,

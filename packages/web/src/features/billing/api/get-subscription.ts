@@ -1,17 +1,7 @@
-import { subscription, type Subscription } from '@engram/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
-import { billingKeys } from './keys';
+import { useQuery } from '@tanstack/react-query';
+import { subscriptionQueryOptions } from '@/lib/api/subscription';
 
 /** GET /api/billing/subscription → the plan, its status and the limits in force (docs/product.md, Shapes). */
-export function getSubscription(): Promise<Subscription> {
-  return apiRequest('/api/billing/subscription', { schema: subscription });
-}
-
-export function subscriptionQueryOptions() {
-  return queryOptions({ queryKey: billingKeys.subscription, queryFn: getSubscription });
-}
-
 export function useSubscription() {
   return useQuery(subscriptionQueryOptions());
 }

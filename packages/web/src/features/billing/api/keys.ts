@@ -1,3 +1,4 @@
+import { subscriptionKey } from '@/lib/api/subscription';
 import { liveQueryKeys } from '@/lib/realtime';
 
 /**
@@ -8,7 +9,8 @@ import { liveQueryKeys } from '@/lib/realtime';
  */
 export const billingKeys = {
   all: ['billing'] as const,
-  subscription: ['billing', 'subscription'] as const,
+  /** Shared with the screens that read the plan's limits (lib/api/subscription.ts). */
+  subscription: subscriptionKey,
   plans: ['billing', 'plans'] as const,
   paymentMethods: ['billing', 'payment-methods'] as const,
   invoices: ['billing', 'invoices'] as const,

@@ -11,7 +11,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { formatDate, metadataPreview, observationCountLabel } from '../display';
+import { entityPath, formatDate, metadataPreview, observationCountLabel } from '../display';
 
 interface EntityCardProps {
   entity: Entity;
@@ -41,7 +41,7 @@ export function EntityCard({ entity, onView, onEdit, onDelete }: EntityCardProps
         <div className="grid min-w-0 gap-1.5">
           <h3 id={titleId} className="min-w-0 text-sm leading-5 font-semibold wrap-anywhere">
             <Link
-              to={`/entities/${encodeURIComponent(entity.id)}`}
+              to={entityPath(entity.id)}
               className="outline-none after:absolute after:inset-0 after:rounded-lg after:content-['']"
             >
               {entity.name}

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 import { useSpaceSlug } from '@/lib/space';
-import type { GraphParams } from '../graph-model';
+import type { GraphParams } from '../graph-params';
 
 /** Under ['graph']: every graph event refreshes the view while it is shown. */
 export const graphDataKey = (space: string, params: GraphParams) =>

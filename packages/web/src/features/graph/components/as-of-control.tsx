@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { plural } from '../format';
+import { pluralize } from '@/lib/format';
 import {
   asOfLabel,
   fromLocalInput,
@@ -11,7 +11,7 @@ import {
   sliderPositionOf,
   sliderToIso,
   toLocalInput,
-} from '../history-model';
+} from '../as-of-model';
 
 /**
  * The Graph view's "As of" control (docs/history.md): a slider over the
@@ -79,7 +79,7 @@ export function AsOfControl({
             className="h-5 w-full cursor-pointer accent-primary"
           />
           <div className="flex justify-between text-[11px] text-muted-foreground">
-            <span>{plural(days, 'day')} ago</span>
+            <span>{pluralize(days, 'day')} ago</span>
             <span>Now</span>
           </div>
         </div>

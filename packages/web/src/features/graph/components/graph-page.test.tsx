@@ -6,7 +6,7 @@ import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
 import { liveQueryKeys } from '@/lib/realtime';
 import { pastGraphDataKey } from '../api/get-graph-data';
-import { InProcessLayoutWorker } from '../layout/in-process-worker';
+import { InProcessLayoutWorker } from '@/components/graph-canvas/layout/in-process-worker';
 
 const GRAPH: GraphData = {
   entities: [

@@ -9,28 +9,32 @@ import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import {
+  DetailRow,
+  GraphCanvas,
+  NodeTypesLegend,
+  Panel,
+  toGraphView,
+  typeCounts,
+  type GraphNodeView,
+  type GraphView,
+} from '@/components/graph-canvas';
 import { ApiError } from '@/lib/api-client';
+import { formatCount } from '@/lib/format';
 import { useGraphData } from '../api/get-graph-data';
 import { useHistoryDays } from '../api/history-window';
-import { formatCount } from '../format';
+import { asOfFromSearch } from '../as-of-model';
 import {
   DEPTH_OPTIONS,
   graphParamNotices,
   graphSearch,
   LIMIT_OPTIONS,
   parseGraphParams,
-  toGraphView,
-  typeCounts,
   type GraphDepth,
   type GraphLimit,
-  type GraphNodeView,
   type GraphParams,
-  type GraphView,
-} from '../graph-model';
-import { asOfFromSearch } from '../history-model';
+} from '../graph-params';
 import { AsOfControl, PastBanner } from './as-of-control';
-import { GraphCanvas } from './graph-canvas';
-import { DetailRow, NodeTypesLegend, Panel } from './graph-panels';
 import { SelectField } from './select-field';
 
 const CANVAS_HEIGHT = 600;

@@ -8,6 +8,3 @@ export const memberKeys = {
   all: ['members'] as const,
   list: ['members', 'list'] as const,
 };
-
-/** The session's person (their role, their accounts), read again after a change of role. */
-export const SESSION_USER_KEY = ['session', 'current-user'] as const;

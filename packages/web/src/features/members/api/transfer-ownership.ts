@@ -1,7 +1,8 @@
 import { okResponse } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { memberKeys, SESSION_USER_KEY } from './keys';
+import { CURRENT_USER_KEY } from '@/lib/session';
+import { memberKeys } from './keys';
 
 /** POST /api/members/transfer-ownership {userId} → {success}: they become owner, the caller an admin. */
 export async function transferOwnership(userId: string): Promise<void> {
@@ -20,7 +21,7 @@ export function useTransferOwnership() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: memberKeys.list }),
-        queryClient.invalidateQueries({ queryKey: SESSION_USER_KEY }),
+        queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY }),
       ]),
   });
 }

@@ -82,10 +82,11 @@ export function ConsentCard({ uid, interaction, email, accountName }: ConsentCar
           )}
         </Detail>
         <Detail label="Space">
+          {/* The one space the address reaches: /mcp/<slug> that space, /mcp the default one. */}
           {interaction.space ? (
             <span className="font-mono text-xs wrap-anywhere">{interaction.space}</span>
           ) : (
-            'Every space'
+            'The default space'
           )}
         </Detail>
         <Detail label="App's site">

@@ -61,8 +61,9 @@ describe('OAuth consent screen', { timeout: 20_000 }, () => {
     expect(screen.getByText(/Engram has not checked them/)).toBeInTheDocument();
     expect(screen.getByTestId('redirect-host')).toHaveTextContent('claude.ai');
     expect(screen.getByText(TEST_USER.email)).toBeInTheDocument();
-    // Connected at /mcp: the grant reaches every space.
-    expect(screen.getByText('Every space')).toBeInTheDocument();
+    // Connected at /mcp: the token acts in the default space alone.
+    expect(screen.getByText('The default space')).toBeInTheDocument();
+    expect(screen.queryByText('Every space')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'claude.ai' })).toHaveAttribute(
       'href',
       'https://claude.ai/',

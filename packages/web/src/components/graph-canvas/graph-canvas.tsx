@@ -2,9 +2,11 @@ import { Maximize, Minus, Plus } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
-import type { GraphNodeView, GraphView } from '../graph-model';
-import { createLayoutWorker } from '../layout/create-layout-worker';
-import { GraphScene, type LayoutState } from './graph-scene';
+import type { GraphNodeView, GraphView } from './graph-view';
+import { createLayoutWorker } from './layout/create-layout-worker';
+import { installGraphProbe } from './scene/graph-probe';
+import { GraphScene, type LayoutState } from './scene/graph-scene';
+import { ZOOM_STEP } from './scene/scene-input';
 
 export interface GraphCanvasProps {
   graph: GraphView;
@@ -19,6 +21,13 @@ export interface GraphCanvasProps {
   onBackgroundClick?: () => void;
   className?: string;
 }
+
+/**
+ * Whether this build carries the canvas's probe for end-to-end specs and
+ * benchmarks (scene/graph-probe.ts). Vite writes the value in at build time,
+ * so a production build (the flag unset) drops the probe's code entirely.
+ */
+const GRAPH_PROBE = import.meta.env.VITE_GRAPH_PROBE === '1';
 
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -66,7 +75,9 @@ export function GraphCanvas({
       onFocusNode: setFocused,
     });
     sceneRef.current = scene;
+    const removeProbe = GRAPH_PROBE ? installGraphProbe(canvas, scene) : undefined;
     return () => {
+      removeProbe?.();
       scene.destroy();
       sceneRef.current = null;
     };
@@ -101,10 +112,10 @@ export function GraphCanvas({
         ref={zoomControlsRef}
         className="absolute top-2 right-2 flex flex-col overflow-hidden rounded-lg border border-border bg-card/90 shadow-xs backdrop-blur"
       >
-        <ZoomButton label="Zoom in" onClick={() => sceneRef.current?.zoomBy(1.3)}>
+        <ZoomButton label="Zoom in" onClick={() => sceneRef.current?.zoomBy(ZOOM_STEP)}>
           <Plus aria-hidden />
         </ZoomButton>
-        <ZoomButton label="Zoom out" onClick={() => sceneRef.current?.zoomBy(1 / 1.3)}>
+        <ZoomButton label="Zoom out" onClick={() => sceneRef.current?.zoomBy(1 / ZOOM_STEP)}>
           <Minus aria-hidden />
         </ZoomButton>
         <ZoomButton label="Reset zoom" onClick={() => sceneRef.current?.resetZoom()}>

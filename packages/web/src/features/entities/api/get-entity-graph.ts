@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 import { useSpaceSlug } from '@/lib/space';
-import { ENTITY_GRAPH_DEPTH, ENTITY_GRAPH_LIMIT } from '../graph-model';
+import { ENTITY_GRAPH_DEPTH, ENTITY_GRAPH_LIMIT } from '../entity-graph';
 
 /**
  * Under ['graph'] rather than ['entity', id]: a relation between two of the

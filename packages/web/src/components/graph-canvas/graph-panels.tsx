@@ -2,8 +2,8 @@ import { entityTypeColor } from '@engram/shared';
 import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
-import { formatCount } from '../format';
-import type { TypeCount } from '../graph-model';
+import { formatCount } from '@/lib/format';
+import type { TypeCount } from './graph-view';
 
 /** A titled side card of the graph screens. */
 export function Panel({

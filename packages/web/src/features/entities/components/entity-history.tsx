@@ -22,10 +22,9 @@ import { Spinner } from '@/components/ui/spinner';
 import { useCan } from '@/lib/account';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, pluralize } from '@/lib/format';
 import { useEntityHistory } from '../api/entity-history';
 import { useRevertChange } from '../api/revert-change';
-import { plural } from '../format';
 import {
   actorLabel,
   changesInCall,
@@ -244,7 +243,7 @@ function revertExplanation(change: HistoryChange, entityId: string, callSize: nu
   const sentences = [
     `This undoes the whole call that made “${describeChange(change, entityId)}” (${formatDateTime(change.at)}).`,
     callSize > 1
-      ? `The call made ${plural(callSize, 'change')} listed here, and perhaps others elsewhere; all are undone together.`
+      ? `The call made ${pluralize(callSize, 'change')} listed here, and perhaps others elsewhere; all are undone together.`
       : 'If that call changed other entities too, those changes are undone as well.',
   ];
   if (change.type === 'entity_created' && change.after?.id === entityId) {
@@ -275,7 +274,7 @@ function RevertDialog({
         toast.success(
           result.seqs.length === 0
             ? 'Nothing left to undo: the call’s changes were already gone'
-            : `Reverted ${plural(result.reverted.changes, 'change')}`,
+            : `Reverted ${pluralize(result.reverted.changes, 'change')}`,
         );
         onClose();
       },

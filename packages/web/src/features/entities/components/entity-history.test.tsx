@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, TEST_USER, testUserAs, type FakeRequest } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
-import { InProcessLayoutWorker } from '../layout/in-process-worker';
+import { InProcessLayoutWorker } from '@/components/graph-canvas/layout/in-process-worker';
 
 const ALICIA: Entity = {
   id: 'e-alice',

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, TEST_USER } from '@/test/fake-server';
 import { renderApp } from '@/test/render-app';
-import { InProcessLayoutWorker } from '../layout/in-process-worker';
+import { InProcessLayoutWorker } from '@/components/graph-canvas/layout/in-process-worker';
 
 const ADA: Entity = {
   id: 'e-ada',

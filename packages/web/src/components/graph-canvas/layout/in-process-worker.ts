@@ -1,6 +1,5 @@
-import type { LayoutPort } from '../components/graph-scene';
 import { LayoutRunner } from './layout-runner';
-import type { LayoutFrame, ToLayout } from './protocol';
+import type { LayoutFrame, LayoutPort, ToLayout } from './protocol';
 
 /**
  * The layout worker's code run on the calling thread, for component tests

@@ -25,3 +25,10 @@ export interface LayoutFrame {
   /** Ticks run since the load. */
   ticks: number;
 }
+
+/** What the scene needs of the layout worker: a real Worker, or the in-process stand-in of tests. */
+export interface LayoutPort {
+  postMessage(message: ToLayout): void;
+  onmessage: ((event: MessageEvent<LayoutFrame>) => void) | null;
+  terminate(): void;
+}
