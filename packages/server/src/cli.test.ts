@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -118,6 +119,31 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('engram CLI', { timeout: 300_000 
     const copy = JSON.parse(await readFile(file2, 'utf8'));
     expect(copy.entities).toEqual(document.entities);
     expect(copy.relations).toEqual(document.relations);
+  });
+
+  it('refuses a folder that holds no database, and creates nothing there', async () => {
+    const empty = join(dataDir, 'not-here');
+    const file = join(dataDir, 'one.jsonl');
+    await writeFile(
+      file,
+      JSON.stringify({ type: 'entity', name: 'A', entityType: 't', observations: [] }),
+    );
+    for (const args of [
+      ['mcp'],
+      ['export'],
+      ['import', file],
+      ['plan', 'set', 'a@example.com', 'pro'],
+    ]) {
+      const refused = await run(process.execPath, [tsx, main, ...args], {
+        env: { ...env(keys[0]!), DATA_DIR: empty },
+        timeout: 150_000,
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect(refused, args[0]).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`There is no Engram database in ${empty} (DATA_DIR)`),
+      });
+      expect(existsSync(empty), args[0]).toBe(false);
+    }
   });
 
   it('refuses a bad key and a busy data folder with a clear message', async () => {

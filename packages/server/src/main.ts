@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { constants, createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
@@ -148,12 +149,25 @@ async function runMigrations(config: Config): Promise<void> {
 const BULK: RuntimeOptions = { unboundedStatements: true };
 
 /** Opens the services and resolves ENGRAM_API_KEY to the account it acts for, in the space named. */
+/**
+ * Commands that act on an existing database refuse a data folder that holds
+ * none: opening it would make a new, empty one (only `serve` and `migrate`
+ * create a database), and the key would then be "not valid".
+ */
+function requireDatabase(config: Config): void {
+  if (config.DATABASE_URL || existsSync(join(config.DATA_DIR, 'PG_VERSION'))) return;
+  throw new UsageError(
+    `There is no Engram database in ${resolve(config.DATA_DIR)} (DATA_DIR). Set DATA_DIR to the folder engram serve uses, or create one there with engram serve or engram migrate.`,
+  );
+}
+
 async function withSpace(
   config: Config,
   space: { slug: string | undefined; access: 'read' | 'write' },
   fn: (runtime: Runtime, auth: SpaceAuth) => Promise<void>,
   options: RuntimeOptions = {},
 ): Promise<void> {
+  requireDatabase(config);
   if (!config.ENGRAM_API_KEY) {
     throw new UsageError(
       'Set ENGRAM_API_KEY to an API key of the account to use (create one on the API Keys screen, or use your personal key from GET /auth/me).',
@@ -255,6 +269,7 @@ async function planCommand(config: Config, args: string[]): Promise<void> {
   if (action !== 'set' || !email || !planId || extra.length > 0) {
     throw new UsageError('Usage: engram plan set <email> <plan>');
   }
+  requireDatabase(config);
   const runtime = await createRuntime(config);
   try {
     const done = await runtime.billing.setPlanByOperator(email, planId);
