@@ -546,6 +546,13 @@ const ROUTES: Record<string, RouteSpec> = {
     hasId: true,
     auth: 'main',
   },
+  // The sign-in page's question about a pending authorization: no credential.
+  'GET /api/oauth/interactions/:uid/app': {
+    method: 'GET',
+    path: (id) => `/api/oauth/interactions/${id}/app`,
+    hasId: true,
+    auth: 'none',
+  },
   // No credential of an account is ever accepted; the test app wrote no backup token.
   'POST /internal/backup': {
     method: 'POST',

@@ -415,6 +415,18 @@ describe('item 15', () => {
   });
 });
 
+describe('issue 58 item 2: the sign-in page names the app asking', () => {
+  it('tells a signed-out browser the app and its return host, and nothing for an unknown request', async () => {
+    const { landed } = await land(authorizeUrl({}));
+    const uid = landed.searchParams.get('uid')!;
+    const app = await fetch(new URL(`/api/oauth/interactions/${uid}/app`, t.base));
+    expect(app.status).toBe(200);
+    expect(await app.json()).toEqual({ name: 'Hardening Test', redirectHost: '127.0.0.1:9' });
+    const unknown = await fetch(new URL('/api/oauth/interactions/no-such-uid/app', t.base));
+    expect(unknown.status).toBe(404);
+  });
+});
+
 describe('issue 58 item 3: the consent screen names the one space', () => {
   it('answers no space for /mcp (the default space) and the slug for /mcp/<slug>', async () => {
     for (const [resource, space] of [

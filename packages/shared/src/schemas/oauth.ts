@@ -28,6 +28,14 @@ export const oauthInteraction = z.object({
 });
 export type OAuthInteraction = z.infer<typeof oauthInteraction>;
 
+/**
+ * GET /api/oauth/interactions/:uid/app: which application a pending
+ * authorization is for, told to the sign-in page before anyone signs in
+ * (its name as it states it, and the host the browser would go back to).
+ */
+export const oauthInteractionApp = z.object({ name: z.string(), redirectHost: z.string() });
+export type OAuthInteractionApp = z.infer<typeof oauthInteractionApp>;
+
 /** POST /api/oauth/interactions/:uid */
 export const oauthDecisionInput = z.object({ decision: z.enum(['allow', 'deny']) });
 export type OAuthDecisionInput = z.infer<typeof oauthDecisionInput>;

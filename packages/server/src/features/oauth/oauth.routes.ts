@@ -6,6 +6,7 @@ import {
   oauthDecisionInput,
   oauthGrantList,
   oauthInteraction,
+  oauthInteractionApp,
   oauthInteractionParams,
 } from '@engram/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -206,6 +207,22 @@ export const oauthRoutes: FastifyPluginAsyncZod<RouteOptions<OAuthService>> = as
       protectedResourceMetadata(mcpResourceUrl(http.config.PUBLIC_URL, request), oauth.issuer),
     );
   });
+
+  // The sign-in page of an authorization names the app asking, before anyone
+  // signs in: the uid is a long random value, and the answer holds nothing of an account.
+  app.get(
+    '/api/oauth/interactions/:uid/app',
+    {
+      config: limited,
+      schema: {
+        tags: ['oauth'],
+        summary: 'Which application a pending authorization is for (the sign-in page)',
+        params: oauthInteractionParams,
+        response: { 200: oauthInteractionApp, ...errors },
+      },
+    },
+    async (request) => oauth.interactionApp(request.params.uid),
+  );
 
   // The consent screen and Connected apps: a person's own acts, a session token only.
   await app.register(async (scope) => {

@@ -99,6 +99,20 @@ export async function interactionDetails(
 }
 
 /**
+ * Which application a pending authorization is for, before anyone signs in
+ * (the sign-in page names it): its name and the host the browser would be
+ * sent back to, nothing of any account. 404 when unknown or expired.
+ */
+export async function interactionApp(
+  deps: OAuthDeps,
+  uid: string,
+): Promise<{ name: string; redirectHost: string }> {
+  const { params, client } = await pendingInteraction(deps, uid);
+  const summary = clientSummary(client.metadata() as Record<string, unknown>, client.clientId);
+  return { name: summary.name, redirectHost: redirectHostOf(params['redirect_uri']!) };
+}
+
+/**
  * The person's answer: allowing grants the requested scopes on `/mcp` to the
  * application for this account and user; denying ends the request with
  * `access_denied`. Either way the browser is sent to resume the
@@ -327,6 +341,7 @@ export const createOAuthService = (deps: OAuthDeps) =>
   bindService(deps, {
     removeExpiredRecords,
     interactionDetails,
+    interactionApp,
     decideInteraction,
     takeConsentProof,
     listGrants,

@@ -1,10 +1,12 @@
 import { Link, useLocation } from 'react-router';
 import { AuthLayout } from './auth-layout';
+import { ConnectingAppNote, consentUidOf } from './connecting-app-note';
 import { LoginForm } from './login-form';
 
 export function LoginPage() {
   // Where the person was headed (GuestOnly's `from`) survives a detour through sign-up.
   const { state } = useLocation();
+  const consentUid = consentUidOf(state);
   return (
     <AuthLayout
       title="Welcome back"
@@ -22,6 +24,7 @@ export function LoginPage() {
         </>
       }
     >
+      {consentUid && <ConnectingAppNote uid={consentUid} />}
       <LoginForm />
     </AuthLayout>
   );
