@@ -27,9 +27,21 @@ const realtimeReachingIntoFeatures = {
   message:
     'realtime/ is transport below the features: events come from lib/change-event.ts; only gateway.ts, the adapter, calls services.',
 };
+const FEATURE_DOOR =
+  "A feature is entered only through its index.ts: import another feature's index.js, never its service, repository or routes.";
+/** From inside a feature: `../<other>/<file>.js` other than `index.js`. */
 const otherFeaturesInternals = {
-  regex: '^\\.\\./[\\w-]+/(?!([\\w.-]+\\.service|index)\\.js$)',
-  message: "A feature calls another feature's service, never its repository or routes.",
+  regex: '^\\.\\./[\\w-]+/(?!index\\.js$)',
+  message: FEATURE_DOOR,
+};
+/**
+ * From outside the features (app.ts, runtime.ts, main.ts, mcp/, realtime/gateway.ts,
+ * db/, bench/): `…/features/<name>/<file>.js` other than `index.js`. A repository is
+ * left to `repositories`, listed beside it, so it is refused once.
+ */
+const featureInternals = {
+  regex: '(^|/)features/[\\w-]+/(?!index\\.js$|[\\w.-]+\\.repository\\.js$)',
+  message: FEATURE_DOOR,
 };
 const ADAPTERS_NO_DB =
   "Adapters (routes, MCP, realtime) receive services, never the database: add what you need to the feature's service.";
@@ -95,7 +107,12 @@ export default tseslint.config(
   {
     files: [`${SERVER}/**/*.ts`],
     ignores: [...tests, `${SERVER}/db/**`],
-    rules: restrict(databaseDrivers),
+    rules: restrict(databaseDrivers, repositories, featureInternals),
+  },
+  {
+    files: [`${SERVER}/db/**/*.ts`, 'bench/**/*.ts'],
+    ignores: tests,
+    rules: restrict(repositories, featureInternals),
   },
   {
     // (Adapters' own `no-restricted-syntax` below repeats it: the last matching block wins.)
@@ -111,7 +128,10 @@ export default tseslint.config(
   {
     files: [`${SERVER}/mcp/**/*.ts`, `${SERVER}/realtime/**/*.ts`],
     ignores: tests,
-    rules: { ...restrict(databaseDrivers, repositories, databaseModules), ...noDatabaseHandle },
+    rules: {
+      ...restrict(databaseDrivers, repositories, databaseModules, featureInternals),
+      ...noDatabaseHandle,
+    },
   },
   {
     files: [`${SERVER}/realtime/**/*.ts`],

@@ -36,19 +36,36 @@ const cases: { rule: string; file: string; planted: string; allowed: string; say
     says: /SQL lives only/,
   },
   {
-    rule: 'a feature calls another feature’s service, never its repository',
+    rule: 'a feature calls another feature through its index.ts, never its repository',
     file: 'packages/server/src/features/keys/planted.service.ts',
     planted: "import * as repo from '../graph/relations.repository.js';\nexport const x = repo;",
-    allowed: "import * as graph from '../graph/graph.service.js';\nexport const x = graph;",
-    says: /another feature's service/,
+    allowed: "import * as graph from '../graph/index.js';\nexport const x = graph;",
+    says: /only through its index\.ts/,
+  },
+  {
+    rule: 'a feature enters another feature only through its index.ts, not its services',
+    file: 'packages/server/src/features/keys/planted.service.ts',
+    planted:
+      "import type { GraphAccess } from '../graph/graph.service.js';\nexport type X = GraphAccess;",
+    allowed:
+      "import type { GraphService } from '../graph/index.js';\nexport type X = GraphService;",
+    says: /only through its index\.ts/,
+  },
+  {
+    rule: 'an adapter enters a feature only through its index.ts',
+    file: 'packages/server/src/planted.ts',
+    planted:
+      "import { BACKUP_TOKEN_HEADER } from './features/backup/backup.routes.js';\nexport const x = BACKUP_TOKEN_HEADER;",
+    allowed:
+      "import { BACKUP_TOKEN_HEADER } from './features/backup/index.js';\nexport const x = BACKUP_TOKEN_HEADER;",
+    says: /only through its index\.ts/,
   },
   {
     rule: 'adapters never import repositories',
     file: 'packages/server/src/mcp/planted.ts',
     planted:
       "import * as repo from '../features/graph/entities.repository.js';\nexport const x = repo;",
-    allowed:
-      "import * as graph from '../features/graph/graph.service.js';\nexport const x = graph;",
+    allowed: "import * as graph from '../features/graph/index.js';\nexport const x = graph;",
     says: /never a repository/,
   },
   {

@@ -27,7 +27,7 @@ import { readBackupToken, writeBackupToken } from './db/backup-token.js';
 import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import type { SpaceAuth } from './lib/auth-context.js';
-import { BACKUP_TOKEN_HEADER } from './features/backup/backup.routes.js';
+import { BACKUP_TOKEN_HEADER } from './features/backup/index.js';
 import { AppError } from './lib/errors.js';
 import { localOrigin } from './lib/local-origin.js';
 import { bridgeStdio } from './mcp/bridge.js';

@@ -9,16 +9,20 @@ export const KNOWN_ENTITY_TYPES = {
   observation: '#94a3b8',
 } as const satisfies Record<string, string>;
 
-/** Stable colours for any other type, picked by hashing its name. */
-const EXTRA_PALETTE = [
-  '#14b8a6',
-  '#f97316',
-  '#84cc16',
+/**
+ * Stable colours for any other type, picked by hashing its name: each far
+ * from every known type's colour and from each other (a redmean distance of
+ * 100 or more, shared.test.ts), so `tool` is never drawn in `person`'s green.
+ */
+export const EXTRA_PALETTE = [
+  '#b45309',
   '#e11d48',
-  '#06b6d4',
-  '#a855f7',
-  '#eab308',
+  '#84cc16',
   '#64748b',
+  '#0f766e',
+  '#1d4ed8',
+  '#fca5a5',
+  '#a21caf',
 ] as const;
 
 export function entityTypeColor(type: string): string {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   entityInput,
   entityTypeColor,
+  EXTRA_PALETTE,
+  KNOWN_ENTITY_TYPES,
   maskKey,
   planById,
   PLANS,
@@ -51,6 +53,30 @@ describe('display helpers', () => {
   it('colours known types and hashes others stably', () => {
     expect(entityTypeColor('person')).toBe('#10b981');
     expect(entityTypeColor('gadget')).toBe(entityTypeColor('gadget'));
+  });
+
+  it('never gives another type a colour near a known type’s or another’s (tool is not person)', () => {
+    const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    // The "redmean" approximation of how far apart two colours look.
+    const distance = (a: string, b: string) => {
+      const [r1, g1, b1] = rgb(a) as [number, number, number];
+      const [r2, g2, b2] = rgb(b) as [number, number, number];
+      const mean = (r1 + r2) / 2;
+      return Math.sqrt(
+        (2 + mean / 256) * (r1 - r2) ** 2 +
+          4 * (g1 - g2) ** 2 +
+          (2 + (255 - mean) / 256) * (b1 - b2) ** 2,
+      );
+    };
+    const known = Object.values(KNOWN_ENTITY_TYPES);
+    EXTRA_PALETTE.forEach((colour, index) => {
+      for (const other of [...known, ...EXTRA_PALETTE.slice(index + 1)]) {
+        expect(distance(colour, other), `${colour} and ${other}`).toBeGreaterThanOrEqual(100);
+      }
+    });
+    expect(distance(entityTypeColor('tool'), entityTypeColor('person'))).toBeGreaterThanOrEqual(
+      100,
+    );
   });
 });
 

@@ -9,10 +9,10 @@ import {
 } from '@engram/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { GraphService, MemoryGraph } from '../features/graph/graph.service.js';
+import type { GraphService, MemoryGraph } from '../features/graph/index.js';
 import { asOfArgument } from '../features/graph/index.js';
-import type { RecallService } from '../features/recall/recall.service.js';
-import type { Operation, UsageMeter } from '../features/usage/usage.service.js';
+import type { RecallService } from '../features/recall/index.js';
+import type { Operation, UsageMeter } from '../features/usage/index.js';
 import type { SpaceAuth } from '../lib/auth-context.js';
 import { lackedPermission, lacksMessage, roleRefusal } from '../lib/space-access.js';
 import { AppError, forbidden, fromDatabaseError } from '../lib/errors.js';

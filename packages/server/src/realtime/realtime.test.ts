@@ -1,6 +1,6 @@
 import { CLIENT_ID_HEADER, graphChange } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphService } from '../features/graph/graph.service.js';
+import { createGraphAccess } from '../features/graph/graph.service.js';
 import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
 import { callTool, connectMcp } from '../test/mcp-client.js';
 import { TestSocket } from '../test/ws-client.js';
@@ -289,7 +289,7 @@ describe('realtime gateway', () => {
       role: 'owner' as const,
     };
     // Written past the runtime's write path: nothing is published.
-    const graph = createGraphService({
+    const graph = createGraphAccess({
       db: t.database.db,
       now: t.runtime.now,
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },

@@ -157,3 +157,20 @@ export const revertResult = z.object({
   seqs: z.array(z.number().int()),
 });
 export type RevertResult = z.infer<typeof revertResult>;
+
+/**
+ * What `DELETE /api/entities/{id}` and `DELETE /api/relations/{id}` answer:
+ * `callSeq` names the delete's call as history does (its first seq), the
+ * `{seq}` of `POST /api/changes/{seq}/revert` that undoes it. A purge
+ * (`?purge=true`) cannot be undone and answers no `callSeq`.
+ */
+export const deleteResult = z.object({
+  success: z.literal(true),
+  callSeq: z.number().int().positive(),
+});
+export type DeleteResult = z.infer<typeof deleteResult>;
+
+/** An entity's DELETE: as `deleteResult`, without `callSeq` for a purge. */
+export const entityDeleteResult = deleteResult.extend({
+  callSeq: deleteResult.shape.callSeq.optional(),
+});

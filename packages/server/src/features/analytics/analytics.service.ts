@@ -9,13 +9,13 @@ import {
   type RealTimeStats,
 } from '@engram/shared';
 import type { AuthContext, SpaceRef } from '../../lib/auth-context.js';
-import type { EmbeddingsService } from '../embeddings/embeddings.service.js';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
-import type { WebhooksService } from '../webhooks/webhooks.service.js';
-import type { GraphService } from '../graph/graph.service.js';
+import type { EmbeddingsService } from '../embeddings/index.js';
+import type { Entitlements } from '../entitlements/index.js';
+import type { WebhooksService } from '../webhooks/index.js';
+import type { GraphService } from '../graph/index.js';
 import { bindService } from '../feature.js';
-import type { KeysService } from '../keys/keys.service.js';
-import type { UsageMeter, UsageReport } from '../usage/usage.service.js';
+import type { KeysService } from '../keys/index.js';
+import type { UsageMeter, UsageReport } from '../usage/index.js';
 
 export interface AnalyticsDeps {
   now: () => Date;

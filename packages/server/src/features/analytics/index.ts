@@ -1,10 +1,10 @@
-import type { EmbeddingsService } from '../embeddings/embeddings.service.js';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { EmbeddingsService } from '../embeddings/index.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
-import type { GraphService } from '../graph/graph.service.js';
-import type { KeysService } from '../keys/keys.service.js';
-import type { UsageMeter } from '../usage/usage.service.js';
-import type { WebhooksService } from '../webhooks/webhooks.service.js';
+import type { GraphService } from '../graph/index.js';
+import type { KeysService } from '../keys/index.js';
+import type { UsageMeter } from '../usage/index.js';
+import type { WebhooksService } from '../webhooks/index.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { createAnalyticsService } from './analytics.service.js';
 

@@ -17,7 +17,7 @@ import type { CredentialCache } from '../../lib/credential-cache.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { AccountsService } from '../accounts/index.js';
 import { bindService, type CredentialChange } from '../feature.js';
-import type { KeysService } from '../keys/keys.service.js';
+import type { KeysService } from '../keys/index.js';
 import type { MembersService } from '../members/index.js';
 import type { OAuthService } from '../oauth/index.js';
 import * as repo from './auth.repository.js';

@@ -1,6 +1,6 @@
 import type { AccountsService } from '../accounts/index.js';
 import { defineFeature } from '../feature.js';
-import type { KeysService } from '../keys/keys.service.js';
+import type { KeysService } from '../keys/index.js';
 import type { MembersService } from '../members/index.js';
 import type { OAuthService } from '../oauth/index.js';
 import { authRoutes } from './auth.routes.js';

@@ -2,11 +2,12 @@ import type { BillingProvider as ProviderKind } from '@engram/shared';
 
 /**
  * What billing needs of a payment provider. Two implementations, chosen by
- * config (runtime.ts): `none` (none-provider.ts, the default: no payments)
- * and `stripe` (stripe-provider.ts). The rules — who may change what, when a
- * change applies (upgrades now, downgrades at the period end), applying
- * webhook events — live in billing.service.ts and webhooks.service.ts (the
- * plan in force: entitlements) and are the same for both.
+ * config (provider-from-config.ts): `none` (none-provider.ts, the default: no
+ * payments) and `stripe` (stripe-provider.ts). The rules — who may change
+ * what, when a change applies (upgrades now, downgrades at the period end),
+ * applying webhook events — live in subscriptions.service.ts and
+ * stripe-events.service.ts (the plan in force: entitlements) and are the same
+ * for both.
  */
 export interface BillingProvider {
   readonly kind: ProviderKind;

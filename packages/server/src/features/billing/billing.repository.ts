@@ -1,4 +1,3 @@
-import type { Role } from '@engram/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
@@ -131,20 +130,6 @@ export async function accountExists(db: Db, accountId: string): Promise<boolean>
     .where('account_id', '=', accountId)
     .executeTakeFirst();
   return row !== undefined;
-}
-
-export async function memberRole(
-  db: Db,
-  accountId: string,
-  userId: string,
-): Promise<Role | undefined> {
-  const row = await db
-    .selectFrom('account_members')
-    .select('role')
-    .where('account_id', '=', accountId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row?.role;
 }
 
 /** The first account the person with this email owns (their personal account), if any. */

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
 import { requireFullAccess } from '../../lib/space-access.js';
 import type { RouteOptions } from '../feature.js';
-import type { BillingService } from './services.js';
+import type { BillingService } from './billing.service.js';
 import { errorResponses } from '../../http/error-responses.js';
 
 const errors = errorResponses(
@@ -252,7 +252,7 @@ const webhookRoute: FastifyPluginAsyncZod<RouteOptions<BillingService>> = async 
     async (request) => {
       const signature = request.headers['stripe-signature'];
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return billing.handleWebhook(body, typeof signature === 'string' ? signature : undefined);
+      return billing.handleStripeEvent(body, typeof signature === 'string' ? signature : undefined);
     },
   );
 };

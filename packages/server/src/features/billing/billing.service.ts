@@ -10,14 +10,14 @@ import {
   setPlanByOperator,
   startCheckout,
   type BillingDeps,
-} from './billing.service.js';
+} from './subscriptions.service.js';
 import {
   createSetupIntent,
   listPaymentMethods,
   removePaymentMethod,
   setDefaultPaymentMethod,
 } from './payment-methods.service.js';
-import { handleWebhook } from './webhooks.service.js';
+import { handleStripeEvent } from './stripe-events.service.js';
 
 /** Billing as its routes, the CLI and account deletion call it: subscriptions, cards and the provider's webhook. */
 export function createBillingService(deps: BillingDeps) {
@@ -38,7 +38,7 @@ export function createBillingService(deps: BillingDeps) {
       createSetupIntent,
       setDefaultPaymentMethod,
       removePaymentMethod,
-      handleWebhook,
+      handleStripeEvent,
     }),
   };
 }

@@ -1,12 +1,12 @@
 import { planSelfService } from '../../config.js';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
 import { billingRoutes } from './billing.routes.js';
-import { billingProviderFor } from './providers.js';
-import { createBillingService } from './services.js';
+import { billingProviderFor } from './provider-from-config.js';
+import { createBillingService } from './billing.service.js';
 
-export type { BillingService } from './services.js';
-export { billingContentSources } from './providers.js';
+export type { BillingService } from './billing.service.js';
+export { billingContentSources } from './provider-from-config.js';
 
 /** Plans and payments behind one provider (`none` by default, Stripe when configured). */
 export const billingFeature = defineFeature({

@@ -1,6 +1,6 @@
 import { PAYMENTS_NOT_CONFIGURED, planById } from '@engram/shared';
 import { conflict } from '../../lib/errors.js';
-import type { BillingProvider } from './provider.js';
+import type { BillingProvider } from './billing-provider.js';
 
 export const paymentsNotConfigured = () => conflict(PAYMENTS_NOT_CONFIGURED);
 

@@ -7,7 +7,7 @@ import {
   requireOwner,
   subscriptionRow,
   type BillingDeps,
-} from './billing.service.js';
+} from './subscriptions.service.js';
 import { paymentsNotConfigured } from './none-provider.js';
 
 /**
@@ -70,7 +70,7 @@ export async function createSetupIntent(
   deps: BillingDeps,
   auth: AuthContext,
 ): Promise<SetupIntent> {
-  await requireOwner(deps, auth);
+  requireOwner(auth);
   if (deps.provider.kind === 'none') throw paymentsNotConfigured();
   const row = await subscriptionRow(deps, auth.accountId);
   return deps.provider.createSetupIntent(await ensureCustomer(deps, auth, row));
@@ -81,7 +81,7 @@ async function ownPaymentMethod(
   auth: AuthContext,
   paymentMethodId: string,
 ): Promise<string> {
-  await requireOwner(deps, auth);
+  requireOwner(auth);
   const row = await subscriptionRow(deps, auth.accountId);
   const customerId = row.provider_customer_id;
   if (!customerId || !(await repo.hasPaymentMethod(deps.db, auth.accountId, paymentMethodId))) {

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import { createNoneProvider } from './none-provider.js';
-import type { BillingProvider } from './provider.js';
+import type { BillingProvider } from './billing-provider.js';
 
 /**
  * Stripe when STRIPE_SECRET_KEY is set (with the rest of its settings), else

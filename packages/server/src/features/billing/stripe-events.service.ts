@@ -1,19 +1,20 @@
 import type { Db } from '../../db/connection.js';
 import { isUuid } from '../../lib/ids.js';
 import * as repo from './billing.repository.js';
-import { changeFrom, ENDED, type BillingDeps } from './billing.service.js';
+import { changeFrom, ENDED, type BillingDeps } from './subscriptions.service.js';
 import { methodRow } from './payment-methods.service.js';
 import type {
   BillingProvider,
   ProviderInvoice,
   ProviderSubscription,
   VerifiedEvent,
-} from './provider.js';
+} from './billing-provider.js';
 
 /**
- * The provider's webhooks: each verified event applied once, the account's
- * subscriptions as the provider has them when it arrives, its invoices and
- * cards mirrored.
+ * The payment provider's (Stripe's) inbound webhook events, not the outbound
+ * webhooks of features/webhooks: each verified event applied once, the
+ * account's subscriptions as the provider has them when it arrives, its
+ * invoices and cards mirrored.
  */
 
 /** Stripe redelivers an event for up to 3 days; ids are kept well past that. */
@@ -214,7 +215,7 @@ async function apply(trx: Db, deps: BillingDeps, work: Work, created: number): P
  * not as the event tells it, so redeliveries and out-of-order deliveries
  * leave the account right.
  */
-export async function handleWebhook(
+export async function handleStripeEvent(
   deps: BillingDeps,
   rawBody: Buffer,
   signature: string | undefined,

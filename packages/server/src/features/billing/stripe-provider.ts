@@ -8,7 +8,7 @@ import type {
   ProviderPaymentMethods,
   ProviderSubscription,
   VerifiedEvent,
-} from './provider.js';
+} from './billing-provider.js';
 
 /** The config values a Stripe setup needs (config.ts requires them all with the secret key). */
 export interface StripeSettings {

@@ -23,19 +23,14 @@ import {
   notFoundBecause,
   serviceUnavailable,
 } from '../../lib/errors.js';
-import {
-  effectivePlan,
-  isUpgrade,
-  LIVE,
-  pendingDowngrade,
-} from '../entitlements/entitlements.service.js';
+import { effectivePlan, isUpgrade, LIVE, pendingDowngrade } from '../entitlements/index.js';
 import * as repo from './billing.repository.js';
-import type { BillingProvider, ProviderSubscription } from './provider.js';
+import type { BillingProvider, ProviderSubscription } from './billing-provider.js';
 
 /**
  * Subscriptions: how one reads, and every change to it (checkout, plan
  * changes, cancelling, the operator's). Cards are payment-methods.service.ts,
- * the provider's events webhooks.service.ts; the plan whose limits apply is
+ * the provider's events stripe-events.service.ts; the plan whose limits apply is
  * entitlements', which billing tells of every change (`planChanged`).
  */
 export interface BillingDeps {
@@ -169,10 +164,9 @@ export async function subscriptionRow(deps: BillingDeps, accountId: string) {
   return row;
 }
 
-export async function requireOwner(deps: BillingDeps, auth: AuthContext): Promise<void> {
-  if ((await repo.memberRole(deps.db, auth.accountId, auth.userId)) !== 'owner') {
-    throw forbidden(BILLING_OWNER_ONLY);
-  }
+/** Billing changes are the owner's: the role the request carries (members' `actIn`). */
+export function requireOwner(auth: AuthContext): void {
+  if (auth.role !== 'owner') throw forbidden(BILLING_OWNER_ONLY);
 }
 
 // ── reads ───────────────────────────────────────────────────────────────────
@@ -397,7 +391,7 @@ export async function changePlan(
   auth: AuthContext,
   input: ChangePlanInput,
 ): Promise<Subscription> {
-  await requireOwner(deps, auth);
+  requireOwner(auth);
   const plan = PLANS.find((candidate) => candidate.id === input.planId);
   if (!plan) throw billingNotFound();
   const priceId = deps.provider.priceIdOf(plan.id);
@@ -462,7 +456,7 @@ export async function startCheckout(
   auth: AuthContext,
   input: CheckoutInput,
 ): Promise<{ url: string }> {
-  await requireOwner(deps, auth);
+  requireOwner(auth);
   requireSelfService(deps);
   const plan = planOfPrice(deps, input.priceId);
   if (!plan) throw billingNotFound();
@@ -497,7 +491,7 @@ export async function cancelSubscription(
   auth: AuthContext,
   input: { immediate: boolean },
 ): Promise<Subscription> {
-  await requireOwner(deps, auth);
+  requireOwner(auth);
   const row = await subscriptionRow(deps, auth.accountId);
   const standing = standingOf(row, deps.now(), deps.provider);
   if (standing.plan.id === FREE_PLAN_ID) {
@@ -521,7 +515,7 @@ export async function reactivateSubscription(
   deps: BillingDeps,
   auth: AuthContext,
 ): Promise<Subscription> {
-  await requireOwner(deps, auth);
+  requireOwner(auth);
   const row = await subscriptionRow(deps, auth.accountId);
   const standing = standingOf(row, deps.now(), deps.provider);
   if (standing.plan.id === FREE_PLAN_ID) {

@@ -1,9 +1,9 @@
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
 import { EmbeddingIndexer, type IndexerOptions } from './embedding-indexer.js';
 import { createEmbeddingsService, embeddingsFromConfig } from './embeddings.service.js';
 
-export type { EmbeddingsService } from './embeddings.service.js';
+export type { EmbeddingsService, SemanticCandidate } from './embeddings.service.js';
 
 /**
  * The optional semantic index: without EMBEDDINGS_URL its `embedder` is null

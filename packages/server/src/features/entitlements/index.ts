@@ -1,7 +1,14 @@
 import { defineFeature } from '../feature.js';
 import { Entitlements } from './entitlements.service.js';
 
-export { Entitlements } from './entitlements.service.js';
+export {
+  currentPlan,
+  effectivePlan,
+  Entitlements,
+  isUpgrade,
+  LIVE,
+  pendingDowngrade,
+} from './entitlements.service.js';
 
 /** The plan whose limits apply to each account: one cached reader for every limit. */
 export const entitlementsFeature = defineFeature({

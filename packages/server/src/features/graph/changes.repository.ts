@@ -5,7 +5,7 @@ import { planOnce } from '../../db/prepared.js';
 
 /** The account lock and the change log (graph_events) every write appends to. */
 
-/** What a write learns from locking its account (lockAccount). */
+/** What a write learns from locking its account (lockAccountForWrite). */
 export interface AccountLock {
   /** Whether the write's space still stands. */
   spaceLive: boolean;
@@ -13,20 +13,20 @@ export interface AccountLock {
 
 /**
  * Locks the account's row for the rest of the transaction. Every graph write
- * takes it first, so an account's writes queue in one order and never
- * deadlock on each other's rows (names, type counts, degrees); deleting a
- * space takes it too, so no write commits into a space marked deleted.
- * Leaves three settings for the rest of the transaction, which no other
- * transaction can change while it holds the lock: the call's first seq for
- * the history triggers (`engram.call_seq`, migration 026), the bytes the
- * account stored before the write, history's left out, for the append's
- * storage limit (`engram.bytes_before`), and whether the write's space stands
- * (`engram.space_live`), for the append's own refusal. Sent ahead (db/pipeline.ts): the
- * write's first statement follows it without waiting, and runs the moment the
- * lock is granted. Its answer is undefined when the account is gone or being
- * deleted.
+ * takes it first, so an account's writes queue in one order and never deadlock
+ * on each other's rows (names, type counts, degrees); deleting a space takes it
+ * too (spaces.repository `lockAccountRow`), so no write commits into a space
+ * marked deleted. Leaves three settings for the rest of the transaction, which
+ * no other transaction can change while it holds the lock: the call's first seq
+ * for the history triggers (`engram.call_seq`, migration 026), the bytes the
+ * account stored before the write, history's left out, for the append's storage
+ * limit (`engram.bytes_before`), and whether the write's space stands
+ * (`engram.space_live`), for the append's own refusal. Sent ahead
+ * (db/pipeline.ts): the write's first statement follows it without waiting, and
+ * runs the moment the lock is granted. Its answer is undefined when the account
+ * is gone or being deleted.
  */
-export async function lockAccount(
+export async function lockAccountForWrite(
   db: Db,
   accountId: string,
   spaceId: string,
@@ -120,8 +120,8 @@ export interface Appended {
  * answer (so it may travel with the write's last statement, decision 034):
  * takes the events staged by the write's statements in their places among
  * the server's, reserves one range of seqs on the account's row (locked by
- * lockAccount, so an account's events commit in sequence order and a reader
- * resuming from a seq never misses one), inserts every event and adds their
+ * lockAccountForWrite, so an account's events commit in sequence order and a
+ * reader resuming from a seq never misses one), inserts every event and adds their
  * bytes to the account's `stored_bytes`, and records the call (`graph_calls`:
  * its seqs, space, actor and time; a revert marks the call it undid). The
  * actor is the credential's kind and id, the person behind it (`userId`;

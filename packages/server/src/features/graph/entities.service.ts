@@ -193,12 +193,26 @@ export async function updateEntity(
   });
 }
 
-/** Deletes one entity with its observations and relations; 404 when there is none. */
-export async function deleteEntity(deps: GraphDeps, auth: SpaceAuth, id: string): Promise<void> {
-  await writes.write(deps, auth, async (scope) => {
-    const [deleted] = await writes.deleteEntities(scope, [id]);
-    if (!deleted) throw notFound('Entity');
-  });
+/**
+ * Deletes one entity with its observations and relations; 404 when there is
+ * none. Answers the call's seq (history's `callSeq`), which a revert undoes.
+ */
+export async function deleteEntity(
+  deps: GraphDeps,
+  auth: SpaceAuth,
+  id: string,
+): Promise<{ callSeq: number }> {
+  let callSeq = 0;
+  await writes.write(
+    deps,
+    auth,
+    async (scope) => {
+      const [deleted] = await writes.deleteEntities(scope, [id]);
+      if (!deleted) throw notFound('Entity');
+    },
+    { recorded: (first) => (callSeq = first) },
+  );
+  return { callSeq };
 }
 
 /** Deletes the named entities with their observations and relations; unknown names are ignored. */

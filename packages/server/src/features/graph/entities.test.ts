@@ -652,7 +652,7 @@ describe('DELETE /api/entities/{id}', () => {
 
     const response = await a.req({ method: 'DELETE', url: `/api/entities/${x.id}` });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true });
+    expect(response.json()).toEqual({ success: true, callSeq: expect.any(Number) });
 
     expectNotFound(await a.req({ method: 'GET', url: `/api/entities/${x.id}` }));
     expectNotFound(await a.req({ method: 'DELETE', url: `/api/entities/${x.id}` }));

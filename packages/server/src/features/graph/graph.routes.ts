@@ -1,17 +1,18 @@
 import {
   asOfParam,
   addObservationsInput,
+  deleteResult,
   entity,
   entityInput,
   entityList,
   entityListQuery,
+  entityDeleteResult,
   entityUpdateInput,
   graphAroundQuery,
   graphData,
   graphDataQuery,
   idParams,
   observation,
-  okResponse,
   relation,
   relationInput,
   relationList,
@@ -24,7 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
-import { asOfArgument, type GraphService } from './graph.service.js';
+import { asOfArgument, type GraphAccess } from './graph.service.js';
 import { historyRoutes } from './history.routes.js';
 import { errorResponses } from '../../http/error-responses.js';
 
@@ -44,7 +45,7 @@ const TYPE_LIST_DESCRIPTION =
   'One page of types (`limit`, default 100, at most the read limit), most common first, then by name. `nextCursor` is passed as `cursor` for the next page; null when nothing follows. `prefix` keeps the types that start with it, in any case.';
 
 /** REST adapters over the graph service: validate, call, shape. */
-export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = async (
+export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphAccess>> = async (
   app,
   { services: graph, http },
 ) => {
@@ -155,19 +156,22 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
         ...entities,
         summary: 'Delete an entity with its observations and relations',
         description:
-          "Its history is kept for the plan's window, so the delete can be reverted. With `purge=true` the entity is deleted for good: its history, and the texts its change-log events carried, go too.",
+          "Its history is kept for the plan's window, so the delete can be reverted: `callSeq` is the `{seq}` of `POST /api/changes/{seq}/revert`. With `purge=true` the entity is deleted for good: its history, and the texts its change-log events carried, go too (no `callSeq`).",
         params: idParams,
         querystring: z.object({
           purge: z.enum(['true', 'false'], { error: 'purge must be true or false' }).optional(),
         }),
-        response: { 200: okResponse, ...errors },
+        response: { 200: entityDeleteResult, ...errors },
       },
     },
     async (request) => {
       const auth = spaceAuthOf(request);
-      if (request.query.purge === 'true') await graph.purgeEntity(auth, request.params.id);
-      else await graph.deleteEntity(auth, request.params.id);
-      return { success: true as const };
+      if (request.query.purge === 'true') {
+        await graph.purgeEntity(auth, request.params.id);
+        return { success: true as const };
+      }
+      const { callSeq } = await graph.deleteEntity(auth, request.params.id);
+      return { success: true as const, callSeq };
     },
   );
 
@@ -314,13 +318,15 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       schema: {
         ...relations,
         summary: 'Delete a relation',
+        description:
+          '`callSeq` is the `{seq}` of `POST /api/changes/{seq}/revert`, which undoes it.',
         params: idParams,
-        response: { 200: okResponse, ...errors },
+        response: { 200: deleteResult, ...errors },
       },
     },
     async (request) => {
-      await graph.deleteRelation(spaceAuthOf(request), request.params.id);
-      return { success: true as const };
+      const { callSeq } = await graph.deleteRelation(spaceAuthOf(request), request.params.id);
+      return { success: true as const, callSeq };
     },
   );
 

@@ -15,16 +15,18 @@ export type { EntityRef } from './names.js';
 export type { MemoryGraph } from './memory-graph.js';
 
 /**
- * The graph, as every adapter (REST routes, MCP tools, imports) calls it:
- * one object holding its dependencies, its methods taking `(auth, …)` and
- * addressing entities by id or by name. A name-addressed call answers in the
- * reference MCP server's shapes, an id-addressed one in the REST wire shapes;
- * which existing names a create refuses is the caller's explicit choice
+ * Access to a space's graph — its reads, writes and history — as every adapter
+ * (REST routes, MCP tools, imports) calls it: the part of the graph feature's
+ * `GraphService` (index.ts) beside the change log and transfer. One object
+ * holding its dependencies, its methods taking `(auth, …)` and addressing
+ * entities by id or by name. A name-addressed call answers in the reference
+ * MCP server's shapes, an id-addressed one in the REST wire shapes; which
+ * existing names a create refuses is the caller's explicit choice
  * (`{ existing: 'reject' | 'skip' | 'merge' }`). Each read takes an optional
  * `asOf` and answers as the graph was then (point-in-time.service.ts). The
  * database is not reachable through it.
  */
-export function createGraphService(deps: GraphDeps) {
+export function createGraphAccess(deps: GraphDeps) {
   return {
     ...bindService(deps, {
       createEntities: entities.createEntities,
@@ -64,4 +66,4 @@ export function createGraphService(deps: GraphDeps) {
   };
 }
 
-export type GraphService = ReturnType<typeof createGraphService>;
+export type GraphAccess = ReturnType<typeof createGraphAccess>;

@@ -14,7 +14,7 @@ import type { SpaceAuth } from '../../lib/auth-context.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import { badRequest, conflict, fromDatabaseError, notFound, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { currentPlan } from '../entitlements/entitlements.service.js';
+import { currentPlan } from '../entitlements/index.js';
 import type { AccountGate } from './account-gate.js';
 import * as changeRepo from './changes.repository.js';
 import * as entityRepo from './entities.repository.js';
@@ -90,7 +90,7 @@ export async function write<T>(
     const plan = await (deps.planOf ?? currentPlan)(deps.db, auth.accountId);
     const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
     const inTransaction = async (trx: Db) => {
-      const lock = await changeRepo.lockAccount(trx, auth.accountId, auth.space.id);
+      const lock = await changeRepo.lockAccountForWrite(trx, auth.accountId, auth.space.id);
       let sent: Promise<changeRepo.Appended> | undefined;
       const sendAppend = async () =>
         (

@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
-import type { GraphService } from './graph.service.js';
+import type { GraphAccess } from './graph.service.js';
 import { errorResponses } from '../../http/error-responses.js';
 
 const errors = errorResponses(
@@ -24,7 +24,7 @@ const errors = errorResponses(
 );
 
 /** History's REST routes (docs/history.md), inside the graph's (its hooks: authentication, the space). */
-export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = async (
+export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphAccess>> = async (
   app,
   { services: graph },
 ) => {

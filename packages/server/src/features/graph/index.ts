@@ -1,4 +1,4 @@
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { bindService, defineFeature } from '../feature.js';
 import {
   ChangeLogCompactor,
@@ -9,8 +9,9 @@ import {
 } from './change-log.service.js';
 import { AccountGate } from './account-gate.js';
 import { graphRoutes } from './graph.routes.js';
-import { createGraphService as createGraphAccess, type GraphDeps } from './graph.service.js';
-export { asOfArgument, type AsOf } from './graph.service.js';
+import { createGraphAccess, type GraphDeps } from './graph.service.js';
+export { asOfArgument, type AsOf, type MemoryGraph } from './graph.service.js';
+export { changesAfter } from './change-log.service.js';
 import { exportJsonl, exportLossless, importFrom, importLossless } from './transfer.service.js';
 
 /**

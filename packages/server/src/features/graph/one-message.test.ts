@@ -335,7 +335,7 @@ describe('a write in one message', () => {
       );
       // The server reads the lock's answer only after this append has left with its COMMIT.
       const refused = t.database.db.transaction().execute(async (trx) => {
-        await changeRepo.lockAccount(trx, accountId, spaceId);
+        await changeRepo.lockAccountForWrite(trx, accountId, spaceId);
         await sql`insert into graph_daily (account_id, day, entities_created)
                   values (${accountId}, '2026-01-01', 1)`.execute(trx);
         const sent = await changeRepo.sendAppend(

@@ -132,12 +132,26 @@ export async function updateRelation(
   });
 }
 
-/** Deletes one relation by id; 404 when there is none. */
-export async function deleteRelation(deps: GraphDeps, auth: SpaceAuth, id: string): Promise<void> {
-  await writes.write(deps, auth, async (scope) => {
-    const [row] = await writes.deleteRelations(scope, [id]);
-    if (!row) throw notFound('Relation');
-  });
+/**
+ * Deletes one relation by id; 404 when there is none. Answers the call's seq
+ * (history's `callSeq`), which a revert undoes.
+ */
+export async function deleteRelation(
+  deps: GraphDeps,
+  auth: SpaceAuth,
+  id: string,
+): Promise<{ callSeq: number }> {
+  let callSeq = 0;
+  await writes.write(
+    deps,
+    auth,
+    async (scope) => {
+      const [row] = await writes.deleteRelations(scope, [id]);
+      if (!row) throw notFound('Relation');
+    },
+    { recorded: (first) => (callSeq = first) },
+  );
+  return { callSeq };
 }
 
 /** Deletes the given relations by their ends' names; ones that do not exist are ignored. */

@@ -424,7 +424,7 @@ describe('DELETE /api/relations/{id}', () => {
 
     const response = await a.req({ method: 'DELETE', url: `/api/relations/${relation.id}` });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ success: true });
+    expect(response.json()).toEqual({ success: true, callSeq: expect.any(Number) });
 
     expectNotFound(await a.req({ method: 'DELETE', url: `/api/relations/${relation.id}` }));
     expectNotFound(

@@ -1,7 +1,7 @@
 import type { Entity, Relation } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpaceAuth } from '../../lib/auth-context.js';
-import { createGraphService, type GraphService } from './graph.service.js';
+import { createGraphAccess, type GraphAccess } from './graph.service.js';
 import { accountIdOf, createTestApp, type TestApp } from '../../test/harness.js';
 import { newAccount, type Account } from '../../test/graph-fixtures.js';
 import { expectError } from '../../test/http-assertions.js';
@@ -164,7 +164,7 @@ describe('REST and MCP over the one graph service: the same answers', () => {
     await mcpCreate([{ name: 'Doomed M', entityType: 'x', observations: [] }]);
 
     const rest = await account.req({ method: 'DELETE', url: `/api/entities/${doomed.id}` });
-    expect(rest.json()).toEqual({ success: true });
+    expect(rest.json()).toEqual({ success: true, callSeq: expect.any(Number) });
     await callTool(mcp, 'delete_entities', { entityNames: ['Doomed M'] });
 
     expect(await mcpOpen(['Doomed R', 'Doomed M'])).toEqual({ entities: [], relations: [] });
@@ -288,11 +288,11 @@ describe('REST and MCP: where the contracts differ on purpose', () => {
 });
 
 describe('the graph service object', () => {
-  let graph: GraphService;
+  let graph: GraphAccess;
   let auth: SpaceAuth;
 
   beforeAll(async () => {
-    graph = createGraphService({
+    graph = createGraphAccess({
       db: t.database.db,
       now: () => new Date(),
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },

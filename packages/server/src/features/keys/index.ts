@@ -1,4 +1,4 @@
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
 import { KeyUsageTracker } from './key-usage.js';
 import { keysRoutes } from './keys.routes.js';

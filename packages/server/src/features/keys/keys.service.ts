@@ -17,7 +17,7 @@ import { isUuid } from '../../lib/ids.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
 import type { CredentialCache } from '../../lib/credential-cache.js';
 import { requireFullAccess } from '../../lib/space-access.js';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { bindService, type CredentialChange } from '../feature.js';
 import type { KeyUsageTracker } from './key-usage.js';
 import * as repo from './keys.repository.js';

@@ -1,6 +1,6 @@
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
-import type { KeysService } from '../keys/keys.service.js';
+import type { KeysService } from '../keys/index.js';
 import type { OAuthService } from '../oauth/index.js';
 import { invitationMailer, invitationOrigin } from './invitation-mail.js';
 import { MemberActivity } from './member-activity.js';

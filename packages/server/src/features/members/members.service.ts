@@ -18,9 +18,9 @@ import { conflict, forbidden, notFound, notFoundBecause, planLimit } from '../..
 import { isUuid } from '../../lib/ids.js';
 import { membershipRef, membershipRefs, parseMembershipRef } from '../../lib/membership-ref.js';
 import { hashSecret, newSecret } from '../../lib/secrets.js';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { bindService, type CredentialChange } from '../feature.js';
-import type { KeysService } from '../keys/keys.service.js';
+import type { KeysService } from '../keys/index.js';
 import type { OAuthService } from '../oauth/index.js';
 import type { InvitationMailer } from './invitation-mail.js';
 import type { MemberActivity } from './member-activity.js';

@@ -1,4 +1,4 @@
-import type { EmbeddingsService } from '../embeddings/embeddings.service.js';
+import type { EmbeddingsService } from '../embeddings/index.js';
 import type { GraphService } from '../graph/index.js';
 import { defineFeature } from '../feature.js';
 import { recallRoutes } from './recall.routes.js';

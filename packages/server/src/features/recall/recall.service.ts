@@ -6,7 +6,7 @@ import {
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { SpaceAuth } from '../../lib/auth-context.js';
-import type { EmbeddingsService, SemanticCandidate } from '../embeddings/embeddings.service.js';
+import type { EmbeddingsService, SemanticCandidate } from '../embeddings/index.js';
 import type { AsOf, GraphService } from '../graph/index.js';
 import { bindService } from '../feature.js';
 import * as repo from './recall.repository.js';

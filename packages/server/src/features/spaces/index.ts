@@ -1,5 +1,5 @@
 import type { AccountsService } from '../accounts/index.js';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
 import type { KeysService } from '../keys/index.js';
 import { spacesRoutes } from './spaces.routes.js';

@@ -140,8 +140,11 @@ export async function markSpaceDeleted(db: Db, accountId: string, id: string): P
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Locks the account's row for the rest of the transaction (the same lock graph writes take). */
-export async function lockAccount(db: Db, accountId: string): Promise<boolean> {
+/**
+ * Locks the account's row for the rest of the transaction: the same row lock
+ * a graph write takes first (graph's changes.repository `lockAccountForWrite`).
+ */
+export async function lockAccountRow(db: Db, accountId: string): Promise<boolean> {
   const row = await db
     .selectFrom('accounts')
     .select('id')

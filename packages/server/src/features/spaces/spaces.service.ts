@@ -24,7 +24,7 @@ import {
   planLimit,
 } from '../../lib/errors.js';
 import { requireAllSpaces, requireRole, requireSpaceAccess } from '../../lib/space-access.js';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { bindService } from '../feature.js';
 import * as repo from './spaces.repository.js';
 
@@ -126,7 +126,7 @@ export async function createSpace(
 ): Promise<Space> {
   requireAllSpaces(auth, 'write');
   return deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.lockAccount(trx, auth.accountId))) throw notFound('Account');
+    if (!(await repo.lockAccountRow(trx, auth.accountId))) throw notFound('Account');
     const plan = await deps.entitlements.planOf(auth.accountId, undefined, trx);
     const limit = plan.features.maxSpaces;
     if (limit !== UNLIMITED && (await repo.countSpaces(trx, auth.accountId)) >= limit) {
@@ -196,7 +196,7 @@ export async function deleteSpace(
     throw badRequest('space', 'The default space cannot be deleted');
   }
   const announce = await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.lockAccount(trx, auth.accountId))) return undefined;
+    if (!(await repo.lockAccountRow(trx, auth.accountId))) return undefined;
     if (!(await repo.markSpaceDeleted(trx, auth.accountId, found.id))) return undefined;
     // Keys and OAuth grants name a space by its slug, which a new space may
     // take once this one is purged: they go with it, in this transaction (decision 039).

@@ -1,8 +1,9 @@
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
 import { UsageMeter } from './usage.service.js';
 
 export { UsageMeter } from './usage.service.js';
+export type { Operation, UsageReport } from './usage.service.js';
 export { registerMetering } from './usage.routes.js';
 
 /** Operations metered per account and day, admitted against the plan's monthly allowance. */

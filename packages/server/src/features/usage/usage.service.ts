@@ -2,7 +2,7 @@ import { UNLIMITED, type Plan } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import { AppError, tooManyRequests } from '../../lib/errors.js';
 import { BatchedWriter } from '../../lib/batched-writer.js';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import * as repo from './usage.repository.js';
 
 export type OperationType = repo.UsageRow['operationType'];

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Entitlements } from '../entitlements/entitlements.service.js';
+import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
 import type { GraphService } from '../graph/index.js';
-import type { SpacesService } from '../spaces/spaces.service.js';
+import type { SpacesService } from '../spaces/index.js';
 import { DEFAULT_DISPATCH, WebhookDispatcher, type DispatchTuning } from './webhook-dispatcher.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { releaseAllLeases } from './webhooks.repository.js';
