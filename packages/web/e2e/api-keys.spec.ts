@@ -249,21 +249,28 @@ test.describe('API Keys', () => {
     expect((await entitiesWith(page.request, key)).status()).toBe(401);
   });
 
-  test('the Free plan allows one key: a second shows the limit in a red alert', async ({
+  test('the Free plan allows one key: Create says so before the form, the server refuses a second', async ({
     page,
     request,
   }) => {
     const account = await createAccount(request, 'keys-limit');
     await openSignedIn(page, account, '/api-keys');
     await createKeyInUi(page, 'First key');
-    await page.getByRole('button', { name: 'Create API Key' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create API Key' });
-    await dialog.getByLabel('Key Name').fill('Second key');
-    await dialog.getByRole('button', { name: 'Create API Key' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText(FREE_PLAN_LIMIT);
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // Said before filling in the dialog: the button is held back with a note.
+    const create = page.getByRole('button', { name: 'Create API Key' });
+    await expect(create).toBeDisabled();
+    await expect(page.getByTestId('api-key-limit-note')).toContainText(
+      'Your Free plan allows 1 API key. Delete a key or upgrade your plan to create another.',
+    );
+    // The server's refusal stays what it was (another tab, an older screen).
+    const second = await request.post('/api/keys', {
+      headers: { Authorization: `Bearer ${account.token}` },
+      data: { name: 'Second key', permissions: [] },
+    });
+    expect(second.status()).toBe(402);
+    expect(((await second.json()) as { error: string }).error).toBe(FREE_PLAN_LIMIT);
+    await page.reload();
     await expect(page.getByRole('article')).toHaveCount(1);
-    await expect(page.getByRole('region', { name: 'API key created' })).toBeVisible();
   });
 });
 
@@ -464,12 +471,10 @@ for (const viewport of WIDTHS) {
       await page.mouse.move(0, 0);
       await shot(page, 'rolled');
 
-      await page.getByRole('button', { name: 'Create API Key' }).click();
-      await create.getByLabel('Key Name').fill('Second key');
-      await create.getByRole('button', { name: 'Create API Key' }).click();
-      await expect(create.getByRole('alert')).toBeVisible();
-      await viewportShot(page, 'limit-alert');
-      await page.keyboard.press('Escape');
+      // The Free plan's one key is said before the form: Create is held back with a note.
+      await expect(page.getByRole('button', { name: 'Create API Key' })).toBeDisabled();
+      await expect(page.getByTestId('api-key-limit-note')).toBeVisible();
+      await viewportShot(page, 'limit-note');
 
       await page.getByRole('article').first().getByRole('button', { name: 'Delete' }).click();
       await expect(page.getByRole('dialog', { name: 'Delete API Key' })).toBeVisible();

@@ -824,7 +824,10 @@ for (const viewport of WIDTHS) {
       await edit.getByRole('button', { name: 'Save Changes' }).click();
       await expect(edit.getByText('Invalid JSON format')).toBeVisible();
       await viewportShot('edit-dialog');
+      // Typed input: Escape asks before throwing it away.
       await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Discard' }).click();
+      await expect(edit).toBeHidden();
 
       await cardAction(page, 'Engram', 'View Details');
       await viewportShot('view-dialog-no-metadata');

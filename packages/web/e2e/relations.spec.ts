@@ -156,7 +156,12 @@ test.describe('Relation Management (/relations)', () => {
     await submit.click();
     await expect(page.getByText('Failed to save relation')).toBeVisible();
     await expect(dialog.getByText('"Ada Lovelace" already uses "Engram"')).toBeVisible();
+    // The picks are input: Escape asks before throwing them away.
     await page.keyboard.press('Escape');
+    await page
+      .getByRole('alertdialog', { name: 'Discard your changes?' })
+      .getByRole('button', { name: 'Discard' })
+      .click();
     await expect(dialog).toBeHidden();
 
     // Another writer (live): the table refreshes by itself.

@@ -1,5 +1,6 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import { CheckoutReturnNotice } from '@/components/checkout-return-notice';
+import { DialogBackGuard } from '@/components/dialog-back-guard';
 import { SessionProvider } from '@/lib/session';
 
 /** The session lives inside the router so a 401 can navigate to /login in-app. */
@@ -8,6 +9,7 @@ export function SessionRoot() {
     <SessionProvider>
       <ScrollRestoration />
       <CheckoutReturnNotice />
+      <DialogBackGuard />
       <Outlet />
     </SessionProvider>
   );

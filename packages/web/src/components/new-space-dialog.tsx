@@ -13,7 +13,7 @@ interface NewSpaceDialogProps {
 export function NewSpaceDialog({ open, onOpenChange, onCreated }: NewSpaceDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
+      <DialogContent guardInput>
         {/* Unmounted on close: every opening starts with an empty form. */}
         <NewSpaceForm onCreated={onCreated} />
       </DialogContent>

@@ -3,6 +3,7 @@ import { BrandLogo } from '@/components/brand-logo';
 import { RealtimeProvider } from '@/lib/realtime';
 import { SpaceProvider, useSpace } from '@/lib/space';
 import { AccountSwitcher } from './account-switcher';
+import { HeaderSearch } from './header-search';
 import { MainNav } from './main-nav';
 import { MobileNav } from './mobile-nav';
 import { RealtimeNotifications, RealtimeStatusBadge } from './realtime-status';
@@ -37,6 +38,11 @@ function ShellFrame() {
               className="mr-1 shrink-0 sm:mr-4 [&>span]:sr-only sm:[&>span]:not-sr-only"
             />
             <MainNav />
+            {/* Below md the mobile menu holds the search field; below xl it is a magnifier that widens when focused. */}
+            <HeaderSearch
+              shortcut
+              className="ml-2 hidden w-9 shrink-0 transition-[width] focus-within:w-48 md:block xl:w-56"
+            />
             <div className="ml-auto flex min-w-0 items-center gap-2">
               <AccountSwitcher />
               <SpaceSwitcher />

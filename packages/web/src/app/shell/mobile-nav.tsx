@@ -12,6 +12,7 @@ import {
 } from '@/components/ui/dialog';
 import { cn } from '@/lib/cn';
 import { useSpace } from '@/lib/space';
+import { HeaderSearch } from './header-search';
 import { NAV_ITEMS } from './nav-items';
 
 /** The navigation behind a menu button on narrow screens (375px and up). */
@@ -29,6 +30,7 @@ export function MobileNav() {
         <DialogTitle className="sr-only">Navigation</DialogTitle>
         <DialogDescription className="sr-only">Go to a section of Engram</DialogDescription>
         <BrandLogo to={linkTo('/dashboard')} />
+        <HeaderSearch className="mt-4" onAsked={() => setOpen(false)} />
         <nav aria-label="Mobile" className="mt-4 grid gap-1">
           {NAV_ITEMS.map(({ to, label, icon: Icon }) => (
             <NavLink

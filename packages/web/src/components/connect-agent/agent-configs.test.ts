@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentConfigs, KEY_PLACEHOLDER, mcpUrlOf } from './agent-configs';
+import { agentConfigs, KEY_PLACEHOLDER, mcpUrlOf, urlBreakParts } from './agent-configs';
 
 const URL = 'https://engram.example.com/mcp';
 
@@ -50,5 +50,36 @@ describe('agent configurations', () => {
 
   it('never holds anything that looks like a real key', () => {
     for (const { snippet } of agentConfigs(URL)) expect(snippet).not.toMatch(/eng_key_/);
+  });
+
+  it('puts a key just created in every snippet when asked, the placeholder otherwise', () => {
+    const key = 'eng_key_0123456789';
+    for (const config of agentConfigs(URL, 'default', key)) {
+      expect(config.snippet).toContain(key);
+      expect(config.snippet).not.toContain(KEY_PLACEHOLDER);
+    }
+    // The stdio tab's paths stay placeholders: the server's folders are never shown.
+    const stdio = agentConfigs(URL, 'default', key).find((c) => c.client === 'stdio')!;
+    expect(JSON.parse(stdio.snippet).mcpServers.engram.env).toEqual({
+      ENGRAM_API_KEY: key,
+      DATA_DIR: '/path/to/engram/data',
+    });
+  });
+
+  it('splits an address where it may wrap: after each slash, before ? & #', () => {
+    expect(urlBreakParts('http://127.0.0.1:8787/mcp')).toEqual([
+      'http://',
+      '127.0.0.1:8787/',
+      'mcp',
+    ]);
+    expect(urlBreakParts('https://engram.example.com/mcp/my-space?x=1&y=2')).toEqual([
+      'https://',
+      'engram.example.com/',
+      'mcp/',
+      'my-space',
+      '?x=1',
+      '&y=2',
+    ]);
+    expect(urlBreakParts('/mcp').join('')).toBe('/mcp');
   });
 });

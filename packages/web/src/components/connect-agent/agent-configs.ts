@@ -1,8 +1,10 @@
 import { DEFAULT_SPACE_SLUG } from '@engram/shared';
 /**
  * What a person pastes into an MCP client to give it this server's memory.
- * The key is a placeholder: the panel never prints a secret (a new key is
- * shown once on the API Keys screen, the personal key behind Show in Settings).
+ * The key is a placeholder unless the person asks for the key they have just
+ * created on the same screen ("Include my key" on API Keys): the panel
+ * otherwise never prints a secret (a new key is shown once on the API Keys
+ * screen, the personal key behind Show in Settings).
  */
 
 export const KEY_PLACEHOLDER = '<your-api-key>';
@@ -31,13 +33,26 @@ export function mcpUrlOf(origin: string, space = DEFAULT_SPACE_SLUG): string {
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 /**
+ * The address split where a line may wrap: after each `/` (after `//` as a
+ * whole), before `?`, `#` and `&`, so a narrow screen breaks `…/mcp` at a
+ * separator, never mid-word.
+ */
+export function urlBreakParts(url: string): string[] {
+  return url.split(/(?<=\/)(?!\/)|(?=[?#&])/).filter((part) => part !== '');
+}
+
+/**
  * One snippet per client. The remote ones send the key as a bearer token (`/mcp`
  * also reads `X-API-Key`); the stdio one starts `engram mcp` on this machine,
  * which relays to the running server when it owns the data folder.
  */
-export function agentConfigs(mcpUrl: string, space = DEFAULT_SPACE_SLUG): AgentConfig[] {
+export function agentConfigs(
+  mcpUrl: string,
+  space = DEFAULT_SPACE_SLUG,
+  apiKey: string = KEY_PLACEHOLDER,
+): AgentConfig[] {
   const spaceArgs = space === DEFAULT_SPACE_SLUG ? [] : ['--space', space];
-  const authorization = `Bearer ${KEY_PLACEHOLDER}`;
+  const authorization = `Bearer ${apiKey}`;
   return [
     {
       client: 'claude-code',
@@ -73,7 +88,7 @@ export function agentConfigs(mcpUrl: string, space = DEFAULT_SPACE_SLUG): AgentC
           engram: {
             command: 'node',
             args: ['/path/to/engram/packages/server/dist/main.js', 'mcp', ...spaceArgs],
-            env: { ENGRAM_API_KEY: KEY_PLACEHOLDER, DATA_DIR: '/path/to/engram/data' },
+            env: { ENGRAM_API_KEY: apiKey, DATA_DIR: '/path/to/engram/data' },
           },
         },
       }),

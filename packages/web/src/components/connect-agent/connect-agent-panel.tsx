@@ -1,27 +1,64 @@
 import { Plug } from 'lucide-react';
-import { useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/ui/card';
 import { SegmentedControl } from '@/components/ui/segmented-control';
 import { cn } from '@/lib/cn';
 import { useSpaceSlug } from '@/lib/space';
-import { agentConfigs, KEY_PLACEHOLDER, mcpUrlOf, type AgentClient } from './agent-configs';
+import {
+  agentConfigs,
+  KEY_PLACEHOLDER,
+  mcpUrlOf,
+  urlBreakParts,
+  type AgentClient,
+} from './agent-configs';
 
 const INLINE_CODE = 'rounded bg-muted px-1 py-0.5 font-mono text-[12px] text-foreground';
+const CHECKBOX = 'size-4 accent-[var(--color-primary)]';
+
+/** A key created on the same screen, which the snippets may hold instead of the placeholder. */
+export interface JustCreatedKey {
+  name: string;
+  apiKey: string;
+}
+
+interface ConnectAgentPanelProps {
+  className?: string;
+  /**
+   * The API Keys screen passes the key it has just created (null when none):
+   * an "Include my key" toggle, off at first, puts it in the snippets.
+   * Left out (the dashboard): no toggle.
+   */
+  justCreated?: JustCreatedKey | null;
+}
+
+/** An address that wraps at its separators on a narrow screen, never mid-word. */
+export function BreakableUrl({ url }: { url: string }) {
+  return urlBreakParts(url).map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
 
 /**
  * How to give an AI agent this memory: the server's MCP address and a
  * ready-to-paste configuration per common client. Shown on the dashboard and
  * the API Keys screen.
  */
-export function ConnectAgentPanel({ className }: { className?: string }) {
+export function ConnectAgentPanel({ className, justCreated }: ConnectAgentPanelProps) {
   const titleId = useId();
+  const includeId = useId();
   const [client, setClient] = useState<AgentClient>('claude-code');
+  // The key the toggle was turned on for: a newer key starts unticked again.
+  const [includedKey, setIncludedKey] = useState<string | null>(null);
+  const included = justCreated != null && includedKey === justCreated.apiKey;
   // The space on screen ("All spaces" on the dashboard reads as the default one).
   const space = useSpaceSlug();
   const mcpUrl = mcpUrlOf(window.location.origin, space);
-  const configs = agentConfigs(mcpUrl, space);
+  const configs = agentConfigs(mcpUrl, space, included ? justCreated.apiKey : KEY_PLACEHOLDER);
   const config = configs.find((candidate) => candidate.client === client) ?? configs[0]!;
 
   return (
@@ -44,21 +81,23 @@ export function ConnectAgentPanel({ className }: { className?: string }) {
       <div className="mt-4 grid min-w-0 gap-4">
         <div className="flex min-w-0 items-center gap-2 sm:max-w-xl">
           <span className="shrink-0 text-xs font-medium text-muted-foreground">MCP URL</span>
-          {/* Wrapped, not cut: the whole address stays readable on a phone. */}
+          {/* Wrapped at its separators, not cut: the whole address stays readable on a phone. */}
           <code
             data-testid="mcp-url"
-            className="min-w-0 flex-1 rounded-md border border-border bg-muted px-2.5 py-1 font-mono text-[13px] leading-5 break-all"
+            className="min-w-0 flex-1 rounded-md border border-border bg-muted px-2.5 py-1 font-mono text-[13px] leading-5 wrap-anywhere"
           >
-            {mcpUrl}
+            <BreakableUrl url={mcpUrl} />
           </code>
           <CopyButton value={mcpUrl} label="Copy MCP URL" className="size-8" />
         </div>
 
         <p className="text-sm leading-5 text-muted-foreground">
           Claude, ChatGPT, VS Code and Cursor: add{' '}
-          <code className={cn(INLINE_CODE, 'break-all')}>{mcpUrl}</code> as a remote MCP server;
-          you&apos;ll be asked to sign in and allow access. To use an API key instead, pick your
-          client:
+          <code className={cn(INLINE_CODE, 'wrap-anywhere')}>
+            <BreakableUrl url={mcpUrl} />
+          </code>{' '}
+          as a remote MCP server; you&apos;ll be asked to sign in and allow access. To use an API
+          key instead, pick your client:
         </p>
 
         <div className="grid min-w-0 gap-2">
@@ -73,11 +112,45 @@ export function ConnectAgentPanel({ className }: { className?: string }) {
               className="whitespace-nowrap *:px-2 *:text-[13px] sm:*:px-3 sm:*:text-sm"
             />
           </div>
+          {justCreated === undefined ? null : (
+            <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+              <label
+                htmlFor={includeId}
+                className={cn(
+                  'inline-flex items-center gap-2',
+                  justCreated ? 'cursor-pointer' : 'cursor-not-allowed text-muted-foreground',
+                )}
+              >
+                <input
+                  id={includeId}
+                  type="checkbox"
+                  className={CHECKBOX}
+                  disabled={!justCreated}
+                  checked={included}
+                  onChange={(event) =>
+                    setIncludedKey(event.target.checked ? (justCreated?.apiKey ?? null) : null)
+                  }
+                  aria-describedby={`${includeId}-hint`}
+                />
+                Include my key
+              </label>
+              <span id={`${includeId}-hint`} className="min-w-0 text-xs text-muted-foreground">
+                {justCreated ? (
+                  <>
+                    Puts <span className="font-medium text-foreground">{justCreated.name}</span> in
+                    the snippet; keep it out of shared files.
+                  </>
+                ) : (
+                  'Create a key on this page to put it in the snippet.'
+                )}
+              </span>
+            </div>
+          )}
           <div className="flex min-w-0 items-end justify-between gap-3">
             <p className="min-w-0 text-xs text-muted-foreground">{config.where}</p>
             <CopyButton
               // A new client's snippet starts uncopied.
-              key={config.client}
+              key={`${config.client}-${included ? 'key' : 'placeholder'}`}
               data-testid="copy-agent-config"
               value={config.snippet}
               label="Copy"

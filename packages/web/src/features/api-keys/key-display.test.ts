@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import type { ApiKey } from '@engram/shared';
-import { errorMessage, keyStateOf, maskedPreview, mayRoll, rollOf } from './key-display';
+import {
+  errorMessage,
+  keyLimitNote,
+  keyLimitReached,
+  keyStateOf,
+  maskedPreview,
+  mayRoll,
+  rollOf,
+} from './key-display';
 
 describe('API key display rules', () => {
   it('masks a known key to its first 6 and last 4 characters around an ellipsis', () => {
@@ -57,5 +65,29 @@ describe('API key display rules', () => {
     expect(rollOf(newest, keys)).toEqual({ replacedBy: undefined, replaces: middle });
     // A deleted counterpart is simply not found.
     expect(rollOf(oldest, [oldest])).toEqual({ replacedBy: undefined, replaces: undefined });
+  });
+});
+
+describe("the plan's key limit", () => {
+  const live = { isExpired: false };
+  const expired = { isExpired: true };
+  it('is reached when the live keys listed fill the plan', () => {
+    expect(keyLimitReached([live], 1)).toBe(true);
+    expect(keyLimitReached([live, expired], 3)).toBe(false);
+    expect(keyLimitReached([expired], 1)).toBe(false);
+    expect(keyLimitReached([], 1)).toBe(false);
+  });
+
+  it('never holds Create back when unlimited or not known yet', () => {
+    expect(keyLimitReached([live, live], -1)).toBe(false);
+    expect(keyLimitReached(undefined, 1)).toBe(false);
+    expect(keyLimitReached([live], undefined)).toBe(false);
+  });
+
+  it('says the limit in the plan’s words', () => {
+    expect(keyLimitNote(1, 'Free')).toBe(
+      'Your Free plan allows 1 API key. Delete a key or upgrade your plan to create another.',
+    );
+    expect(keyLimitNote(3, 'Starter')).toMatch(/^Your Starter plan allows 3 API keys\./);
   });
 });

@@ -58,3 +58,24 @@ export function maskedPreview(key: Pick<ApiKey, 'keyPreview'>, secret?: string):
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.body ? error.message : fallback;
 }
+
+/**
+ * Whether the plan's key limit is reached (docs/product.md, Plans), so Create
+ * is held back before the form is filled in. Expired keys do not count, as
+ * the server counts; a member sees only their own keys, so a list under the
+ * limit may still be refused (the dialog then shows the server's reason).
+ * -1 is unlimited; an unknown limit never holds the button back.
+ */
+export function keyLimitReached(
+  keys: readonly Pick<ApiKey, 'isExpired'>[] | undefined,
+  maxApiKeys: number | undefined,
+): boolean {
+  if (keys === undefined || maxApiKeys === undefined || maxApiKeys < 0) return false;
+  return keys.filter((key) => !key.isExpired).length >= maxApiKeys;
+}
+
+/** The note beside a held-back Create button. */
+export function keyLimitNote(maxApiKeys: number, planName: string): string {
+  const keys = maxApiKeys === 1 ? 'API key' : 'API keys';
+  return `Your ${planName} plan allows ${maxApiKeys} ${keys}. Delete a key or upgrade your plan to create another.`;
+}

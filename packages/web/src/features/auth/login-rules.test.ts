@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkLogin } from './login-rules';
+import { checkLogin, signedUpEmailOf, withSignedUpEmail } from './login-rules';
 
 describe('checkLogin', () => {
   it('asks for both fields', () => {
@@ -21,5 +21,21 @@ describe('checkLogin', () => {
       ok: true,
       input: { email: 'ada@example.com', password: 'secret' },
     });
+  });
+});
+
+describe('the email a sign-up hands on to sign-in', () => {
+  it('rides beside where the person was headed', () => {
+    const from = { pathname: '/graph' };
+    const state = withSignedUpEmail({ from }, 'ada@example.com');
+    expect(state).toEqual({ from, signedUpEmail: 'ada@example.com' });
+    expect(signedUpEmailOf(state)).toBe('ada@example.com');
+  });
+
+  it('is empty when the sign-in page was reached otherwise', () => {
+    expect(withSignedUpEmail(null, 'a@b.co')).toEqual({ signedUpEmail: 'a@b.co' });
+    expect(signedUpEmailOf(null)).toBe('');
+    expect(signedUpEmailOf({ from: '/x' })).toBe('');
+    expect(signedUpEmailOf({ signedUpEmail: 42 })).toBe('');
   });
 });

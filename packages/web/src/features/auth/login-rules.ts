@@ -22,3 +22,21 @@ export function checkLogin(values: LoginFormValues): LoginCheck {
   }
   return { ok: true, input: result.data };
 }
+
+/**
+ * The sign-up page sends the new account's email on to the sign-in page
+ * (docs/product.md, States) in the navigation's state, beside where the
+ * person was headed (`from`).
+ */
+export function withSignedUpEmail(state: unknown, email: string): Record<string, unknown> {
+  const base =
+    typeof state === 'object' && state !== null ? (state as Record<string, unknown>) : {};
+  return { ...base, signedUpEmail: email };
+}
+
+/** The email a sign-up just used, if the sign-in page was reached from it. */
+export function signedUpEmailOf(state: unknown): string {
+  if (typeof state !== 'object' || state === null) return '';
+  const email = (state as Record<string, unknown>).signedUpEmail;
+  return typeof email === 'string' ? email : '';
+}

@@ -1,11 +1,12 @@
 import type { PlacedLabel } from './label-placement';
 import type { SceneFrame } from './scene-frame';
+import { drawEdgeLabels } from './scene-edge-labels';
 import { drawLabels } from './scene-labels';
 import { litCentre, selectedIndex, type SceneEdge, type SceneNode } from './scene-model';
 
 /*
  * One frame of the scene on a 2D canvas, as a function of the model and the
- * view: edges, arrowheads, nodes, rings, then labels. Whatever shares a style
+ * view: edges, arrowheads, nodes, rings, then node labels and relation types. Whatever shares a style
  * is one Path2D stroked or filled once (no DOM node, no draw call per graph
  * node), and only what is in view is drawn. Edges and nodes are drawn in
  * world space, labels in screen space so they stay 11 px at every zoom.
@@ -50,16 +51,22 @@ export function drawScene(
     y1: (frame.height - ty) / k + margin,
   };
   context.setTransform(dpr * k, 0, 0, dpr * k, dpr * tx, dpr * ty);
-  drawEdges(context, frame, view);
+  const edges = drawEdges(context, frame, view);
   const visible = drawNodes(context, frame, view);
   const selected = selectedIndex(frame.scene, frame.emphasis);
   drawRings(context, frame, selected);
   context.setTransform(dpr, 0, 0, dpr, 0, 0);
-  return drawLabels(context, frame, visible, selected);
+  const labels = drawLabels(context, frame, visible, selected);
+  drawEdgeLabels(context, frame, edges, labels);
+  return labels;
 }
 
-/** Edges: one path for the ordinary ones, one for the dimmed, one for the lit; arrowheads alike. */
-function drawEdges(context: CanvasRenderingContext2D, frame: SceneFrame, view: WorldView): void {
+/** Edges: one path for the ordinary ones, one for the dimmed, one for the lit; arrowheads alike. The edges in view. */
+function drawEdges(
+  context: CanvasRenderingContext2D,
+  frame: SceneFrame,
+  view: WorldView,
+): SceneEdge[] {
   const { scene, palette } = frame;
   const { k } = frame.transform;
   const { lit } = frame.emphasis;
@@ -110,6 +117,7 @@ function drawEdges(context: CanvasRenderingContext2D, frame: SceneFrame, view: W
     context.lineWidth = 1.6 / k;
     context.stroke(bright);
   }
+  return visible;
 }
 
 /** An arrowhead at `b`'s rim on the edge from `a`, unless the two nodes (nearly) touch. */

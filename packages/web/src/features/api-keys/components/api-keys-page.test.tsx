@@ -1,4 +1,4 @@
-import type { ApiKey } from '@engram/shared';
+import type { ApiKey, Subscription } from '@engram/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
@@ -116,7 +116,10 @@ describe('API Keys screen', { timeout: 20_000 }, () => {
       vi.fn((input: RequestInfo | URL) =>
         String(input).endsWith('/auth/me')
           ? Promise.resolve(new Response(JSON.stringify(TEST_USER), { status: 200 }))
-          : new Promise<Response>((resolve) => (answer = resolve)),
+          : String(input).endsWith('/api/keys')
+            ? new Promise<Response>((resolve) => (answer = resolve))
+            : // The plan's key limit, read beside the list: not known here.
+              Promise.resolve(new Response(null, { status: 404 })),
       ),
     );
     await openScreen();
@@ -460,5 +463,91 @@ describe('API Keys screen', { timeout: 20_000 }, () => {
     expect(within(theirs).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
     const mine = card('Production agent');
     expect(within(mine).getByRole('button', { name: 'Roll' })).toBeInTheDocument();
+  });
+
+  describe("the plan's key limit, said before the form", () => {
+    function plan(maxApiKeys: number, name = 'Free'): Subscription {
+      return {
+        plan: name.toLowerCase(),
+        name,
+        status: 'active',
+        cancelAtPeriodEnd: false,
+        currentPeriodEnd: null,
+        features: {
+          maxEntities: 1000,
+          maxQueries: 15000,
+          maxApiKeys,
+          maxWebhooks: 0,
+          features: [],
+        },
+        limitsPlan: { id: name.toLowerCase(), name },
+        scheduledChange: null,
+        provider: 'none',
+        planChanges: 'self',
+      };
+    }
+
+    it('holds Create back with a note when the live keys fill the plan', async () => {
+      keysServer([apiKey()], {
+        'GET /api/billing/subscription': () => ({ status: 200, body: plan(1) }),
+      });
+      await openScreen();
+      const note = await screen.findByTestId('api-key-limit-note');
+      expect(note).toHaveTextContent(
+        'Your Free plan allows 1 API key. Delete a key or upgrade your plan to create another.',
+      );
+      const create = screen.getByRole('button', { name: 'Create API Key' });
+      expect(create).toBeDisabled();
+      expect(create).toHaveAccessibleDescription(/Your Free plan allows 1 API key/);
+    });
+
+    it('does not count expired keys, nor hold back an unlimited plan', async () => {
+      keysServer([apiKey({ isExpired: true })], {
+        'GET /api/billing/subscription': () => ({ status: 200, body: plan(1) }),
+      });
+      await openScreen();
+      await screen.findByRole('article', { name: 'Production agent' });
+      await waitFor(() =>
+        expect(screen.getByRole('button', { name: 'Create API Key' })).toBeEnabled(),
+      );
+      expect(screen.queryByTestId('api-key-limit-note')).toBeNull();
+    });
+  });
+
+  describe('Include my key in the Connect an agent panel', () => {
+    const snippet = () => screen.getByTestId('agent-config').textContent;
+
+    it('is disabled with a hint until a key is created here, then puts that key in the snippet', async () => {
+      keysServer();
+      const { user } = await openScreen();
+      const include = await screen.findByRole('checkbox', { name: 'Include my key' });
+      expect(include).toBeDisabled();
+      expect(include).not.toBeChecked();
+      expect(include).toHaveAccessibleDescription(
+        'Create a key on this page to put it in the snippet.',
+      );
+      expect(snippet()).toContain('<your-api-key>');
+
+      await user.click(screen.getByRole('button', { name: 'Create Your First API Key' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Create API Key' });
+      await user.type(within(dialog).getByLabelText('Key Name'), 'CI agent');
+      await user.click(within(dialog).getByRole('button', { name: 'Create API Key' }));
+      await screen.findByRole('region', { name: 'API key created' });
+
+      // Off at first: the snippet keeps the placeholder until asked.
+      expect(include).toBeEnabled();
+      expect(include).not.toBeChecked();
+      expect(snippet()).toContain('<your-api-key>');
+      await user.click(include);
+      expect(snippet()).toContain(`Authorization: Bearer ${FULL_KEY}`);
+      expect(snippet()).not.toContain('<your-api-key>');
+      await user.click(screen.getByRole('radio', { name: 'Cursor' }));
+      expect(snippet()).toContain(FULL_KEY);
+
+      // Dismissing the banner forgets the key here too.
+      await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+      expect(screen.getByRole('checkbox', { name: 'Include my key' })).toBeDisabled();
+      expect(snippet()).toContain('<your-api-key>');
+    });
   });
 });

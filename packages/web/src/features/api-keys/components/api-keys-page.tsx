@@ -1,5 +1,6 @@
 import type { ApiKey, CreatedApiKey, RolledApiKey } from '@engram/shared';
 import { KeyRound, Plus } from 'lucide-react';
+import { Link } from 'react-router';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { ConnectAgentPanel } from '@/components/connect-agent/connect-agent-panel';
@@ -11,8 +12,9 @@ import { RoleNote } from '@/components/role-note';
 import { Button } from '@/components/ui/button';
 import { useCan, VIEWER_NO_KEYS } from '@/lib/account';
 import { useSession } from '@/lib/session';
+import { useKeyLimit } from '../api/get-key-limit';
 import { useApiKeys } from '../api/list-api-keys';
-import { errorMessage, mayRoll, rollOf } from '../key-display';
+import { errorMessage, keyLimitNote, keyLimitReached, mayRoll, rollOf } from '../key-display';
 import { useKeySecrets } from '../key-secrets';
 import { ApiKeyCard } from './api-key-card';
 import { CreateKeyDialog } from './create-key-dialog';
@@ -60,6 +62,9 @@ export function ApiKeysPage() {
   }
 
   const list = keys.data;
+  const plan = useKeyLimit({ enabled: canManage });
+  // Said before the form is filled in: the plan has no room for another key.
+  const full = keyLimitReached(list, plan.data?.limit);
   return (
     <div className="grid gap-6">
       <title>API Keys · Engram</title>
@@ -68,7 +73,11 @@ export function ApiKeysPage() {
         description="Create and manage keys for programmatic access"
         actions={
           canManage ? (
-            <Button onClick={() => setCreating(true)}>
+            <Button
+              disabled={full}
+              aria-describedby={full ? 'api-key-limit-note' : undefined}
+              onClick={() => setCreating(true)}
+            >
               <Plus aria-hidden />
               Create API Key
             </Button>
@@ -77,6 +86,19 @@ export function ApiKeysPage() {
       />
 
       {canManage ? null : <RoleNote testId="api-keys-viewer-note">{VIEWER_NO_KEYS}</RoleNote>}
+
+      {full && plan.data ? (
+        <p
+          id="api-key-limit-note"
+          data-testid="api-key-limit-note"
+          className="-mt-3 text-sm text-muted-foreground sm:text-right"
+        >
+          {keyLimitNote(plan.data.limit, plan.data.planName)}{' '}
+          <Link to="/billing" className="font-medium text-primary hover:underline">
+            Compare plans
+          </Link>
+        </p>
+      ) : null}
 
       {newKey ? <NewKeyBanner newKey={newKey} onDismiss={() => setNewKey(null)} /> : null}
 
@@ -117,7 +139,13 @@ export function ApiKeysPage() {
         </div>
       ) : null}
 
-      {list || !canManage ? <ConnectAgentPanel /> : null}
+      {list || !canManage ? (
+        <ConnectAgentPanel
+          justCreated={
+            canManage ? (newKey ? { name: newKey.name, apiKey: newKey.apiKey } : null) : undefined
+          }
+        />
+      ) : null}
 
       <CreateKeyDialog open={creating} onOpenChange={setCreating} onCreated={handleCreated} />
       <RollKeyDialog apiKey={rolling} onClose={() => setRolling(null)} onRolled={handleRolled} />

@@ -31,7 +31,7 @@ interface CreateKeyDialogProps {
 export function CreateKeyDialog({ open, onOpenChange, onCreated }: CreateKeyDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
+      <DialogContent guardInput>
         {/* The content unmounts on close, so every opening starts with an empty form. */}
         <CreateKeyForm onCreated={onCreated} />
       </DialogContent>

@@ -1,4 +1,5 @@
 import { useForm, useWatch } from 'react-hook-form';
+import { useLocation } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
@@ -6,7 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 import { useLogin } from '../api/login';
-import { checkLogin, type LoginFormValues } from '../login-rules';
+import { checkLogin, signedUpEmailOf, type LoginFormValues } from '../login-rules';
 
 function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 401) {
@@ -24,6 +25,8 @@ function loginErrorMessage(error: unknown): string {
 export function LoginForm() {
   const { signIn } = useSession();
   const loginMutation = useLogin();
+  // Just signed up: the new account's email is filled in, the password is next.
+  const signedUpEmail = signedUpEmailOf(useLocation().state);
   const {
     register,
     handleSubmit,
@@ -31,7 +34,9 @@ export function LoginForm() {
     setError,
     clearErrors,
     formState: { errors, isSubmitting },
-  } = useForm<LoginFormValues>({ defaultValues: { email: '', password: '' } });
+  } = useForm<LoginFormValues>({
+    defaultValues: { email: signedUpEmail, password: '' },
+  });
   const [email, password] = useWatch({ control, name: ['email', 'password'] });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -68,6 +73,7 @@ export function LoginForm() {
         type="password"
         autoComplete="current-password"
         placeholder="Your password"
+        autoFocus={signedUpEmail !== ''}
         {...register('password')}
       />
       {errors.root?.message ? <Alert variant="error">{errors.root.message}</Alert> : null}

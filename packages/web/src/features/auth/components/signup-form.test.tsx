@@ -132,6 +132,9 @@ describe('Sign up form', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     // The free path signs in on the login page, so the new session is not kept.
     expect(localStorage.getItem('auth_token')).toBeNull();
+    // The sign-in page starts with the new account's email; the password is next.
+    expect(await screen.findByLabelText('Email Address')).toHaveValue('ada@example.com');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
   });
 
   it("shows the server's message, e.g. for a taken email", async () => {

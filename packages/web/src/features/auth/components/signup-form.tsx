@@ -13,6 +13,7 @@ import { useRegister } from '../api/register';
 import { useStartCheckout } from '@/lib/api/checkout';
 import type { SelectedPlan } from '../selected-plan';
 import { allSignupFieldsFilled, checkSignup, type SignupFormValues } from '../signup-rules';
+import { withSignedUpEmail } from '../login-rules';
 import { PasswordChecklist } from './password-checklist';
 
 /** The pause before leaving the page after sign-up (docs/product.md, Numbers). */
@@ -20,7 +21,7 @@ export const SIGNUP_REDIRECT_DELAY_MS = 2000;
 
 /** What happened after the account was created; drives the message and the delayed redirect. */
 type Outcome =
-  | { kind: 'created' }
+  | { kind: 'created'; email: string }
   | { kind: 'redirecting-to-checkout'; paymentPage: boolean }
   | { kind: 'checkout-failed'; auth: AuthResponse; reason: string | null };
 
@@ -72,7 +73,8 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
     if (outcome === null || outcome.kind === 'redirecting-to-checkout') return;
     const timer = window.setTimeout(() => {
       if (outcome.kind === 'created') {
-        void navigate('/login', { state: returnState });
+        // The sign-in page starts with the new account's email filled in.
+        void navigate('/login', { state: withSignedUpEmail(returnState, outcome.email) });
       } else {
         // The account exists but billing could not start: continue signed in.
         signIn(outcome.auth);
@@ -117,7 +119,7 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
     } else {
       // The free path signs in on the login page (docs/product.md, States), so this session is not kept.
       void logout(auth.token).catch(() => undefined);
-      setOutcome({ kind: 'created' });
+      setOutcome({ kind: 'created', email: check.input.email });
     }
   });
 

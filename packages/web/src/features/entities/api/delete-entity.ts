@@ -1,14 +1,17 @@
-import { okResponse } from '@engram/shared';
+import { deleteResult, type DeleteResult } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 import { useSpaceSlug } from '@/lib/space';
 
-/** DELETE /api/entities/{id}: the entity goes with its observations and relations. */
-export async function deleteEntity(space: string, id: string): Promise<void> {
-  await apiRequest(`/api/entities/${encodeURIComponent(id)}`, {
+/**
+ * DELETE /api/entities/{id}: the entity goes with its observations and
+ * relations; `callSeq` names the call, which a revert undoes (docs/history.md).
+ */
+export function deleteEntity(space: string, id: string): Promise<DeleteResult> {
+  return apiRequest(`/api/entities/${encodeURIComponent(id)}`, {
     method: 'DELETE',
-    schema: okResponse,
+    schema: deleteResult,
     space,
   });
 }

@@ -1,5 +1,5 @@
 import { revertResult, type RevertResult } from '@engram/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { ALL_LIVE_QUERY_KEYS } from '@/lib/realtime';
 import { useSpaceSlug } from '@/lib/space';
@@ -12,15 +12,32 @@ export function revertChange(space: string, seq: number): Promise<RevertResult> 
   return apiRequest(`/api/changes/${seq}/revert`, { method: 'POST', schema: revertResult, space });
 }
 
+/** A call may have touched any entity, relation or count: every live read is refreshed. */
+function refreshAll(queryClient: QueryClient) {
+  return Promise.all(
+    ALL_LIVE_QUERY_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  );
+}
+
 export function useRevertChange() {
   const queryClient = useQueryClient();
   const space = useSpaceSlug();
   return useMutation({
     mutationFn: (seq: number) => revertChange(space, seq),
-    // A call may have touched any entity, relation or count: every live read is refreshed.
-    onSuccess: () =>
-      Promise.all(
-        ALL_LIVE_QUERY_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      ),
+    onSuccess: () => refreshAll(queryClient),
   });
+}
+
+/**
+ * Reverts a call and refreshes what it touched, as a plain function: a
+ * notice's Undo calls it after the screen that made the change is gone.
+ */
+export function useUndoCall() {
+  const queryClient = useQueryClient();
+  const space = useSpaceSlug();
+  return (seq: number) =>
+    revertChange(space, seq).then(async (result) => {
+      await refreshAll(queryClient);
+      return result;
+    });
 }

@@ -1,18 +1,30 @@
 import type { Entity } from '@engram/shared';
 import { toast } from 'sonner';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
+import { showUndoNotice } from '@/components/undo-notice';
+import { useEntityRelationCount } from '../api/count-entity-relations';
 import { useDeleteEntity } from '../api/delete-entity';
+import { useUndoCall } from '../api/revert-change';
+import { deleteConsequence } from '../delete-rules';
 import { serverReason } from '../display';
 
 interface DeleteEntityDialogProps {
   /** The entity to delete; the dialog is open while one is set. */
   entity: Entity | null;
   onClose: () => void;
+  /** After the delete (the entity page goes to /entities); the dialog closes either way. */
+  onDeleted?: () => void;
 }
 
-/** Deleting asks first, naming the entity (docs/product.md, States). */
-export function DeleteEntityDialog({ entity, onClose }: DeleteEntityDialogProps) {
+/**
+ * Deleting asks first, naming the entity and what goes with it
+ * (docs/product.md, States); the notice after it offers Undo, which reverts
+ * the delete's call (docs/history.md, Undo).
+ */
+export function DeleteEntityDialog({ entity, onClose, onDeleted }: DeleteEntityDialogProps) {
   const remove = useDeleteEntity();
+  const undo = useUndoCall();
+  const relations = useEntityRelationCount(entity?.id ?? null);
   return (
     <ConfirmDeleteDialog
       open={entity !== null}
@@ -23,18 +35,21 @@ export function DeleteEntityDialog({ entity, onClose }: DeleteEntityDialogProps)
       onConfirm={() => {
         if (!entity) return;
         remove.mutate(entity.id, {
-          onSuccess: () => {
-            toast.success('Entity deleted successfully');
+          onSuccess: ({ callSeq }) => {
+            showUndoNotice('Entity deleted successfully', () => undo(callSeq));
             onClose();
+            onDeleted?.();
           },
           onError: (error) =>
             toast.error('Failed to delete entity', { description: serverReason(error) }),
         });
       }}
     >
-      <p className="text-sm text-muted-foreground">
-        Its observations and relations are deleted with it. This cannot be undone.
-      </p>
+      {entity ? (
+        <p className="text-sm text-muted-foreground">
+          {deleteConsequence(entity.observationsCount, relations.data)}
+        </p>
+      ) : null}
     </ConfirmDeleteDialog>
   );
 }

@@ -42,7 +42,7 @@ const DIALOG_CLASS = 'max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-xl';
 export function EntityFormDialog({ state, onClose }: EntityFormDialogProps) {
   return (
     <Dialog open={state !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className={DIALOG_CLASS}>
+      <DialogContent className={DIALOG_CLASS} guardInput>
         {/* The content unmounts on close: every opening starts from the entity as it is. */}
         {state?.mode === 'create' ? <CreateEntity onDone={onClose} /> : null}
         {state?.mode === 'edit' ? <EditEntity entity={state.entity} onDone={onClose} /> : null}

@@ -3,7 +3,7 @@ import { Plus, X } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { TypeChoice } from '@/components/type-choice';
 import { Button } from '@/components/ui/button';
-import { DialogClose, DialogFooter } from '@/components/ui/dialog';
+import { DialogClose, DialogFooter, useDialogEdited } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
@@ -83,6 +83,8 @@ export function EntityForm({
   const [errors, setErrors] = useState<Partial<Record<EntityFormField, string>>>({});
   const [dismissedServerError, setDismissedServerError] = useState<FieldError | null>(null);
   const liveServerError = serverError !== dismissedServerError ? serverError : null;
+  // A type picked from the list counts as input too: Escape and Back ask before dropping it.
+  useDialogEdited(type !== initial.type || customType !== initial.customType);
 
   const ids = { type: useId(), metadata: useId(), observations: useId() };
   const entityTypePages = useEntityTypePages();

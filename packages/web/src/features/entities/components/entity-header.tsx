@@ -1,19 +1,26 @@
 import type { Entity } from '@engram/shared';
 import { Calendar, FileText } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { RefreshButton } from '@/components/refresh-button';
 import { formatDate, pluralize } from '@/lib/format';
 import { EntityAuthorsNote } from './entity-authors';
 
-/** The entity page's title and facts (type, observations, creation, who made it what it is), with Refresh. */
+/**
+ * The entity page's title and facts (type, observations, creation, who made
+ * it what it is), with its actions (Edit, Add observation, Delete: none for a
+ * viewer) and Refresh.
+ */
 export function EntityHeader({
   entity,
   refreshing,
   onRefresh,
+  actions,
 }: {
   entity: Entity;
   refreshing: boolean;
   onRefresh: () => void;
+  actions?: ReactNode;
 }) {
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
@@ -32,12 +39,10 @@ export function EntityHeader({
         </div>
         <EntityAuthorsNote entityId={entity.id} />
       </div>
-      <RefreshButton
-        onClick={onRefresh}
-        disabled={refreshing}
-        spinning={refreshing}
-        className="self-start"
-      />
+      <div className="flex flex-wrap items-center gap-2 self-start sm:justify-end">
+        {actions}
+        <RefreshButton onClick={onRefresh} disabled={refreshing} spinning={refreshing} />
+      </div>
     </div>
   );
 }

@@ -11,14 +11,15 @@ import type { useEntityGraph } from '../api/get-entity-graph';
 import { entityPath } from '../display';
 import { fallbackGraph } from '../entity-graph';
 import { ConnectedEntitiesCard } from './connected-entities-card';
+import { MetadataCard } from './metadata-card';
 import { ObservationsCard } from './observations-card';
 import { RelationshipsCard } from './relationships-card';
 import { SelectedEntityPanel, type SelectedEntity } from './selected-entity-panel';
 
 /**
- * The Overview tab: the neighbourhood graph, the Selected Entity panel, the
- * relationships and the observations. On phones the panel follows the graph;
- * on wide screens it is the side column.
+ * The Overview tab: the neighbourhood graph, the Selected Entity panel and
+ * the entity's metadata, the relationships and the observations. On phones
+ * the panels follow the graph; on wide screens they are the side column.
  */
 export function EntityOverview({
   entity,
@@ -76,12 +77,14 @@ export function EntityOverview({
         selectedId={selected?.id ?? entity.id}
         onNodeActivate={activate}
       />
-      <SelectedEntityPanel
-        className="lg:col-start-2 lg:row-span-3 lg:row-start-1"
-        selected={selected}
-        observationsCount={selectedCount}
-        onView={(id) => void navigate(entityPath(id))}
-      />
+      <div className="grid content-start gap-6 lg:col-start-2 lg:row-span-3 lg:row-start-1">
+        <SelectedEntityPanel
+          selected={selected}
+          observationsCount={selectedCount}
+          onView={(id) => void navigate(entityPath(id))}
+        />
+        <MetadataCard metadata={entity.metadata} />
+      </div>
       <div className="min-w-0 lg:col-start-1">
         <RelationshipsCard
           entityId={entity.id}

@@ -1,3 +1,4 @@
+import { CollapsibleText } from '@/components/collapsible-text';
 import type { Entity } from '@engram/shared';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
@@ -24,7 +25,7 @@ export function ObservationsCard({ entity }: { entity: Entity }) {
           <ul className="divide-y divide-border" aria-label="Observations">
             {observations.map((observation) => (
               <li key={observation.id} className="grid gap-1.5 px-4 py-3">
-                <p className="text-sm wrap-anywhere whitespace-pre-wrap">{observation.content}</p>
+                <CollapsibleText text={observation.content} className="text-sm" />
                 <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
                   <span>{formatDate(observation.createdAt)}</span>
                   <ValidityNote of={observation} />

@@ -1,6 +1,7 @@
 import type { Entity } from '@engram/shared';
 import { Pencil } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { CollapsibleText } from '@/components/collapsible-text';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { Button } from '@/components/ui/button';
 import {
@@ -89,7 +90,7 @@ function EntityDetails({
           <ul className="max-h-64 divide-y divide-border overflow-y-auto rounded-lg border border-border">
             {entity.observations.map((observation) => (
               <li key={observation.id} className="px-3 py-2">
-                <p className="text-sm wrap-anywhere whitespace-pre-wrap">{observation.content}</p>
+                <CollapsibleText text={observation.content} className="text-sm" />
                 <p className="mt-1 text-xs text-muted-foreground">
                   {formatDateTime(observation.createdAt)}
                 </p>

@@ -1,6 +1,7 @@
 import { ArrowRight, Info, Network } from 'lucide-react';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { CopyButton } from '@/components/copy-button';
 import { RefreshButton } from '@/components/refresh-button';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { PageHeader } from '@/components/page-header';
@@ -277,7 +278,22 @@ function SelectedNodePanel({ node }: { node: GraphNodeView | null }) {
             <span className="tabular-nums">{formatCount(node.observationsCount)}</span>
           </DetailRow>
           <DetailRow label="ID">
-            <code className="font-mono text-xs break-all text-muted-foreground">{node.id}</code>
+            {/* One line, never broken mid-id: cut with an ellipsis (whole on hover), and copyable. */}
+            <span className="flex min-w-0 items-center gap-1">
+              <code
+                className="min-w-0 truncate font-mono text-xs text-muted-foreground"
+                title={node.id}
+              >
+                {node.id}
+              </code>
+              <CopyButton
+                value={node.id}
+                label="Copy ID"
+                variant="ghost"
+                size="icon"
+                className="size-7 shrink-0"
+              />
+            </span>
           </DetailRow>
         </dl>
       ) : (

@@ -1,14 +1,14 @@
-import { okResponse, type Relation } from '@engram/shared';
+import { deleteResult, type DeleteResult, type Relation } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
 import { useSpaceSlug } from '@/lib/space';
 
-/** DELETE /api/relations/{id}. */
-export async function deleteRelation(space: string, id: string): Promise<void> {
-  await apiRequest(`/api/relations/${encodeURIComponent(id)}`, {
+/** DELETE /api/relations/{id}; `callSeq` names the call, which a revert undoes (docs/history.md). */
+export function deleteRelation(space: string, id: string): Promise<DeleteResult> {
+  return apiRequest(`/api/relations/${encodeURIComponent(id)}`, {
     method: 'DELETE',
-    schema: okResponse,
+    schema: deleteResult,
     space,
   });
 }

@@ -1,7 +1,9 @@
 import type { Relation } from '@engram/shared';
 import { toast } from 'sonner';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
+import { showUndoNotice } from '@/components/undo-notice';
 import { useDeleteRelation } from '../api/delete-relation';
+import { useUndoCall } from '../api/revert-change';
 import { serverReason } from '../display';
 import { RelationSummary } from './relation-summary';
 
@@ -11,9 +13,13 @@ interface DeleteRelationDialogProps {
   onClose: () => void;
 }
 
-/** Deleting a relation asks first (docs/product.md, States). */
+/**
+ * Deleting a relation asks first (docs/product.md, States); the notice after
+ * it offers Undo, which reverts the delete's call (docs/history.md, Undo).
+ */
 export function DeleteRelationDialog({ relation, onClose }: DeleteRelationDialogProps) {
   const remove = useDeleteRelation();
+  const undo = useUndoCall();
   return (
     <ConfirmDeleteDialog
       open={relation !== null}
@@ -24,8 +30,8 @@ export function DeleteRelationDialog({ relation, onClose }: DeleteRelationDialog
       onConfirm={() => {
         if (!relation) return;
         remove.mutate(relation, {
-          onSuccess: () => {
-            toast.success('Relation deleted successfully');
+          onSuccess: ({ callSeq }) => {
+            showUndoNotice('Relation deleted successfully', () => undo(callSeq));
             onClose();
           },
           onError: (error) =>

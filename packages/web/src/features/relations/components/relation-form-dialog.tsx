@@ -11,6 +11,7 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
+  useDialogEdited,
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
@@ -35,7 +36,7 @@ interface RelationFormDialogProps {
 export function RelationFormDialog({ state, onClose }: RelationFormDialogProps) {
   return (
     <Dialog open={state !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
+      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto" guardInput>
         {state ? (
           <RelationForm relation={state.mode === 'edit' ? state.relation : null} onDone={onClose} />
         ) : null}
@@ -62,6 +63,12 @@ function RelationForm({ relation, onDone }: { relation: Relation | null; onDone:
   const [type, setType] = useState(relation?.type ?? '');
   const [customType, setCustomType] = useState<string | null>(null);
   const [error, setError] = useState<FieldError | null>(null);
+  // A picked end or type counts as input: Escape and Back ask before dropping it.
+  useDialogEdited(
+    from?.id !== relation?.fromEntity.id ||
+      to?.id !== relation?.toEntity.id ||
+      (customType ?? type) !== (relation?.type ?? ''),
+  );
 
   const create = useCreateRelation();
   const update = useUpdateRelation();

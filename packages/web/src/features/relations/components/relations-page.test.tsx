@@ -86,6 +86,11 @@ function relationsServer(relations: Relation[], user: object = TEST_USER) {
       status: 200,
       body: { ...relations[0], ...(request.body as object) },
     }),
+    'DELETE /api/relations/r1': () => ({ status: 200, body: { success: true, callSeq: 7 } }),
+    'POST /api/changes/7/revert': () => ({
+      status: 200,
+      body: { reverted: { callSeq: 7, changes: 1 }, seqs: [8] },
+    }),
   });
   return server;
 }
@@ -271,6 +276,33 @@ describe('Relation Management screen', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(toast.success).toHaveBeenCalledWith('Relation updated successfully'),
     );
+  });
+
+  it("deletes after asking; the spec's notice offers Undo, which reverts the delete's call", async () => {
+    const [ada, engram] = ENTITIES as [Entity, Entity];
+    const { requests } = relationsServer([relation('r1', ada, 'mentors', engram)]);
+    const { user } = await openScreen();
+    await user.click(
+      await screen.findByRole('button', { name: 'Actions for Ada Lovelace mentors Engram' }),
+    );
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete Relation' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Relation' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(toast.success).toHaveBeenCalledWith(
+        'Relation deleted successfully',
+        expect.objectContaining({ action: expect.objectContaining({ label: 'Undo' }) }),
+      ),
+    );
+    const notice = vi
+      .mocked(toast.success)
+      .mock.calls.find(([message]) => message === 'Relation deleted successfully');
+    (notice?.[1]?.action as { onClick: (event: unknown) => void }).onClick({});
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Delete undone'));
+    expect(writes(requests).map((request) => `${request.method} ${request.path}`)).toEqual([
+      'DELETE /api/relations/r1',
+      'POST /api/changes/7/revert',
+    ]);
   });
 
   it('offers a viewer no create, edit or delete: no Actions column', async () => {

@@ -6,7 +6,7 @@ import {
   type TypeSummary,
 } from '@engram/shared';
 import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { SearchField } from '@/components/search-field';
 import { TypeFilter, typeWithCount } from '@/components/type-filter';
@@ -15,6 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import { useEntityTypePages } from '@/lib/api/entities';
+import { askedElsewhereMark } from '@/lib/search-address';
 import { useRecall } from '../api/recall';
 import { queryWords } from '../highlight';
 import { resultCountLabel, SEARCH_DEBOUNCE_MS, stepActive } from '../search-rules';
@@ -42,6 +43,13 @@ export function SearchPage() {
   const asked = (params.get('q') ?? '').trim();
   const type = params.get('type') || null;
   const [draft, setDraft] = useState(() => params.get('q') ?? '');
+  // A question asked from the header while this screen is open replaces the one in the box.
+  const elsewhere = askedElsewhereMark(useLocation().state);
+  const [seenElsewhere, setSeenElsewhere] = useState(elsewhere);
+  if (elsewhere !== undefined && elsewhere !== seenElsewhere) {
+    setSeenElsewhere(elsewhere);
+    setDraft(params.get('q') ?? '');
+  }
   // 'Show more' holds for the question it was asked for; a new question starts at the default.
   const [widened, setWidened] = useState<string | null>(null);
   const askKey = `${type ?? ''}\n${asked}`;

@@ -14,7 +14,7 @@ export function RenameSpaceDialog({
 }) {
   return (
     <Dialog open={space !== null} onOpenChange={(next) => (next ? undefined : onClose())}>
-      <DialogContent>
+      <DialogContent guardInput>
         {space ? <RenameSpaceForm space={space} onDone={onClose} /> : null}
       </DialogContent>
     </Dialog>

@@ -33,7 +33,7 @@ interface CreateWebhookDialogProps {
 export function CreateWebhookDialog({ open, onOpenChange, onCreated }: CreateWebhookDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className={DIALOG}>
+      <DialogContent className={DIALOG} guardInput>
         {/* The content unmounts on close, so every opening starts with an empty form. */}
         <WebhookForm onDone={(created) => onCreated(created as CreatedWebhook)} />
       </DialogContent>
@@ -52,7 +52,7 @@ interface EditWebhookDialogProps {
 export function EditWebhookDialog({ webhook, onClose, onSaved }: EditWebhookDialogProps) {
   return (
     <Dialog open={webhook !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className={DIALOG}>
+      <DialogContent className={DIALOG} guardInput>
         {webhook ? <WebhookForm webhook={webhook} onDone={onSaved} /> : null}
       </DialogContent>
     </Dialog>
