@@ -82,7 +82,14 @@ async function serve(config: Config): Promise<void> {
   }
   let withdraw = () => {};
   const close = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+    if (config.NODE_ENV === 'production') {
+      app.log.info({ signal }, 'shutting down');
+    } else {
+      // The banner promised a person warnings and errors only: a plain line, and
+      // the framework's own notes about closing kept quiet.
+      console.log(`Stopping (${signal})…`);
+      if (app.log.level === 'info') app.log.level = 'warn';
+    }
     withdraw();
     // A connection or statement that never ends must not keep a stopped node alive.
     setTimeout(() => {

@@ -55,6 +55,9 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('engram serve', { timeout: 120_00
         1,
       );
       expect(output).not.toMatch(/healthz|api\/entities|incoming request|request completed/);
+      // "Warnings and errors only", as the banner says, up to the last line.
+      expect(output).toContain('Stopping (SIGTERM)…');
+      expect(output).not.toMatch(/INFO|"level":30|shutting down|Server closing/);
     } finally {
       child.kill('SIGKILL');
     }

@@ -147,6 +147,27 @@ for (const viewport of WIDTHS) {
       });
     });
 
+    test('a new memory shows the panel first, and Settings’ “How to connect an app” lands on it', async ({
+      page,
+      request,
+    }) => {
+      const account = await createAccount(request, `connect-first-${viewport.name}`);
+      await openSignedIn(page, account, '/dashboard');
+      const panel = page.getByRole('region', { name: 'Connect an agent' });
+      const totals = page.getByText('Total Entities');
+      await expect(totals).toBeVisible();
+      const [panelBox, totalsBox] = [await panel.boundingBox(), await totals.boundingBox()];
+      expect(panelBox!.y).toBeLessThan(totalsBox!.y);
+      await page.screenshot({
+        path: `test-results/screenshots/dashboard-connect-first-${viewport.name}.png`,
+      });
+
+      await page.goto('/settings');
+      await page.getByRole('link', { name: 'How to connect an app' }).click();
+      await expect(page).toHaveURL(/\/dashboard#connect$/);
+      await expect(panel).toBeInViewport();
+    });
+
     test('the API Keys screen has the panel too, with `engram mcp` over stdio', async ({
       page,
       request,

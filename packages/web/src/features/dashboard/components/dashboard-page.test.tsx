@@ -157,6 +157,18 @@ describe('Dashboard (/dashboard)', () => {
       'Consider upgrading to Starter for $10/month.',
     );
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    // Nothing in memory yet: the Connect an agent panel comes first, above the totals.
+    const connect = screen.getByRole('region', { name: 'Connect an agent' });
+    const totals = screen.getByText('Total Entities');
+    expect(connect.compareDocumentPosition(totals) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('keeps the Connect an agent panel last once memory holds entities', async () => {
+    dashboardServer(() => ({ status: 200, body: summary({ accountEntities: 5 }) }));
+    await openDashboard();
+    const connect = await screen.findByRole('region', { name: 'Connect an agent' });
+    const totals = screen.getByText('Total Entities');
+    expect(connect.compareDocumentPosition(totals) & Node.DOCUMENT_POSITION_PRECEDING).toBeTruthy();
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
 import { ConnectAgentPanel } from '@/components/connect-agent/connect-agent-panel';
 import { RefreshButton } from '@/components/refresh-button';
 import { PageHeader } from '@/components/page-header';
@@ -43,6 +44,14 @@ export function DashboardPage() {
   const failed = analytics.isError && !analytics.data;
   const summary = analytics.data ?? (failed ? emptySummary() : undefined);
   const busy = refreshing || analytics.isFetching;
+  // A memory with nothing in it yet: connecting an agent is the first thing to do.
+  const connectFirst = summary !== undefined && summary.accountEntities === 0;
+  const connect = (
+    <div id={CONNECT_ANCHOR} className="scroll-mt-20">
+      <ConnectAgentPanel />
+    </div>
+  );
+  useScrollToHash(summary !== undefined);
 
   return (
     // grid-cols-1 (minmax(0, 1fr)), not an auto column: a long entity name
@@ -69,6 +78,7 @@ export function DashboardPage() {
         </Card>
       ) : (
         <>
+          {connectFirst ? connect : null}
           <StatCards summary={summary} />
           <SemanticIndex status={summary.embeddings} />
           <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
@@ -80,9 +90,23 @@ export function DashboardPage() {
             <CurrentUsage summary={summary} />
             <UsageOverview summary={summary} />
           </div>
-          <ConnectAgentPanel />
+          {connectFirst ? null : connect}
         </>
       )}
     </div>
   );
+}
+
+/** Where Settings' "How to connect an app" lands (`/dashboard#connect`). */
+const CONNECT_ANCHOR = 'connect';
+
+/** Scrolls to the address's `#hash` once the page has drawn what it names (the router does not). */
+function useScrollToHash(ready: boolean) {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!ready || !hash) return;
+    document
+      .getElementById(decodeURIComponent(hash.slice(1)))
+      ?.scrollIntoView?.({ block: 'start' });
+  }, [ready, hash]);
 }

@@ -122,7 +122,7 @@ describe('Connected apps (settings)', { timeout: 20_000 }, () => {
     ).toBeInTheDocument();
     expect(within(card).getByRole('link', { name: 'How to connect an app' })).toHaveAttribute(
       'href',
-      '/dashboard',
+      '/dashboard#connect',
     );
   });
 

@@ -52,7 +52,7 @@ export function ConnectedAppsCard() {
             description="Apps you connect to Engram's MCP endpoint (Claude, ChatGPT, VS Code, Cursor) appear here."
             actions={
               <Button variant="outline" size="sm" asChild>
-                <Link to="/dashboard">How to connect an app</Link>
+                <Link to="/dashboard#connect">How to connect an app</Link>
               </Button>
             }
           />
