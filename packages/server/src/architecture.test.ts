@@ -46,7 +46,7 @@ const cases: { rule: string; file: string; planted: string; allowed: string; say
     rule: 'a feature enters another feature only through its index.ts, not its services',
     file: 'packages/server/src/features/keys/planted.service.ts',
     planted:
-      "import type { GraphAccess } from '../graph/graph.service.js';\nexport type X = GraphAccess;",
+      "import type { GraphService } from '../graph/graph.service.js';\nexport type X = GraphService;",
     allowed:
       "import type { GraphService } from '../graph/index.js';\nexport type X = GraphService;",
     says: /only through its index\.ts/,
@@ -189,6 +189,22 @@ describe('the linter keeps the architecture', () => {
     const proper =
       "import { useState } from 'react';\nexport function Planted() {\n  const [value] = useState(0);\n  return <p>{value}</p>;\n}\n";
     expect(await lint(proper)).toEqual([]);
+  });
+
+  it('refuses a source file over 600 lines, and a graph scene over 400, but not a test', async () => {
+    const lines = (count: number) =>
+      Array.from({ length: count }, (_, index) => `export const x${index} = ${index};`).join('\n');
+    const rules = async (file: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: `${root}${file}` });
+      return result!.messages.map((message) => message.ruleId);
+    };
+    expect(await rules('packages/server/src/features/keys/planted.ts', lines(601))).toContain(
+      'max-lines',
+    );
+    expect(await rules('packages/server/src/features/keys/planted.ts', lines(600))).toEqual([]);
+    expect(await rules('packages/server/src/features/keys/planted.test.ts', lines(700))).toEqual([]);
+    const scene = 'packages/web/src/components/graph-canvas/scene/graph-scene.ts';
+    expect(await rules(scene, lines(401))).toContain('max-lines');
   });
 
   it('lets tests and db/ use SQL', async () => {

@@ -231,7 +231,7 @@ async function importFile(config: Config, args: string[]): Promise<void> {
     { slug: values.space, access: 'write' },
     async (runtime, auth) => {
       // An Engram export (a JSON object with "format") or, anything else, the reference JSONL.
-      const summary = await runtime.graph.importFrom(auth, source);
+      const summary = await runtime.transfer.importFrom(auth, source);
       // Statistics for the new rows; on PGlite, which has no autovacuum, the new
       // pages marked all-visible here too, so no later pass of the server's
       // upkeep has to read them all while its one connection waits.
@@ -261,8 +261,8 @@ async function exportGraph(config: Config, args: string[]): Promise<void> {
     async (runtime, auth) => {
       const chunks =
         values.format === 'json'
-          ? runtime.graph.exportLossless(auth)
-          : runtime.graph.exportJsonl(auth);
+          ? runtime.transfer.exportLossless(auth)
+          : runtime.transfer.exportJsonl(auth);
       const out = values.output ? createWriteStream(values.output) : process.stdout;
       await pipeline(Readable.from(chunks), out, { end: out !== process.stdout });
     },

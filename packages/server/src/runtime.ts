@@ -11,6 +11,7 @@ import { embeddingsFeature } from './features/embeddings/index.js';
 import { entitlementsFeature } from './features/entitlements/index.js';
 import type { FeatureContext } from './features/feature.js';
 import { graphFeature } from './features/graph/index.js';
+import { historyFeature } from './features/history/index.js';
 import { keysFeature } from './features/keys/index.js';
 import { membersFeature } from './features/members/index.js';
 import { oauthFeature } from './features/oauth/index.js';
@@ -31,9 +32,10 @@ import { LocalEventBus, type EventBus } from './realtime/event-bus.js';
 export const FEATURES = [
   entitlementsFeature,
   usageFeature,
-  embeddingsFeature,
   keysFeature,
   graphFeature,
+  historyFeature,
+  embeddingsFeature,
   recallFeature,
   billingFeature,
   accountsFeature,

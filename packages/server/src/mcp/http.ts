@@ -59,7 +59,7 @@ interface AccountLane {
 }
 
 /** What /mcp runs on: the memory server's services, and the watch that ends what a revoked credential opened. */
-type McpServices = Pick<MemoryServerDeps, 'graph' | 'recall' | 'usage' | 'bus'> & {
+type McpServices = Pick<MemoryServerDeps, 'graph' | 'history' | 'recall' | 'usage' | 'bus'> & {
   credentials: CredentialWatch;
   spaces: Pick<SpacesService, 'resolveSpace'>;
   entitlements: Pick<Entitlements, 'planOf'>;
@@ -277,6 +277,7 @@ export const mcpRoutes: FastifyPluginAsync<{
     }
     const server = createMemoryServer({
       graph: services.graph,
+      history: services.history,
       recall: services.recall,
       usage: services.usage,
       bus: services.bus,
@@ -342,6 +343,7 @@ export const mcpRoutes: FastifyPluginAsync<{
         (ctx) =>
           createMemoryServer({
             graph: services.graph,
+            history: services.history,
             recall: services.recall,
             usage: services.usage,
             bus: services.bus,

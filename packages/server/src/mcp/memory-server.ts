@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { GraphService, MemoryGraph } from '../features/graph/index.js';
 import { asOfArgument } from '../features/graph/index.js';
+import type { HistoryService } from '../features/history/index.js';
 import type { RecallService } from '../features/recall/index.js';
 import type { Operation, UsageMeter } from '../features/usage/index.js';
 import type { SpaceAuth } from '../lib/auth-context.js';
@@ -22,6 +23,7 @@ export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
 
 export interface MemoryServerDeps {
   graph: GraphService;
+  history: Pick<HistoryService, 'undoLast'>;
   recall: RecallService;
   usage: UsageMeter;
   bus: EventBus;
@@ -412,7 +414,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('undo_last', TOOLS.undo_last, () =>
     run({ type: 'update', resource: 'graph' }, async () => {
-      const answer = await graph.undoLast(auth);
+      const answer = await deps.history.undoLast(auth);
       return result(
         answer,
         `Undid the call of seq:${answer.reverted.callSeq} (${answer.reverted.changes} changes)`,

@@ -68,6 +68,7 @@ export async function serveStdio(
     ({ era }) =>
       createMemoryServer({
         graph: runtime.graph,
+        history: runtime.history,
         recall: runtime.recall,
         usage: runtime.usage,
         bus: runtime.bus,

@@ -12,7 +12,7 @@ import {
 } from '@engram/shared';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { GraphService } from '../features/graph/index.js';
+import type { HistoryService } from '../features/history/index.js';
 import type { KeysService } from '../features/keys/index.js';
 import type { MembersService } from '../features/members/index.js';
 import type { SpacesService } from '../features/spaces/index.js';
@@ -41,7 +41,7 @@ const CLOSE_POLICY = 1008;
 
 /** What the gateway runs on: the change log, key checks, metering, the bus and the credential watch. */
 interface RealtimeServices {
-  graph: Pick<GraphService, 'changesAfter'>;
+  history: Pick<HistoryService, 'changesAfter'>;
   keys: Pick<KeysService, 'authenticateApiKey'>;
   members: Pick<MembersService, 'actIn'>;
   spaces: Pick<SpacesService, 'resolveSpace'>;
@@ -86,7 +86,7 @@ class RealtimeConnection implements FeedListener {
     private readonly auth: AuthContext,
     private space: SpaceRef,
     private readonly findSpace: SpaceLookup,
-    private readonly graph: RealtimeServices['graph'],
+    private readonly history: RealtimeServices['history'],
     private readonly usage: UsageMeter,
     private readonly limits: ConnectionLimits,
     feeds: AccountFeeds,
@@ -214,7 +214,7 @@ class RealtimeConnection implements FeedListener {
   private async replayOnce(): Promise<void> {
     try {
       for (let replayed = 0; ;) {
-        const page = await this.graph.changesAfter(this.auth, this.lastSentSeq, REPLAY_PAGE);
+        const page = await this.history.changesAfter(this.auth, this.lastSentSeq, REPLAY_PAGE);
         if (page.resync) {
           // Compacted past this seq (older than the plan's retention window).
           this.send(message('resync_required', { lastSeq: this.lastSentSeq, reason: 'compacted' }));
@@ -316,7 +316,7 @@ export const realtimeRoutes: FastifyPluginAsync<{
   const feeds = new AccountFeeds(
     services.bus,
     async (accountId, afterSeq, limit) =>
-      (await services.graph.changesAfter({ accountId }, afterSeq, limit)).events,
+      (await services.history.changesAfter({ accountId }, afterSeq, limit)).events,
     (error) => app.log.error({ err: error }, 'realtime feed failed'),
   );
   app.addHook('onClose', async () => feeds.close());
@@ -445,7 +445,7 @@ export const realtimeRoutes: FastifyPluginAsync<{
             auth,
             space,
             findSpace,
-            services.graph,
+            services.history,
             services.usage,
             limits,
             feeds,

@@ -1,6 +1,6 @@
 import { CLIENT_ID_HEADER, graphChange } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphAccess } from '../features/graph/graph.service.js';
+import { createGraphService } from '../features/graph/graph.service.js';
 import { as, createTestApp, signUp, type TestApp } from '../test/harness.js';
 import { callTool, connectMcp } from '../test/mcp-client.js';
 import { TestSocket } from '../test/ws-client.js';
@@ -289,10 +289,11 @@ describe('realtime gateway', () => {
       role: 'owner' as const,
     };
     // Written past the runtime's write path: nothing is published.
-    const graph = createGraphAccess({
+    const graph = createGraphService({
       db: t.database.db,
       now: t.runtime.now,
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
+      history: {},
     });
     await graph.createEntities(auth, [{ name: 'late-1', type: 'x' }], { existing: 'reject' });
     await graph.createEntities(auth, [{ name: 'late-2', type: 'x' }], { existing: 'reject' });

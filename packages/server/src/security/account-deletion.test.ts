@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import type { DatabaseHandle } from '../db/connection.js';
 import { StripeFake } from '../features/billing/stripe-fake.test-support.js';
-import { createGraphAccess } from '../features/graph/graph.service.js';
+import { createGraphService } from '../features/graph/graph.service.js';
 import { hashSecret } from '../lib/secrets.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 import { as, createTestDatabase, signUp, testConfig } from '../test/harness.js';
@@ -431,10 +431,11 @@ describe('DELETE /auth/me', () => {
     expect(marked.deleted_at).not.toBeNull();
 
     // A request that authenticated before the deletion cannot write into the marked account.
-    const late = createGraphAccess({
+    const late = createGraphService({
       db: db(),
       now: () => new Date(),
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
+      history: {},
     }).createEntities(
       {
         accountId: victim.accountId,

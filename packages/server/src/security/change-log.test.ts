@@ -4,7 +4,7 @@ import {
   holdChangeLog,
   releaseChangeLog,
   REPLAY_PAGE_BYTES,
-} from '../features/graph/change-log.service.js';
+} from '../features/history/change-log.service.js';
 import {
   accountIdOf,
   as,
@@ -152,7 +152,7 @@ describe('the change log keeps what a subscriber needs, and counts against stora
         payload: { observations: [observation] },
       });
     }
-    const page = await t.runtime.graph.changesAfter({ accountId }, 0, 100);
+    const page = await t.runtime.history.changesAfter({ accountId }, 0, 100);
     const added = page.events.filter((event) => event.type === 'observation_added');
     const [short, wide] = added.map((event) =>
       event.type === 'observation_added' ? event.payload.observations[0]! : undefined,
@@ -192,12 +192,12 @@ describe('retention', () => {
 
     // Six days on: within the free plan's seven, nothing goes.
     clock.advanceDays(6);
-    await t.runtime.graph.changeLog.runOnce();
+    await t.runtime.history.changeLog.runOnce();
     expect((await storage(t, accountId)).events).toBe(5);
 
     clock.advanceDays(2);
     await createEntity(call, 'new');
-    await t.runtime.graph.changeLog.runOnce();
+    await t.runtime.history.changeLog.runOnce();
     const after = await storage(t, accountId);
     expect(after.events).toBe(1);
     expect(after.stored).toBe(after.graph + after.log + after.history);
@@ -219,7 +219,7 @@ describe('retention', () => {
     const { call, user } = await account(t);
     for (let i = 0; i < 3; i += 1) await createEntity(call, `e-${i}`);
     clock.advanceDays(8);
-    await t.runtime.graph.changeLog.runOnce();
+    await t.runtime.history.changeLog.runOnce();
     const socket = await resume(base, user.apiKey, 1);
     await socket.next((m) => m.type === 'resync_required');
     // The client that saw everything resumes quietly.
@@ -235,10 +235,10 @@ describe('retention', () => {
     await setPlan(paid.t, owner.user.id, 'starter');
     await createEntity(owner.call, 'kept');
     paid.clock.advanceDays(8);
-    await paid.t.runtime.graph.changeLog.runOnce();
+    await paid.t.runtime.history.changeLog.runOnce();
     expect((await storage(paid.t, owner.accountId)).events).toBe(1);
     paid.clock.advanceDays(30);
-    await paid.t.runtime.graph.changeLog.runOnce();
+    await paid.t.runtime.history.changeLog.runOnce();
     expect((await storage(paid.t, owner.accountId)).events).toBe(0);
 
     const short = await server({ CHANGE_LOG_RETENTION_DAYS: '1' });
@@ -246,7 +246,7 @@ describe('retention', () => {
     await setPlan(short.t, other.user.id, 'team');
     await createEntity(other.call, 'brief');
     short.clock.advanceDays(2);
-    await short.t.runtime.graph.changeLog.runOnce();
+    await short.t.runtime.history.changeLog.runOnce();
     expect((await storage(short.t, other.accountId)).events).toBe(0);
   });
 
@@ -256,7 +256,7 @@ describe('retention', () => {
     for (let i = 0; i < 6; i += 1) await createEntity(call, `held-${i}`);
     await holdChangeLog({ db: t.database.db }, accountId, 'webhook:test', 2);
     clock.advanceDays(8);
-    await t.runtime.graph.changeLog.runOnce();
+    await t.runtime.history.changeLog.runOnce();
     const kept = await query<{ seq: string }>(
       t,
       'select seq::text from graph_events where account_id = $1 order by seq',
@@ -264,7 +264,7 @@ describe('retention', () => {
     );
     expect(kept.map((row) => Number(row.seq))).toEqual([3, 4, 5, 6]);
     await releaseChangeLog({ db: t.database.db }, accountId, 'webhook:test');
-    await t.runtime.graph.changeLog.runOnce();
+    await t.runtime.history.changeLog.runOnce();
     expect((await storage(t, accountId)).events).toBe(0);
   });
 });
@@ -283,7 +283,7 @@ describe('replay', () => {
       });
       expect(added.statusCode).toBe(201);
     }
-    const page = await t.runtime.graph.changesAfter({ accountId }, 0, 500);
+    const page = await t.runtime.history.changesAfter({ accountId }, 0, 500);
     const bytes = page.events.map((event) => JSON.stringify(event.payload).length);
     expect(page.events.length).toBeGreaterThan(0);
     expect(page.events.length).toBeLessThan(16);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import * as transfer from '../features/graph/transfer.service.js';
+import * as transfer from '../features/transfer/transfer.service.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { createRuntime } from '../runtime.js';
 import {
@@ -98,7 +98,7 @@ async function readAll(stream: Readable): Promise<string> {
 describe('GET /api/export streams', () => {
   it('answers a second concurrent export of the same account 429, on any node, and lets the next one run', async () => {
     const { req, auth, token } = await account();
-    await t.runtime.graph.importLossless(
+    await t.runtime.transfer.importLossless(
       auth,
       document(
         Array.from({ length: 1_000 }, () => ({ observations: 20 })),
@@ -164,7 +164,7 @@ describe('GET /api/export streams', () => {
             : { observations: index % 2 === 0 ? 0 : 3 },
       );
       const source = document(shape, 2_500);
-      await t.runtime.graph.importLossless(auth, source);
+      await t.runtime.transfer.importLossless(auth, source);
       // One written through REST: dates to the microsecond, read as the API reads them.
       const created = await req({
         method: 'POST',
@@ -201,7 +201,7 @@ describe('GET /api/export streams', () => {
 
       // The reference JSONL: the same entities and relations, by name.
       let jsonl = '';
-      for await (const chunk of t.runtime.graph.exportJsonl(auth)) jsonl += chunk;
+      for await (const chunk of t.runtime.transfer.exportJsonl(auth)) jsonl += chunk;
       const names = new Map(source.entities.map((entity) => [entity.id, entity.name]));
       expect(jsonl).toBe(
         [
@@ -233,7 +233,7 @@ describe('GET /api/export streams', () => {
         }
       };
       expect(await transfer.formatOf(chunks)).toBe('lossless');
-      expect(await t.runtime.graph.importFrom(copy.auth, chunks)).toEqual({
+      expect(await t.runtime.transfer.importFrom(copy.auth, chunks)).toEqual({
         entities: 1_201,
         relations: 2_500,
       });
@@ -248,7 +248,7 @@ describe('GET /api/export streams', () => {
     'answers a /healthz sent while a big export runs within the export’s next pages, not after it',
     async () => {
       const { req, auth } = await account();
-      await t.runtime.graph.importLossless(
+      await t.runtime.transfer.importLossless(
         auth,
         document(
           Array.from({ length: 1_000 }, () => ({ observations: 60 })),
@@ -301,23 +301,23 @@ describe('an import read as a stream (engram import)', () => {
 
     const broken = await account();
     await expect(
-      t.runtime.graph.importFrom(broken.auth, () => [text.slice(0, -40)]),
+      t.runtime.transfer.importFrom(broken.auth, () => [text.slice(0, -40)]),
     ).rejects.toMatchObject({ status: 400, message: 'Engram export: The JSON object ends early' });
     const invalid = text.replace('"type": "type 1"', '"type": ""');
-    await expect(t.runtime.graph.importFrom(broken.auth, () => [invalid])).rejects.toMatchObject({
+    await expect(t.runtime.transfer.importFrom(broken.auth, () => [invalid])).rejects.toMatchObject({
       status: 400,
       message: expect.stringMatching(/^Engram export \(relations\.1\.type\)/),
     });
     let written = '';
-    for await (const chunk of t.runtime.graph.exportLossless(broken.auth)) written += chunk;
+    for await (const chunk of t.runtime.transfer.exportLossless(broken.auth)) written += chunk;
     expect(JSON.parse(written)).toMatchObject({ entities: [], relations: [] });
 
-    expect(await t.runtime.graph.importFrom(auth, pieces)).toEqual({
+    expect(await t.runtime.transfer.importFrom(auth, pieces)).toEqual({
       entities: 5,
       relations: 3,
     });
     let exported = '';
-    for await (const chunk of t.runtime.graph.exportLossless(auth)) exported += chunk;
+    for await (const chunk of t.runtime.transfer.exportLossless(auth)) exported += chunk;
     expect(JSON.parse(exported)).toMatchObject({
       entities: source.entities,
       relations: source.relations,

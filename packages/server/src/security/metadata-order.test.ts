@@ -186,7 +186,7 @@ describe('metadata keeps the order of its keys (finding 9)', () => {
 
     const importer = await signUp(t.app);
     const auth = inDefaultSpace((await t.runtime.authenticate(importer.user.apiKey))!);
-    const summary = await t.runtime.graph.importLossless(auth!, JSON.parse(exported.body));
+    const summary = await t.runtime.transfer.importLossless(auth!, JSON.parse(exported.body));
     expect(summary.entities).toBe(1);
 
     const { one, listed, found } = await restReads(importer.token, id, 'Exported');

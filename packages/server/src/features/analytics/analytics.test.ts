@@ -167,7 +167,7 @@ describe('GET /api/analytics', () => {
       updatedAt: at.toISOString(),
       observations: [],
     });
-    await t.runtime.graph.importLossless(authFor(accountId, userId), {
+    await t.runtime.transfer.importLossless(authFor(accountId, userId), {
       format: 'engram',
       version: 1,
       entities: [old('Three days back', daysAgo(3)), old('Long ago', daysAgo(40))],
@@ -369,7 +369,7 @@ describe('GET /api/export', () => {
     // It reads back into another account as the same graph.
     const copy = await newAccount(t.app);
     const copyAccount = await accountIdOf(t, copy.userId);
-    await t.runtime.graph.importLossless(authFor(copyAccount, copy.userId), document);
+    await t.runtime.transfer.importLossless(authFor(copyAccount, copy.userId), document);
     expect(await summaryOf(copy.req)).toMatchObject({
       totalEntities: 2,
       totalRelations: 1,

@@ -3,7 +3,7 @@ import { formatBytes, UNLIMITED } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import type { Entitlements } from '../entitlements/index.js';
-import { changesAfter } from '../graph/index.js';
+import type { HistoryService } from '../history/index.js';
 import { EMBED_BATCH, EmbeddingError } from './embedding-client.js';
 import * as repo from './embeddings.repository.js';
 import type { Embedder } from './embeddings.service.js';
@@ -108,7 +108,13 @@ export class EmbeddingIndexer {
   private dimensions: number | undefined;
 
   constructor(
-    private readonly deps: { db: Db; embedder: Embedder; entitlements: Entitlements },
+    private readonly deps: {
+      db: Db;
+      embedder: Embedder;
+      entitlements: Entitlements;
+      /** The change log it follows (history's replay by seq). */
+      changeLog: Pick<HistoryService, 'changesAfter'>;
+    },
     options: Partial<IndexerOptions> = {},
     private readonly onError: (error: unknown) => void = () => {},
   ) {
@@ -323,7 +329,7 @@ export class EmbeddingIndexer {
     for (;;) {
       if (this.stopped || budget.texts <= 0 || budget.pages <= 0) return false;
       budget.pages -= 1;
-      const page = await changesAfter({ db }, { accountId }, applied, EVENTS_PAGE);
+      const page = await this.deps.changeLog.changesAfter({ accountId }, applied, EVENTS_PAGE);
       if (page.resync) {
         // Compacted past our position (embeddings were off longer than the retention): walk instead.
         const seq = await repo.eventSeqOf(db, accountId);

@@ -1,5 +1,6 @@
 import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
+import type { HistoryService } from '../history/index.js';
 import { EmbeddingIndexer, type IndexerOptions } from './embedding-indexer.js';
 import { createEmbeddingsService, embeddingsFromConfig } from './embeddings.service.js';
 
@@ -13,13 +14,13 @@ export const embeddingsFeature = defineFeature({
   name: 'embeddings',
   create(
     context,
-    { entitlements }: { entitlements: Entitlements },
+    { entitlements, history }: { entitlements: Entitlements; history: HistoryService },
     tuning?: Partial<IndexerOptions>,
   ) {
     const deps = embeddingsFromConfig(context.db, context.config, context.onError);
     const indexer = deps.embedder
       ? new EmbeddingIndexer(
-          { db: context.db, embedder: deps.embedder, entitlements },
+          { db: context.db, embedder: deps.embedder, entitlements, changeLog: history },
           tuning,
           (error) => context.onError(error, 'embedding observations failed; retried later'),
         )

@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
-import { touchingGiven, walkFrom, type TouchingRelationRow } from './relations.repository.js';
+import type { TouchingRelationRow } from './relations.repository.js';
+import { touchingGiven, walkFrom } from './walks.repository.js';
 
 /**
  * A whole read answer in one statement (decision 017): the entities a page

@@ -7,6 +7,7 @@ import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as searchRepo from './search.repository.js';
 import * as writes from './graph.writes.js';
+import { write, writeCall } from './write.js';
 import { entityNameOf, requireByName, typeNameOf, type EntityRef } from './names.js';
 import { fitBytes, observationRowsOf, type GraphDeps } from './read-bounds.js';
 import { toEntities, toEntity, withObservations } from './wire-shapes.js';
@@ -47,7 +48,7 @@ export async function createEntities(
     observations: entity.observations ?? [],
   }));
   if (given.length === 0) return [];
-  return writes.write(deps, auth, async (scope) => {
+  return write(deps, auth, async (scope) => {
     // Skipping existing names, nothing follows the insert: it goes with the append (decision 034).
     const created = await writes.createEntities(scope, given, {
       last: options.existing === 'skip',
@@ -177,7 +178,7 @@ export async function updateEntity(
     observations?: ObservationInput[] | undefined;
   },
 ): Promise<Entity> {
-  return writes.write(deps, auth, async (scope) => {
+  return write(deps, auth, async (scope) => {
     const id =
       'id' in ref
         ? ref.id
@@ -202,16 +203,10 @@ export async function deleteEntity(
   auth: SpaceAuth,
   id: string,
 ): Promise<{ callSeq: number }> {
-  let callSeq = 0;
-  await writes.write(
-    deps,
-    auth,
-    async (scope) => {
-      const [deleted] = await writes.deleteEntities(scope, [id]);
-      if (!deleted) throw notFound('Entity');
-    },
-    { recorded: (first) => (callSeq = first) },
-  );
+  const { callSeq } = await writeCall(deps, auth, async (scope) => {
+    const [deleted] = await writes.deleteEntities(scope, [id]);
+    if (!deleted) throw notFound('Entity');
+  });
   return { callSeq };
 }
 
@@ -221,7 +216,7 @@ export async function deleteEntitiesByName(
   auth: SpaceAuth,
   names: string[],
 ): Promise<void> {
-  await writes.write(deps, auth, (scope) =>
+  await write(deps, auth, (scope) =>
     writes.deleteEntities(scope, names, { by: 'name', last: true }),
   );
 }

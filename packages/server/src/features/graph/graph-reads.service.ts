@@ -7,6 +7,7 @@ import * as answersRepo from './answers.repository.js';
 import * as entityRepo from './entities.repository.js';
 import * as overviewRepo from './overview.repository.js';
 import * as relationRepo from './relations.repository.js';
+import * as walkRepo from './walks.repository.js';
 import * as searchRepo from './search.repository.js';
 import {
   answerBudget,
@@ -37,7 +38,7 @@ export async function readGraph(deps: GraphDeps, auth: SpaceAuth, page: Page = {
   // One row past the page tells whether more follow.
   const rows = await entityRepo.pageEntities(deps.db, auth.space.id, { limit: limit + 1, offset });
   const onPage = rows.slice(0, limit);
-  const relations = relationRepo
+  const relations = walkRepo
     .relationsTouching(
       deps.db,
       auth.space.id,
@@ -163,7 +164,7 @@ export async function shortestPath(
   let frontier = [start];
   let exhausted = false;
   for (let depth = 0; depth < query.maxDepth && frontier.length > 0; depth++) {
-    const touching = await relationRepo.relationsTouching(deps.db, auth.space.id, frontier, {
+    const touching = await walkRepo.relationsTouching(deps.db, auth.space.id, frontier, {
       limit: budget + 1,
     });
     if (touching.length > budget) exhausted = true;
@@ -218,8 +219,8 @@ export async function shortestPath(
 
 async function graphOf(db: Db, spaceId: string, ids: string[]): Promise<GraphData> {
   const [nodes, relations] = await Promise.all([
-    relationRepo.nodesByIds(db, spaceId, ids),
-    relationRepo.relationsAmong(db, spaceId, ids),
+    walkRepo.nodesByIds(db, spaceId, ids),
+    walkRepo.relationsAmong(db, spaceId, ids),
   ]);
   const order = new Map(ids.map((id, index) => [id, index]));
   nodes.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
@@ -234,7 +235,7 @@ export async function graphAround(
   options: { depth: number; limit: number },
 ): Promise<GraphData> {
   if (!isUuid(id)) throw notFound('Entity');
-  const { nodes, relations } = await relationRepo.neighbourhood(
+  const { nodes, relations } = await walkRepo.neighbourhood(
     deps.db,
     auth.space.id,
     id,
@@ -256,11 +257,11 @@ export async function graphOverview(
 ): Promise<GraphData> {
   const { db } = deps;
   const seedCount = Math.max(1, Math.ceil(options.limit / 10));
-  const seeds = await relationRepo.bestConnected(db, auth.space.id, [], seedCount);
-  const ids = await relationRepo.walk(db, auth.space.id, seeds, options);
+  const seeds = await walkRepo.bestConnected(db, auth.space.id, [], seedCount);
+  const ids = await walkRepo.walk(db, auth.space.id, seeds, options);
   if (ids.length < options.limit) {
     ids.push(
-      ...(await relationRepo.bestConnected(db, auth.space.id, ids, options.limit - ids.length)),
+      ...(await walkRepo.bestConnected(db, auth.space.id, ids, options.limit - ids.length)),
     );
   }
   return graphOf(db, auth.space.id, ids);

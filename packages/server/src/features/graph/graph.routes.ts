@@ -25,8 +25,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
-import { asOfArgument, type GraphAccess } from './graph.service.js';
-import { historyRoutes } from './history.routes.js';
+import type { GraphService } from './graph.service.js';
+import { asOfArgument } from './point-in-time.service.js';
 import { errorResponses } from '../../http/error-responses.js';
 
 const AS_OF_DESCRIPTION =
@@ -45,7 +45,7 @@ const TYPE_LIST_DESCRIPTION =
   'One page of types (`limit`, default 100, at most the read limit), most common first, then by name. `nextCursor` is passed as `cursor` for the next page; null when nothing follows. `prefix` keeps the types that start with it, in any case.';
 
 /** REST adapters over the graph service: validate, call, shape. */
-export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphAccess>> = async (
+export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = async (
   app,
   { services: graph, http },
 ) => {
@@ -330,5 +330,4 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphAccess>> = asy
     },
   );
 
-  await app.register(historyRoutes, { services: graph, http });
 };

@@ -1,10 +1,12 @@
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import { bindService } from '../feature.js';
 import * as entities from './entities.service.js';
-import * as history from './history.service.js';
 import * as reads from './graph-reads.service.js';
 import * as observations from './observations.service.js';
 import * as pointInTime from './point-in-time.service.js';
 import type { GraphDeps } from './read-bounds.js';
+import type { HistoryPort } from './point-in-time.service.js';
+import { write, type CallOptions, type WriteScope } from './write.js';
 import * as relations from './relations.service.js';
 import * as types from './types.service.js';
 
@@ -15,19 +17,26 @@ export type { EntityRef } from './names.js';
 export type { MemoryGraph } from './memory-graph.js';
 
 /**
- * Access to a space's graph — its reads, writes and history — as every adapter
- * (REST routes, MCP tools, imports) calls it: the part of the graph feature's
- * `GraphService` (index.ts) beside the change log and transfer. One object
- * holding its dependencies, its methods taking `(auth, …)` and addressing
+ * The graph feature's service: a space's graph — its reads and writes — as
+ * every adapter (REST routes, MCP tools) and the features after it call it.
+ * One object holding its dependencies, its methods taking `(auth, …)` and addressing
  * entities by id or by name. A name-addressed call answers in the reference
  * MCP server's shapes, an id-addressed one in the REST wire shapes; which
  * existing names a create refuses is the caller's explicit choice
  * (`{ existing: 'reject' | 'skip' | 'merge' }`). Each read takes an optional
- * `asOf` and answers as the graph was then (point-in-time.service.ts). The
- * database is not reachable through it.
+ * `asOf` and answers as the graph was then (point-in-time.service.ts, through
+ * the reader history registers). The database is not reachable through it.
  */
-export function createGraphAccess(deps: GraphDeps) {
+export function createGraphService(deps: GraphDeps) {
   return {
+    /** Runs a call through the write path (write.ts) for the features that own writes of their own: history, transfer. */
+    write: <T>(auth: SpaceAuth, fn: (scope: WriteScope) => Promise<T>, call?: CallOptions) =>
+      write(deps, auth, fn, call),
+    /** How the reads answer `asOf` and a delete purges: the history feature attaches it, once. */
+    attachHistory(port: HistoryPort) {
+      if (deps.history.port) throw new Error('A history is already attached to the graph');
+      deps.history.port = port;
+    },
     ...bindService(deps, {
       createEntities: entities.createEntities,
       getEntity: pointInTime.getEntity,
@@ -56,14 +65,9 @@ export function createGraphAccess(deps: GraphDeps) {
       graphAround: pointInTime.graphAround,
       overview: reads.overview,
       recallAsOf: pointInTime.recallAsOf,
-      entityHistory: history.entityHistory,
-      entityAuthors: history.entityAuthors,
-      listChanges: history.listChanges,
-      revertChange: history.revertChange,
-      undoLast: history.undoLast,
-      purgeEntity: history.purgeEntity,
+      purgeEntity: pointInTime.purgeEntity,
     }),
   };
 }
 
-export type GraphAccess = ReturnType<typeof createGraphAccess>;
+export type GraphService = ReturnType<typeof createGraphService>;

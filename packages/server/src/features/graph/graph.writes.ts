@@ -1,242 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import {
-  formatBytes,
-  UNLIMITED,
-  type GraphChange,
-  type Plan,
-  type GraphChangePayload,
-  type GraphEventType,
-  type ObservationInput,
-} from '@engram/shared';
-import type { Db } from '../../db/connection.js';
-import { sendAhead } from '../../db/pipeline.js';
-import type { SpaceAuth } from '../../lib/auth-context.js';
-import type { ChangeEvent } from '../../lib/change-event.js';
-import { badRequest, conflict, fromDatabaseError, notFound, planLimit } from '../../lib/errors.js';
+import type { ObservationInput } from '@engram/shared';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import { currentPlan } from '../entitlements/index.js';
-import type { AccountGate } from './account-gate.js';
 import * as changeRepo from './changes.repository.js';
 import * as entityRepo from './entities.repository.js';
 import * as observationRepo from './observations.repository.js';
 import * as relationRepo from './relations.repository.js';
 import { missingEntities, requireByName } from './names.js';
+import type { WriteScope } from './write.js';
 
 /**
- * The one write path of the graph (decision 006). REST, MCP, imports and the
- * web app write through these operations, by id; the graph service's
- * name-addressed calls and `transfer.service` only translate names and file
- * formats onto them. Each
- * operation takes a batch of any size and costs a constant number of
- * statements; the counters (observation counts, degrees, type counts, stored
- * bytes) and the change-log events are kept here and nowhere else.
+ * The graph's write operations (decision 006), each run inside `write()`
+ * (write.ts) on its scope. REST, MCP, imports, reverts and the web app write
+ * through them, by id; name-addressed calls and imports only translate names
+ * and file formats onto them. Each takes a batch of any size for a constant
+ * number of statements; the counters (observation counts, degrees, type
+ * counts, stored bytes) and the change-log events are kept here and nowhere
+ * else.
  */
-
-export interface WriteDeps {
-  db: Db;
-  /** The one clock: change events carry its time, live and replayed alike. */
-  now: () => Date;
-  /** Receives each write's events after its transaction commits (realtime fan-out). */
-  publish?: (events: ChangeEvent[]) => void;
-  /**
-   * The plan whose storage limits apply, read with the write's transaction;
-   * the runtime answers from entitlements' short-lived copy (decision 009).
-   * Without one (deps built outside a runtime) the row is read directly.
-   */
-  planOf?: (db: Db, accountId: string) => Promise<Plan>;
-  /** Keeps an account's writers from taking every pooled connection while they wait for its lock. */
-  writers?: AccountGate;
-}
-
-/** One write transaction: its connection, the space it writes, and the events it records. */
-export interface WriteScope {
-  trx: Db;
-  /** The space whose graph rows the write touches (the account's lock and limits are the write's own). */
-  spaceId: string;
-  emit<T extends GraphEventType>(type: T, payload: GraphChangePayload<T>): void;
-  /** Entities whose observations grew, with their counts now (the per-entity limit's message). */
-  grew(counts: observationRepo.ObservationCount[]): void;
-  /**
-   * The place, among the write's events, of those the next statement stages
-   * itself (migration 030). With `last`, that statement is the write's last
-   * and goes with the append and COMMIT behind it in one message (decision
-   * 034): nothing may run in the transaction after it.
-   */
-  stage(last?: boolean): changeRepo.Staging;
-}
-
-/**
- * Runs a write in one transaction under the account lock. The lock is sent
- * ahead with the call's first statement behind it, and the change-log append,
- * which checks the plan's limits, carries the COMMIT (decision 031); a call
- * whose last statement stages its own events sends the append right behind
- * it, so the whole write is one message and no wait on this server holds the
- * lock (decision 034). The events are published only after commit, so a
- * rolled-back change publishes nothing. A race that slips past a check
- * surfaces as a constraint violation, which becomes the same 409/404 the
- * check would have given. The account's other writes wait in `writers`
- * (decision 030), not in the pool.
- */
-export async function write<T>(
-  deps: WriteDeps,
-  auth: SpaceAuth,
-  fn: (scope: WriteScope) => Promise<T>,
-  call: CallOptions = {},
-): Promise<T> {
-  const pending: changeRepo.LoggedEvent[] = [];
-  let largest: observationRepo.ObservationCount | undefined;
-  try {
-    // Read before the lock: a node's copy (entitlements), seldom a statement.
-    const plan = await (deps.planOf ?? currentPlan)(deps.db, auth.accountId);
-    const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
-    const inTransaction = async (trx: Db) => {
-      const lock = await changeRepo.lockAccountForWrite(trx, auth.accountId, auth.space.id);
-      let sent: Promise<changeRepo.Appended> | undefined;
-      const sendAppend = async () =>
-        (
-          await changeRepo.sendAppend(
-            trx,
-            auth.accountId,
-            auth.space.id,
-            pending,
-            {
-              // The person behind the credential (a key's creator, the user who
-              // connected an app: history's "who"), and the origin, so a replay
-              // after a reconnect still names it.
-              actor: {
-                ...auth.actor,
-                userId: auth.userId,
-                ...(auth.origin ? { origin: auth.origin } : {}),
-              },
-              at: deps.now(),
-              reverts: call.reverts,
-            },
-            {
-              maxEntities: limited(maxEntities),
-              maxStorageBytes: limited(maxStorageBytes),
-              maxObservationsPerEntity: limited(maxObservationsPerEntity),
-              largestObservations: largest?.observations_count ?? 0,
-            },
-          )
-        ).answer;
-      let slots = 0;
-      let outcome: T;
-      try {
-        outcome = await fn({
-          trx,
-          spaceId: auth.space.id,
-          emit: (type, payload) => {
-            if (sent) throw new Error('The write was already sent with its last statement');
-            pending.push({ type, payload } as GraphChange);
-          },
-          grew: (counts) => {
-            for (const count of counts) {
-              if (!largest || count.observations_count > largest.observations_count)
-                largest = count;
-            }
-          },
-          stage: (last = false) => {
-            const slot = slots++;
-            pending.push({ staged: slot });
-            if (!last) return { slot };
-            return {
-              slot,
-              send: async (query) => {
-                const { rows } = await sendAhead(trx, query);
-                sent = sendAppend();
-                sent.catch(() => undefined); // read below, unless the statement failed
-                return rows;
-              },
-            };
-          },
-        });
-      } catch (error) {
-        // The lock's answer first: a gone account or space explains the call's failure.
-        await writable(lock.answer);
-        throw error;
-      }
-      await writable(lock.answer);
-      const appended = await (sent ?? sendAppend()).catch((error: unknown) => {
-        const code = (error as { code?: unknown }).code;
-        const message = (error as Error).message;
-        if (code === changeRepo.GONE) throw notFound(message === 'Space' ? 'Space' : 'Account');
-        if (code !== changeRepo.OVER_PLAN) throw error;
-        throw overPlan(plan, message as changeRepo.OverPlan, largest);
-      });
-      return { result: outcome, appended };
-    };
-    const transaction = () => deps.db.transaction().execute(inTransaction);
-    const { result, appended } = await (deps.writers?.run(auth.accountId, transaction) ??
-      transaction());
-    const { first, count, at } = appended;
-    if (count > 0) {
-      call.recorded?.(first, count);
-      const events = (appended.events ?? pending) as GraphChange[];
-      const stamped = at.toISOString();
-      deps.publish?.(
-        events.map((event, index) => ({
-          ...event,
-          accountId: auth.accountId,
-          spaceId: auth.space.id,
-          space: auth.space.slug,
-          seq: first + index,
-          at: stamped,
-          ...(auth.origin ? { origin: auth.origin } : {}),
-        })),
-      );
-    }
-    return result;
-  } catch (error) {
-    throw fromDatabaseError(error) ?? error;
-  }
-}
-
-/** How a write call is recorded: the call it reverts, and who wants its seqs once it committed. */
-export interface CallOptions {
-  reverts?: number | undefined;
-  recorded?: (firstSeq: number, count: number) => void;
-}
-
-/**
- * The account's lock, refusing a write into an account being deleted (a
- * request that began before DELETE /auth/me) or a space deleted (its DELETE):
- * nothing may be written into either.
- */
-async function writable(
-  answer: Promise<changeRepo.AccountLock | undefined>,
-): Promise<changeRepo.AccountLock> {
-  const locked = await answer;
-  if (!locked) throw notFound('Account');
-  if (!locked.spaceLive) throw notFound('Space');
-  return locked;
-}
-
-/** A plan limit as the append checks it: null for none. */
-function limited(limit: number): number | null {
-  return limit === UNLIMITED ? null : limit;
-}
-
-/** The error for a write its plan refused, in the words of the limit it would pass. */
-function overPlan(
-  plan: Plan,
-  limit: changeRepo.OverPlan,
-  largest: observationRepo.ObservationCount | undefined,
-): Error {
-  const { maxEntities, maxStorageBytes, maxObservationsPerEntity } = plan.features;
-  if (limit === 'entities') {
-    return planLimit(
-      `Entity limit reached: the ${plan.name} plan allows ${maxEntities.toLocaleString('en-US')} entities. Upgrade your plan to add more.`,
-    );
-  }
-  if (limit === 'storage') {
-    return planLimit(
-      `Storage limit reached: the ${plan.name} plan allows ${formatBytes(maxStorageBytes)} of stored memory. Delete something or upgrade your plan.`,
-    );
-  }
-  return planLimit(
-    `Observation limit reached: the ${plan.name} plan allows ${maxObservationsPerEntity.toLocaleString('en-US')} observations per entity ("${largest!.name}" would have ${largest!.observations_count.toLocaleString('en-US')}). Upgrade your plan to add more.`,
-  );
-}
 
 // ── input rules, the same for every caller ──────────────────────────────────
 
@@ -560,6 +341,24 @@ export async function createRelations(
   const rows = await relationRepo.insertRelations(scope.trx, scope.spaceId, [...unique.values()]);
   for (const row of rows) scope.emit('relation_created', relationPayload(row));
   return rows;
+}
+
+/** Creates the relations whose two ends exist in the space and differ (an import's); the rest are left out. */
+export async function createRelationsWhereEndsExist(
+  scope: WriteScope,
+  relations: relationRepo.RelationInsert[],
+): Promise<relationRepo.RelationRow[]> {
+  const ends = [...new Set(relations.flatMap((relation) => [relation.fromId, relation.toId]))];
+  const present = new Set(
+    (await entityRepo.findEntitiesByIds(scope.trx, scope.spaceId, ends)).map((row) => row.id),
+  );
+  return createRelations(
+    scope,
+    relations.filter(
+      (relation) =>
+        relation.fromId !== relation.toId && present.has(relation.fromId) && present.has(relation.toId),
+    ),
+  );
 }
 
 /**

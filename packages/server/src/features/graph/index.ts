@@ -1,61 +1,42 @@
 import type { Entitlements } from '../entitlements/index.js';
-import { bindService, defineFeature } from '../feature.js';
-import {
-  ChangeLogCompactor,
-  changeLogBounds,
-  changesAfter,
-  holdChangeLog,
-  releaseChangeLog,
-} from './change-log.service.js';
+import { defineFeature } from '../feature.js';
 import { AccountGate } from './account-gate.js';
 import { graphRoutes } from './graph.routes.js';
-import { createGraphAccess, type GraphDeps } from './graph.service.js';
-export { asOfArgument, type AsOf, type MemoryGraph } from './graph.service.js';
-export { changesAfter } from './change-log.service.js';
-import { exportJsonl, exportLossless, importFrom, importLossless } from './transfer.service.js';
+import { createGraphService } from './graph.service.js';
+
+export type { GraphService } from './graph.service.js';
+export type { EntityFilter, EntityRef, MemoryGraph, ReadBounds } from './graph.service.js';
+export { asOfArgument, type AsOf } from './point-in-time.service.js';
+export type { GraphWalk, HistoryPort, RecallQuestion } from './point-in-time.service.js';
+export type { RelationFilter } from './relations.service.js';
+export type { CallOptions, WriteScope } from './write.js';
+export type { EntityRow } from './entities.repository.js';
+export type { ObservationRow } from './observations.repository.js';
+export type { Page } from './graph-reads.service.js';
+/** The write operations a `graph.write` call runs on its scope (history's reverts, transfer's imports). */
+export * as graphWrites from './graph.writes.js';
+/** What the past's reads share with the present's: answer limits and wire shapes. */
+export { fitBytes, observationRowsOf } from './read-bounds.js';
+export { toGraphData, toRelation } from './wire-shapes.js';
 
 /**
- * The graph: entities, observations and relations by id or name, its reads,
- * import and export, and the change log that realtime and MCP replay.
+ * The graph: entities, observations and relations by id or name, the one
+ * write path every change goes through, and the reads of the present (the
+ * past's are history's, attached with `attachHistory`).
  */
 export const graphFeature = defineFeature({
   name: 'graph',
   create(context, { entitlements }: { entitlements: Entitlements }) {
     const { db, now, config } = context;
-    const deps: GraphDeps = {
+    return createGraphService({
       db,
       now,
       planOf: (db, accountId) => entitlements.planOf(accountId, now(), db),
       bounds: { maxRows: config.READ_MAX_ROWS, maxBytes: config.READ_MAX_BYTES },
       publish: context.publish,
       writers: new AccountGate(config.STATEMENT_TIMEOUT_MS),
-    };
-    const changeLog = new ChangeLogCompactor(
-      db,
-      entitlements,
-      now,
-      { retentionDays: config.CHANGE_LOG_RETENTION_DAYS, intervalMs: 10 * 60_000 },
-      (error) => context.onError(error, 'change log compaction failed'),
-    );
-    changeLog.start();
-    context.onClose(() => changeLog.stop());
-    return {
-      ...createGraphAccess(deps),
-      ...bindService(deps, {
-        exportJsonl,
-        exportLossless,
-        importFrom,
-        importLossless,
-        changesAfter,
-        changeLogBounds,
-        holdChangeLog,
-        releaseChangeLog,
-      }),
-      /** Removes change-log events past their retention window (tests run it by hand). */
-      changeLog,
-    };
+      history: {},
+    });
   },
   routes: graphRoutes,
 });
-
-export type GraphService = Awaited<ReturnType<typeof graphFeature.create>>;

@@ -106,6 +106,21 @@ export interface ObservationCount {
   observations_count: number;
 }
 
+
+/**
+ * The end of an insert of observations (its CTE `inserted`): their entities'
+ * counts raised and touched, and each row with its entity's name and count.
+ */
+const countedInserted = (spaceId: string) => sql`
+    counted as (
+      update entities e set observations_count = e.observations_count + c.count,
+                            updated_at = clock_timestamp()
+        from (select entity_id, count(*)::int as count from inserted group by entity_id) c
+       where e.space_id = ${spaceId} and e.id = c.entity_id
+      returning e.id, e.name, e.observations_count
+    )
+    select i.*, c.name as entity_name, c.observations_count as entity_count, null as staged
+      from inserted i join counted c on c.id = i.entity_id`;
 /**
  * Appends observations to existing entities in one statement: each after its
  * entity's last one, skipping texts the entity already has, raising the
@@ -171,15 +186,7 @@ export async function appendObservations(
        order by f.ord
       returning ${observationColumns}
     ),
-    counted as (
-      update entities e set observations_count = e.observations_count + c.count,
-                            updated_at = clock_timestamp()
-        from (select entity_id, count(*)::int as count from inserted group by entity_id) c
-       where e.space_id = ${spaceId} and e.id = c.entity_id
-      returning e.id, e.name, e.observations_count
-    )
-    select i.*, c.name as entity_name, c.observations_count as entity_count, null as staged
-      from inserted i join counted c on c.id = i.entity_id
+    ${countedInserted(spaceId)}
     union all
     select null, null, null, null, null, null, null, null, null, null, ${stageAdded(
       staging,
@@ -419,15 +426,7 @@ export async function restoreObservations(
       on conflict do nothing
       returning ${observationColumns}
     ),
-    counted as (
-      update entities e set observations_count = e.observations_count + c.count,
-                            updated_at = clock_timestamp()
-        from (select entity_id, count(*)::int as count from inserted group by entity_id) c
-       where e.space_id = ${spaceId} and e.id = c.entity_id
-      returning e.id, e.name, e.observations_count
-    )
-    select i.*, c.name as entity_name, c.observations_count as entity_count, null as staged
-      from inserted i join counted c on c.id = i.entity_id
+    ${countedInserted(spaceId)}
     union all
     select null, null, null, null, null, null, null, null, null, null,
            ${stageAdded(staging, sql`'[]'::jsonb`)}

@@ -4,6 +4,7 @@ import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as writes from './graph.writes.js';
+import { write } from './write.js';
 import type { GraphDeps } from './read-bounds.js';
 import { toObservation, withObservations } from './wire-shapes.js';
 
@@ -18,7 +19,7 @@ export async function addObservations(
   id: string,
   items: ObservationInput[],
 ): Promise<{ entity: Entity; added: Observation[] }> {
-  return writes.write(deps, auth, async (scope) => {
+  return write(deps, auth, async (scope) => {
     const exists = isUuid(id) && (await entityRepo.findEntity(scope.trx, auth.space.id, id));
     if (!exists) throw notFound('Entity');
     const added = await writes.addObservations(scope, [
@@ -46,7 +47,7 @@ export async function addObservationsByName(
     validTo?: string | undefined;
   }[],
 ): Promise<{ entityName: string; addedObservations: string[] }[]> {
-  return writes.write(deps, auth, async (scope) => {
+  return write(deps, auth, async (scope) => {
     const added = await writes.addObservations(
       scope,
       additions.map((addition, index) => ({
@@ -79,7 +80,7 @@ export async function deleteObservationsByName(
   auth: SpaceAuth,
   deletions: { entityName: string; observations: string[] }[],
 ): Promise<void> {
-  await writes.write(deps, auth, (scope) =>
+  await write(deps, auth, (scope) =>
     writes.deleteObservationsByName(
       scope,
       deletions.map(({ entityName, observations }) => ({ entityName, contents: observations })),

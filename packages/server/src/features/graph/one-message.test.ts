@@ -33,7 +33,7 @@ async function account() {
 }
 
 const changes = async (accountId: string) =>
-  (await t.runtime.graph.changesAfter({ accountId }, 0, 100)).events;
+  (await t.runtime.history.changesAfter({ accountId }, 0, 100)).events;
 
 const historyRows = async (spaceId: string) =>
   Number(

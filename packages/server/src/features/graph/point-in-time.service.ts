@@ -1,10 +1,15 @@
-import { parseAsOf, type Entity, type EntityList, type GraphData } from '@engram/shared';
-import type { RelationList } from '@engram/shared';
+import {
+  parseAsOf,
+  type AsOf as ParsedAsOf,
+  type Entity,
+  type EntityList,
+  type GraphData,
+  type RecallAnswer,
+  type RelationList,
+} from '@engram/shared';
 import type { SpaceAuth } from '../../lib/auth-context.js';
-import * as past from './as-of.service.js';
 import * as entities from './entities.service.js';
 import * as reads from './graph-reads.service.js';
-import { resolveAsOf } from './history.service.js';
 import type { MemoryGraph } from './memory-graph.js';
 import type { GraphDeps } from './read-bounds.js';
 import * as relations from './relations.service.js';
@@ -27,13 +32,67 @@ export interface AsOf {
 export const asOfArgument = (value: string | undefined, field: string): AsOf | undefined =>
   value === undefined ? undefined : { value, field };
 
-/** The seq `asOf` names (400 on its field when the history kept starts later), or undefined for the present. */
-async function seqOf(deps: GraphDeps, auth: SpaceAuth, asOf: AsOf | undefined) {
+/** A question as recall takes it (the recall feature's `RecallInput`). */
+export interface RecallQuestion {
+  query: string;
+  limit: number;
+  entityTypes?: string[] | undefined;
+  entityNames?: string[] | undefined;
+}
+
+/**
+ * What the graph asks of its history: the reads as of a past seq (each
+ * taking the seq `seqOf` resolved, last), and purging an entity with its
+ * history. The history feature, created after the graph (it reverts through
+ * the graph's write path), attaches it when it is created: the arrows
+ * between the two stay one-way (decision 040).
+ */
+export interface HistoryPort {
+  /** The seq `asOf` names; 400 on `field` when the history kept starts later. */
+  seqOf(auth: SpaceAuth, asOf: ParsedAsOf, field: string): Promise<number>;
+  getEntity(auth: SpaceAuth, id: string, seq: number): Promise<Entity>;
+  listEntities(auth: SpaceAuth, filter: entities.EntityFilter, seq: number): Promise<EntityList>;
+  listRelations(
+    auth: SpaceAuth,
+    filter: relations.RelationFilter,
+    seq: number,
+  ): Promise<RelationList>;
+  graphData(auth: SpaceAuth, options: GraphWalk, seq: number): Promise<GraphData>;
+  graphAround(auth: SpaceAuth, id: string, options: GraphWalk, seq: number): Promise<GraphData>;
+  readGraph(auth: SpaceAuth, page: reads.Page, seq: number): Promise<MemoryGraph>;
+  searchNodes(auth: SpaceAuth, query: string, page: reads.Page, seq: number): Promise<MemoryGraph>;
+  openNodes(auth: SpaceAuth, names: string[], seq: number): Promise<MemoryGraph>;
+  recall(auth: SpaceAuth, question: RecallQuestion, seq: number): Promise<RecallAnswer>;
+  /** Deletes an entity for good: its history and its events' texts go too. */
+  purgeEntity(auth: SpaceAuth, id: string): Promise<void>;
+}
+
+/** How far a drawing walks from its root, and how many entities it may hold. */
+export interface GraphWalk {
+  depth: number;
+  limit: number;
+  rootEntityId?: string | undefined;
+}
+
+/** Where the attached history is kept: one per graph service. */
+export interface HistorySlot {
+  port?: HistoryPort;
+}
+
+/** The attached history; a graph without one answers only the present. */
+export function historyOf(deps: GraphDeps): HistoryPort {
+  if (!deps.history.port) throw new Error('No history is attached to the graph (features/history)');
+  return deps.history.port;
+}
+
+/** The past's reader with the seq `asOf` names, or undefined for the present. */
+async function pastOf(deps: GraphDeps, auth: SpaceAuth, asOf: AsOf | undefined) {
   if (!asOf) return undefined;
   const parsed = parseAsOf(asOf.value);
   // The shared schemas refuse what does not parse before a read is called.
   if (!parsed) throw new TypeError(`unparsed asOf reached a read: ${asOf.value}`);
-  return resolveAsOf(deps, auth, parsed, asOf.field);
+  const reader = historyOf(deps);
+  return { reader, seq: await reader.seqOf(auth, parsed, asOf.field) };
 }
 
 export async function getEntity(
@@ -42,10 +101,10 @@ export async function getEntity(
   id: string,
   asOf?: AsOf,
 ): Promise<Entity> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? entities.getEntity(deps, auth, id)
-    : past.getEntityAt(deps, auth, id, seq);
+  const past = await pastOf(deps, auth, asOf);
+  return past
+    ? past.reader.getEntity(auth, id, past.seq)
+    : entities.getEntity(deps, auth, id);
 }
 
 export async function listEntities(
@@ -54,10 +113,10 @@ export async function listEntities(
   filter: entities.EntityFilter,
   asOf?: AsOf,
 ): Promise<EntityList> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? entities.listEntities(deps, auth, filter)
-    : past.listEntitiesAt(deps, auth, filter, seq);
+  const past = await pastOf(deps, auth, asOf);
+  return past
+    ? past.reader.listEntities(auth, filter, past.seq)
+    : entities.listEntities(deps, auth, filter);
 }
 
 export async function listRelations(
@@ -66,21 +125,21 @@ export async function listRelations(
   filter: relations.RelationFilter,
   asOf?: AsOf,
 ): Promise<RelationList> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? relations.listRelations(deps, auth, filter)
-    : past.listRelationsAt(deps, auth, filter, seq);
+  const past = await pastOf(deps, auth, asOf);
+  return past
+    ? past.reader.listRelations(auth, filter, past.seq)
+    : relations.listRelations(deps, auth, filter);
 }
 
 /** The graph for drawing: around `rootEntityId` when given, else the best-connected entities. */
 export async function graphData(
   deps: GraphDeps,
   auth: SpaceAuth,
-  options: { depth: number; limit: number; rootEntityId?: string | undefined },
+  options: GraphWalk,
   asOf?: AsOf,
 ): Promise<GraphData> {
-  const seq = await seqOf(deps, auth, asOf);
-  if (seq !== undefined) return past.graphDataAt(deps, auth, options, seq);
+  const past = await pastOf(deps, auth, asOf);
+  if (past) return past.reader.graphData(auth, options, past.seq);
   const { rootEntityId, ...walk } = options;
   return rootEntityId
     ? reads.graphAround(deps, auth, rootEntityId, walk)
@@ -94,10 +153,10 @@ export async function graphAround(
   options: { depth: number; limit: number },
   asOf?: AsOf,
 ): Promise<GraphData> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? reads.graphAround(deps, auth, id, options)
-    : past.graphAroundAt(deps, auth, id, options, seq);
+  const past = await pastOf(deps, auth, asOf);
+  return past
+    ? past.reader.graphAround(auth, id, options, past.seq)
+    : reads.graphAround(deps, auth, id, options);
 }
 
 export async function readGraph(
@@ -106,10 +165,10 @@ export async function readGraph(
   page: reads.Page = {},
   asOf?: AsOf,
 ): Promise<MemoryGraph> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? reads.readGraph(deps, auth, page)
-    : past.readGraphAt(deps, auth, page, seq);
+  const past = await pastOf(deps, auth, asOf);
+  return past
+    ? past.reader.readGraph(auth, page, past.seq)
+    : reads.readGraph(deps, auth, page);
 }
 
 export async function searchNodes(
@@ -119,10 +178,10 @@ export async function searchNodes(
   page: reads.Page = {},
   asOf?: AsOf,
 ): Promise<MemoryGraph> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? reads.searchNodes(deps, auth, query, page)
-    : past.searchNodesAt(deps, auth, query, page, seq);
+  const past = await pastOf(deps, auth, asOf);
+  return past
+    ? past.reader.searchNodes(auth, query, page, past.seq)
+    : reads.searchNodes(deps, auth, query, page);
 }
 
 export async function openNodes(
@@ -131,10 +190,10 @@ export async function openNodes(
   names: string[],
   asOf?: AsOf,
 ): Promise<MemoryGraph> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? reads.openNodes(deps, auth, names)
-    : past.openNodesAt(deps, auth, names, seq);
+  const past = await pastOf(deps, auth, asOf);
+  return past
+    ? past.reader.openNodes(auth, names, past.seq)
+    : reads.openNodes(deps, auth, names);
 }
 
 /**
@@ -144,9 +203,14 @@ export async function openNodes(
 export async function recallAsOf(
   deps: GraphDeps,
   auth: SpaceAuth,
-  question: past.RecallQuestion,
+  question: RecallQuestion,
   asOf: AsOf,
 ) {
-  const seq = (await seqOf(deps, auth, asOf))!;
-  return past.recallAt(deps, auth, question, seq);
+  const past = (await pastOf(deps, auth, asOf))!;
+  return past.reader.recall(auth, question, past.seq);
+}
+
+/** Deletes an entity for good (`?purge=true`): history's part of the graph's delete. */
+export async function purgeEntity(deps: GraphDeps, auth: SpaceAuth, id: string): Promise<void> {
+  return historyOf(deps).purgeEntity(auth, id);
 }

@@ -6,6 +6,7 @@ import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as relationRepo from './relations.repository.js';
 import * as writes from './graph.writes.js';
+import { write, writeCall } from './write.js';
 import { entityNameOf, typeNameOf } from './names.js';
 import { byteLength, type GraphDeps } from './read-bounds.js';
 import { toRelation } from './wire-shapes.js';
@@ -47,7 +48,7 @@ export async function createRelation(
   if (input.fromEntityId === input.toEntityId) {
     throw badRequest('toEntityId', 'Source and target entities cannot be the same');
   }
-  return writes.write(deps, auth, async (scope) => {
+  return write(deps, auth, async (scope) => {
     const from = await requireEnd(scope.trx, auth.space.id, input.fromEntityId, 'Source');
     const to = await requireEnd(scope.trx, auth.space.id, input.toEntityId, 'Target');
     const [row] = await writes.createRelations(scope, [
@@ -95,7 +96,7 @@ export async function createRelationsByName(
   });
   if (wanted.length === 0) return [];
 
-  return writes.write(deps, auth, async (scope) => {
+  return write(deps, auth, async (scope) => {
     const rows = await writes.createRelationsByName(
       scope,
       wanted.map(({ from, to, relationType, validFrom, validTo }) => ({
@@ -122,7 +123,7 @@ export async function updateRelation(
     validTo?: string | null | undefined;
   },
 ): Promise<Relation> {
-  return writes.write(deps, auth, async (scope) => {
+  return write(deps, auth, async (scope) => {
     const validity =
       input.validFrom === undefined && input.validTo === undefined
         ? undefined
@@ -141,16 +142,10 @@ export async function deleteRelation(
   auth: SpaceAuth,
   id: string,
 ): Promise<{ callSeq: number }> {
-  let callSeq = 0;
-  await writes.write(
-    deps,
-    auth,
-    async (scope) => {
-      const [row] = await writes.deleteRelations(scope, [id]);
-      if (!row) throw notFound('Relation');
-    },
-    { recorded: (first) => (callSeq = first) },
-  );
+  const { callSeq } = await writeCall(deps, auth, async (scope) => {
+    const [row] = await writes.deleteRelations(scope, [id]);
+    if (!row) throw notFound('Relation');
+  });
   return { callSeq };
 }
 
@@ -160,7 +155,7 @@ export async function deleteRelationsByName(
   auth: SpaceAuth,
   relations: McpRelation[],
 ): Promise<void> {
-  await writes.write(deps, auth, (scope) =>
+  await write(deps, auth, (scope) =>
     writes.deleteRelationsByName(
       scope,
       relations.map(({ from, to, relationType }) => ({ from, to, type: relationType })),

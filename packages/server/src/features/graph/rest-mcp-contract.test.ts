@@ -1,7 +1,7 @@
 import type { Entity, Relation } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpaceAuth } from '../../lib/auth-context.js';
-import { createGraphAccess, type GraphAccess } from './graph.service.js';
+import { createGraphService, type GraphService } from './graph.service.js';
 import { accountIdOf, createTestApp, type TestApp } from '../../test/harness.js';
 import { newAccount, type Account } from '../../test/graph-fixtures.js';
 import { expectError } from '../../test/http-assertions.js';
@@ -288,14 +288,15 @@ describe('REST and MCP: where the contracts differ on purpose', () => {
 });
 
 describe('the graph service object', () => {
-  let graph: GraphAccess;
+  let graph: GraphService;
   let auth: SpaceAuth;
 
   beforeAll(async () => {
-    graph = createGraphAccess({
+    graph = createGraphService({
       db: t.database.db,
       now: () => new Date(),
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
+      history: {},
     });
     const accountId = await accountIdOf(t, account.userId);
     auth = {

@@ -346,7 +346,7 @@ describe('twin spaces (the same ids in two spaces)', () => {
     const document = JSON.parse((await call({ method: 'GET', url: '/api/export' })).body);
     const auth = (await t.runtime.authenticate(apiKey))!;
     const twinAuth = await t.runtime.spaces.resolveSpace(auth, 'twin', 'write', {});
-    await t.runtime.graph.importLossless(twinAuth, document);
+    await t.runtime.transfer.importLossless(twinAuth, document);
 
     const twin = inSpace(call, 'twin');
     const twinAgent = await connectEra('legacy', baseUrl, apiKey, '/mcp/twin');

@@ -1,15 +1,31 @@
-import { defineFeature } from '../feature.js';
+import { bindService, defineFeature } from '../feature.js';
 import type { GraphService } from '../graph/index.js';
 import { ExportGuard } from './export-guard.service.js';
+import {
+  exportJsonl,
+  exportLossless,
+  importFrom,
+  importLossless,
+  type TransferDeps,
+} from './transfer.service.js';
 import { transferRoutes } from './transfer.routes.js';
 
-/** GET /api/export: the lossless export as a download, one per account at a time. */
+/**
+ * Moving a space's graph in and out: the lossless export (GET /api/export and
+ * `engram export`), the reference server's JSONL, and imports of both, which
+ * write through the graph's write path a batch at a time.
+ */
 export const transferFeature = defineFeature({
   name: 'transfer',
-  create: (context, { graph }: { graph: GraphService }) => ({
-    graph,
-    // One per node: the accounts exporting here, and their leases shared with other nodes.
-    exports: new ExportGuard(context.db, (error) => context.onError(error, 'export lease')),
-  }),
+  create: (context, { graph }: { graph: GraphService }) => {
+    const deps: TransferDeps = { db: context.db, graph };
+    return {
+      ...bindService(deps, { exportJsonl, exportLossless, importFrom, importLossless }),
+      // One per node: the accounts exporting here, and their leases shared with other nodes.
+      exports: new ExportGuard(context.db, (error) => context.onError(error, 'export lease')),
+    };
+  },
   routes: transferRoutes,
 });
+
+export type TransferService = Awaited<ReturnType<typeof transferFeature.create>>;

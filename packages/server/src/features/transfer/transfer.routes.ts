@@ -3,12 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DEFAULT_SPACE_SLUG } from '@engram/shared';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
-import type { GraphService } from '../graph/index.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
 import type { ExportGuard } from './export-guard.service.js';
 
-/** What the export route runs on: the graph's lossless export, and one export per account at a time. */
-export interface TransferServices {
-  graph: Pick<GraphService, 'exportLossless'>;
+/** What the export route runs on: the lossless export, and one export per account at a time. */
+export interface ExportServices {
+  exportLossless(auth: SpaceAuth): AsyncIterable<string>;
   exports: ExportGuard;
 }
 
@@ -39,9 +39,9 @@ async function* endingBeforeLast(
  * a page at a time as the client reads it (a slow reader holds the export,
  * not memory), one export per account at a time (429 for a second).
  */
-export const transferRoutes: FastifyPluginAsyncZod<RouteOptions<TransferServices>> = async (
+export const transferRoutes: FastifyPluginAsyncZod<RouteOptions<ExportServices>> = async (
   app,
-  { services: { graph, exports }, http },
+  { services: transfer, http },
 ) => {
   app.addHook('onRequest', http.authenticate);
   app.addHook('preValidation', http.resolveSpace);
@@ -60,8 +60,8 @@ export const transferRoutes: FastifyPluginAsyncZod<RouteOptions<TransferServices
     },
     async (request, reply) => {
       const auth = spaceAuthOf(request);
-      const end = await exports.begin(auth.accountId);
-      const body = Readable.from(endingBeforeLast(graph.exportLossless(auth), end), {
+      const end = await transfer.exports.begin(auth.accountId);
+      const body = Readable.from(endingBeforeLast(transfer.exportLossless(auth), end), {
         objectMode: false,
         highWaterMark: STREAM_BUFFER_BYTES,
       });

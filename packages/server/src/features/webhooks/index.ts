@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
-import type { GraphService } from '../graph/index.js';
+import type { HistoryService } from '../history/index.js';
 import type { SpacesService } from '../spaces/index.js';
 import { DEFAULT_DISPATCH, WebhookDispatcher, type DispatchTuning } from './webhook-dispatcher.js';
 import { webhooksRoutes } from './webhooks.routes.js';
@@ -23,16 +23,16 @@ export const webhooksFeature = defineFeature({
   async create(
     context,
     {
-      graph,
+      history,
       spaces,
       entitlements,
-    }: { graph: GraphService; spaces: SpacesService; entitlements: Entitlements },
+    }: { history: HistoryService; spaces: SpacesService; entitlements: Entitlements },
     tuning?: WebhooksTuning,
   ) {
     const deps = {
       db: context.db,
       now: context.now,
-      changeLog: graph,
+      changeLog: history,
       send: {
         allowPrivateNetwork: context.config.ALLOW_PRIVATE_NETWORK_TARGETS === 'true',
         ca: tuning?.ca,

@@ -1,7 +1,7 @@
 import { UNLIMITED, type Plan } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
-import type { GraphService } from '../graph/index.js';
+import type { HistoryService } from '../history/index.js';
 import { changeBody, deliveryHeaders, eventIdOf, hears } from './webhook-event.js';
 import { sendWebhook, type Attempt, type SendOptions } from './webhook-sender.js';
 import * as repo from './webhooks.repository.js';
@@ -47,7 +47,7 @@ export interface DispatchDeps {
   db: Db;
   now: () => Date;
   changeLog: Pick<
-    GraphService,
+    HistoryService,
     'changesAfter' | 'changeLogBounds' | 'holdChangeLog' | 'releaseChangeLog'
   >;
   send: SendOptions;

@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
-import type { GraphAccess } from './graph.service.js';
+import type { HistoryApi } from './history.service.js';
 import { errorResponses } from '../../http/error-responses.js';
 
 const errors = errorResponses(
@@ -23,11 +23,13 @@ const errors = errorResponses(
   'CONFLICT',
 );
 
-/** History's REST routes (docs/history.md), inside the graph's (its hooks: authentication, the space). */
-export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphAccess>> = async (
+/** History's REST routes (docs/history.md). */
+export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<HistoryApi>> = async (
   app,
-  { services: graph },
+  { services: history, http },
 ) => {
+  app.addHook('onRequest', http.authenticate);
+  app.addHook('preValidation', http.resolveSpace);
   const security = [{ bearerAuth: [] }];
   const tags = ['history'];
 
@@ -46,7 +48,7 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphAccess>> = a
         response: { 200: historyPage, ...errors },
       },
     },
-    async (request) => graph.entityHistory(spaceAuthOf(request), request.params.id, request.query),
+    async (request) => history.entityHistory(spaceAuthOf(request), request.params.id, request.query),
   );
 
   app.get(
@@ -63,7 +65,7 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphAccess>> = a
         response: { 200: entityAuthors, ...errors },
       },
     },
-    async (request) => graph.entityAuthors(spaceAuthOf(request), request.params.id),
+    async (request) => history.entityAuthors(spaceAuthOf(request), request.params.id),
   );
 
   app.get(
@@ -82,7 +84,7 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphAccess>> = a
     },
     async (request) => {
       const { since, until, ...page } = request.query;
-      return graph.listChanges(spaceAuthOf(request), {
+      return history.listChanges(spaceAuthOf(request), {
         ...page,
         since: since ? parseAsOf(since) : undefined,
         until: until ? parseAsOf(until) : undefined,
@@ -110,6 +112,6 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<GraphAccess>> = a
         response: { 200: revertResult, ...errors },
       },
     },
-    async (request) => graph.revertChange(spaceAuthOf(request), request.params.seq),
+    async (request) => history.revertChange(spaceAuthOf(request), request.params.seq),
   );
 };

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden } from '../../db/prepared.js';
-import type { EntityRow } from './entities.repository.js';
-import type { ObservationRow } from './observations.repository.js';
+import type { EntityRow, ObservationRow } from '../graph/index.js';
 
 /**
  * The whole graph for an export, in keyset pages: each statement reads a

@@ -3,13 +3,20 @@ import type { SpaceAuth } from '../../lib/auth-context.js';
 import { AppError, invalidInput, reworded } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { JsonSplitError, splitJsonObject } from '../../lib/json-split.js';
-import * as entityRepo from './entities.repository.js';
-import type { ObservationRow } from './observations.repository.js';
+import type { Db } from '../../db/connection.js';
+import {
+  graphWrites,
+  type EntityRow,
+  type GraphService,
+  type ObservationRow,
+} from '../graph/index.js';
 import * as transferRepo from './transfer.repository.js';
-import type { GraphDeps } from './read-bounds.js';
-import * as writes from './graph.writes.js';
-import { createEntities } from './entities.service.js';
-import { createRelationsByName } from './relations.service.js';
+
+/** What export and import run on: the graph's tables to read, and the graph to write through. */
+export interface TransferDeps {
+  db: Db;
+  graph: GraphService;
+}
 
 /**
  * Moving memory in and out: the reference MCP server's JSONL (one
@@ -105,7 +112,7 @@ function invalid(where: string, error: z.ZodError, prefix: (string | number)[] =
  * observations than one statement reads comes in several pieces.
  */
 interface EntityPiece {
-  entity: entityRepo.EntityRow;
+  entity: EntityRow;
   observations: Omit<ObservationRow, 'entity_id'>[];
   start: boolean;
   end: boolean;
@@ -121,7 +128,7 @@ interface EntityPiece {
  * it lands in a page not yet read (an entity's observations are those it
  * had when its row was read, at most).
  */
-async function* entityPieces(deps: GraphDeps, auth: SpaceAuth): AsyncGenerator<EntityPiece[]> {
+async function* entityPieces(deps: TransferDeps, auth: SpaceAuth): AsyncGenerator<EntityPiece[]> {
   let after = '0';
   for (;;) {
     const page = await transferRepo.entitiesAfter(deps.db, auth.space.id, after, {
@@ -136,7 +143,7 @@ async function* entityPieces(deps: GraphDeps, auth: SpaceAuth): AsyncGenerator<E
     let from = transferRepo.FIRST_OBSERVATION;
     let read = 0;
     while (next < page.length) {
-      const run: { entity: entityRepo.EntityRow; take: number; left: number }[] = [];
+      const run: { entity: EntityRow; take: number; left: number }[] = [];
       let rows = 0;
       for (let i = next; i < page.length && rows < EXPORT_OBSERVATIONS; i++) {
         const entity = page[i]!;
@@ -194,7 +201,7 @@ async function* entityPieces(deps: GraphDeps, auth: SpaceAuth): AsyncGenerator<E
  * `names`, each with its ends' names (a relation whose end is gone is left out).
  */
 async function* relationPages(
-  deps: GraphDeps,
+  deps: TransferDeps,
   auth: SpaceAuth,
   names: boolean,
 ): AsyncGenerator<transferRepo.ExportRelationRow[]> {
@@ -219,7 +226,7 @@ const json = JSON.stringify;
 type ExportObservation = EntityPiece['observations'][number];
 
 const lossless = {
-  head: (entity: entityRepo.EntityRow) =>
+  head: (entity: EntityRow) =>
     `{"id":"${entity.id}","name":${json(entity.name)},"type":${json(entity.type)},"metadata":${json(entity.metadata)},"createdAt":"${entity.created_at.toISOString()}","updatedAt":"${entity.updated_at.toISOString()}","observations":[`,
   observation: (observation: ExportObservation) =>
     `{"id":"${observation.id}","content":${json(observation.content)}${observation.metadata ? `,"metadata":${json(observation.metadata)}` : ''},"createdAt":"${observation.created_at.toISOString()}"}`,
@@ -228,7 +235,7 @@ const lossless = {
 };
 
 const jsonl = {
-  head: (entity: entityRepo.EntityRow) =>
+  head: (entity: EntityRow) =>
     `{"type":"entity","name":${json(entity.name)},"entityType":${json(entity.type)},"observations":[`,
   relation: (relation: transferRepo.ExportRelationRow & { from_name: string; to_name: string }) =>
     `{"type":"relation","from":${json(relation.from_name)},"to":${json(relation.to_name)},"relationType":${json(relation.type)}}\n`,
@@ -239,7 +246,7 @@ const jsonl = {
  * (creation order) with their observations' texts, then relations
  * (creation order). One string per statement read.
  */
-export async function* exportJsonl(deps: GraphDeps, auth: SpaceAuth): AsyncGenerator<string> {
+export async function* exportJsonl(deps: TransferDeps, auth: SpaceAuth): AsyncGenerator<string> {
   let firstObservation = true;
   for await (const pieces of entityPieces(deps, auth)) {
     let text = '';
@@ -272,7 +279,7 @@ export async function* exportJsonl(deps: GraphDeps, auth: SpaceAuth): AsyncGener
  * and dates; entities and relations in creation order, observations in
  * their order. One string per statement read.
  */
-export async function* exportLossless(deps: GraphDeps, auth: SpaceAuth): AsyncGenerator<string> {
+export async function* exportLossless(deps: TransferDeps, auth: SpaceAuth): AsyncGenerator<string> {
   yield `{"format":"engram","version":1,"exportedAt":"${new Date().toISOString()}","entities":[`;
   let firstEntity = true;
   let firstObservation = true;
@@ -395,7 +402,7 @@ async function importing(
  * then its relations (wherever they are in the file), a batch at a time.
  */
 export async function importJsonlFrom(
-  deps: GraphDeps,
+  deps: TransferDeps,
   auth: SpaceAuth,
   source: ImportSource,
 ): Promise<ImportSummary> {
@@ -412,20 +419,20 @@ export async function importJsonlFrom(
         type: line.entityType,
         observations: line.observations,
       }));
-      summary.entities += (await createEntities(deps, auth, given, { existing: 'skip' })).length;
+      summary.entities += (await deps.graph.createEntities(auth, given, { existing: 'skip' })).length;
     }
     const relations = async function* () {
       for await (const line of jsonlLines(source())) if (line.type === 'relation') yield line;
     };
     for await (const batch of batches(relations(), IMPORT_BATCH)) {
-      summary.relations += (await createRelationsByName(deps, auth, batch)).length;
+      summary.relations += (await deps.graph.createRelationsByName(auth, batch)).length;
     }
   });
 }
 
 /** Imports the reference server's JSONL held as one string. */
 export function importJsonl(
-  deps: GraphDeps,
+  deps: TransferDeps,
   auth: SpaceAuth,
   text: string,
 ): Promise<ImportSummary> {
@@ -486,7 +493,7 @@ async function* losslessList<T>(chunks: AsyncIterable<string> | Iterable<string>
 
 /** Writes checked lossless entities, then relations, a batch per transaction. */
 async function writeLossless(
-  deps: GraphDeps,
+  deps: TransferDeps,
   auth: SpaceAuth,
   entities: AsyncIterable<LosslessEntity>,
   relations: () => AsyncIterable<LosslessRelation>,
@@ -494,39 +501,25 @@ async function writeLossless(
   return importing({ entities: 0, relations: 0 }, async (summary) => {
     const weigh = (entity: LosslessEntity) => entity.observations.length;
     for await (const batch of batches(entities, IMPORT_BATCH, weigh, IMPORT_BATCH_OBSERVATIONS)) {
-      const created = await writes.write(deps, auth, (scope) =>
-        writes.createEntities(scope, batch),
+      const created = await deps.graph.write(auth, (scope) =>
+        graphWrites.createEntities(scope, batch),
       );
       summary.entities += created.length;
     }
     for await (const batch of batches(relations(), IMPORT_BATCH)) {
-      summary.relations += await writes.write(deps, auth, async (scope) => {
-        const present = new Set(
-          (
-            await entityRepo.findEntitiesByIds(scope.trx, auth.space.id, [
-              ...new Set(batch.flatMap((relation) => [relation.fromEntityId, relation.toEntityId])),
-            ])
-          ).map((row) => row.id),
-        );
-        const linked = await writes.createRelations(
+      const linked = await deps.graph.write(auth, (scope) =>
+        graphWrites.createRelationsWhereEndsExist(
           scope,
-          batch
-            .filter(
-              (relation) =>
-                relation.fromEntityId !== relation.toEntityId &&
-                present.has(relation.fromEntityId) &&
-                present.has(relation.toEntityId),
-            )
-            .map((relation) => ({
-              id: relation.id,
-              fromId: relation.fromEntityId,
-              toId: relation.toEntityId,
-              type: relation.type,
-              createdAt: relation.createdAt,
-            })),
-        );
-        return linked.length;
-      });
+          batch.map((relation) => ({
+            id: relation.id,
+            fromId: relation.fromEntityId,
+            toId: relation.toEntityId,
+            type: relation.type,
+            createdAt: relation.createdAt,
+          })),
+        ),
+      );
+      summary.relations += linked.length;
     }
   });
 }
@@ -539,7 +532,7 @@ async function writeLossless(
  * batch per transaction (a failure keeps the batches before it).
  */
 export async function importLosslessFrom(
-  deps: GraphDeps,
+  deps: TransferDeps,
   auth: SpaceAuth,
   source: ImportSource,
 ): Promise<ImportSummary> {
@@ -551,7 +544,7 @@ export async function importLosslessFrom(
 
 /** Imports a lossless export already parsed (a test's or a caller's document). */
 export async function importLossless(
-  deps: GraphDeps,
+  deps: TransferDeps,
   auth: SpaceAuth,
   value: unknown,
 ): Promise<ImportSummary> {
@@ -585,7 +578,7 @@ export async function formatOf(source: ImportSource): Promise<'lossless' | 'json
 
 /** Imports a file of either format (see `formatOf`). */
 export async function importFrom(
-  deps: GraphDeps,
+  deps: TransferDeps,
   auth: SpaceAuth,
   source: ImportSource,
 ): Promise<ImportSummary> {

@@ -434,7 +434,7 @@ describe('history and revert', () => {
     const seqBefore = await latestSeq(rest);
     clock.advanceDays(8);
     await ok(rest, 'POST', '/api/entities', { name: 'New', type: 'x' });
-    await t.runtime.graph.changeLog.runOnce();
+    await t.runtime.history.changeLog.runOnce();
     const compacted = await bytes();
     expect(Number(compacted.history_bytes)).toBeLessThan(1000);
     const refused = await rest({ method: 'GET', url: `/api/entities?asOf=seq:${seqBefore - 1}` });

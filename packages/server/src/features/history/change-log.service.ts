@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import type { Entitlements } from '../entitlements/index.js';
-import * as changeRepo from './changes.repository.js';
+import * as changeRepo from './change-log.repository.js';
 import * as historyRepo from './history.repository.js';
 
 /**

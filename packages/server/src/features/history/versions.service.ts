@@ -15,9 +15,9 @@ import type { SpaceAuth } from '../../lib/auth-context.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { badRequest, conflict, notFound, notFoundBecause } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import * as writes from './graph.writes.js';
+import { graphWrites as writes, type WriteScope } from '../graph/index.js';
+import type { HistoryDeps } from './history-deps.js';
 import * as historyRepo from './history.repository.js';
-import type { GraphDeps } from './read-bounds.js';
 
 /**
  * History (docs/history.md): reading the graph as of a past change, each
@@ -34,7 +34,7 @@ import type { GraphDeps } from './read-bounds.js';
  * earlier than the history the account keeps.
  */
 export async function resolveAsOf(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   asOf: AsOf,
   field: string,
@@ -77,7 +77,7 @@ class Versions {
     }
   }
 
-  static async load(deps: GraphDeps, spaceId: string, ids: string[], afterSeq: number) {
+  static async load(deps: HistoryDeps, spaceId: string, ids: string[], afterSeq: number) {
     const unique = [...new Set(ids)];
     const [later, present] = await Promise.all([
       historyRepo.laterChanges(deps.db, spaceId, unique, afterSeq),
@@ -172,7 +172,7 @@ function subjectOf(event: historyRepo.EventRow) {
  * `limit`; only those about `entityId` when given), each with what it did.
  */
 async function changesOfCalls(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   calls: historyRepo.CallRow[],
   page: { beforeSeq: number; limit: number; entityId?: string | undefined },
@@ -265,7 +265,7 @@ function pageOf(
 
 /** Every change to one entity, its observations and its relations, newest first. */
 export async function entityHistory(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   entityId: string,
   page: { limit: number; cursor?: string | undefined },
@@ -297,7 +297,7 @@ export async function entityHistory(
 
 /** The space's changes after `since` and through `until`, newest first. */
 export async function listChanges(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   query: {
     since?: AsOf | undefined;
@@ -331,7 +331,7 @@ export async function listChanges(
  * the entity is not in the space now, as its read.
  */
 export async function entityAuthors(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   entityId: string,
 ): Promise<EntityAuthors> {
@@ -359,7 +359,7 @@ const CONFLICTS_SHOWN = 10;
  * changed (or an entity it created) changed since, naming what.
  */
 export async function revertChange(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   seq: number,
 ): Promise<RevertResult> {
@@ -369,7 +369,7 @@ export async function revertChange(
 }
 
 /** Reverts the newest call this credential made in the space that is not reverted yet. */
-export async function undoLast(deps: GraphDeps, auth: SpaceAuth): Promise<RevertResult> {
+export async function undoLast(deps: HistoryDeps, auth: SpaceAuth): Promise<RevertResult> {
   const call = await historyRepo.latestCallBy(deps.db, auth.space.id, auth.actor);
   if (!call) {
     throw notFoundBecause(
@@ -380,7 +380,7 @@ export async function undoLast(deps: GraphDeps, auth: SpaceAuth): Promise<Revert
 }
 
 async function revertCall(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   call: historyRepo.CallRow,
 ): Promise<RevertResult> {
@@ -388,7 +388,7 @@ async function revertCall(
   const changes = call.last_seq - call.seq + 1;
   await assertUnchangedSince(deps, auth, call, rows);
   let recorded: number[] = [];
-  await writes.write(deps, auth, (scope) => undoRows(scope, rows), {
+  await deps.graph.write(auth, (scope) => undoRows(scope, rows), {
     reverts: call.seq,
     recorded: (first, count) => {
       recorded = Array.from({ length: count }, (_, index) => first + index);
@@ -422,7 +422,7 @@ function meaningOf(kind: historyRepo.HistoryKind, image: Image | undefined): str
  * themselves undone do not count.
  */
 async function assertUnchangedSince(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   call: historyRepo.CallRow,
   rows: historyRepo.HistoryRow[],
@@ -476,7 +476,7 @@ async function assertUnchangedSince(
 const kindName = { e: 'entity', o: 'observation', r: 'relation' } as const;
 
 /** Puts every row the call changed back as it was before it, through the write path. */
-async function undoRows(scope: writes.WriteScope, rows: historyRepo.HistoryRow[]): Promise<void> {
+async function undoRows(scope: WriteScope, rows: historyRepo.HistoryRow[]): Promise<void> {
   const of = (kind: historyRepo.HistoryKind, op: 'created' | 'changed') =>
     rows.filter((row) => row.kind === kind && (op === 'created') === (row.before === null));
   // Present rows among those the call left changed or deleted: which it deleted.
@@ -543,9 +543,9 @@ async function undoRows(scope: writes.WriteScope, rows: historyRepo.HistoryRow[]
  * relations', and the texts its change-log events carried. An entity deleted
  * earlier can be purged too, while its history is kept.
  */
-export async function purgeEntity(deps: GraphDeps, auth: SpaceAuth, id: string): Promise<void> {
+export async function purgeEntity(deps: HistoryDeps, auth: SpaceAuth, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound('Entity');
-  const deleted = await writes.write(deps, auth, (scope) => writes.deleteEntities(scope, [id]));
+  const deleted = await deps.graph.write(auth, (scope) => writes.deleteEntities(scope, [id]));
   const removed = await historyRepo.purgeEntityHistory(deps.db, auth.accountId, auth.space.id, id);
   if (deleted.length === 0 && removed === 0) throw notFound('Entity');
 }

@@ -2,12 +2,19 @@ import type { Entity, EntityList, GraphData, RecallAnswer, RelationList } from '
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
-import type { EntityFilter } from './entities.service.js';
-import * as historyRepo from './history.repository.js';
-import type { MemoryGraph } from './memory-graph.js';
-import { fitBytes, observationRowsOf, type GraphDeps } from './read-bounds.js';
-import type { RelationFilter } from './relations.service.js';
-import { toGraphData, toRelation } from './wire-shapes.js';
+import {
+  fitBytes,
+  observationRowsOf,
+  toGraphData,
+  toRelation,
+  type EntityFilter,
+  type MemoryGraph,
+  type Page,
+  type RecallQuestion,
+  type RelationFilter,
+} from '../graph/index.js';
+import type { HistoryDeps } from './history-deps.js';
+import * as asOfRepo from './as-of.repository.js';
 
 /**
  * The reads as of a past seq (`asOf`, docs/history.md), in the same shapes
@@ -16,21 +23,13 @@ import { toGraphData, toRelation } from './wire-shapes.js';
  * back (history.repository), the slower path.
  */
 
-/** A question as recall takes it (the recall feature's `RecallInput`). */
-export interface RecallQuestion {
-  query: string;
-  limit: number;
-  entityTypes?: string[] | undefined;
-  entityNames?: string[] | undefined;
-}
-
-type EntityAt = historyRepo.EntityAtRow & { observations_count: number };
-type ObservationAt = historyRepo.ObservationAtRow;
+type EntityAt = asOfRepo.EntityAtRow & { observations_count: number };
+type ObservationAt = asOfRepo.ObservationAtRow;
 
 /** The entities that fit one answer's limits, with their observations as of `seq`. */
-async function withObservationsAt(deps: GraphDeps, auth: SpaceAuth, seq: number, rows: EntityAt[]) {
+async function withObservationsAt(deps: HistoryDeps, auth: SpaceAuth, seq: number, rows: EntityAt[]) {
   const budget = observationRowsOf(deps.bounds);
-  const observations = await historyRepo.observationsAt(
+  const observations = await asOfRepo.observationsAt(
     deps.db,
     auth.space.id,
     seq,
@@ -81,9 +80,9 @@ function toEntityAt(row: EntityAt, observations: ObservationAt[], cut: boolean):
 // ── REST ─────────────────────────────────────────────────────────────────────
 
 /** The entity as of `seq`; 404 when it did not exist then. */
-async function entityThen(deps: GraphDeps, auth: SpaceAuth, id: string, seq: number) {
+async function entityThen(deps: HistoryDeps, auth: SpaceAuth, id: string, seq: number) {
   if (!isUuid(id)) throw notFound('Entity');
-  const { rows } = await historyRepo.entitiesAt(
+  const { rows } = await asOfRepo.entitiesAt(
     deps.db,
     auth.space.id,
     seq,
@@ -97,7 +96,7 @@ async function entityThen(deps: GraphDeps, auth: SpaceAuth, id: string, seq: num
 }
 
 export async function getEntityAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   id: string,
   seq: number,
@@ -110,7 +109,7 @@ export async function getEntityAt(
 
 /** Entities as of `seq`: newest first, or those matching `query` (best first); paged by offset. */
 export async function listEntitiesAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   filter: EntityFilter,
   seq: number,
@@ -119,7 +118,7 @@ export async function listEntitiesAt(
   const pick = filter.query
     ? { query: filter.query, types: filter.types }
     : { all: true as const, types: filter.types };
-  const { rows, total } = await historyRepo.entitiesAt(deps.db, auth.space.id, seq, pick, {
+  const { rows, total } = await asOfRepo.entitiesAt(deps.db, auth.space.id, seq, pick, {
     limit,
     offset: filter.offset,
   });
@@ -139,7 +138,7 @@ export async function listEntitiesAt(
 
 /** The relations list as of `seq` (same filters and shape; paged by offset). */
 export async function listRelationsAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   filter: RelationFilter,
   seq: number,
@@ -148,7 +147,7 @@ export async function listRelationsAt(
     return { relations: [], total: 0, nextOffset: null, truncated: false };
   }
   const limit = Math.min(filter.limit, deps.bounds.maxRows);
-  const { rows, total } = await historyRepo.relationListAt(deps.db, auth.space.id, seq, {
+  const { rows, total } = await asOfRepo.relationListAt(deps.db, auth.space.id, seq, {
     ...filter,
     limit,
     types: filter.relationTypes,
@@ -160,7 +159,7 @@ export async function listRelationsAt(
 
 /** Entity ids within `depth` relations of `start` as of `seq`, at most `limit`, nearest first. */
 async function walkAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   seq: number,
   start: string[],
@@ -169,7 +168,7 @@ async function walkAt(
   const seen = new Set(start.slice(0, options.limit));
   let frontier = [...seen];
   for (let depth = 0; depth < options.depth && frontier.length > 0; depth++) {
-    const touching = await historyRepo.relationsAt(deps.db, auth.space.id, seq, frontier, {
+    const touching = await asOfRepo.relationsAt(deps.db, auth.space.id, seq, frontier, {
       limit: observationRowsOf(deps.bounds),
     });
     const next: string[] = [];
@@ -188,14 +187,14 @@ async function walkAt(
 }
 
 async function graphOfAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   seq: number,
   ids: string[],
 ): Promise<GraphData> {
   const [{ rows }, relations] = await Promise.all([
-    historyRepo.entitiesAt(deps.db, auth.space.id, seq, { ids }, { limit: ids.length || 1 }),
-    historyRepo.relationsAt(deps.db, auth.space.id, seq, ids, {
+    asOfRepo.entitiesAt(deps.db, auth.space.id, seq, { ids }, { limit: ids.length || 1 }),
+    asOfRepo.relationsAt(deps.db, auth.space.id, seq, ids, {
       among: true,
       limit: observationRowsOf(deps.bounds),
     }),
@@ -207,14 +206,14 @@ async function graphOfAt(
 
 /** The graph view as of `seq`: around a root, or from the best-connected entities then. */
 export async function graphDataAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   options: { depth: number; limit: number; rootEntityId?: string | undefined },
   seq: number,
 ): Promise<GraphData> {
   if (options.rootEntityId) return graphAroundAt(deps, auth, options.rootEntityId, options, seq);
   const seedCount = Math.max(1, Math.ceil(options.limit / 10));
-  const { rows: seeds } = await historyRepo.entitiesAt(
+  const { rows: seeds } = await asOfRepo.entitiesAt(
     deps.db,
     auth.space.id,
     seq,
@@ -237,7 +236,7 @@ export async function graphDataAt(
 }
 
 export async function graphAroundAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   id: string,
   options: { depth: number; limit: number },
@@ -254,12 +253,12 @@ export async function graphAroundAt(
  * semantic arm); the same answer shape.
  */
 export async function recallAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   input: RecallQuestion,
   seq: number,
 ): Promise<RecallAnswer> {
-  const rows = await historyRepo.observationsMatchingAt(deps.db, auth.space.id, seq, input.query, {
+  const rows = await asOfRepo.observationsMatchingAt(deps.db, auth.space.id, seq, input.query, {
     limit: input.limit,
     types: input.entityTypes,
     names: input.entityNames,
@@ -281,14 +280,14 @@ export async function recallAt(
 // ── MCP, in the reference server's shapes ────────────────────────────────────
 
 async function memoryGraphAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   seq: number,
   rows: EntityAt[],
   options: { fromOnly?: boolean; more: (kept: number) => string },
 ): Promise<MemoryGraph> {
   const bounded = await withObservationsAt(deps, auth, seq, rows);
-  const relations = await historyRepo.relationsAt(
+  const relations = await asOfRepo.relationsAt(
     deps.db,
     auth.space.id,
     seq,
@@ -317,24 +316,27 @@ async function memoryGraphAt(
   return notes.length > 0 ? { ...graph, truncated: `truncated: ${notes.join('; ')}` } : graph;
 }
 
-export async function readGraphAt(
-  deps: GraphDeps,
+/** One page of the MCP reads as of `seq` (`offset`, `limit` within the read limit). */
+async function pageAt(
+  deps: HistoryDeps,
   auth: SpaceAuth,
-  page: { limit?: number | undefined; offset?: number | undefined },
   seq: number,
-): Promise<MemoryGraph> {
+  pick: asOfRepo.EntityPick,
+  page: Page,
+) {
   const offset = page.offset ?? 0;
   const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
-  const { rows } = await historyRepo.entitiesAt(
-    deps.db,
-    auth.space.id,
-    seq,
-    { all: true },
-    {
-      limit,
-      offset,
-    },
-  );
+  const { rows } = await asOfRepo.entitiesAt(deps.db, auth.space.id, seq, pick, { limit, offset });
+  return { rows, offset };
+}
+
+export async function readGraphAt(
+  deps: HistoryDeps,
+  auth: SpaceAuth,
+  page: Page,
+  seq: number,
+): Promise<MemoryGraph> {
+  const { rows, offset } = await pageAt(deps, auth, seq, { all: true }, page);
   // Creation order, as read_graph pages the present.
   rows.reverse();
   return memoryGraphAt(deps, auth, seq, rows, {
@@ -344,36 +346,25 @@ export async function readGraphAt(
 }
 
 export async function searchNodesAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   query: string,
-  page: { limit?: number | undefined; offset?: number | undefined },
+  page: Page,
   seq: number,
 ): Promise<MemoryGraph> {
-  const offset = page.offset ?? 0;
-  const limit = Math.min(page.limit ?? deps.bounds.maxRows, deps.bounds.maxRows);
-  const { rows } = await historyRepo.entitiesAt(
-    deps.db,
-    auth.space.id,
-    seq,
-    { query },
-    {
-      limit,
-      offset,
-    },
-  );
+  const { rows, offset } = await pageAt(deps, auth, seq, { query }, page);
   return memoryGraphAt(deps, auth, seq, rows, {
     more: (kept) => `call search_nodes with offset=${offset + kept} for the next ones`,
   });
 }
 
 export async function openNodesAt(
-  deps: GraphDeps,
+  deps: HistoryDeps,
   auth: SpaceAuth,
   names: string[],
   seq: number,
 ): Promise<MemoryGraph> {
-  const { rows } = await historyRepo.entitiesAt(
+  const { rows } = await asOfRepo.entitiesAt(
     deps.db,
     auth.space.id,
     seq,

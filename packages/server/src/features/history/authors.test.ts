@@ -225,7 +225,7 @@ describe('GET /api/entities/{id}/authors', () => {
     const old = await ok<Entity>(rest, 'POST', '/api/entities', { name: 'Old', type: 'x' });
     clock.advanceDays(8);
     await ok(rest, 'POST', '/api/entities', { name: 'New', type: 'x' });
-    await t.runtime.graph.changeLog.runOnce();
+    await t.runtime.history.changeLog.runOnce();
     expect(await authorsOf(rest, old.id)).toEqual({
       createdBy: null,
       createdAt: null,

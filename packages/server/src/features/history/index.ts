@@ -1,0 +1,45 @@
+import type { Entitlements } from '../entitlements/index.js';
+import { defineFeature } from '../feature.js';
+import type { GraphService } from '../graph/index.js';
+import { ChangeLogCompactor } from './change-log.service.js';
+import type { HistoryDeps } from './history-deps.js';
+import { createHistoryService } from './history.service.js';
+import { historyRoutes } from './history.routes.js';
+
+
+/**
+ * History: every version of the graph's rows, reverting a call and undoing
+ * an agent's last, purging, the change log's replay, holds and compaction,
+ * and every read as of a past point — which it attaches to the graph, so the
+ * graph's reads answer `asOf` without knowing of it.
+ */
+export const historyFeature = defineFeature({
+  name: 'history',
+  create(context, { entitlements, graph }: { entitlements: Entitlements; graph: GraphService }) {
+    const { db, now, config } = context;
+    const deps: HistoryDeps = {
+      db,
+      bounds: { maxRows: config.READ_MAX_ROWS, maxBytes: config.READ_MAX_BYTES },
+      graph,
+    };
+    const service = createHistoryService(deps);
+    graph.attachHistory(service.port);
+    const changeLog = new ChangeLogCompactor(
+      db,
+      entitlements,
+      now,
+      { retentionDays: config.CHANGE_LOG_RETENTION_DAYS, intervalMs: 10 * 60_000 },
+      (error) => context.onError(error, 'change log compaction failed'),
+    );
+    changeLog.start();
+    context.onClose(() => changeLog.stop());
+    return {
+      ...service.api,
+      /** Removes change-log events past their retention window (tests run it by hand). */
+      changeLog,
+    };
+  },
+  routes: historyRoutes,
+});
+
+export type HistoryService = Awaited<ReturnType<typeof historyFeature.create>>;
