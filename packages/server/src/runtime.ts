@@ -7,6 +7,7 @@ import { analyticsFeature } from './features/analytics/index.js';
 import { authFeature } from './features/auth/index.js';
 import { backupFeature } from './features/backup/index.js';
 import { billingFeature } from './features/billing/index.js';
+import { connectFeature } from './features/connect/index.js';
 import { embeddingsFeature } from './features/embeddings/index.js';
 import { entitlementsFeature } from './features/entitlements/index.js';
 import type { FeatureContext } from './features/feature.js';
@@ -47,6 +48,7 @@ export const FEATURES = [
   analyticsFeature,
   transferFeature,
   backupFeature,
+  connectFeature,
 ] as const;
 
 type AnyFeature = (typeof FEATURES)[number];

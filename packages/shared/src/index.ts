@@ -15,3 +15,4 @@ export * from './schemas/spaces.js';
 export * from './schemas/webhooks.js';
 export * from './schemas/history.js';
 export * from './schemas/members.js';
+export * from './schemas/connect.js';

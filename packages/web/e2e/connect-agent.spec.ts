@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { createAccount, openSignedIn, type Account } from './support';
 
@@ -8,6 +9,7 @@ const WIDTHS = [
 ] as const;
 
 const PLACEHOLDER = '<your-api-key>';
+const CLIENTS = ['Claude Code', 'Claude Desktop', 'Cursor', 'VS Code', 'stdio'];
 const SHOTS = ['test-results/screenshots', '/tmp/helpers/connect'];
 
 /** The MCP URL as the server itself states it (its Protected Resource Metadata). */
@@ -67,6 +69,38 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(widths.page).toBeLessThanOrEqual(widths.viewport);
 }
 
+/** Every client's choice whole in the panel, in view and not overlapping another: none cut off or hidden. */
+async function expectEveryChoiceInView(panel: Locator) {
+  const group = panel.getByRole('radiogroup', { name: 'MCP client' });
+  await expect(group.getByRole('radio')).toHaveText(CLIENTS);
+  await group.scrollIntoViewIfNeeded();
+  const scrolls = await group.evaluate((element) => element.scrollWidth > element.clientWidth);
+  expect(scrolls).toBe(false);
+  const card = (await panel.boundingBox())!;
+  const boxes = [];
+  for (const name of CLIENTS) {
+    const choice = group.getByRole('radio', { name, exact: true });
+    await expect(choice).toBeInViewport({ ratio: 1 });
+    const box = (await choice.boundingBox())!;
+    expect(box.x, name).toBeGreaterThanOrEqual(card.x);
+    expect(box.x + box.width, name).toBeLessThanOrEqual(card.x + card.width);
+    // The label fits its segment: no text cut off.
+    const clipped = await choice.evaluate((element) => element.scrollWidth > element.clientWidth);
+    expect(clipped, name).toBe(false);
+    boxes.push(box);
+  }
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      const apart =
+        a.x + a.width <= b.x ||
+        b.x + b.width <= a.x ||
+        a.y + a.height <= b.y ||
+        b.y + b.height <= a.y;
+      expect(apart).toBe(true);
+    }
+  }
+}
+
 async function shot(panel: Locator, name: string) {
   for (const dir of SHOTS) {
     mkdirSync(dir, { recursive: true });
@@ -117,14 +151,24 @@ for (const viewport of WIDTHS) {
         expect(overflow).toBe(true);
       }
       await expectNoSidewaysScroll(page);
-      // All four clients in view at once, none hidden off to the side.
-      const clients = panel.getByRole('radiogroup', { name: 'MCP client' });
-      const hidden = await clients.evaluate((group) => {
-        const box = group.parentElement!;
-        return box.scrollWidth > box.clientWidth;
-      });
-      expect(hidden).toBe(false);
+      // All five clients in view at once, none hidden off to the side (on a phone: two rows).
+      await expectEveryChoiceInView(panel);
       await shot(panel, `connect-agent-claude-code-${viewport.name}`);
+
+      // Claude Desktop: its config file starts `npx mcp-remote <the MCP URL>`, which signs in
+      // through the browser (OAuth): no key in the file (mcp-remote.spec.ts runs this very command).
+      await panel.getByRole('radio', { name: 'Claude Desktop' }).click();
+      await expect(panel.getByRole('radio', { name: 'Claude Desktop' })).toBeChecked();
+      await expect(panel.getByText(/claude_desktop_config\.json/)).toBeVisible();
+      const desktop = JSON.parse(await copyShown(page, panel));
+      expect(desktop).toEqual({
+        mcpServers: { engram: { command: 'npx', args: ['-y', 'mcp-remote', mcpUrl] } },
+      });
+      await expect(panel.getByText(/No key in this file/)).toBeVisible();
+      await expect(panel.getByText(PLACEHOLDER)).toHaveCount(0);
+      await expectNoSidewaysScroll(page);
+      await expectEveryChoiceInView(panel);
+      await shot(panel, `connect-agent-claude-desktop-${viewport.name}`);
 
       await panel.getByRole('radio', { name: 'Cursor' }).click();
       await expect(panel.getByText(/~\/\.cursor\/mcp\.json/)).toBeVisible();
@@ -168,7 +212,7 @@ for (const viewport of WIDTHS) {
       await expect(panel).toBeInViewport();
     });
 
-    test('the API Keys screen has the panel too, with `engram mcp` over stdio', async ({
+    test('the API Keys screen has the panel too, with `engram mcp` over stdio and this machine’s folders', async ({
       page,
       request,
     }) => {
@@ -179,12 +223,19 @@ for (const viewport of WIDTHS) {
       await expect(panel.getByTestId('mcp-url')).toHaveText(await serversMcpUrl(request));
 
       await panel.getByRole('radio', { name: 'stdio' }).click();
+      // The suite's server runs on loopback without PUBLIC_URL, on this machine: the snippet
+      // names its real entry point and data folder instead of /path/to/engram.
+      await expect(panel.getByTestId('agent-config')).not.toContainText('/path/to/engram');
       const stdio = JSON.parse(await copyShown(page, panel));
-      expect(stdio.mcpServers.engram).toMatchObject({
-        command: 'node',
-        args: ['/path/to/engram/packages/server/dist/main.js', 'mcp'],
-        env: { ENGRAM_API_KEY: PLACEHOLDER },
-      });
+      const { engram } = stdio.mcpServers;
+      expect(engram).toMatchObject({ command: 'node', env: { ENGRAM_API_KEY: PLACEHOLDER } });
+      const [main, ...args] = engram.args as string[];
+      expect(args).toEqual(['mcp']);
+      expect(isAbsolute(main!)).toBe(true);
+      expect(main).toMatch(/\/packages\/server\/dist\/main\.js$/);
+      expect(existsSync(main!)).toBe(true);
+      if (process.env.E2E_DATA_DIR) expect(engram.env.DATA_DIR).toBe(process.env.E2E_DATA_DIR);
+      expect(isAbsolute(engram.env.DATA_DIR)).toBe(true);
 
       // Where the key comes from: links to both places a key is found.
       await expect(panel.getByRole('link', { name: 'Settings' })).toHaveAttribute(

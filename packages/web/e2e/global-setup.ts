@@ -77,8 +77,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await rm(webDist, { recursive: true, force: true });
     throw error;
   }
-  // Workers start after global setup and inherit this.
+  // Workers start after global setup and inherit these.
   process.env.E2E_BASE_URL = baseUrl;
+  // The Connect an agent panel names it on this machine (connect-agent.spec.ts).
+  process.env.E2E_DATA_DIR = dataDir;
 
   return async () => {
     if (server.exitCode === null) {

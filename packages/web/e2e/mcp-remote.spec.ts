@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,16 +9,20 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { PASSWORD, saveScreenshot, uniqueEmail } from './support';
 
-// A desktop chat app's way in (docs/connect.md): `npx mcp-remote <url>`, the
-// real npm package, connects to the MCP address the start banner prints and
-// runs Engram's OAuth flow in the browser. A person signed in at the printed
-// address goes straight to the consent screen (one origin: issue 58, item 1),
-// allows, and the app lists the tools and writes memory.
+// A desktop chat app's way in (docs/connect.md): the Connect an agent
+// panel's Claude Desktop snippet, `npx -y mcp-remote <url>` with the real npm
+// package, run exactly as the panel shows it, connects to the MCP address the
+// start banner prints and runs Engram's OAuth flow in the browser. A person
+// signed in at the printed address goes straight to the consent screen (one
+// origin: issue 58, item 1), allows, and the app lists the tools and writes
+// memory (issue 58, item 5).
 
 const SERVER_MAIN = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
 const WEB_DIST = fileURLToPath(new URL('../dist', import.meta.url));
-const MCP_REMOTE = fileURLToPath(
-  new URL('../../../node_modules/mcp-remote/dist/proxy.js', import.meta.url),
+/** packages/web, whose devDependency `mcp-remote` is what `npx` runs here (no download). */
+const WEB_PACKAGE = fileURLToPath(new URL('..', import.meta.url));
+const MCP_REMOTE_BIN = fileURLToPath(
+  new URL('../../../node_modules/.bin/mcp-remote', import.meta.url),
 );
 
 async function freePort(): Promise<number> {
@@ -60,7 +65,7 @@ function rpc(child: ChildProcessWithoutNullStreams, out: ReturnType<typeof watch
   };
 }
 
-test('mcp-remote connects from the banner’s address through OAuth, without a second sign-in', async ({
+test('Claude Desktop’s snippet, run as shown, connects from the banner’s address through OAuth, without a second sign-in', async ({
   page,
   request,
 }) => {
@@ -99,7 +104,33 @@ test('mcp-remote connects from the banner’s address through OAuth, without a s
     await page.goto(`${origin}/pricing`);
     await page.evaluate((value) => localStorage.setItem('auth_token', value), token);
 
-    remote = spawn(process.execPath, [MCP_REMOTE, mcpUrl!, String(await freePort())], {
+    // The command comes from the dashboard's Connect an agent panel, as a person copies it.
+    await page.goto(`${origin}/dashboard`);
+    const panel = page.getByRole('region', { name: 'Connect an agent' });
+    await panel.getByRole('radio', { name: 'Claude Desktop' }).click();
+    const snippet = JSON.parse((await panel.getByTestId('agent-config').textContent())!) as {
+      mcpServers: { engram: { command: string; args: string[] } };
+    };
+    const { command, args } = snippet.mcpServers.engram;
+    expect([command, ...args]).toEqual(['npx', '-y', 'mcp-remote', mcpUrl]);
+    await saveScreenshot(page, 'mcp-remote-claude-desktop-snippet');
+
+    // The same server on this machine, without PUBLIC_URL: the stdio snippet names its real
+    // entry point and data folder (issue 58, item 6).
+    await panel.getByRole('radio', { name: 'stdio' }).click();
+    await expect(panel.getByTestId('agent-config')).toContainText(dataDir);
+    const stdio = JSON.parse((await panel.getByTestId('agent-config').textContent())!) as {
+      mcpServers: { engram: { args: string[]; env: Record<string, string> } };
+    };
+    expect(stdio.mcpServers.engram.args).toEqual([SERVER_MAIN, 'mcp']);
+    expect(stdio.mcpServers.engram.env['DATA_DIR']).toBe(dataDir);
+
+    // `npx` finds the devDependency in node_modules: the real package, no download.
+    expect(existsSync(MCP_REMOTE_BIN)).toBe(true);
+    remote = spawn(command, args, {
+      cwd: WEB_PACKAGE,
+      // Its own process group: npx and the mcp-remote it starts end together.
+      detached: true,
       env: { ...process.env, MCP_REMOTE_CONFIG_DIR: authDir, DISPLAY: '', BROWSER: 'false' },
     });
     const said = watch(remote.stderr);
@@ -147,7 +178,14 @@ test('mcp-remote connects from the banner’s address through OAuth, without a s
       ((await listed.json()) as { entities: { name: string }[] }).entities.map((e) => e.name),
     ).toEqual(['Ada']);
   } finally {
-    remote?.kill('SIGKILL');
+    // The whole group: npx may have ended while the mcp-remote it started runs on.
+    if (remote?.pid !== undefined) {
+      try {
+        process.kill(-remote.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
     server.kill('SIGTERM');
     await once(server, 'exit').catch(() => undefined);
     await rm(dataDir, { recursive: true, force: true });

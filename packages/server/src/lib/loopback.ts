@@ -17,3 +17,38 @@ export function isLoopbackBind(host: string): boolean {
   const name = host.toLowerCase();
   return LOOPBACK_HOSTS.has(name) || name === '::1' || (isIPv4(name) && name.startsWith('127.'));
 }
+
+/**
+ * Headers a proxy adds: a request that carries one was relayed from
+ * elsewhere, whatever address it arrived from.
+ */
+export const RELAY_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+] as const;
+
+/** Whether a request carries any of `RELAY_HEADERS`. */
+export function relayedByProxy(headers: Readonly<Record<string, unknown>>): boolean {
+  return RELAY_HEADERS.some((name) => headers[name] !== undefined);
+}
+
+/**
+ * Whether a socket's peer address is loopback (an IPv4-mapped one too): the
+ * connection's own address, never X-Forwarded-For, which TRUST_PROXY would
+ * let a client write.
+ */
+export function isLoopbackPeer(address: string | undefined): boolean {
+  return address !== undefined && isLoopbackBind(address.replace(/^::ffff:/i, ''));
+}
+
+/**
+ * The host name of a Host header when it is exactly one of `LOOPBACK_HOSTS`
+ * with at most a port (`localhost:8787`, `[::1]:8787`), else undefined.
+ */
+export function loopbackHostOf(header: string | undefined): string | undefined {
+  const name = /^([^:[\]]+|\[[^\]]+\])(?::\d{1,5})?$/.exec(header ?? '')?.[1]?.toLowerCase();
+  return name !== undefined && LOOPBACK_HOSTS.has(name) ? name : undefined;
+}

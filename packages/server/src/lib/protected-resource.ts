@@ -2,7 +2,7 @@ import { spaceSlug } from '@engram/shared';
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import type { FastifyRequest } from 'fastify';
 import { localOrigin } from './local-origin.js';
-import { LOOPBACK_HOSTS } from './loopback.js';
+import { LOOPBACK_HOSTS, loopbackHostOf } from './loopback.js';
 
 /**
  * Where `/mcp` is and who issues its tokens (RFC 9728, docs/connect.md): read
@@ -108,16 +108,10 @@ export function mcpResourceUrl(publicUrl: string | undefined, request: FastifyRe
   const bound = request.server.server.address();
   const port =
     request.socket.localPort ?? (bound && typeof bound === 'object' ? bound.port : undefined);
-  const reached = loopbackNameOf(request.headers.host);
+  const reached = loopbackHostOf(request.headers.host);
   if (reached && port !== undefined) return new URL(path, `http://${reached}:${port}`);
   const host = bound && typeof bound === 'object' ? bound.address : '127.0.0.1';
   return new URL(path, localOrigin({ HOST: host, PORT: port ?? 80 }));
-}
-
-/** The Host header's name when it is exactly a loopback name with at most a port (docs/security.md, Origins). */
-function loopbackNameOf(header: string | undefined): string | undefined {
-  const name = /^([^:[\]]+|\[[^\]]+\])(?::\d{1,5})?$/.exec(header ?? '')?.[1]?.toLowerCase();
-  return name !== undefined && LOOPBACK_HOSTS.has(name) ? name : undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isLoopbackBind } from '../../lib/loopback.js';
+import { isLoopbackPeer, relayedByProxy } from '../../lib/loopback.js';
 import { forbidden, unauthorized } from '../../lib/errors.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RouteOptions } from '../feature.js';
@@ -6,14 +6,6 @@ import type { BackupService } from './backup.service.js';
 
 /** The header `engram backup` sends the data folder's token in. */
 export const BACKUP_TOKEN_HEADER = 'x-engram-backup-token';
-
-/** Headers a proxy adds: a request relayed from elsewhere is not this machine's. */
-const RELAYED = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
-
-/** The peer's own address: never X-Forwarded-For, which TRUST_PROXY would let a client write. */
-function fromLoopback(address: string | undefined): boolean {
-  return address !== undefined && isLoopbackBind(address.replace(/^::ffff:/, ''));
-}
 
 /**
  * POST /internal/backup: the whole embedded database as an `engram backup`
@@ -32,10 +24,10 @@ export const backupRoutes: FastifyPluginAsyncZod<RouteOptions<BackupService>> = 
     {
       schema: { hide: true },
       onRequest: async (request) => {
-        if (!fromLoopback(request.raw.socket.remoteAddress)) {
+        if (!isLoopbackPeer(request.raw.socket.remoteAddress)) {
           throw forbidden('Backups are taken from this machine only (engram backup).');
         }
-        if (RELAYED.some((name) => request.headers[name] !== undefined)) {
+        if (relayedByProxy(request.headers)) {
           throw forbidden('Backups are not taken through a proxy (engram backup).');
         }
         const token = request.headers[BACKUP_TOKEN_HEADER];

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { CopyButton } from '@/components/copy-button';
 import { Card } from '@/components/ui/card';
 import { SegmentedControl } from '@/components/ui/segmented-control';
+import { useLocalInstall } from '@/lib/api/connect';
 import { cn } from '@/lib/cn';
 import { useSpaceSlug } from '@/lib/space';
 import {
@@ -58,8 +59,16 @@ export function ConnectAgentPanel({ className, justCreated }: ConnectAgentPanelP
   // The space on screen ("All spaces" on the dashboard reads as the default one).
   const space = useSpaceSlug();
   const mcpUrl = mcpUrlOf(window.location.origin, space);
-  const configs = agentConfigs(mcpUrl, space, included ? justCreated.apiKey : KEY_PLACEHOLDER);
+  // The stdio snippet's folders: only on the server's own machine, without PUBLIC_URL.
+  const install = useLocalInstall();
+  const configs = agentConfigs(mcpUrl, {
+    space,
+    apiKey: included ? justCreated.apiKey : KEY_PLACEHOLDER,
+    install,
+  });
   const config = configs.find((candidate) => candidate.client === client) ?? configs[0]!;
+  // Claude Desktop's file holds no key: it signs in through the browser.
+  const takesKey = config.auth === 'key';
 
   return (
     // min-w-0: a long line scrolls inside its code block instead of widening the page.
@@ -96,37 +105,39 @@ export function ConnectAgentPanel({ className, justCreated }: ConnectAgentPanelP
           <code className={cn(INLINE_CODE, 'wrap-anywhere')}>
             <BreakableUrl url={mcpUrl} />
           </code>{' '}
-          as a remote MCP server; you&apos;ll be asked to sign in and allow access. To use an API
-          key instead, pick your client:
+          as a remote MCP server; you&apos;ll be asked to sign in and allow access. Or pick your
+          client for a configuration to paste:
         </p>
 
         <div className="grid min-w-0 gap-2">
-          {/* The four fit at 375 px; on anything narrower they scroll sideways rather than wrap. */}
-          <div className="-mx-1 overflow-x-auto px-1 pb-0.5">
-            <SegmentedControl
-              aria-label="MCP client"
-              value={client}
-              onValueChange={setClient}
-              options={configs.map(({ client: value, label }) => ({ value, label }))}
-              // Narrower segments on a phone, so the four fit on one line at 375 px.
-              className="whitespace-nowrap *:px-2 *:text-[13px] sm:*:px-3 sm:*:text-sm"
-            />
-          </div>
+          {/*
+            One line from 640 px up; on a phone the five wrap into two full rows
+            (each segment grows to fill its row), so every choice stays in view.
+          */}
+          <SegmentedControl
+            aria-label="MCP client"
+            value={client}
+            onValueChange={setClient}
+            options={configs.map(({ client: value, label }) => ({ value, label }))}
+            className="flex flex-wrap whitespace-nowrap *:grow *:justify-center *:px-2 *:text-[13px] sm:inline-flex sm:flex-nowrap sm:justify-self-start sm:*:grow-0 sm:*:px-3 sm:*:text-sm"
+          />
           {justCreated === undefined ? null : (
             <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
               <label
                 htmlFor={includeId}
                 className={cn(
                   'inline-flex items-center gap-2',
-                  justCreated ? 'cursor-pointer' : 'cursor-not-allowed text-muted-foreground',
+                  justCreated && takesKey
+                    ? 'cursor-pointer'
+                    : 'cursor-not-allowed text-muted-foreground',
                 )}
               >
                 <input
                   id={includeId}
                   type="checkbox"
                   className={CHECKBOX}
-                  disabled={!justCreated}
-                  checked={included}
+                  disabled={!justCreated || !takesKey}
+                  checked={included && takesKey}
                   onChange={(event) =>
                     setIncludedKey(event.target.checked ? (justCreated?.apiKey ?? null) : null)
                   }
@@ -135,7 +146,9 @@ export function ConnectAgentPanel({ className, justCreated }: ConnectAgentPanelP
                 Include my key
               </label>
               <span id={`${includeId}-hint`} className="min-w-0 text-xs text-muted-foreground">
-                {justCreated ? (
+                {!takesKey ? (
+                  `${config.label} signs in through your browser: no key goes in its file.`
+                ) : justCreated ? (
                   <>
                     Puts <span className="font-medium text-foreground">{justCreated.name}</span> in
                     the snippet; keep it out of shared files.
@@ -166,20 +179,33 @@ export function ConnectAgentPanel({ className, justCreated }: ConnectAgentPanelP
           </pre>
         </div>
 
-        <p className="text-xs leading-5 text-muted-foreground">
-          Replace <code className={INLINE_CODE}>{KEY_PLACEHOLDER}</code> with a key from{' '}
-          <Link to="/api-keys" className="font-medium text-primary hover:underline">
-            API Keys
-          </Link>{' '}
-          (shown in full once, when created; one per agent lets you roll or delete each alone) or
-          with your personal key from{' '}
-          <Link to="/settings" className="font-medium text-primary hover:underline">
-            Settings
-          </Link>
-          , which acts as you. <code className={INLINE_CODE}>/mcp</code> and the REST API read the
-          key from <code className={INLINE_CODE}>Authorization: Bearer</code> or{' '}
-          <code className={INLINE_CODE}>X-API-Key</code>.
-        </p>
+        {takesKey ? (
+          <p className="text-xs leading-5 text-muted-foreground">
+            Replace <code className={INLINE_CODE}>{KEY_PLACEHOLDER}</code> with a key from{' '}
+            <Link to="/api-keys" className="font-medium text-primary hover:underline">
+              API Keys
+            </Link>{' '}
+            (shown in full once, when created; one per agent lets you roll or delete each alone) or
+            with your personal key from{' '}
+            <Link to="/settings" className="font-medium text-primary hover:underline">
+              Settings
+            </Link>
+            , which acts as you. <code className={INLINE_CODE}>/mcp</code> and the REST API read the
+            key from <code className={INLINE_CODE}>Authorization: Bearer</code> or{' '}
+            <code className={INLINE_CODE}>X-API-Key</code>.
+          </p>
+        ) : (
+          <p className="text-xs leading-5 text-muted-foreground">
+            No key in this file: <code className={INLINE_CODE}>npx</code> (it comes with Node.js)
+            runs <code className={INLINE_CODE}>mcp-remote</code>, which opens Engram&apos;s sign-in
+            and consent screen in your browser the first time and keeps its tokens in{' '}
+            <code className={INLINE_CODE}>~/.mcp-auth</code>.{' '}
+            <Link to="/settings" className="font-medium text-primary hover:underline">
+              Settings
+            </Link>{' '}
+            → Connected apps lists it and disconnects it.
+          </p>
+        )}
       </div>
     </Card>
   );

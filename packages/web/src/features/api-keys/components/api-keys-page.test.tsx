@@ -544,10 +544,63 @@ describe('API Keys screen', { timeout: 20_000 }, () => {
       await user.click(screen.getByRole('radio', { name: 'Cursor' }));
       expect(snippet()).toContain(FULL_KEY);
 
+      // Claude Desktop's file holds no key (mcp-remote signs in through the browser).
+      await user.click(screen.getByRole('radio', { name: 'Claude Desktop' }));
+      expect(JSON.parse(snippet()!).mcpServers.engram).toEqual({
+        command: 'npx',
+        args: ['-y', 'mcp-remote', `${window.location.origin}/mcp`],
+      });
+      expect(include).toBeDisabled();
+      expect(include).not.toBeChecked();
+      expect(include).toHaveAccessibleDescription(
+        'Claude Desktop signs in through your browser: no key goes in its file.',
+      );
+      await user.click(screen.getByRole('radio', { name: 'VS Code' }));
+      expect(include).toBeChecked();
+      expect(snippet()).toContain(FULL_KEY);
+
       // Dismissing the banner forgets the key here too.
       await user.click(screen.getByRole('button', { name: 'Dismiss' }));
       expect(screen.getByRole('checkbox', { name: 'Include my key' })).toBeDisabled();
       expect(snippet()).toContain('<your-api-key>');
+    });
+  });
+
+  describe("the stdio snippet's folders", () => {
+    const stdio = () =>
+      JSON.parse(screen.getByTestId('agent-config').textContent!).mcpServers.engram as {
+        args: string[];
+        env: Record<string, string>;
+      };
+
+    it('are filled in when the server gives them (its own machine, no PUBLIC_URL)', async () => {
+      keysServer([], {
+        'GET /api/connect': () => ({
+          status: 200,
+          body: { local: { installDir: '/home/ada/engram', dataDir: '/home/ada/engram/data' } },
+        }),
+      });
+      const { user } = await openScreen();
+      await user.click(await screen.findByRole('radio', { name: 'stdio' }));
+      await waitFor(() =>
+        expect(stdio().args[0]).toBe('/home/ada/engram/packages/server/dist/main.js'),
+      );
+      expect(stdio().env['DATA_DIR']).toBe('/home/ada/engram/data');
+      expect(screen.getByTestId('agent-config').textContent).not.toContain('/path/to/engram');
+    });
+
+    it('stay placeholders when the server gives none, or the call fails', async () => {
+      for (const reply of [{ status: 200, body: { local: null } }, { status: 500 }]) {
+        const server = keysServer([], { 'GET /api/connect': () => reply });
+        const { user, unmount } = await openScreen();
+        await user.click(await screen.findByRole('radio', { name: 'stdio' }));
+        await waitFor(() =>
+          expect(server.requests.some((request) => request.path === '/api/connect')).toBe(true),
+        );
+        expect(stdio().args[0]).toBe('/path/to/engram/packages/server/dist/main.js');
+        expect(stdio().env['DATA_DIR']).toBe('/path/to/engram/data');
+        unmount();
+      }
     });
   });
 });
