@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -6,7 +5,7 @@ import { join } from 'node:path';
 import {
   BackupRefusedError,
   headerBytes,
-  readBackupHeader,
+  readRestorableBackup,
   refuseNewerSchema,
   writeSecretFile,
   type BackupHeader,
@@ -15,6 +14,7 @@ import { BACKUP_TOKEN_FILE } from './backup-token.js';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from './connection.js';
 import { DataFolderBusyError, lockDataFolder } from './data-lock.js';
 import { migrate } from './migrate.js';
+import { EXIT_WHEN_SETTLED, runNodeProcess } from './node-process.js';
 
 /** What a backup of the embedded database holds: its header and the data folder's tar. */
 export interface EmbeddedSnapshot {
@@ -87,13 +87,11 @@ export async function restoreEmbedded(
   options: DatabaseOptions,
   force: boolean,
 ): Promise<{ header: BackupHeader; applied: string[] }> {
-  const { header, payloadOffset } = await readBackupHeader(file);
-  if (header.kind !== 'pglite') {
-    throw new BackupRefusedError(
-      `${file} is a backup of a PostgreSQL database: restore it with DATABASE_URL set to an empty database.`,
-    );
-  }
-  refuseNewerSchema(header.migrations);
+  const { header, payloadOffset } = await readRestorableBackup(
+    file,
+    'pglite',
+    `${file} is a backup of a PostgreSQL database: restore it with DATABASE_URL set to an empty database.`,
+  );
   const target = options.dataDir;
   await mkdir(target, { recursive: true });
   // One process per folder: a server running on it refuses the restore here.
@@ -180,22 +178,10 @@ async function unpack(file: string, offset: number, dataDir: string): Promise<vo
     require.resolve('@electric-sql/pglite/contrib/pg_trgm'),
     require.resolve('@electric-sql/pglite/contrib/btree_gin'),
   ];
-  const child = spawn(
-    process.execPath,
+  await runNodeProcess(
     ['--liftoff-only', '-e', UNPACK_SOURCE, ...modules, file, String(offset), dataDir],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: process.env },
+    (reason) => new BackupRefusedError(`Could not unpack the backup ${file}: ${reason}`),
   );
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', resolve);
-  });
-  if (code !== 0) {
-    throw new BackupRefusedError(
-      `Could not unpack the backup ${file}: ${stderr.trim() || `exit code ${code}`}`,
-    );
-  }
 }
 
 const UNPACK_SOURCE = /* js */ `
@@ -206,12 +192,4 @@ const UNPACK_SOURCE = /* js */ `
   const { btree_gin } = require(btreeGin);
   const tar = new Blob([readFileSync(file).subarray(Number(offset))], { type: 'application/x-gzip' });
   PGlite.create(dataDir, { loadDataDir: tar, extensions: { pg_trgm, btree_gin } })
-    .then((db) => db.close())
-    .then(
-      () => process.exit(0),
-      (error) => {
-        console.error(error && error.message ? error.message : String(error));
-        process.exit(1);
-      },
-    );
-`;
+    .then((db) => db.close())${EXIT_WHEN_SETTLED}`;

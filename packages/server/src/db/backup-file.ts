@@ -74,6 +74,22 @@ export function refuseNewerSchema(applied: readonly string[]): void {
 }
 
 /**
+ * The header of a backup to restore into a database of `kind`, and where its
+ * payload starts: one of the other kind is refused with `otherKindRefusal`
+ * (what to do instead), one of a newer schema as `refuseNewerSchema` says.
+ */
+export async function readRestorableBackup(
+  file: string,
+  kind: BackupKind,
+  otherKindRefusal: string,
+): Promise<{ header: BackupHeader; payloadOffset: number }> {
+  const backup = await readBackupHeader(file);
+  if (backup.header.kind !== kind) throw new BackupRefusedError(otherKindRefusal);
+  refuseNewerSchema(backup.header.migrations);
+  return backup;
+}
+
+/**
  * Writes a secret file whole or not at all: into a new file of mode 0600
  * beside `path` (`wx`: never a file someone else made), renamed over `path`
  * once written and flushed. A failure leaves no partial file behind.

@@ -5,8 +5,7 @@ import { appliedMigrations } from './backup-embedded.js';
 import {
   BackupRefusedError,
   headerBytes,
-  readBackupHeader,
-  refuseNewerSchema,
+  readRestorableBackup,
   writeSecretFile,
   type BackupHeader,
 } from './backup-file.js';
@@ -124,13 +123,11 @@ export async function restorePostgres(
   databaseUrl: string,
   force: boolean,
 ): Promise<{ header: BackupHeader; applied: string[] }> {
-  const { header, payloadOffset } = await readBackupHeader(file);
-  if (header.kind !== 'postgres') {
-    throw new BackupRefusedError(
-      `${file} is a backup of the embedded database: restore it with DATABASE_URL unset, into an empty DATA_DIR.`,
-    );
-  }
-  refuseNewerSchema(header.migrations);
+  const { header, payloadOffset } = await readRestorableBackup(
+    file,
+    'postgres',
+    `${file} is a backup of the embedded database: restore it with DATABASE_URL unset, into an empty DATA_DIR.`,
+  );
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let occupied: number;

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
+import { EXIT_WHEN_SETTLED, runNodeProcess } from './node-process.js';
 
 /** The part of PGlite the server uses, answered by a worker thread that owns the database. */
 export interface EmbeddedPostgres {
@@ -173,8 +173,7 @@ export async function startPGliteWorker(
  */
 async function createDataFolder(dataDir: string, options: PGliteOptions): Promise<void> {
   const require = createRequire(import.meta.url);
-  const child = spawn(
-    process.execPath,
+  await runNodeProcess(
     [
       ...CREATE_FLAGS,
       '-e',
@@ -183,19 +182,8 @@ async function createDataFolder(dataDir: string, options: PGliteOptions): Promis
       dataDir,
       JSON.stringify(settingsOf(options)),
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: process.env },
+    (reason) => new Error(`Could not create the database in ${dataDir}: ${reason}`),
   );
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', resolve);
-  });
-  if (code !== 0) {
-    throw new Error(
-      `Could not create the database in ${dataDir}: ${stderr.trim() || `exit code ${code}`}`,
-    );
-  }
 }
 
 /** Node flags of the creating process (decision 026). */
@@ -206,15 +194,7 @@ const CREATE_SOURCE = /* js */ `
   const [pglite, dataDir, settings] = process.argv.slice(1);
   const { PGlite } = require(pglite);
   PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...JSON.parse(settings)] })
-    .then((db) => db.close())
-    .then(
-      () => process.exit(0),
-      (error) => {
-        console.error(error && error.message ? error.message : String(error));
-        process.exit(1);
-      },
-    );
-`;
+    .then((db) => db.close())${EXIT_WHEN_SETTLED}`;
 
 /** PostgreSQL settings PGlite starts with, as its start parameters. */
 function settingsOf(options: PGliteOptions): string[] {

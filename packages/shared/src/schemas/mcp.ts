@@ -34,6 +34,9 @@ import {
 export const MCP_BATCH_MAX = 100_000;
 
 const name = (what: string) => text().max(ENTITY_NAME_MAX).describe(what);
+/** What recall and get_context are asked about. */
+const question = () =>
+  text().trim().min(1).max(RECALL_QUERY_MAX).describe('The question or topic, in plain words');
 
 export const mcpEntity = z.object({
   name: name('The name of the entity'),
@@ -215,11 +218,7 @@ export const mcpTools = {
   },
   recall: {
     inputSchema: z.object({
-      query: text()
-        .trim()
-        .min(1)
-        .max(RECALL_QUERY_MAX)
-        .describe('The question or topic, in plain words'),
+      query: question(),
       limit: z
         .number()
         .int()
@@ -243,11 +242,7 @@ export const mcpTools = {
   },
   get_context: {
     inputSchema: z.object({
-      query: text()
-        .trim()
-        .min(1)
-        .max(RECALL_QUERY_MAX)
-        .describe('The question or topic, in plain words'),
+      query: question(),
       maxChars: z
         .number()
         .int()

@@ -1,15 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
+import { PendingButton } from '@/components/pending-button';
+import { Dialog, DialogActions, DialogContent, DialogHeading } from '@/components/ui/dialog';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -29,6 +20,8 @@ export interface ConfirmDialogProps {
   destructive?: boolean;
   /** Holds the confirming button back (e.g. until the name is typed to confirm). */
   confirmDisabled?: boolean;
+  /** The button that changes nothing ('Keep Card'). */
+  cancelLabel?: string;
 }
 
 /** Asks before an action with consequences; Cancel or Escape changes nothing. */
@@ -44,28 +37,28 @@ export function ConfirmDialog({
   actionIcon = null,
   destructive = false,
   confirmDisabled = false,
+  cancelLabel = 'Cancel',
 }: ConfirmDialogProps) {
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription className="wrap-anywhere">{description}</DialogDescription>
-        </DialogHeader>
+        <DialogHeading
+          title={title}
+          description={description}
+          descriptionClassName="wrap-anywhere"
+        />
         {children}
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">Cancel</Button>
-          </DialogClose>
-          <Button
+        <DialogActions closeLabel={cancelLabel}>
+          <PendingButton
             variant={destructive ? 'destructive' : 'primary'}
-            disabled={pending || confirmDisabled}
+            pending={pending}
+            disabled={confirmDisabled}
+            icon={actionIcon}
             onClick={onConfirm}
           >
-            {pending ? <Spinner /> : actionIcon}
             {action}
-          </Button>
-        </DialogFooter>
+          </PendingButton>
+        </DialogActions>
       </DialogContent>
     </Dialog>
   );

@@ -2,6 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import { Plus } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { EmptyState } from '@/components/empty-state';
+import { LoadMoreButton } from '@/components/load-more';
 import { RefreshButton } from '@/components/refresh-button';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -131,16 +132,7 @@ export function LoadMore({
           Showing {formatCount(shown)} of {formatCount(total)}
         </p>
       ) : null}
-      {pages.hasNextPage ? (
-        <Button
-          variant="outline"
-          disabled={pages.isFetchingNextPage}
-          onClick={() => void pages.fetchNextPage()}
-        >
-          {pages.isFetchingNextPage ? <Spinner /> : null}
-          Load more
-        </Button>
-      ) : null}
+      {pages.hasNextPage ? <LoadMoreButton pages={pages} /> : null}
       {error ? (
         <p role="alert" className="text-xs text-destructive">
           {error}

@@ -1,4 +1,5 @@
 import type { Space } from '@engram/shared';
+import { toast } from 'sonner';
 import { SpaceNameForm } from '@/components/space-name-form';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { useCreateSpace } from '@/lib/api/spaces';
@@ -6,7 +7,8 @@ import { useCreateSpace } from '@/lib/api/spaces';
 interface NewSpaceDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  onCreated: (space: Space) => void;
+  /** After it closes and says the space was created. */
+  onCreated?: (space: Space) => void;
 }
 
 /** Names a new memory space (the server derives its slug); from the switcher and Settings → Spaces. */
@@ -15,7 +17,13 @@ export function NewSpaceDialog({ open, onOpenChange, onCreated }: NewSpaceDialog
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent guardInput>
         {/* Unmounted on close: every opening starts with an empty form. */}
-        <NewSpaceForm onCreated={onCreated} />
+        <NewSpaceForm
+          onCreated={(created) => {
+            onOpenChange(false);
+            toast.success(`Space "${created.name}" created`);
+            onCreated?.(created);
+          }}
+        />
       </DialogContent>
     </Dialog>
   );

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { SearchField } from '@/components/search-field';
-import { Spinner } from '@/components/ui/spinner';
+import { LoadingBlock, Spinner } from '@/components/ui/spinner';
 import { useSpaceSearch } from '@/lib/api/spaces';
 import { cn } from '@/lib/cn';
 
@@ -58,10 +58,7 @@ export function SpaceSearchList({
         {pages.isError && !pages.data ? (
           <p className="px-2 py-3 text-center text-sm text-destructive">Failed to load spaces</p>
         ) : pages.isPending ? (
-          <div className="flex justify-center py-3" aria-busy>
-            <Spinner className="text-muted-foreground" />
-            <span className="sr-only">Loading spaces…</span>
-          </div>
+          <LoadingBlock label="Loading spaces…" className="py-3" />
         ) : spaces.length === 0 ? (
           <p className="px-2 py-3 text-center text-sm text-muted-foreground">
             No spaces start with this text

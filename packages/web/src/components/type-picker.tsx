@@ -8,10 +8,10 @@ import {
 } from '@tanstack/react-query';
 import { ChevronDown } from 'lucide-react';
 import { useState, type ReactNode, type Ref } from 'react';
+import { PickerLoadMore } from '@/components/load-more';
 import { PickerOption, PickerSearch, pickerTriggerClass } from '@/components/ui/picker';
 import { usePickerList } from '@/components/ui/picker-list';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
-import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
@@ -150,10 +150,7 @@ export function TypePicker({
           autoComplete="off"
           maxLength={100}
           value={search}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            list.restart();
-          }}
+          onChange={list.typed(setSearch)}
         />
         <ul
           {...list.list}
@@ -196,20 +193,7 @@ export function TypePicker({
             Failed to load types
           </p>
         ) : null}
-        {types.hasNextPage ? (
-          <div className="flex items-center justify-between gap-2 border-t border-border px-3 py-1.5">
-            <span className="text-xs text-muted-foreground">Type to search</span>
-            <button
-              type="button"
-              className="inline-flex cursor-pointer items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-primary hover:bg-muted disabled:cursor-default disabled:opacity-60"
-              disabled={types.isFetchingNextPage}
-              onClick={() => void types.fetchNextPage()}
-            >
-              {types.isFetchingNextPage ? <Spinner /> : null}
-              Load more types
-            </button>
-          </div>
-        ) : null}
+        <PickerLoadMore pages={types}>Load more types</PickerLoadMore>
       </PopoverContent>
     </Popover>
   );

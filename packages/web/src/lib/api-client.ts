@@ -54,6 +54,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A failed call's message when the server explained it (a plan limit, a name
+ * taken, a refused URL); `fallback` for network failures and unreadable answers.
+ */
+export function errorMessage<F extends string | undefined>(
+  error: unknown,
+  fallback: F,
+): string | F {
+  return error instanceof ApiError && error.body ? error.message : fallback;
+}
+
 export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;

@@ -44,3 +44,21 @@ export function formatCount(value: number): string {
 export function pluralize(value: number, one: string, many = `${one}s`): string {
   return `${count.format(value)} ${value === 1 ? one : many}`;
 }
+
+const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** 'just now', '5 minutes ago', 'yesterday', '3 weeks ago', then the date itself after a month. */
+export function timeAgo(iso: string, now: Date = new Date()): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const ago = Math.max(0, now.getTime() - at.getTime());
+  if (ago < MINUTE) return 'just now';
+  if (ago < HOUR) return relative.format(-Math.floor(ago / MINUTE), 'minute');
+  if (ago < DAY) return relative.format(-Math.floor(ago / HOUR), 'hour');
+  if (ago < 7 * DAY) return relative.format(-Math.floor(ago / DAY), 'day');
+  if (ago < 30 * DAY) return relative.format(-Math.floor(ago / (7 * DAY)), 'week');
+  return formatDate(iso);
+}

@@ -27,19 +27,12 @@ import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { GraphService } from './graph.service.js';
 import { asOfArgument } from './point-in-time.service.js';
-import { errorResponses } from '../../http/error-responses.js';
+// A viewer's or a read-only key's write is 403 (lib/space-access.ts).
+import { resourceErrors as errors } from '../../http/error-responses.js';
 
 const AS_OF_DESCRIPTION =
   ' With `asOf` (an ISO 8601 time or `seq:N`): the same answer as the graph was then, within the history the plan keeps (400 before it).';
 const asOfQuery = { asOf: asOfParam.optional() };
-
-const errors = errorResponses(
-  'VALIDATION_ERROR',
-  'UNAUTHORIZED',
-  'PLAN_LIMIT_REACHED',
-  'NOT_FOUND',
-  'CONFLICT',
-);
 
 const TYPE_LIST_DESCRIPTION =
   'One page of types (`limit`, default 100, at most the read limit), most common first, then by name. `nextCursor` is passed as `cursor` for the next page; null when nothing follows. `prefix` keeps the types that start with it, in any case.';

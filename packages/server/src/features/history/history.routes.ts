@@ -12,16 +12,7 @@ import { z } from 'zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { HistoryApi } from './history.service.js';
-import { errorResponses } from '../../http/error-responses.js';
-
-const errors = errorResponses(
-  'VALIDATION_ERROR',
-  'UNAUTHORIZED',
-  'PLAN_LIMIT_REACHED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-);
+import { resourceErrors as errors } from '../../http/error-responses.js';
 
 /** History's REST routes (docs/history.md). */
 export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<HistoryApi>> = async (

@@ -232,34 +232,22 @@ export async function findPersonalKey(
     .executeTakeFirst();
 }
 
-/** Deletes every key (personal and account) the user made in the account; returns their ids. */
+/**
+ * Deletes the keys the user made in the account, every kind or only `kind`
+ * (the personal key); returns their ids.
+ */
 export async function deleteKeysMadeBy(
   db: Db,
   accountId: string,
   userId: string,
+  kind?: 'personal',
 ): Promise<string[]> {
-  const rows = await db
+  let query = db
     .deleteFrom('api_keys')
     .where('account_id', '=', accountId)
-    .where('created_by', '=', userId)
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id);
-}
-
-/** Returns the ids of the deleted keys. */
-export async function deletePersonalKey(
-  db: Db,
-  accountId: string,
-  userId: string,
-): Promise<string[]> {
-  const rows = await db
-    .deleteFrom('api_keys')
-    .where('account_id', '=', accountId)
-    .where('created_by', '=', userId)
-    .where('kind', '=', 'personal')
-    .returning('id')
-    .execute();
+    .where('created_by', '=', userId);
+  if (kind) query = query.where('kind', '=', kind);
+  const rows = await query.returning('id').execute();
   return rows.map((row) => row.id);
 }
 
@@ -299,23 +287,4 @@ export async function addUsage(db: Db, batch: UsageBatch): Promise<void> {
         .execute();
     }
   });
-}
-
-export async function readSetting(db: Db, name: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('instance_settings')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirst();
-  return row?.value;
-}
-
-/** Stores the value unless one exists; returns whichever is stored. */
-export async function initSetting(db: Db, name: string, value: string): Promise<string> {
-  await db
-    .insertInto('instance_settings')
-    .values({ name, value })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  return (await readSetting(db, name))!;
 }

@@ -10,16 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../http/authenticate.js';
 import type { RouteOptions } from '../feature.js';
 import type { KeysService } from './keys.service.js';
-import { errorResponses } from '../../http/error-responses.js';
-
-const errors = errorResponses(
-  'VALIDATION_ERROR',
-  'UNAUTHORIZED',
-  'PLAN_LIMIT_REACHED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-);
+import { resourceErrors } from '../../http/error-responses.js';
 
 export const keysRoutes: FastifyPluginAsyncZod<RouteOptions<KeysService>> = async (
   app,
@@ -37,7 +28,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteOptions<KeysService>> = asyn
       schema: {
         ...schema,
         summary: "The account's API keys (never the full keys)",
-        response: { 200: apiKeyList, ...errors },
+        response: { 200: apiKeyList, ...resourceErrors },
       },
     },
     async (request) => ({ apiKeys: await keys.listKeys(authOf(request)) }),
@@ -51,7 +42,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteOptions<KeysService>> = asyn
         ...schema,
         summary: 'Create an API key; the full key is in this answer only',
         body: createApiKeyInput,
-        response: { 201: createdApiKey, ...errors },
+        response: { 201: createdApiKey, ...resourceErrors },
       },
     },
     async (request, reply) =>
@@ -66,7 +57,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteOptions<KeysService>> = asyn
         ...schema,
         summary: 'Replace a key: the new one works at once, the old one for 14 more days',
         params: idParams,
-        response: { 200: rolledApiKey, ...errors },
+        response: { 200: rolledApiKey, ...resourceErrors },
       },
     },
     async (request) => keys.rollKey(authOf(request), request.params.id),
@@ -80,7 +71,7 @@ export const keysRoutes: FastifyPluginAsyncZod<RouteOptions<KeysService>> = asyn
         ...schema,
         summary: 'Delete a key; it is refused at once',
         params: idParams,
-        response: { 200: okResponse, ...errors },
+        response: { 200: okResponse, ...resourceErrors },
       },
     },
     async (request) => {

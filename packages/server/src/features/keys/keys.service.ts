@@ -11,6 +11,7 @@ import {
   type RolledApiKey,
 } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
+import { initSetting } from '../../db/instance-settings.js';
 import type { AuthContext, CredentialContext } from '../../lib/auth-context.js';
 import { conflict, forbidden, notFound, planLimit } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
@@ -43,7 +44,7 @@ export interface KeysDeps {
 
 /** The configured secret, or one generated on first start and kept in the database. */
 export async function instanceSecret(db: Db, configured: string | undefined): Promise<string> {
-  return configured ?? repo.initSetting(db, 'personal_key_secret', randomBytes(32).toString('hex'));
+  return configured ?? initSetting(db, 'personal_key_secret', randomBytes(32).toString('hex'));
 }
 
 function toApiKey(row: repo.ApiKeyRow, now: Date): ApiKey {
@@ -305,7 +306,7 @@ export async function personalKey(
   if (existing) {
     const key = derivePersonalKey(deps.secret, existing.id);
     if (hashSecret(key) === existing.key_hash) return key;
-    await removePersonalKey(deps, accountId, userId);
+    await deleteKeysMadeBy(deps, accountId, userId, 'personal');
   }
   const id = randomUUID();
   const key = derivePersonalKey(deps.secret, id);
@@ -329,21 +330,17 @@ export async function personalKey(
   }
 }
 
-async function removePersonalKey(deps: KeysDeps, accountId: string, userId: string) {
-  const removed = await repo.deletePersonalKey(deps.db, accountId, userId);
-  deps.credentialsChanged(removed.map((id) => ({ kind: 'api_key' as const, id })));
-}
-
 /**
- * Deletes every key the person made in the account (their removal from it):
- * each is refused at once, and what it opened ends.
+ * Deletes every key the person made in the account (their removal from it),
+ * or only their personal key: each is refused at once, and what it opened ends.
  */
 export async function deleteKeysMadeBy(
   deps: KeysDeps,
   accountId: string,
   userId: string,
+  kind?: 'personal',
 ): Promise<void> {
-  const removed = await repo.deleteKeysMadeBy(deps.db, accountId, userId);
+  const removed = await repo.deleteKeysMadeBy(deps.db, accountId, userId, kind);
   deps.credentialsChanged(removed.map((id) => ({ kind: 'api_key' as const, id })));
 }
 
@@ -371,7 +368,7 @@ export async function deleteSpaceKeys(
 /** Replaces the personal key; the old one is refused at once, and what it opened ends. */
 export async function regeneratePersonalKey(deps: KeysDeps, auth: AuthContext): Promise<string> {
   requireFullAccess(auth);
-  await removePersonalKey(deps, auth.accountId, auth.userId);
+  await deleteKeysMadeBy(deps, auth.accountId, auth.userId, 'personal');
   return personalKey(deps, auth.accountId, auth.userId);
 }
 

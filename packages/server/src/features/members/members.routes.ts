@@ -18,16 +18,7 @@ import { authOf } from '../../http/authenticate.js';
 import { perAddressLimit } from '../../http/rate-limits.js';
 import type { RouteOptions } from '../feature.js';
 import type { MembersService } from './members.service.js';
-import { errorResponses } from '../../http/error-responses.js';
-
-const errors = errorResponses(
-  'VALIDATION_ERROR',
-  'UNAUTHORIZED',
-  'PLAN_LIMIT_REACHED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-);
+import { resourceErrors } from '../../http/error-responses.js';
 
 const userParams = z.object({ userId: z.string().max(64) });
 const invitationParams = z.object({ id: z.string().max(64) });
@@ -49,7 +40,7 @@ export const membersRoutes: FastifyPluginAsyncZod<RouteOptions<MembersService>> 
         schema: {
           ...schema,
           summary: "The account's members, and (for owners and admins) its pending invitations",
-          response: { 200: membersResponse, ...errors },
+          response: { 200: membersResponse, ...resourceErrors },
         },
       },
       async (request) => members.listMembers(authOf(request)),
@@ -63,7 +54,7 @@ export const membersRoutes: FastifyPluginAsyncZod<RouteOptions<MembersService>> 
           summary: "Change a member's role (owners and admins; only owners touch owners)",
           params: userParams,
           body: updateMemberInput,
-          response: { 200: member, ...errors },
+          response: { 200: member, ...resourceErrors },
         },
       },
       async (request) =>
@@ -78,7 +69,7 @@ export const membersRoutes: FastifyPluginAsyncZod<RouteOptions<MembersService>> 
           summary:
             'Remove a member (owners and admins), or leave (your own id); their keys and sockets in the account end at once',
           params: userParams,
-          response: { 200: okResponse, ...errors },
+          response: { 200: okResponse, ...resourceErrors },
         },
       },
       async (request) => {
@@ -94,7 +85,7 @@ export const membersRoutes: FastifyPluginAsyncZod<RouteOptions<MembersService>> 
           ...schema,
           summary: 'Make another member the owner; you become an admin (owners only)',
           body: transferOwnershipInput,
-          response: { 200: okResponse, ...errors },
+          response: { 200: okResponse, ...resourceErrors },
         },
       },
       async (request) => {
@@ -111,7 +102,7 @@ export const membersRoutes: FastifyPluginAsyncZod<RouteOptions<MembersService>> 
           summary:
             'Invite someone by email; the answer holds the link with its single-use token (mailed too when SMTP and PUBLIC_URL are set)',
           body: createInvitationInput,
-          response: { 201: createdInvitation, ...errors },
+          response: { 201: createdInvitation, ...resourceErrors },
         },
       },
       async (request, reply) =>
@@ -125,7 +116,7 @@ export const membersRoutes: FastifyPluginAsyncZod<RouteOptions<MembersService>> 
           ...schema,
           summary: 'Revoke a pending invitation: its link stops working',
           params: invitationParams,
-          response: { 200: okResponse, ...errors },
+          response: { 200: okResponse, ...resourceErrors },
         },
       },
       async (request) => {
@@ -141,7 +132,7 @@ export const membersRoutes: FastifyPluginAsyncZod<RouteOptions<MembersService>> 
           ...schema,
           summary: "Join the invitation's account with its role (the invitee's session)",
           body: acceptInvitationInput,
-          response: { 200: acceptedInvitation, ...errors },
+          response: { 200: acceptedInvitation, ...resourceErrors },
         },
       },
       async (request) => members.acceptInvitation(authOf(request), request.body.token),

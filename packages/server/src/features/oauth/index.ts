@@ -6,7 +6,7 @@ import { defineFeature } from '../feature.js';
 import type { SpacesService } from '../spaces/index.js';
 import { GrantUsageTracker } from './grant-usage.js';
 import { createProvider } from './oauth-provider.js';
-import { initSetting } from './oauth.repository.js';
+import { initSetting } from '../../db/instance-settings.js';
 import { oauthRoutes } from './oauth.routes.js';
 import { createOAuthService, type OAuthService } from './oauth.service.js';
 

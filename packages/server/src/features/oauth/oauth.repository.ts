@@ -262,18 +262,3 @@ export async function touchGrant(
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
     .execute();
 }
-
-/** Stores the value unless one exists; returns whichever is stored. */
-export async function initSetting(db: Db, name: string, value: string): Promise<string> {
-  await db
-    .insertInto('instance_settings')
-    .values({ name, value })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('instance_settings')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return row.value;
-}

@@ -11,16 +11,7 @@ import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
 import type { RouteOptions } from '../feature.js';
 import type { SpacesService } from './spaces.service.js';
-import { errorResponses } from '../../http/error-responses.js';
-
-const errors = errorResponses(
-  'VALIDATION_ERROR',
-  'UNAUTHORIZED',
-  'PLAN_LIMIT_REACHED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-);
+import { resourceErrors } from '../../http/error-responses.js';
 
 const spaceParams = z.object({ space: z.string().min(1).max(200) });
 
@@ -45,7 +36,7 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
         description:
           'One page (`limit`, default 100) in slug order; pass `nextCursor` as `cursor` for the next, null when nothing follows. `query` keeps the spaces whose slug or name starts with it. A key limited to some spaces sees only those.',
         querystring: listSpacesQuery,
-        response: { 200: spaceList, ...errors },
+        response: { 200: spaceList, ...resourceErrors },
       },
     },
     async (request) => spaces.listSpaces(authOf(request), request.query),
@@ -60,7 +51,7 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
         description:
           'The slug is derived from the name (with -2, -3… when taken) unless given; it never changes. The number of spaces is limited by the plan.',
         body: createSpaceInput,
-        response: { 201: space, ...errors },
+        response: { 201: space, ...resourceErrors },
       },
     },
     async (request, reply) =>
@@ -74,7 +65,7 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
         ...schema,
         summary: 'One memory space, by slug or id, with its counts',
         params: spaceParams,
-        response: { 200: space, ...errors },
+        response: { 200: space, ...resourceErrors },
       },
     },
     async (request) => spaces.getSpace(authOf(request), request.params.space),
@@ -88,7 +79,7 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
         summary: 'Rename a memory space (its slug stays)',
         params: spaceParams,
         body: updateSpaceInput,
-        response: { 200: space, ...errors },
+        response: { 200: space, ...resourceErrors },
       },
     },
     async (request) => spaces.renameSpace(authOf(request), request.params.space, request.body.name),
@@ -103,7 +94,7 @@ export const spacesRoutes: FastifyPluginAsyncZod<RouteOptions<SpacesService>> = 
         description:
           "The account owner's signed-in session only. The space is gone at once; its rows are removed in the background. The default space cannot be deleted.",
         params: spaceParams,
-        response: { 200: okResponse, ...errors },
+        response: { 200: okResponse, ...resourceErrors },
       },
     },
     async (request) => {

@@ -15,17 +15,9 @@ import { z } from 'zod';
 import { authOf } from '../../http/authenticate.js';
 import type { RouteOptions } from '../feature.js';
 import type { WebhooksService } from './webhooks.service.js';
-import { errorResponses } from '../../http/error-responses.js';
+import { errorResponses, resourceErrors } from '../../http/error-responses.js';
 
-const errors = errorResponses(
-  'VALIDATION_ERROR',
-  'UNAUTHORIZED',
-  'PLAN_LIMIT_REACHED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'RATE_LIMITED',
-);
+const errors = { ...resourceErrors, ...errorResponses('RATE_LIMITED') };
 
 const webhookParams = z.object({ id: z.string().min(1).max(200) });
 const deliveryParams = webhookParams.extend({ deliveryId: z.string().min(1).max(200) });

@@ -1,12 +1,11 @@
 import { ChevronsUpDown, Layers, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
-import { toast } from 'sonner';
 import { NewSpaceDialog } from '@/components/new-space-dialog';
+import { PickerLoadMore } from '@/components/load-more';
 import { PickerOption, PickerSearch } from '@/components/ui/picker';
 import { usePickerList } from '@/components/ui/picker-list';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
-import { Spinner } from '@/components/ui/spinner';
 import { useCan } from '@/lib/account';
 import { useSpaceDetail, useSpaceSearch } from '@/lib/api/spaces';
 import { cn } from '@/lib/cn';
@@ -87,10 +86,7 @@ export function SpaceSwitcher() {
             autoComplete="off"
             maxLength={100}
             value={search}
-            onChange={(event) => {
-              setSearch(event.target.value);
-              list.restart();
-            }}
+            onChange={list.typed(setSearch)}
           />
           <ul
             {...list.list}
@@ -130,20 +126,7 @@ export function SpaceSwitcher() {
               Failed to load spaces
             </p>
           ) : null}
-          {found.pages.hasNextPage ? (
-            <div className="flex items-center justify-between gap-2 border-t border-border px-3 py-1.5">
-              <span className="text-xs text-muted-foreground">Type to search</span>
-              <button
-                type="button"
-                className="inline-flex cursor-pointer items-center gap-1.5 rounded-md px-2 py-1 text-xs font-medium text-primary hover:bg-muted disabled:cursor-default disabled:opacity-60"
-                disabled={found.pages.isFetchingNextPage}
-                onClick={() => void found.pages.fetchNextPage()}
-              >
-                {found.pages.isFetchingNextPage ? <Spinner /> : null}
-                Load more spaces
-              </button>
-            </div>
-          ) : null}
+          <PickerLoadMore pages={found.pages}>Load more spaces</PickerLoadMore>
           {canCreate ? (
             <div className="border-t border-border p-1">
               <button
@@ -164,11 +147,7 @@ export function SpaceSwitcher() {
       <NewSpaceDialog
         open={creating}
         onOpenChange={setCreating}
-        onCreated={(created) => {
-          setCreating(false);
-          toast.success(`Space "${created.name}" created`);
-          space.choose(created.slug);
-        }}
+        onCreated={(created) => space.choose(created.slug)}
       />
     </>
   );

@@ -10,6 +10,7 @@ import {
   useRef,
   useState,
   type ComponentProps,
+  type ReactNode,
 } from 'react';
 import { cn } from '@/lib/cn';
 import { Button } from './button';
@@ -237,6 +238,49 @@ export function DialogDescription({
       className={cn('text-sm text-muted-foreground', className)}
       {...props}
     />
+  );
+}
+
+/** A dialog's footer: the outline button that closes it (Cancel, Close), then its actions. */
+export function DialogActions({
+  closeLabel = 'Cancel',
+  closeDisabled = false,
+  children,
+}: {
+  closeLabel?: string;
+  /** Keeps the dialog open while its action is under way. */
+  closeDisabled?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <DialogFooter>
+      <DialogClose asChild>
+        <Button variant="outline" disabled={closeDisabled}>
+          {closeLabel}
+        </Button>
+      </DialogClose>
+      {children}
+    </DialogFooter>
+  );
+}
+
+/** A dialog's title with the description under it (its accessible name and description). */
+export function DialogHeading({
+  title,
+  description,
+  titleClassName,
+  descriptionClassName,
+}: {
+  title: ReactNode;
+  description: ReactNode;
+  titleClassName?: string;
+  descriptionClassName?: string;
+}) {
+  return (
+    <DialogHeader>
+      <DialogTitle className={titleClassName}>{title}</DialogTitle>
+      <DialogDescription className={descriptionClassName}>{description}</DialogDescription>
+    </DialogHeader>
   );
 }
 

@@ -28,12 +28,18 @@ export function DropdownMenuContent({
 
 export function DropdownMenuItem({
   className,
+  destructive = false,
   ...props
-}: ComponentProps<typeof MenuPrimitive.Item>) {
+}: ComponentProps<typeof MenuPrimitive.Item> & {
+  /** Red, for what deletes or cannot be undone. */
+  destructive?: boolean;
+}) {
   return (
     <MenuPrimitive.Item
       className={cn(
         'relative flex cursor-pointer items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none select-none data-[disabled]:pointer-events-none data-[disabled]:opacity-50 data-[highlighted]:bg-muted [&_svg]:size-4 [&_svg]:shrink-0 [&_svg]:text-muted-foreground',
+        destructive &&
+          'text-destructive data-[highlighted]:bg-destructive-soft [&_svg]:text-destructive',
         className,
       )}
       {...props}

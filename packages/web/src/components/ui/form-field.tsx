@@ -37,3 +37,21 @@ export function FormField({ label, error, hint, id, className, ...inputProps }: 
     </div>
   );
 }
+
+/** A password's FormField; `autoComplete` tells password managers which one it is. */
+export function PasswordField(
+  props: Omit<FormFieldProps, 'type' | 'autoComplete'> & {
+    autoComplete: 'current-password' | 'new-password';
+  },
+) {
+  return <FormField type="password" {...props} />;
+}
+
+/** A field's error under it, with the id its input's aria-describedby names; nothing without one. */
+export function FieldMessage({ id, message }: { id: string; message: string | null | undefined }) {
+  return message ? (
+    <p id={id} className="text-xs text-destructive">
+      {message}
+    </p>
+  ) : null;
+}

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useRef, useState, type ChangeEvent } from 'react';
 
 interface PickerListOptions<T> {
   options: readonly T[];
@@ -51,6 +51,11 @@ export function usePickerList<T>({ options, blocked, stale, onPick }: PickerList
   return {
     /** Back to the first option, as the search text changes. */
     restart: () => setActive(0),
+    /** The search box's onChange: keeps the text (`setText`) and goes back to the first option. */
+    typed: (setText: (text: string) => void) => (event: ChangeEvent<HTMLInputElement>) => {
+      setText(event.target.value);
+      setActive(0);
+    },
     search: {
       listId,
       onMove: move,

@@ -14,6 +14,15 @@ export function TableHeader({ className, ...props }: ComponentProps<'thead'>) {
   return <thead className={cn('[&_tr]:border-b [&_tr]:border-border', className)} {...props} />;
 }
 
+/** The header's one row of column names; it does not light up under the pointer as data rows do. */
+export function TableHeadRow({ className, children }: ComponentProps<'thead'>) {
+  return (
+    <TableHeader className={className}>
+      <TableRow className="hover:bg-transparent">{children}</TableRow>
+    </TableHeader>
+  );
+}
+
 export function TableBody({ className, ...props }: ComponentProps<'tbody'>) {
   return <tbody className={cn('[&_tr:last-child]:border-0', className)} {...props} />;
 }

@@ -1,5 +1,4 @@
 import { maskKey, type ApiKey } from '@engram/shared';
-import { ApiError } from '@/lib/api-client';
 
 export { formatCount, formatDate, formatDateTime } from '@/lib/format';
 
@@ -50,14 +49,8 @@ export function maskedPreview(key: Pick<ApiKey, 'keyPreview'>, secret?: string):
   return secret === undefined ? key.keyPreview : maskKey(secret);
 }
 
-/**
- * The thrown message (docs/product.md, Failures), else the screen's fallback. A message is
- * shown when the server explained itself (e.g. the 402 plan limit); network
- * failures and unreadable answers get the fallback.
- */
-export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.body ? error.message : fallback;
-}
+/** A failed call's message when the server explained it, else the fallback. */
+export { errorMessage } from '@/lib/api-client';
 
 /**
  * Whether the plan's key limit is reached (docs/product.md, Plans), so Create

@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/api-client';
+import { errorMessage } from '@/lib/api-client';
 import { formatCount } from '@/lib/format';
 
 export { formatCount, formatDate, formatDateTime } from '@/lib/format';
@@ -18,7 +18,7 @@ export function observationCountLabel(count: number): string {
 
 /** The server's explanation when it gave one (a name taken, a plan limit), else nothing. */
 export function serverReason(error: unknown): string | undefined {
-  return error instanceof ApiError && error.body ? error.message : undefined;
+  return errorMessage(error, undefined);
 }
 
 /** A card previews at most 3 metadata keys (docs/product.md, Numbers). */

@@ -9,6 +9,8 @@ import {
 } from '@engram/shared';
 import { formatDate, pluralize } from '@/lib/format';
 
+export { timeAgo } from '@/lib/format';
+
 /*
  * The rules of the History tab (docs/history.md) as plain functions: what a
  * change did in words, who made it, when, and the before → after of what it
@@ -107,24 +109,6 @@ export function authorLines(authors: EntityAuthors): AuthorLine[] {
     });
   }
   return lines;
-}
-
-const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/** 'just now', '5 minutes ago', 'yesterday', '3 weeks ago', then the date itself after a month. */
-export function timeAgo(iso: string, now: Date = new Date()): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
-  const ago = Math.max(0, now.getTime() - at.getTime());
-  if (ago < MINUTE) return 'just now';
-  if (ago < HOUR) return relative.format(-Math.floor(ago / MINUTE), 'minute');
-  if (ago < DAY) return relative.format(-Math.floor(ago / HOUR), 'hour');
-  if (ago < 7 * DAY) return relative.format(-Math.floor(ago / DAY), 'day');
-  if (ago < 30 * DAY) return relative.format(-Math.floor(ago / (7 * DAY)), 'week');
-  return formatDate(iso);
 }
 
 const entityOf = (version: HistoryChange['before']): EntityVersion | null =>

@@ -149,14 +149,8 @@ export function expiryLabel(iso: string, now = Date.now()): string {
   return `Expires ${formatDate(iso)}`;
 }
 
-/**
- * A failed call's message when the server explained it (403 for a role that
- * may not, 409 for the last owner, 402 for the plan's limit); the fallback
- * for network failures and unreadable answers.
- */
-export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.body ? error.message : fallback;
-}
+/** A failed call's message when the server explained it, else the fallback. */
+export { errorMessage } from '@/lib/api-client';
 
 /** The server's message for one field of a 400 (e.g. `email`), to show under that field. */
 export function fieldError(error: unknown, field: string): string | undefined {

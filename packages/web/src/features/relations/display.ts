@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/api-client';
+import { errorMessage } from '@/lib/api-client';
 import { formatCount } from '@/lib/format';
 
 export { formatCount, formatDate } from '@/lib/format';
@@ -10,5 +10,5 @@ export function relationCountLabel(count: number): string {
 
 /** The server's explanation when it gave one (e.g. the relation exists already), else nothing. */
 export function serverReason(error: unknown): string | undefined {
-  return error instanceof ApiError && error.body ? error.message : undefined;
+  return errorMessage(error, undefined);
 }

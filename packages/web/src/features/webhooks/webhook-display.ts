@@ -99,13 +99,8 @@ export function formatNextRetry(iso: string, now = Date.now()): string {
   return formatLogTime(iso);
 }
 
-/**
- * A failed call's message when the server explained it (a 402 plan limit, a
- * refused URL); the fallback for network failures and unreadable answers.
- */
-export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.body ? error.message : fallback;
-}
+/** A failed call's message when the server explained it, else the fallback. */
+export { errorMessage } from '@/lib/api-client';
 
 /** The server's message for one field of a 400 (`url`, `events`), to show under that field. */
 export function fieldError(error: unknown, field: string): string | undefined {

@@ -1,18 +1,9 @@
 import type { CreatedApiKey } from '@engram/shared';
 import { useState, type FormEvent } from 'react';
+import { FormDialogFooter } from '@/components/form-dialog-footer';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogHeading } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
-import { Spinner } from '@/components/ui/spinner';
 import { useCreateApiKey } from '../api/create-api-key';
 import { errorMessage } from '../key-display';
 import { FULL_SCOPE, permissionsOf, scopeProblem, type ScopeChoice } from '../key-scope';
@@ -56,13 +47,15 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
 
   return (
     <form noValidate onSubmit={submit} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Create API Key</DialogTitle>
-        <DialogDescription>
-          Agents and scripts use the key to read and write your knowledge graph. The full key is
-          shown once, right after it is created.
-        </DialogDescription>
-      </DialogHeader>
+      <DialogHeading
+        title="Create API Key"
+        description={
+          <>
+            Agents and scripts use the key to read and write your knowledge graph. The full key is
+            shown once, right after it is created.
+          </>
+        }
+      />
       <FormField
         label="Key Name"
         placeholder="e.g. Production agent"
@@ -87,15 +80,11 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void 
       {createKey.isError ? (
         <Alert variant="error">{errorMessage(createKey.error, 'Failed to create API key')}</Alert>
       ) : null}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={blank || createKey.isPending}>
-          {createKey.isPending ? <Spinner /> : null}
-          Create API Key
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter
+        submitLabel="Create API Key"
+        pending={createKey.isPending}
+        disabled={blank}
+      />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import type { Access } from '@engram/shared';
 import { X } from 'lucide-react';
 import { useId } from 'react';
 import { SpaceSearchList } from '@/components/space-search-list';
+import { FieldMessage } from '@/components/ui/form-field';
 import type { ScopeChoice, ScopeReach } from '../key-scope';
 
 interface KeyScopePickerProps {
@@ -49,11 +50,7 @@ export function KeyScopePicker({ value, onChange, error }: KeyScopePickerProps) 
             invalid={Boolean(error)}
           />
         ) : null}
-        {error ? (
-          <p id={errorId} className="text-xs text-destructive">
-            {error}
-          </p>
-        ) : null}
+        <FieldMessage id={errorId} message={error} />
       </fieldset>
       <fieldset className="grid gap-2">
         <legend className="sr-only">Permission</legend>

@@ -1,13 +1,13 @@
 import { useForm, useWatch } from 'react-hook-form';
 import { useLocation } from 'react-router';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { FormField } from '@/components/ui/form-field';
-import { Spinner } from '@/components/ui/spinner';
+import { PendingButton } from '@/components/pending-button';
+import { PasswordField } from '@/components/ui/form-field';
 import { ApiError } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 import { useLogin } from '../api/login';
 import { checkLogin, signedUpEmailOf, type LoginFormValues } from '../login-rules';
+import { EmailField } from './email-field';
 
 function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 401) {
@@ -52,35 +52,29 @@ export function LoginForm() {
     }
   });
 
-  const submitDisabled = email === '' || password === '' || isSubmitting;
+  const submitDisabled = email === '' || password === '';
 
   return (
     // Any edit clears the message from the previous attempt.
     <form noValidate onSubmit={onSubmit} onChange={() => clearErrors()} className="grid gap-4">
-      <FormField
-        label="Email Address"
-        // type=text, not email: browsers would silently trim the value, and the
-        // form's own trimming and messages (docs/product.md, Forms) must see what was typed.
-        autoComplete="email"
-        inputMode="email"
-        autoCapitalize="none"
-        spellCheck={false}
-        placeholder="you@example.com"
-        {...register('email')}
-      />
-      <FormField
+      <EmailField {...register('email')} />
+      <PasswordField
         label="Password"
-        type="password"
         autoComplete="current-password"
         placeholder="Your password"
         autoFocus={signedUpEmail !== ''}
         {...register('password')}
       />
       {errors.root?.message ? <Alert variant="error">{errors.root.message}</Alert> : null}
-      <Button type="submit" size="lg" className="w-full" disabled={submitDisabled}>
-        {isSubmitting ? <Spinner /> : null}
+      <PendingButton
+        type="submit"
+        size="lg"
+        className="w-full"
+        pending={isSubmitting}
+        disabled={submitDisabled}
+      >
         Sign In
-      </Button>
+      </PendingButton>
     </form>
   );
 }

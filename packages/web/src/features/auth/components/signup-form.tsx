@@ -3,10 +3,10 @@ import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { FormField } from '@/components/ui/form-field';
-import { Spinner } from '@/components/ui/spinner';
+import { PendingButton } from '@/components/pending-button';
+import { FormField, PasswordField } from '@/components/ui/form-field';
 import { ApiError } from '@/lib/api-client';
+import { formFields } from '@/lib/form-fields';
 import { storeAuthToken } from '@/lib/auth-token';
 import { logout, useSession } from '@/lib/session';
 import { useRegister } from '../api/register';
@@ -14,6 +14,7 @@ import { useStartCheckout } from '@/lib/api/checkout';
 import type { SelectedPlan } from '../selected-plan';
 import { allSignupFieldsFilled, checkSignup, type SignupFormValues } from '../signup-rules';
 import { withSignedUpEmail } from '../login-rules';
+import { EmailField } from './email-field';
 import { PasswordChecklist } from './password-checklist';
 
 /** The pause before leaving the page after sign-up (docs/product.md, Numbers). */
@@ -66,6 +67,7 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
     clearErrors,
     formState: { errors, isSubmitting },
   } = useForm<SignupFormValues>({ defaultValues: EMPTY_FORM });
+  const field = formFields(register, errors);
   const values = useWatch({ control });
 
   // After sign-up the page waits 2 s, then moves on (docs/product.md, States).
@@ -124,7 +126,7 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
   });
 
   const done = outcome !== null;
-  const submitDisabled = !allSignupFieldsFilled(values) || isSubmitting || done;
+  const submitDisabled = !allSignupFieldsFilled(values) || done;
 
   return (
     <form
@@ -136,57 +138,33 @@ export function SignupForm({ selection }: { selection: SelectedPlan | null }) {
     >
       <fieldset disabled={done} className="grid gap-4">
         <div className="grid grid-cols-2 gap-3">
-          <FormField
-            label="First Name"
-            autoComplete="given-name"
-            error={errors.firstName?.message}
-            {...register('firstName')}
-          />
-          <FormField
-            label="Last Name"
-            autoComplete="family-name"
-            error={errors.lastName?.message}
-            {...register('lastName')}
-          />
+          <FormField label="First Name" autoComplete="given-name" {...field('firstName')} />
+          <FormField label="Last Name" autoComplete="family-name" {...field('lastName')} />
         </div>
-        <FormField
-          label="Email Address"
-          // type=text, not email: browsers would silently trim the value, and the
-          // form's own trimming and messages (docs/product.md, Forms) must see what was typed.
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          placeholder="you@example.com"
-          error={errors.email?.message}
-          {...register('email')}
-        />
+        <EmailField {...field('email')} />
         <div className="grid gap-2">
-          <FormField
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            error={errors.password?.message}
-            {...register('password')}
-          />
+          <PasswordField label="Password" autoComplete="new-password" {...field('password')} />
           <PasswordChecklist password={values.password ?? ''} />
         </div>
-        <FormField
+        <PasswordField
           label="Confirm Password"
-          type="password"
           autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...register('confirmPassword')}
+          {...field('confirmPassword')}
         />
       </fieldset>
 
       {errors.root?.message ? <Alert variant="error">{errors.root.message}</Alert> : null}
       <OutcomeNotice outcome={outcome} />
 
-      <Button type="submit" size="lg" className="w-full" disabled={submitDisabled}>
-        {isSubmitting ? <Spinner /> : null}
+      <PendingButton
+        type="submit"
+        size="lg"
+        className="w-full"
+        pending={isSubmitting}
+        disabled={submitDisabled}
+      >
         {selection ? `Create Account & Subscribe to ${selection.plan.name}` : 'Create Account'}
-      </Button>
+      </PendingButton>
     </form>
   );
 }

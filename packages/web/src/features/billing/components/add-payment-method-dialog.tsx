@@ -3,16 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleSlash } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogActions, DialogContent, DialogHeading } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { LoadErrorAlert } from '@/components/load-error-alert';
 import { createSetupIntent } from '../api/create-setup-intent';
@@ -37,10 +28,10 @@ export function AddPaymentMethodDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Add Payment Method</DialogTitle>
-          <DialogDescription>Add a card for your subscription's payments.</DialogDescription>
-        </DialogHeader>
+        <DialogHeading
+          title="Add Payment Method"
+          description="Add a card for your subscription's payments."
+        />
         {open ? (
           provider === 'none' ? (
             <NotConfigured />
@@ -69,11 +60,7 @@ function NotConfigured() {
           </p>
         </div>
       </div>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Close</Button>
-        </DialogClose>
-      </DialogFooter>
+      <DialogActions closeLabel="Close" />
     </>
   );
 }

@@ -7,7 +7,7 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TableHeader,
+  TableHeadRow,
   TableRow,
 } from '@/components/ui/table';
 import { LoadErrorAlert } from '@/components/load-error-alert';
@@ -44,15 +44,13 @@ export function BillingHistoryCard() {
           </div>
         ) : (
           <Table>
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
-                <TableHead className="pl-6">Invoice</TableHead>
-                <TableHead>Date</TableHead>
-                <TableHead className="text-right">Amount</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead className="pr-6 text-right">Actions</TableHead>
-              </TableRow>
-            </TableHeader>
+            <TableHeadRow>
+              <TableHead className="pl-6">Invoice</TableHead>
+              <TableHead>Date</TableHead>
+              <TableHead className="text-right">Amount</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead className="pr-6 text-right">Actions</TableHead>
+            </TableHeadRow>
             <TableBody>
               {invoices.data.map((invoice) => {
                 const paid = invoice.status === 'paid';

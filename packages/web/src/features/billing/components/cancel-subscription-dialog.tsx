@@ -1,16 +1,6 @@
 import type { Subscription } from '@engram/shared';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useCancelSubscription } from '../api/cancel-subscription';
 import { formatBillingDate } from '../billing-rules';
 
@@ -29,43 +19,32 @@ export function CancelSubscriptionDialog({
   const cancel = useCancelSubscription();
   const end = subscription.currentPeriodEnd;
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Cancel Subscription</DialogTitle>
-          <DialogDescription>
-            Are you sure you want to cancel your {subscription.name} subscription?
-          </DialogDescription>
-        </DialogHeader>
-        <p className="text-sm">
-          {end
-            ? `It stays active until ${formatBillingDate(end)}. After that your account moves to the Free plan's limits.`
-            : "Your account moves to the Free plan's limits at the end of the billing period."}{' '}
-          Your entities, relations and observations are kept, and you can reactivate any time before
-          then.
-        </p>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">Keep Subscription</Button>
-          </DialogClose>
-          <Button
-            variant="destructive"
-            disabled={cancel.isPending}
-            onClick={() =>
-              cancel.mutate(undefined, {
-                onSuccess: () => {
-                  toast.success('Subscription will be cancelled at the end of the billing period');
-                  onOpenChange(false);
-                },
-                onError: () => toast.error('Failed to cancel subscription'),
-              })
-            }
-          >
-            {cancel.isPending ? <Spinner /> : null}
-            Cancel Subscription
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onClose={() => onOpenChange(false)}
+      title="Cancel Subscription"
+      description={`Are you sure you want to cancel your ${subscription.name} subscription?`}
+      cancelLabel="Keep Subscription"
+      action="Cancel Subscription"
+      destructive
+      pending={cancel.isPending}
+      onConfirm={() =>
+        cancel.mutate(undefined, {
+          onSuccess: () => {
+            toast.success('Subscription will be cancelled at the end of the billing period');
+            onOpenChange(false);
+          },
+          onError: () => toast.error('Failed to cancel subscription'),
+        })
+      }
+    >
+      <p className="text-sm">
+        {end
+          ? `It stays active until ${formatBillingDate(end)}. After that your account moves to the Free plan's limits.`
+          : "Your account moves to the Free plan's limits at the end of the billing period."}{' '}
+        Your entities, relations and observations are kept, and you can reactivate any time before
+        then.
+      </p>
+    </ConfirmDialog>
   );
 }

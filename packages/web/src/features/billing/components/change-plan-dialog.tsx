@@ -2,19 +2,10 @@ import type { BillingPlan, Subscription } from '@engram/shared';
 import { Check } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { PendingButton } from '@/components/pending-button';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogActions, DialogContent, DialogHeading } from '@/components/ui/dialog';
 import { SegmentedControl } from '@/components/ui/segmented-control';
-import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { formatCents } from '@/lib/format';
 import type { BillingCycle } from '@/lib/plans';
@@ -119,10 +110,7 @@ function ChangePlanForm({
 
   return (
     <>
-      <DialogHeader>
-        <DialogTitle>Change Plan</DialogTitle>
-        <DialogDescription>{planDialogDescription(subscription)}</DialogDescription>
-      </DialogHeader>
+      <DialogHeading title="Change Plan" description={planDialogDescription(subscription)} />
 
       <SegmentedControl
         aria-label="Billing period"
@@ -173,22 +161,17 @@ function ChangePlanForm({
         </p>
       ) : null}
 
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={pending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button
+      <DialogActions closeDisabled={pending}>
+        <PendingButton
           variant={chosen?.priceId === null && !hint?.blocked ? 'destructive' : 'primary'}
-          disabled={!chosen || hint?.blocked || pending}
+          pending={pending}
+          disabled={!chosen || hint?.blocked}
           aria-describedby={hint ? 'plan-choice-hint' : undefined}
           onClick={confirm}
         >
-          {pending ? <Spinner /> : null}
           {confirmLabel(chosen)}
-        </Button>
-      </DialogFooter>
+        </PendingButton>
+      </DialogActions>
     </>
   );
 }

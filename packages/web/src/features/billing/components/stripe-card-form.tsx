@@ -4,9 +4,7 @@ import { loadStripe } from '@stripe/stripe-js/pure';
 import { Lock } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { DialogClose, DialogFooter } from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
+import { FormDialogFooter } from '@/components/form-dialog-footer';
 
 /**
  * The card entry form: Stripe Elements confirming the server's setup intent
@@ -78,15 +76,7 @@ function CardForm({ clientSecret, onAdded, onFailed }: StripeCardFormProps) {
         <Lock className="size-3.5" aria-hidden />
         Card details go straight to Stripe; this server never sees them.
       </p>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={!stripe || saving}>
-          {saving ? <Spinner /> : null}
-          Add Card
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter submitLabel="Add Card" pending={saving} disabled={!stripe} />
     </form>
   );
 }

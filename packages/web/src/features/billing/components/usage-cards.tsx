@@ -6,7 +6,7 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TableHeader,
+  TableHeadRow,
   TableRow,
 } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
@@ -139,15 +139,13 @@ export function UsageCards({ subscription }: { subscription: Subscription | unde
             </div>
           ) : (
             <Table>
-              <TableHeader>
-                <TableRow className="hover:bg-transparent">
-                  <TableHead className="pl-6">Operation</TableHead>
-                  {/* On a phone the resource goes under the operation, so every column fits. */}
-                  <TableHead className="hidden sm:table-cell">Resource</TableHead>
-                  <TableHead className="text-right">Avg Response</TableHead>
-                  <TableHead className="pr-6 text-right">Requests</TableHead>
-                </TableRow>
-              </TableHeader>
+              <TableHeadRow>
+                <TableHead className="pl-6">Operation</TableHead>
+                {/* On a phone the resource goes under the operation, so every column fits. */}
+                <TableHead className="hidden sm:table-cell">Resource</TableHead>
+                <TableHead className="text-right">Avg Response</TableHead>
+                <TableHead className="pr-6 text-right">Requests</TableHead>
+              </TableHeadRow>
               <TableBody>
                 {summary.details.slice(0, USAGE_DETAILS_MAX).map((detail) => (
                   <TableRow

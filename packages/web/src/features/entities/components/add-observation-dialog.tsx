@@ -1,19 +1,11 @@
 import type { Entity } from '@engram/shared';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/form-dialog-footer';
+import { Dialog, DialogContent, DialogHeading } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
+import { FieldMessage } from '@/components/ui/form-field';
 import { useAddObservations } from '../api/add-observations';
 import { serverReason } from '../display';
 
@@ -66,13 +58,16 @@ function AddObservationForm({ entity, onDone }: { entity: Entity; onDone: () => 
 
   return (
     <form onSubmit={submit} noValidate className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Add Observation</DialogTitle>
-        <DialogDescription className="wrap-anywhere">
-          A fact about <span className="font-medium text-foreground">{entity.name}</span>, in plain
-          text.
-        </DialogDescription>
-      </DialogHeader>
+      <DialogHeading
+        title="Add Observation"
+        description={
+          <>
+            A fact about <span className="font-medium text-foreground">{entity.name}</span>, in
+            plain text.
+          </>
+        }
+        descriptionClassName="wrap-anywhere"
+      />
       <div className="grid gap-2">
         <Label htmlFor={id}>Observation</Label>
         <Textarea
@@ -87,23 +82,9 @@ function AddObservationForm({ entity, onDone }: { entity: Entity; onDone: () => 
             setError(null);
           }}
         />
-        {error ? (
-          <p id={`${id}-error`} className="text-xs text-destructive">
-            {error}
-          </p>
-        ) : null}
+        <FieldMessage id={`${id}-error`} message={error} />
       </div>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button type="button" variant="outline">
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={add.isPending}>
-          {add.isPending ? <Spinner /> : null}
-          Add Observation
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter submitLabel="Add Observation" pending={add.isPending} />
     </form>
   );
 }

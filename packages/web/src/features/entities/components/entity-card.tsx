@@ -1,16 +1,10 @@
 import type { Entity } from '@engram/shared';
-import { CalendarDays, Eye, MessageSquareText, MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { CalendarDays, Eye, MessageSquareText, Pencil, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
-import { Button } from '@/components/ui/button';
+import { ActionsMenu } from '@/components/actions-menu';
 import { Card } from '@/components/ui/card';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
 import { entityPath, formatDate, metadataPreview, observationCountLabel } from '../display';
 
 interface EntityCardProps {
@@ -49,42 +43,30 @@ export function EntityCard({ entity, onView, onEdit, onDelete }: EntityCardProps
           </h3>
           <EntityTypeBadge type={entity.type} />
         </div>
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <Button
-              variant="ghost"
-              size="icon"
-              className="relative z-10 -mt-1 -mr-1 size-8 text-muted-foreground"
-              aria-label={`Actions for ${entity.name}`}
-            >
-              <MoreHorizontal aria-hidden />
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent className="min-w-44">
-            <DropdownMenuItem onSelect={() => onView(entity)}>
-              <Eye aria-hidden />
-              View Details
+        <ActionsMenu
+          label={`Actions for ${entity.name}`}
+          triggerClassName="relative z-10 -mt-1 -mr-1 size-8 text-muted-foreground"
+        >
+          <DropdownMenuItem onSelect={() => onView(entity)}>
+            <Eye aria-hidden />
+            View Details
+          </DropdownMenuItem>
+          {onEdit ? (
+            <DropdownMenuItem onSelect={() => onEdit(entity)}>
+              <Pencil aria-hidden />
+              Edit Entity
             </DropdownMenuItem>
-            {onEdit ? (
-              <DropdownMenuItem onSelect={() => onEdit(entity)}>
-                <Pencil aria-hidden />
-                Edit Entity
+          ) : null}
+          {onDelete ? (
+            <>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem destructive onSelect={() => onDelete(entity)}>
+                <Trash2 aria-hidden />
+                Delete Entity
               </DropdownMenuItem>
-            ) : null}
-            {onDelete ? (
-              <>
-                <DropdownMenuSeparator />
-                <DropdownMenuItem
-                  className="text-destructive data-[highlighted]:bg-destructive-soft [&_svg]:text-destructive"
-                  onSelect={() => onDelete(entity)}
-                >
-                  <Trash2 aria-hidden />
-                  Delete Entity
-                </DropdownMenuItem>
-              </>
-            ) : null}
-          </DropdownMenuContent>
-        </DropdownMenu>
+            </>
+          ) : null}
+        </ActionsMenu>
       </div>
 
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-muted-foreground">

@@ -3,13 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Alert } from '@/components/ui/alert';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogHeading } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
@@ -70,10 +64,7 @@ function CreateEntity({ onDone }: { onDone: () => void }) {
   const [initial] = useState(emptyEntityForm);
   return (
     <>
-      <DialogHeader>
-        <DialogTitle>Create Entity</DialogTitle>
-        <DialogDescription>Add an entity to your knowledge graph.</DialogDescription>
-      </DialogHeader>
+      <DialogHeading title="Create Entity" description="Add an entity to your knowledge graph." />
       <EntityForm
         initial={initial}
         submitLabel="Create Entity"
@@ -98,13 +89,15 @@ function EditEntity({ entity, onDone }: { entity: Entity; onDone: () => void }) 
   const detail = useEntity(entity.id);
   return (
     <>
-      <DialogHeader>
-        <DialogTitle>Edit Entity</DialogTitle>
-        <DialogDescription>
-          Change the name, type, metadata or observations of{' '}
-          <span className="font-medium text-foreground">{entity.name}</span>.
-        </DialogDescription>
-      </DialogHeader>
+      <DialogHeading
+        title="Edit Entity"
+        description={
+          <>
+            Change the name, type, metadata or observations of{' '}
+            <span className="font-medium text-foreground">{entity.name}</span>.
+          </>
+        }
+      />
       {/* A cached copy that may be out of date waits for the server's answer. */}
       {detail.data && (detail.isFetchedAfterMount || !detail.isStale) ? (
         <EditEntityForm loaded={detail.data} onDone={onDone} />

@@ -1,12 +1,12 @@
 import { entityTypeColor } from '@engram/shared';
 import { Plus, X } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { FormDialogFooter } from '@/components/form-dialog-footer';
 import { TypeChoice } from '@/components/type-choice';
 import { Button } from '@/components/ui/button';
-import { DialogClose, DialogFooter, useDialogEdited } from '@/components/ui/dialog';
-import { FormField } from '@/components/ui/form-field';
+import { useDialogEdited } from '@/components/ui/dialog';
+import { FieldMessage, FormField } from '@/components/ui/form-field';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/cn';
 import { useEntityTypePages } from '@/lib/api/entities';
@@ -182,11 +182,7 @@ export function EntityForm({
             setCustomType(next.customType);
           }}
         />
-        {typeError ? (
-          <p id={`${ids.type}-message`} className="text-xs text-destructive">
-            {typeError}
-          </p>
-        ) : null}
+        <FieldMessage id={`${ids.type}-message`} message={typeError} />
       </div>
 
       <div className="grid gap-2">
@@ -264,15 +260,7 @@ export function EntityForm({
         </Button>
       </fieldset>
 
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={pending}>
-          {pending ? <Spinner /> : null}
-          {submitLabel}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter submitLabel={submitLabel} pending={pending} />
     </form>
   );
 }

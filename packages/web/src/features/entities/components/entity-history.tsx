@@ -18,6 +18,7 @@ import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { LoadMoreButton } from '@/components/load-more';
 import { Spinner } from '@/components/ui/spinner';
 import { useCan } from '@/lib/account';
 import { ApiError } from '@/lib/api-client';
@@ -111,15 +112,7 @@ export function EntityHistory({ entityId }: { entityId: string }) {
       </ol>
       {history.hasNextPage ? (
         <div className="flex justify-center border-t border-border p-3">
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={history.isFetchingNextPage}
-            onClick={() => void history.fetchNextPage()}
-          >
-            {history.isFetchingNextPage ? <Spinner /> : null}
-            Load more
-          </Button>
+          <LoadMoreButton pages={history} size="sm" />
         </div>
       ) : null}
       {history.isFetchNextPageError ? (

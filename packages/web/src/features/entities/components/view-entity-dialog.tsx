@@ -4,15 +4,7 @@ import type { ReactNode } from 'react';
 import { CollapsibleText } from '@/components/collapsible-text';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogActions, DialogContent, DialogHeading } from '@/components/ui/dialog';
 import { useEntity } from '@/lib/api/entities';
 import { formatCount, formatDateTime, observationCountLabel } from '../display';
 
@@ -51,10 +43,11 @@ function EntityDetails({
   const hasMetadata = Object.keys(entity.metadata).length > 0;
   return (
     <>
-      <DialogHeader>
-        <DialogTitle className="wrap-anywhere">{entity.name}</DialogTitle>
-        <DialogDescription>Entity details</DialogDescription>
-      </DialogHeader>
+      <DialogHeading
+        title={entity.name}
+        titleClassName="wrap-anywhere"
+        description="Entity details"
+      />
 
       <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
         <Detail label="Type">
@@ -108,17 +101,14 @@ function EntityDetails({
         ) : null}
       </section>
 
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Close</Button>
-        </DialogClose>
+      <DialogActions closeLabel="Close">
         {onEdit ? (
           <Button onClick={() => onEdit(entity)}>
             <Pencil aria-hidden />
             Edit Entity
           </Button>
         ) : null}
-      </DialogFooter>
+      </DialogActions>
     </>
   );
 }

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
+import { LoadingBlock } from '@/components/ui/spinner';
 import { useAccount } from '@/lib/account';
 import { cn } from '@/lib/cn';
 import { useSession } from '@/lib/session';
@@ -93,10 +93,7 @@ export function MembersCard() {
         </CardHeader>
         <CardContent className="grid grid-cols-1 gap-4 max-sm:px-4 max-sm:pb-4">
           {members.isPending ? (
-            <div className="flex justify-center py-6" aria-busy>
-              <Spinner className="text-muted-foreground" />
-              <span className="sr-only">Loading members…</span>
-            </div>
+            <LoadingBlock label="Loading members…" />
           ) : members.isError || !data ? (
             <LoadErrorAlert onRetry={() => void members.refetch()}>
               {errorMessage(members.error, 'Failed to load members')}

@@ -114,10 +114,7 @@ function EntitySearch({
         aria-label={searchLabel}
         placeholder="Search entities..."
         value={query}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          list.restart();
-        }}
+        onChange={list.typed(setQuery)}
       />
       <ul
         {...list.list}

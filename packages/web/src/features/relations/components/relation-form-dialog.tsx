@@ -1,20 +1,11 @@
 import { typeLabel, type Relation } from '@engram/shared';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type ComponentProps, type FormEvent } from 'react';
 import { toast } from 'sonner';
+import { FormDialogFooter } from '@/components/form-dialog-footer';
+import { FieldMessage } from '@/components/ui/form-field';
 import { TypeChoice } from '@/components/type-choice';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  useDialogEdited,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogHeading, useDialogEdited } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { useCreateRelation } from '../api/create-relation';
 import { useRelationTypePages } from '../api/list-relation-types';
@@ -136,53 +127,47 @@ function RelationForm({ relation, onDone }: { relation: Relation | null; onDone:
   const typeError = errorFor('type');
   return (
     <form noValidate onSubmit={submit} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{editing ? 'Edit Relation' : 'Create New Relation'}</DialogTitle>
-        <DialogDescription>
-          {editing
+      <DialogHeading
+        title={editing ? 'Edit Relation' : 'Create New Relation'}
+        description={
+          editing
             ? 'Update the relation type. Entity connections cannot be modified.'
-            : 'Create a new relationship between two entities.'}
-        </DialogDescription>
-      </DialogHeader>
+            : 'Create a new relationship between two entities.'
+        }
+      />
 
-      <div className="grid gap-2">
-        <Label htmlFor={ids.from}>Source Entity</Label>
-        <EntityPicker
-          id={ids.from}
-          ref={fromRef}
-          value={from}
-          searchLabel="Search source entities"
-          disabled={editing}
-          disabledEntityId={to?.id}
-          invalid={Boolean(errorFor('fromEntityId'))}
-          describedBy={errorFor('fromEntityId') ? messageId('fromEntityId') : undefined}
-          onChange={(entity) => {
-            setFrom(entity);
-            edited('fromEntityId');
-            if (error?.field === 'toEntityId') setError(null);
-          }}
-        />
-        <FieldMessage id={messageId('fromEntityId')} message={errorFor('fromEntityId')} />
-      </div>
+      <EndField
+        label="Source Entity"
+        id={ids.from}
+        messageId={messageId('fromEntityId')}
+        error={errorFor('fromEntityId')}
+        ref={fromRef}
+        value={from}
+        searchLabel="Search source entities"
+        disabled={editing}
+        disabledEntityId={to?.id}
+        onChange={(entity) => {
+          setFrom(entity);
+          edited('fromEntityId');
+          if (error?.field === 'toEntityId') setError(null);
+        }}
+      />
 
-      <div className="grid gap-2">
-        <Label htmlFor={ids.to}>Target Entity</Label>
-        <EntityPicker
-          id={ids.to}
-          ref={toRef}
-          value={to}
-          searchLabel="Search target entities"
-          disabled={editing}
-          disabledEntityId={from?.id}
-          invalid={Boolean(errorFor('toEntityId'))}
-          describedBy={errorFor('toEntityId') ? messageId('toEntityId') : undefined}
-          onChange={(entity) => {
-            setTo(entity);
-            edited('toEntityId');
-          }}
-        />
-        <FieldMessage id={messageId('toEntityId')} message={errorFor('toEntityId')} />
-      </div>
+      <EndField
+        label="Target Entity"
+        id={ids.to}
+        messageId={messageId('toEntityId')}
+        error={errorFor('toEntityId')}
+        ref={toRef}
+        value={to}
+        searchLabel="Search target entities"
+        disabled={editing}
+        disabledEntityId={from?.id}
+        onChange={(entity) => {
+          setTo(entity);
+          edited('toEntityId');
+        }}
+      />
 
       <div className="grid gap-2">
         <Label htmlFor={ids.type}>Relation Type</Label>
@@ -210,15 +195,10 @@ function RelationForm({ relation, onDone }: { relation: Relation | null; onDone:
         <FieldMessage id={messageId('type')} message={typeError} />
       </div>
 
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={pending}>
-          {pending ? <Spinner /> : null}
-          {editing ? 'Update Relation' : 'Create Relation'}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter
+        submitLabel={editing ? 'Update Relation' : 'Create Relation'}
+        pending={pending}
+      />
     </form>
   );
 }
@@ -236,10 +216,29 @@ function fieldKey(field: RelationFormField): 'from' | 'to' | 'type' {
   return field === 'fromEntityId' ? 'from' : field === 'toEntityId' ? 'to' : 'type';
 }
 
-function FieldMessage({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className="text-xs text-destructive">
-      {message}
-    </p>
-  ) : null;
+/** One end of the relation: its label, its entity picker, and the message about it. */
+function EndField({
+  label,
+  id,
+  messageId,
+  error,
+  ...picker
+}: ComponentProps<typeof EntityPicker> & {
+  label: string;
+  id: string;
+  messageId: string;
+  error: string | undefined;
+}) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <EntityPicker
+        id={id}
+        invalid={Boolean(error)}
+        describedBy={error ? messageId : undefined}
+        {...picker}
+      />
+      <FieldMessage id={messageId} message={error} />
+    </div>
+  );
 }

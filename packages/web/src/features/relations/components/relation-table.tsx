@@ -1,22 +1,16 @@
 import { typeLabel, type Relation } from '@engram/shared';
-import { MoreHorizontal, Pencil, Trash2 } from 'lucide-react';
+import { Pencil, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { ActionsMenu } from '@/components/actions-menu';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
 import {
   Table,
   TableBody,
   TableCell,
   TableHead,
-  TableHeader,
+  TableHeadRow,
   TableRow,
 } from '@/components/ui/table';
 import { formatDate } from '../display';
@@ -36,15 +30,13 @@ export function RelationTable({ relations, onEdit, onDelete }: RelationTableProp
   const actions = onEdit !== undefined || onDelete !== undefined;
   return (
     <Table className="block sm:table">
-      <TableHeader className="hidden sm:table-header-group">
-        <TableRow className="hover:bg-transparent">
-          <TableHead>From Entity</TableHead>
-          <TableHead>Relation</TableHead>
-          <TableHead>To Entity</TableHead>
-          <TableHead>Created</TableHead>
-          {actions ? <TableHead className="w-16 text-right">Actions</TableHead> : null}
-        </TableRow>
-      </TableHeader>
+      <TableHeadRow className="hidden sm:table-header-group">
+        <TableHead>From Entity</TableHead>
+        <TableHead>Relation</TableHead>
+        <TableHead>To Entity</TableHead>
+        <TableHead>Created</TableHead>
+        {actions ? <TableHead className="w-16 text-right">Actions</TableHead> : null}
+      </TableHeadRow>
       <TableBody className="block sm:table-row-group">
         {relations.map((relation) => (
           <TableRow
@@ -67,36 +59,23 @@ export function RelationTable({ relations, onEdit, onDelete }: RelationTableProp
             </TableCell>
             {actions ? (
               <TableCell className="col-start-2 row-span-4 row-start-1 block p-0 text-right sm:table-cell sm:px-4 sm:py-3">
-                <DropdownMenu>
-                  <DropdownMenuTrigger asChild>
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      className="size-8 text-muted-foreground"
-                      aria-label={`Actions for ${relation.fromEntity.name} ${relation.type} ${relation.toEntity.name}`}
-                    >
-                      <MoreHorizontal aria-hidden />
-                    </Button>
-                  </DropdownMenuTrigger>
-                  <DropdownMenuContent className="min-w-44">
-                    {onEdit ? (
-                      <DropdownMenuItem onSelect={() => onEdit(relation)}>
-                        <Pencil aria-hidden />
-                        Edit Relation
-                      </DropdownMenuItem>
-                    ) : null}
-                    {onEdit && onDelete ? <DropdownMenuSeparator /> : null}
-                    {onDelete ? (
-                      <DropdownMenuItem
-                        className="text-destructive data-[highlighted]:bg-destructive-soft [&_svg]:text-destructive"
-                        onSelect={() => onDelete(relation)}
-                      >
-                        <Trash2 aria-hidden />
-                        Delete Relation
-                      </DropdownMenuItem>
-                    ) : null}
-                  </DropdownMenuContent>
-                </DropdownMenu>
+                <ActionsMenu
+                  label={`Actions for ${relation.fromEntity.name} ${relation.type} ${relation.toEntity.name}`}
+                >
+                  {onEdit ? (
+                    <DropdownMenuItem onSelect={() => onEdit(relation)}>
+                      <Pencil aria-hidden />
+                      Edit Relation
+                    </DropdownMenuItem>
+                  ) : null}
+                  {onEdit && onDelete ? <DropdownMenuSeparator /> : null}
+                  {onDelete ? (
+                    <DropdownMenuItem destructive onSelect={() => onDelete(relation)}>
+                      <Trash2 aria-hidden />
+                      Delete Relation
+                    </DropdownMenuItem>
+                  ) : null}
+                </ActionsMenu>
               </TableCell>
             ) : null}
           </TableRow>

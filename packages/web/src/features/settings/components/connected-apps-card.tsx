@@ -6,7 +6,7 @@ import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
+import { LoadingBlock } from '@/components/ui/spinner';
 import { formatDate } from '@/lib/format';
 import type { OAuthGrant } from '@engram/shared';
 import { useGrants } from '../api/list-grants';
@@ -35,10 +35,7 @@ export function ConnectedAppsCard() {
       </CardHeader>
       <CardContent>
         {grants.isPending ? (
-          <div className="flex justify-center py-6" aria-busy>
-            <Spinner className="text-muted-foreground" />
-            <span className="sr-only">Loading connected apps…</span>
-          </div>
+          <LoadingBlock label="Loading connected apps…" />
         ) : grants.isError ? (
           <LoadErrorAlert onRetry={() => void grants.refetch()}>
             Failed to load connected apps

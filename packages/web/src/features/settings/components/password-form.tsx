@@ -1,20 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardFooter,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card';
-import { FormField } from '@/components/ui/form-field';
-import { Spinner } from '@/components/ui/spinner';
-import { ApiError } from '@/lib/api-client';
+import { PendingButton } from '@/components/pending-button';
+import { PasswordField } from '@/components/ui/form-field';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { formFields } from '@/lib/form-fields';
 import { useChangePassword } from '../api/change-password';
 import { changePasswordForm, type ChangePasswordFormValues } from '../password-rules';
+import { FormCard } from './form-card';
 
 const EMPTY: ChangePasswordFormValues = {
   currentPassword: '',
@@ -31,6 +24,7 @@ export function PasswordForm() {
     setError,
     formState: { errors, isSubmitting },
   } = useForm({ resolver: zodResolver(changePasswordForm), defaultValues: EMPTY });
+  const field = formFields(register, errors);
 
   const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
@@ -44,51 +38,34 @@ export function PasswordForm() {
         setError('currentPassword', { message: wrongCurrent }, { shouldFocus: true });
         return;
       }
-      toast.error(
-        error instanceof ApiError && error.body ? error.message : 'Failed to change password',
-      );
+      toast.error(errorMessage(error, 'Failed to change password'));
     }
   });
 
   return (
-    <Card>
-      <form noValidate onSubmit={onSubmit}>
-        <CardHeader>
-          <CardTitle>Password</CardTitle>
-          <CardDescription>Choose a new password of at least 8 characters.</CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-4">
-          <FormField
-            label="Current Password"
-            type="password"
-            autoComplete="current-password"
-            error={errors.currentPassword?.message}
-            {...register('currentPassword')}
-          />
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField
-              label="New Password"
-              type="password"
-              autoComplete="new-password"
-              error={errors.newPassword?.message}
-              {...register('newPassword')}
-            />
-            <FormField
-              label="Confirm New Password"
-              type="password"
-              autoComplete="new-password"
-              error={errors.confirmPassword?.message}
-              {...register('confirmPassword')}
-            />
-          </div>
-        </CardContent>
-        <CardFooter className="justify-end">
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? <Spinner /> : null}
-            Change Password
-          </Button>
-        </CardFooter>
-      </form>
-    </Card>
+    <FormCard
+      title="Password"
+      description="Choose a new password of at least 8 characters."
+      onSubmit={onSubmit}
+      action={
+        <PendingButton type="submit" pending={isSubmitting}>
+          Change Password
+        </PendingButton>
+      }
+    >
+      <PasswordField
+        label="Current Password"
+        autoComplete="current-password"
+        {...field('currentPassword')}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <PasswordField label="New Password" autoComplete="new-password" {...field('newPassword')} />
+        <PasswordField
+          label="Confirm New Password"
+          autoComplete="new-password"
+          {...field('confirmPassword')}
+        />
+      </div>
+    </FormCard>
   );
 }

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { SecretValue } from '@/components/secret-value';
+import { PendingButton } from '@/components/pending-button';
 import { Button } from '@/components/ui/button';
 import {
   Card,
@@ -13,16 +14,7 @@ import {
   CardHeader,
   CardTitle,
 } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
+import { Dialog, DialogActions, DialogContent, DialogHeading } from '@/components/ui/dialog';
 import { ApiError } from '@/lib/api-client';
 import { useSession } from '@/lib/session';
 import { useRegenerateApiKey } from '../api/regenerate-api-key';
@@ -97,28 +89,24 @@ export function PersonalKeyCard({ user }: { user: User }) {
         }}
       >
         <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Regenerate personal API key?</DialogTitle>
-            <DialogDescription>
-              A new key replaces your current one at once. Anything still using the current key
-              stops working immediately and needs the new one. This cannot be undone.
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline" disabled={regenerate.isPending}>
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button
+          <DialogHeading
+            title="Regenerate personal API key?"
+            description={
+              <>
+                A new key replaces your current one at once. Anything still using the current key
+                stops working immediately and needs the new one. This cannot be undone.
+              </>
+            }
+          />
+          <DialogActions closeDisabled={regenerate.isPending}>
+            <PendingButton
               variant="destructive"
-              disabled={regenerate.isPending}
+              pending={regenerate.isPending}
               onClick={confirmRegenerate}
             >
-              {regenerate.isPending ? <Spinner /> : null}
               Regenerate Key
-            </Button>
-          </DialogFooter>
+            </PendingButton>
+          </DialogActions>
         </DialogContent>
       </Dialog>
     </Card>

@@ -1,14 +1,14 @@
 import { DEFAULT_SPACE_SLUG, type Space } from '@engram/shared';
 import { Layers, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import { toast } from 'sonner';
 import { LoadErrorAlert } from '@/components/load-error-alert';
+import { LoadMoreButton } from '@/components/load-more';
 import { NewSpaceDialog } from '@/components/new-space-dialog';
 import { SearchField } from '@/components/search-field';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
+import { LoadingBlock } from '@/components/ui/spinner';
 import { useCan } from '@/lib/account';
 import { useSpaceSearch } from '@/lib/api/spaces';
 import { formatDate } from '@/lib/format';
@@ -65,10 +65,7 @@ export function SpacesCard() {
           onChange={(event) => setSearch(event.target.value)}
         />
         {pages.isPending ? (
-          <div className="flex justify-center py-6" aria-busy>
-            <Spinner className="text-muted-foreground" />
-            <span className="sr-only">Loading spaces…</span>
-          </div>
+          <LoadingBlock label="Loading spaces…" />
         ) : pages.isError && !pages.data ? (
           <LoadErrorAlert onRetry={() => void pages.refetch()}>
             Failed to load spaces
@@ -134,26 +131,13 @@ export function SpacesCard() {
         )}
         {pages.hasNextPage ? (
           <div className="flex justify-center">
-            <Button
-              variant="outline"
-              size="sm"
-              disabled={pages.isFetchingNextPage}
-              onClick={() => void pages.fetchNextPage()}
-            >
-              {pages.isFetchingNextPage ? <Spinner /> : null}
+            <LoadMoreButton pages={pages} size="sm">
               Load more spaces
-            </Button>
+            </LoadMoreButton>
           </div>
         ) : null}
       </CardContent>
-      <NewSpaceDialog
-        open={creating}
-        onOpenChange={setCreating}
-        onCreated={(created) => {
-          setCreating(false);
-          toast.success(`Space "${created.name}" created`);
-        }}
-      />
+      <NewSpaceDialog open={creating} onOpenChange={setCreating} />
       <RenameSpaceDialog space={renaming} onClose={() => setRenaming(null)} />
       <DeleteSpaceDialog
         space={deleting}

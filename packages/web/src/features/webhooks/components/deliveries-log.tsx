@@ -6,13 +6,14 @@ import { toast } from 'sonner';
 import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
+import { LoadMoreButton } from '@/components/load-more';
+import { LoadingBlock, Spinner } from '@/components/ui/spinner';
 import {
   Table,
   TableBody,
   TableCell,
   TableHead,
-  TableHeader,
+  TableHeadRow,
   TableRow,
 } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
@@ -78,10 +79,7 @@ export function DeliveriesLog({ webhook }: { webhook: Webhook }) {
         </Button>
       </div>
       {pages.isPending ? (
-        <div className="flex justify-center py-4" aria-busy>
-          <Spinner className="text-muted-foreground" />
-          <span className="sr-only">Loading deliveries…</span>
-        </div>
+        <LoadingBlock label="Loading deliveries…" className="py-4" />
       ) : pages.isError && !pages.data ? (
         <LoadErrorAlert onRetry={() => void pages.refetch()}>
           {errorMessage(pages.error, 'Failed to load deliveries')}
@@ -93,20 +91,18 @@ export function DeliveriesLog({ webhook }: { webhook: Webhook }) {
       ) : (
         <div className="rounded-md border border-border bg-card">
           <Table aria-label={`Deliveries to ${webhook.url}`} className="text-xs max-sm:block">
-            <TableHeader className="max-sm:hidden">
-              <TableRow className="hover:bg-transparent">
-                <TableHead className="h-8 px-3">Event</TableHead>
-                <TableHead className="h-8 px-3">Status</TableHead>
-                <TableHead className="h-8 px-3 text-right">Code</TableHead>
-                <TableHead className="h-8 px-3 text-right">Duration</TableHead>
-                <TableHead className="h-8 px-3 text-right">Attempt</TableHead>
-                <TableHead className="h-8 px-3">Next retry</TableHead>
-                <TableHead className="h-8 px-3">Time</TableHead>
-                <TableHead className="h-8 px-3">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
+            <TableHeadRow className="max-sm:hidden">
+              <TableHead className="h-8 px-3">Event</TableHead>
+              <TableHead className="h-8 px-3">Status</TableHead>
+              <TableHead className="h-8 px-3 text-right">Code</TableHead>
+              <TableHead className="h-8 px-3 text-right">Duration</TableHead>
+              <TableHead className="h-8 px-3 text-right">Attempt</TableHead>
+              <TableHead className="h-8 px-3">Next retry</TableHead>
+              <TableHead className="h-8 px-3">Time</TableHead>
+              <TableHead className="h-8 px-3">
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableHeadRow>
             <TableBody className="max-sm:block">
               {deliveries.map((delivery) => (
                 <DeliveryRow
@@ -122,15 +118,7 @@ export function DeliveriesLog({ webhook }: { webhook: Webhook }) {
       )}
       {pages.hasNextPage ? (
         <div className="flex justify-center">
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={pages.isFetchingNextPage}
-            onClick={() => void pages.fetchNextPage()}
-          >
-            {pages.isFetchingNextPage ? <Spinner /> : null}
-            Load more
-          </Button>
+          <LoadMoreButton pages={pages} size="sm" />
         </div>
       ) : null}
     </section>

@@ -1,5 +1,6 @@
 import { WEBHOOK_EVENT_TYPES } from '@engram/shared';
 import { useId } from 'react';
+import { FieldMessage } from '@/components/ui/form-field';
 
 const CHECKBOX = 'size-4 accent-[var(--color-primary)]';
 
@@ -55,11 +56,7 @@ export function EventsPicker({ all, picked, onChange, error }: EventsPickerProps
           ))}
         </ul>
       )}
-      {error ? (
-        <p id={errorId} className="text-xs text-destructive">
-          {error}
-        </p>
-      ) : null}
+      <FieldMessage id={errorId} message={error} />
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { SpaceSearchList } from '@/components/space-search-list';
+import { FieldMessage } from '@/components/ui/form-field';
 
 const RADIO = 'size-4 accent-[var(--color-primary)]';
 
@@ -51,11 +52,7 @@ export function SpacePicker({ value, oneSpace, onChange, error }: SpacePickerPro
           listClassName="max-h-40"
         />
       ) : null}
-      {error ? (
-        <p id={errorId} className="text-xs text-destructive">
-          {error}
-        </p>
-      ) : null}
+      <FieldMessage id={errorId} message={error} />
     </fieldset>
   );
 }

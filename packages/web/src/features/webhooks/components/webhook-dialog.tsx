@@ -1,19 +1,10 @@
 import { WEBHOOK_ALL_EVENTS, type CreatedWebhook, type Webhook } from '@engram/shared';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { FormDialogFooter } from '@/components/form-dialog-footer';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogHeading } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
-import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { useCreateWebhook } from '../api/create-webhook';
 import { useUpdateWebhook } from '../api/update-webhook';
@@ -132,14 +123,14 @@ function WebhookForm({ webhook, onDone }: { webhook?: Webhook; onDone: (saved: W
 
   return (
     <form noValidate onSubmit={submit} className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{editing ? 'Edit endpoint' : 'Add endpoint'}</DialogTitle>
-        <DialogDescription>
-          {editing
+      <DialogHeading
+        title={editing ? 'Edit endpoint' : 'Add endpoint'}
+        description={
+          editing
             ? 'Changes apply to the next event sent. The signing secret stays the same.'
-            : 'Engram sends each change to your graph to this URL as a signed JSON POST. The signing secret is shown once, right after the endpoint is added.'}
-        </DialogDescription>
-      </DialogHeader>
+            : 'Engram sends each change to your graph to this URL as a signed JSON POST. The signing secret is shown once, right after the endpoint is added.'
+        }
+      />
       <FormField
         label="Endpoint URL"
         type="url"
@@ -218,15 +209,10 @@ function WebhookForm({ webhook, onDone }: { webhook?: Webhook; onDone: (saved: W
           ) : null}
         </Alert>
       ) : null}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={request.isPending}>
-          {request.isPending ? <Spinner /> : null}
-          {editing ? 'Save changes' : 'Add endpoint'}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter
+        submitLabel={editing ? 'Save changes' : 'Add endpoint'}
+        pending={request.isPending}
+      />
     </form>
   );
 }

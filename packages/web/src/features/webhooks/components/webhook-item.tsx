@@ -15,14 +15,9 @@ import {
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
+import { ActionsMenu } from '@/components/actions-menu';
 import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { formatDate, formatDateTime } from '@/lib/format';
@@ -177,47 +172,32 @@ export function WebhookItem({ webhook, onEdit, onRotate, onDelete }: WebhookItem
                 className={cn('transition-transform', logOpen && 'rotate-180')}
               />
             </Button>
-            <DropdownMenu>
-              <DropdownMenuTrigger asChild>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="size-8 text-muted-foreground"
-                  aria-label={`Actions for ${webhook.url}`}
-                >
-                  <Ellipsis aria-hidden />
-                </Button>
-              </DropdownMenuTrigger>
-              <DropdownMenuContent className="min-w-44">
-                <DropdownMenuItem onSelect={() => onEdit(webhook)}>
-                  <Pencil aria-hidden />
-                  Edit
+            <ActionsMenu label={`Actions for ${webhook.url}`} icon={<Ellipsis aria-hidden />}>
+              <DropdownMenuItem onSelect={() => onEdit(webhook)}>
+                <Pencil aria-hidden />
+                Edit
+              </DropdownMenuItem>
+              {webhook.enabled ? (
+                <DropdownMenuItem onSelect={() => setEnabled(false)}>
+                  <PowerOff aria-hidden />
+                  Disable
                 </DropdownMenuItem>
-                {webhook.enabled ? (
-                  <DropdownMenuItem onSelect={() => setEnabled(false)}>
-                    <PowerOff aria-hidden />
-                    Disable
-                  </DropdownMenuItem>
-                ) : (
-                  <DropdownMenuItem onSelect={() => setEnabled(true)}>
-                    <Power aria-hidden />
-                    Enable
-                  </DropdownMenuItem>
-                )}
-                <DropdownMenuItem onSelect={() => onRotate(webhook)}>
-                  <KeyRound aria-hidden />
-                  Rotate secret
+              ) : (
+                <DropdownMenuItem onSelect={() => setEnabled(true)}>
+                  <Power aria-hidden />
+                  Enable
                 </DropdownMenuItem>
-                <DropdownMenuSeparator />
-                <DropdownMenuItem
-                  className="text-destructive data-[highlighted]:bg-destructive-soft [&_svg]:text-destructive"
-                  onSelect={() => onDelete(webhook)}
-                >
-                  <Trash2 aria-hidden />
-                  Delete
-                </DropdownMenuItem>
-              </DropdownMenuContent>
-            </DropdownMenu>
+              )}
+              <DropdownMenuItem onSelect={() => onRotate(webhook)}>
+                <KeyRound aria-hidden />
+                Rotate secret
+              </DropdownMenuItem>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem destructive onSelect={() => onDelete(webhook)}>
+                <Trash2 aria-hidden />
+                Delete
+              </DropdownMenuItem>
+            </ActionsMenu>
           </div>
         </div>
 

@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
+import { LoadingBlock } from '@/components/ui/spinner';
 import { useWebhookLimit } from '../api/get-webhook-limit';
 import { useWebhooks } from '../api/list-webhooks';
 import { atLimit, errorMessage, limitLabel } from '../webhook-display';
@@ -122,10 +122,7 @@ export function WebhooksCard() {
             </p>
           ) : null}
           {webhooks.isPending ? (
-            <div className="flex justify-center py-6" aria-busy>
-              <Spinner className="text-muted-foreground" />
-              <span className="sr-only">Loading webhooks…</span>
-            </div>
+            <LoadingBlock label="Loading webhooks…" />
           ) : webhooks.isError ? (
             <LoadErrorAlert onRetry={() => void webhooks.refetch()}>
               {errorMessage(webhooks.error, 'Failed to load webhooks')}

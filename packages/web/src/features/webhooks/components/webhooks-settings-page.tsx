@@ -1,7 +1,6 @@
 import { useId } from 'react';
-import { PageHeader } from '@/components/page-header';
 import { RoleNote } from '@/components/role-note';
-import { SettingsTabs } from '@/components/settings-tabs';
+import { SettingsLayout } from '@/components/settings-layout';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useCan, WEBHOOKS_ADMINS_ONLY } from '@/lib/account';
 import { WebhooksCard } from './webhooks-card';
@@ -14,18 +13,9 @@ import { WebhooksCard } from './webhooks-card';
 export function WebhooksSettingsPage() {
   const canManage = useCan('manageWebhooks');
   return (
-    // grid-cols-1 (minmax(0, 1fr)): a long URL wraps instead of widening the page on a phone.
-    <div className="grid grid-cols-1 gap-6">
-      <title>Webhooks · Settings · Engram</title>
-      <PageHeader
-        title="Settings"
-        description="Manage your profile, password, personal API key, connected apps and account"
-      />
-      <SettingsTabs />
-      <div className="grid max-w-5xl grid-cols-1 gap-6">
-        {canManage ? <WebhooksCard /> : <WebhooksAdminsOnly />}
-      </div>
-    </div>
+    <SettingsLayout section="Webhooks" wide>
+      {canManage ? <WebhooksCard /> : <WebhooksAdminsOnly />}
+    </SettingsLayout>
   );
 }
 
