@@ -6,6 +6,18 @@ import { runStaged, type Staging } from './changes.repository.js';
 
 /** Observations of entities, in their order. Every query is scoped by account. */
 
+/** An observation's columns, as every read and write here returns them. */
+const OBSERVATION_COLUMNS = [
+  'id',
+  'entity_id',
+  'content',
+  'metadata',
+  'position',
+  'created_at',
+  'valid_from',
+  'valid_to',
+] as const;
+
 export interface ObservationRow {
   id: string;
   entity_id: string;
@@ -26,16 +38,7 @@ export async function listObservations(
   if (entityIds.length === 0) return [];
   return db
     .selectFrom('observations')
-    .select([
-      'id',
-      'entity_id',
-      'content',
-      'metadata',
-      'position',
-      'created_at',
-      'valid_from',
-      'valid_to',
-    ])
+    .select(OBSERVATION_COLUMNS)
     .where('space_id', '=', spaceId)
     .where('entity_id', '=', sql<string>`any(${entityIds}::uuid[])`)
     .orderBy('entity_id')
@@ -73,18 +76,7 @@ export async function takeObservations(
   return result.rows;
 }
 
-const observationColumns = sql.join(
-  [
-    'id',
-    'entity_id',
-    'content',
-    'metadata',
-    'position',
-    'created_at',
-    'valid_from',
-    'valid_to',
-  ].map((column) => sql.ref(column)),
-);
+const observationColumns = sql.join(OBSERVATION_COLUMNS.map((column) => sql.ref(column)));
 
 /**
  * An observation to append to an entity, named by its id or, for
@@ -105,7 +97,6 @@ export interface ObservationCount {
   name: string;
   observations_count: number;
 }
-
 
 /**
  * The end of an insert of observations (its CTE `inserted`): their entities'
