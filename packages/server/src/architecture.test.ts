@@ -202,7 +202,9 @@ describe('the linter keeps the architecture', () => {
       'max-lines',
     );
     expect(await rules('packages/server/src/features/keys/planted.ts', lines(600))).toEqual([]);
-    expect(await rules('packages/server/src/features/keys/planted.test.ts', lines(700))).toEqual([]);
+    expect(await rules('packages/server/src/features/keys/planted.test.ts', lines(700))).toEqual(
+      [],
+    );
     const scene = 'packages/web/src/components/graph-canvas/scene/graph-scene.ts';
     expect(await rules(scene, lines(401))).toContain('max-lines');
   });

@@ -304,10 +304,12 @@ describe('an import read as a stream (engram import)', () => {
       t.runtime.transfer.importFrom(broken.auth, () => [text.slice(0, -40)]),
     ).rejects.toMatchObject({ status: 400, message: 'Engram export: The JSON object ends early' });
     const invalid = text.replace('"type": "type 1"', '"type": ""');
-    await expect(t.runtime.transfer.importFrom(broken.auth, () => [invalid])).rejects.toMatchObject({
-      status: 400,
-      message: expect.stringMatching(/^Engram export \(relations\.1\.type\)/),
-    });
+    await expect(t.runtime.transfer.importFrom(broken.auth, () => [invalid])).rejects.toMatchObject(
+      {
+        status: 400,
+        message: expect.stringMatching(/^Engram export \(relations\.1\.type\)/),
+      },
+    );
     let written = '';
     for await (const chunk of t.runtime.transfer.exportLossless(broken.auth)) written += chunk;
     expect(JSON.parse(written)).toMatchObject({ entities: [], relations: [] });

@@ -235,12 +235,7 @@ export async function graphAround(
   options: { depth: number; limit: number },
 ): Promise<GraphData> {
   if (!isUuid(id)) throw notFound('Entity');
-  const { nodes, relations } = await walkRepo.neighbourhood(
-    deps.db,
-    auth.space.id,
-    id,
-    options,
-  );
+  const { nodes, relations } = await walkRepo.neighbourhood(deps.db, auth.space.id, id, options);
   if (nodes.length === 0) throw notFound('Entity');
   return toGraphData(nodes, relations);
 }
@@ -260,9 +255,7 @@ export async function graphOverview(
   const seeds = await walkRepo.bestConnected(db, auth.space.id, [], seedCount);
   const ids = await walkRepo.walk(db, auth.space.id, seeds, options);
   if (ids.length < options.limit) {
-    ids.push(
-      ...(await walkRepo.bestConnected(db, auth.space.id, ids, options.limit - ids.length)),
-    );
+    ids.push(...(await walkRepo.bestConnected(db, auth.space.id, ids, options.limit - ids.length)));
   }
   return graphOf(db, auth.space.id, ids);
 }

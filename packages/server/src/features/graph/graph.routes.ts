@@ -322,5 +322,4 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       return { success: true as const, callSeq };
     },
   );
-
 };

@@ -356,7 +356,9 @@ export async function createRelationsWhereEndsExist(
     scope,
     relations.filter(
       (relation) =>
-        relation.fromId !== relation.toId && present.has(relation.fromId) && present.has(relation.toId),
+        relation.fromId !== relation.toId &&
+        present.has(relation.fromId) &&
+        present.has(relation.toId),
     ),
   );
 }

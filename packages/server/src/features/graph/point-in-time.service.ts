@@ -102,9 +102,7 @@ export async function getEntity(
   asOf?: AsOf,
 ): Promise<Entity> {
   const past = await pastOf(deps, auth, asOf);
-  return past
-    ? past.reader.getEntity(auth, id, past.seq)
-    : entities.getEntity(deps, auth, id);
+  return past ? past.reader.getEntity(auth, id, past.seq) : entities.getEntity(deps, auth, id);
 }
 
 export async function listEntities(
@@ -166,9 +164,7 @@ export async function readGraph(
   asOf?: AsOf,
 ): Promise<MemoryGraph> {
   const past = await pastOf(deps, auth, asOf);
-  return past
-    ? past.reader.readGraph(auth, page, past.seq)
-    : reads.readGraph(deps, auth, page);
+  return past ? past.reader.readGraph(auth, page, past.seq) : reads.readGraph(deps, auth, page);
 }
 
 export async function searchNodes(
@@ -191,9 +187,7 @@ export async function openNodes(
   asOf?: AsOf,
 ): Promise<MemoryGraph> {
   const past = await pastOf(deps, auth, asOf);
-  return past
-    ? past.reader.openNodes(auth, names, past.seq)
-    : reads.openNodes(deps, auth, names);
+  return past ? past.reader.openNodes(auth, names, past.seq) : reads.openNodes(deps, auth, names);
 }
 
 /**

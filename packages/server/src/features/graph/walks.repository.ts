@@ -213,4 +213,3 @@ export function touchingGiven(
              order by r.ordinal
              limit ${options.limit}) r`;
 }
-

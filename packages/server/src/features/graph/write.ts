@@ -131,7 +131,11 @@ class OpenCall {
 
   async run<T>(fn: (scope: WriteScope) => Promise<T>) {
     // Sent ahead: the call's first statement leaves right behind the lock.
-    const lock = await changeRepo.lockAccountForWrite(this.trx, this.auth.accountId, this.auth.space.id);
+    const lock = await changeRepo.lockAccountForWrite(
+      this.trx,
+      this.auth.accountId,
+      this.auth.space.id,
+    );
     let result: T;
     try {
       result = await fn(this.scope());
@@ -192,7 +196,11 @@ class OpenCall {
         // The person behind the credential (a key's creator, the user who
         // connected an app: history's "who"), and the origin, so a replay
         // after a reconnect still names it.
-        actor: { ...auth.actor, userId: auth.userId, ...(auth.origin ? { origin: auth.origin } : {}) },
+        actor: {
+          ...auth.actor,
+          userId: auth.userId,
+          ...(auth.origin ? { origin: auth.origin } : {}),
+        },
         at: this.now(),
         reverts: this.reverts,
       },

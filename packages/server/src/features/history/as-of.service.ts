@@ -27,7 +27,12 @@ type EntityAt = asOfRepo.EntityAtRow & { observations_count: number };
 type ObservationAt = asOfRepo.ObservationAtRow;
 
 /** The entities that fit one answer's limits, with their observations as of `seq`. */
-async function withObservationsAt(deps: HistoryDeps, auth: SpaceAuth, seq: number, rows: EntityAt[]) {
+async function withObservationsAt(
+  deps: HistoryDeps,
+  auth: SpaceAuth,
+  seq: number,
+  rows: EntityAt[],
+) {
   const budget = observationRowsOf(deps.bounds);
   const observations = await asOfRepo.observationsAt(
     deps.db,

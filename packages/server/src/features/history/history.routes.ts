@@ -39,7 +39,8 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<HistoryApi>> = as
         response: { 200: historyPage, ...errors },
       },
     },
-    async (request) => history.entityHistory(spaceAuthOf(request), request.params.id, request.query),
+    async (request) =>
+      history.entityHistory(spaceAuthOf(request), request.params.id, request.query),
   );
 
   app.get(

@@ -6,7 +6,6 @@ import type { HistoryDeps } from './history-deps.js';
 import { createHistoryService } from './history.service.js';
 import { historyRoutes } from './history.routes.js';
 
-
 /**
  * History: every version of the graph's rows, reverting a call and undoing
  * an agent's last, purging, the change log's replay, holds and compaction,

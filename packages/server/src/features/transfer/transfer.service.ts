@@ -419,7 +419,9 @@ export async function importJsonlFrom(
         type: line.entityType,
         observations: line.observations,
       }));
-      summary.entities += (await deps.graph.createEntities(auth, given, { existing: 'skip' })).length;
+      summary.entities += (
+        await deps.graph.createEntities(auth, given, { existing: 'skip' })
+      ).length;
     }
     const relations = async function* () {
       for await (const line of jsonlLines(source())) if (line.type === 'relation') yield line;
