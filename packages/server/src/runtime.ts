@@ -8,6 +8,7 @@ import { authFeature } from './features/auth/index.js';
 import { backupFeature } from './features/backup/index.js';
 import { billingFeature } from './features/billing/index.js';
 import { connectFeature } from './features/connect/index.js';
+import { duplicatesFeature } from './features/duplicates/index.js';
 import { embeddingsFeature } from './features/embeddings/index.js';
 import { entitlementsFeature } from './features/entitlements/index.js';
 import type { FeatureContext } from './features/feature.js';
@@ -45,6 +46,7 @@ export const FEATURES = [
   membersFeature,
   authFeature,
   webhooksFeature,
+  duplicatesFeature,
   analyticsFeature,
   transferFeature,
   backupFeature,

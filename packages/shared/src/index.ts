@@ -16,3 +16,4 @@ export * from './schemas/webhooks.js';
 export * from './schemas/history.js';
 export * from './schemas/members.js';
 export * from './schemas/connect.js';
+export * from './schemas/duplicates.js';

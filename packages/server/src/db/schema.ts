@@ -375,6 +375,52 @@ export interface WebhookDeliveriesTable {
   updated_at: Generated<Date>;
 }
 
+/** Per account: how far the duplicate finder has applied the change log, and its scan (migration 031). */
+export interface DuplicateStateTable {
+  account_id: string;
+  applied_seq: ColumnType<string | number, string | number | undefined, string | number>;
+  scan_seq: ColumnType<
+    string | number | null,
+    string | number | null | undefined,
+    string | number | null
+  >;
+  scan_space: string | null;
+  scan_cursor: string | null;
+  lease_holder: string | null;
+  lease_until: Date | null;
+  updated_at: Generated<Date>;
+}
+
+/** An entity's name as the duplicate finder blocks and compares it (migration 031). */
+export interface DuplicateNamesTable {
+  space_id: string;
+  entity_id: string;
+  name: string;
+  /** 64-bit hashes of the space and each blocking key (bigint: strings). */
+  keys: string[];
+}
+
+/** A candidate pair of duplicates, `entity_a` < `entity_b` (migration 031). */
+export interface DuplicatePairsTable {
+  space_id: string;
+  entity_a: string;
+  entity_b: string;
+  score: number;
+  reasons: string[];
+  updated_at: Generated<Date>;
+}
+
+/** A pair said not to be one thing, with both names then (migration 031). */
+export interface DuplicateDismissalsTable {
+  space_id: string;
+  entity_a: string;
+  entity_b: string;
+  name_a: string;
+  name_b: string;
+  dismissed_seq: ColumnType<string | number, string | number, string | number>;
+  dismissed_at: Generated<Date>;
+}
+
 export interface Database {
   auth_throttle: AuthThrottleTable;
   usage_daily: UsageDailyTable;
@@ -408,4 +454,8 @@ export interface Database {
   oauth_grants: OAuthGrantsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  duplicate_state: DuplicateStateTable;
+  duplicate_names: DuplicateNamesTable;
+  duplicate_pairs: DuplicatePairsTable;
+  duplicate_dismissals: DuplicateDismissalsTable;
 }

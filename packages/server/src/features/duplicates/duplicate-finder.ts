@@ -1,0 +1,472 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Db } from '../../db/connection.js';
+import * as repo from './duplicates.repository.js';
+import * as log from './finder.repository.js';
+import { blockingKeys } from './blocking.js';
+import { analyseName, compareNameLists, type NameForm } from './names.js';
+import { nameKindOf, PROPOSE_AT, scorePair } from './scoring.js';
+
+/**
+ * Keeps each space's candidate pairs (`duplicate_pairs`) in step with its
+ * graph, in the background and never inside a write (docs/consolidation.md,
+ * "Background upkeep"). Per account it holds a position in the change log:
+ * the entities the events after it name are compared again — each with the
+ * few others its blocking keys find (blocking.ts), and those it is paired
+ * with now — and the position moves past them. When there is no position to
+ * resume from (an account seen for the first time, or a log
+ * compacted past it), every live space is scanned by entity id, from a seq
+ * noted first, and the log applies from there.
+ *
+ * One node works on an account at a time (a lease); a run does a bounded
+ * amount of work (`entitiesPerRun`), so one big import leaves the others their
+ * turn, and the next run follows after a breath while work is left.
+ */
+
+export interface FinderOptions {
+  /** Pause between runs with nothing left to do (a write on this node wakes it sooner). */
+  pollMs: number;
+  /** Entities compared per run at most; the next run follows at once. */
+  entitiesPerRun: number;
+  /** Entities compared together (a few statements each). */
+  chunk: number;
+  /** Change-log events read per page. */
+  eventsPage: number;
+  /** How long a node holds an account it works on; renewed with every step. */
+  leaseMs: number;
+  /** Accounts looked at per run. */
+  accountsPerRun: number;
+  /** Others an entity is compared with at most (besides those it is paired with now). */
+  perEntity: number;
+  /**
+   * After each chunk the finder rests this many times as long as the chunk
+   * took, so that catching up (an import) leaves the database to the
+   * requests most of the time: on PGlite, one thread runs every statement.
+   */
+  restRatio: number;
+}
+
+export const DEFAULT_FINDER: FinderOptions = {
+  pollMs: 5_000,
+  entitiesPerRun: 1_000,
+  chunk: 100,
+  eventsPage: 500,
+  leaseMs: 60_000,
+  accountsPerRun: 20,
+  perEntity: 100,
+  restRatio: 1,
+};
+
+/** The finder waits for writes to pause this long (a bulk load sends a call every few hundred ms). */
+const NUDGE_AFTER_MS = 1_000;
+/** Writes that never pause for NUDGE_AFTER_MS still let the finder run this long after the first. */
+const NUDGE_WITHIN_MS = 30_000;
+/** The pause between runs while work is left (other statements get their turn on PGlite). */
+const BREATH_MS = 50;
+/** The first run after start: soon, but not during it. */
+const FIRST_RUN_MS = 1_000;
+/** The longest rest between two chunks. */
+const MAX_REST_MS = 2_000;
+/** Name matches below this are not worth reading the graph for: nothing lifts them to PROPOSE_AT. */
+const WORTH_SIGNALS = 0.25;
+
+/**
+ * A blocking key as the table stores it: a 64-bit hash of the space and the
+ * key, so that each key of each space is one entry of the index (a
+ * collision only adds a candidate, which the comparison then drops).
+ */
+export function keyHash(spaceId: string, key: string): string {
+  const digest = createHash('sha1').update(`${spaceId}\u0000${key}`).digest();
+  return digest.readBigInt64BE(0).toString();
+}
+
+/** What one run did. */
+export interface FinderRun {
+  accounts: number;
+  entities: number;
+  /** Work was left for the next run. */
+  more: boolean;
+  error?: unknown;
+}
+
+type Budget = { entities: number };
+
+/** An entity being compared: its names as read once. */
+interface Side {
+  id: string;
+  type: string;
+  names: NameForm[];
+}
+
+export class DuplicateFinder {
+  private readonly options: FinderOptions;
+  private readonly holder = randomUUID();
+  /** Cuts a rest short when the finder closes. */
+  private readonly closing = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<FinderRun> | undefined;
+  private scheduled = false;
+  private closed = false;
+  private nudged = false;
+  /** When the last write this node published committed (the finder steps aside while they come). */
+  private lastWriteAt = -Infinity;
+  /** When the first write of the current burst woke the finder. */
+  private firstNudgeAt = 0;
+  private again = false;
+
+  constructor(
+    private readonly deps: { db: Db },
+    options: Partial<FinderOptions> = {},
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {
+    this.options = { ...DEFAULT_FINDER, ...options };
+  }
+
+  /** Runs soon after start, then every `pollMs`, at once while work is left, and after writes. */
+  start(): void {
+    if (this.closed || this.scheduled) return;
+    this.scheduled = true;
+    this.wake(FIRST_RUN_MS);
+  }
+
+  /** Ends the schedule (runs by hand, `drain`, still work); resolves when the run under way ends. */
+  async stop(): Promise<void> {
+    this.scheduled = false;
+    this.nudged = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Stops for good: the run under way ends at its next step. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.closing.abort();
+    await this.stop();
+  }
+
+  /**
+   * A write has committed: look for work once writes pause for
+   * NUDGE_AFTER_MS, so a burst of writes (a bulk load) is not slowed by the
+   * finder beside it; but never later than NUDGE_WITHIN_MS after the first.
+   */
+  nudge(): void {
+    if (!this.scheduled || this.closed) return;
+    this.lastWriteAt = performance.now();
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    const now = this.lastWriteAt;
+    if (!this.nudged) {
+      this.nudged = true;
+      this.firstNudgeAt = now;
+    }
+    if (now - this.firstNudgeAt < NUDGE_WITHIN_MS) this.wake(NUDGE_AFTER_MS);
+  }
+
+  /** A reader waits for the list to fill: run shortly, without postponing a run already due. */
+  soon(): void {
+    if (!this.scheduled || this.closed || this.running || this.nudged) return;
+    this.nudged = true;
+    this.firstNudgeAt = performance.now();
+    this.wake(NUDGE_AFTER_MS);
+  }
+
+  /** One run now (or the one under way). */
+  runOnce(): Promise<FinderRun> {
+    if (this.closed) return Promise.resolve({ accounts: 0, entities: 0, more: false });
+    this.running ??= this.run().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /** Runs until nothing is left to compare (tests; throws what a run failed with). */
+  async drain(): Promise<void> {
+    for (let runs = 0; runs < 10_000; runs++) {
+      const run = await this.runOnce();
+      if (run.error) throw run.error;
+      if (!run.more && run.accounts === 0) return;
+    }
+    throw new Error('duplicate finder: still busy after 10,000 runs');
+  }
+
+  private wake(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), delayMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    this.nudged = false;
+    const run = await this.runOnce();
+    if (!this.scheduled || this.closed) return;
+    const more = (run.more && !run.error) || this.again;
+    this.again = false;
+    this.wake(more ? BREATH_MS : this.options.pollMs);
+  }
+
+  private async run(): Promise<FinderRun> {
+    const run: FinderRun = { accounts: 0, entities: 0, more: false };
+    const budget: Budget = { entities: this.options.entitiesPerRun };
+    const { db } = this.deps;
+    try {
+      const accounts = await log.accountsWithWork(db, this.options.accountsPerRun);
+      run.more = accounts.length === this.options.accountsPerRun;
+      for (const account of accounts) {
+        if (this.closed || budget.entities <= 0) {
+          run.more = true;
+          break;
+        }
+        const state = await log.claimAccount(db, account.id, {
+          holder: this.holder,
+          leaseMs: this.options.leaseMs,
+          eventSeq: account.eventSeq,
+        });
+        if (!state) continue;
+        run.accounts += 1;
+        const before = budget.entities;
+        try {
+          const done =
+            state.scan_seq !== null
+              ? await this.scan(state, budget)
+              : await this.apply(state, budget);
+          if (!done) run.more = true;
+        } finally {
+          run.entities += before - budget.entities;
+          await log.releaseAccount(db, account.id, this.holder);
+        }
+      }
+    } catch (error) {
+      run.error = error;
+      if (!this.closed) this.onError(error);
+    }
+    return run;
+  }
+
+  /**
+   * Every live space of the account by entity id, a chunk at a time, from
+   * where the last run stopped; then the log from the seq the scan started
+   * at. True when nothing is left for now.
+   */
+  private async scan(state: log.StateRow, budget: Budget): Promise<boolean> {
+    const { db } = this.deps;
+    const accountId = state.account_id;
+    const scanSeq = state.scan_seq ?? 0;
+    let space = state.scan_space ?? (await log.nextSpace(db, accountId, null)) ?? null;
+    let cursor = state.scan_cursor;
+    for (;;) {
+      if (space === null) {
+        await log.finishScan(db, accountId, this.holder);
+        return this.apply(
+          { ...state, applied_seq: Math.max(state.applied_seq, scanSeq), scan_seq: null },
+          budget,
+        );
+      }
+      if (this.closed || budget.entities <= 0) return false;
+      const ids = await log.entityIdsAfter(db, space, cursor, this.options.chunk);
+      const last = ids.length < this.options.chunk;
+      // Entities deleted while no position was kept leave names behind: those in this page's range go.
+      await repo.sweepRange(db, space, {
+        after: cursor,
+        through: last ? null : ids.at(-1)!,
+        present: ids,
+      });
+      const current = space;
+      await this.step(() => this.compare(current, ids, scanSeq, new Map()));
+      budget.entities -= Math.max(1, ids.length);
+      if (last) {
+        space = (await log.nextSpace(db, accountId, space)) ?? null;
+        cursor = null;
+        if (space === null) continue;
+      } else {
+        cursor = ids.at(-1)!;
+      }
+      const ours = await log.saveScan(db, accountId, this.holder, {
+        space,
+        cursor,
+        leaseMs: this.options.leaseMs,
+      });
+      if (!ours) return false;
+    }
+  }
+
+  /**
+   * The events after the applied position name the entities that changed,
+   * each in its event's space: they are compared again, then the position
+   * moves past those events. A log compacted past the position starts a scan.
+   */
+  private async apply(state: log.StateRow, budget: Budget): Promise<boolean> {
+    const { db } = this.deps;
+    const accountId = state.account_id;
+    let applied = state.applied_seq;
+    for (;;) {
+      if (this.closed || budget.entities <= 0) return false;
+      const events = await log.changesAfter(db, accountId, applied, this.options.eventsPage);
+      const first = events[0];
+      if (!first || first.seq !== applied + 1) {
+        const bounds = await log.logBounds(db, accountId);
+        if (bounds.compacted > applied) {
+          await log.restartScan(db, accountId, this.holder, bounds.latest);
+          return false;
+        }
+        if (!first) return true;
+      }
+      for (const [space, changed] of changesBySpace(events)) {
+        const ids = [...changed.ids];
+        for (let start = 0; start < ids.length; start += this.options.chunk) {
+          if (this.closed) return false;
+          const chunk = ids.slice(start, start + this.options.chunk);
+          await this.step(() => this.compare(space, chunk, 0, changed.names));
+          budget.entities -= chunk.length;
+        }
+      }
+      applied = events.at(-1)!.seq;
+      const ours = await log.setApplied(db, accountId, this.holder, applied, this.options.leaseMs);
+      if (!ours) return false;
+      if (events.length < this.options.eventsPage) return true;
+    }
+  }
+
+  /**
+   * One chunk's comparison, then a rest in proportion (`restRatio`), longer
+   * while writes keep coming (up to MAX_REST_MS), unless closing.
+   */
+  private async step(work: () => Promise<void>): Promise<void> {
+    const started = performance.now();
+    await work();
+    const ended = performance.now();
+    const writing = () => performance.now() - this.lastWriteAt < NUDGE_AFTER_MS;
+    let rest = (ended - started) * this.options.restRatio;
+    while ((rest > 0 || writing()) && !this.closed && performance.now() - ended < MAX_REST_MS) {
+      await sleep(rest > 0 ? rest : NUDGE_AFTER_MS, undefined, {
+        signal: this.closing.signal,
+      }).catch(() => undefined);
+      rest = 0;
+    }
+  }
+
+  /**
+   * Compares the entities `ids` of a space again: their names and blocking
+   * keys are stored anew, dismissals their renames undo are forgotten, their
+   * candidates are found and scored, and their pairs become those that
+   * score at least PROPOSE_AT. Entities gone take their pairs with them.
+   * `renamedAt`: for a scan, the seq it started at (the names read are at
+   * least that new); for the log, each entity's names and seqs from its events.
+   */
+  private async compare(
+    space: string,
+    ids: string[],
+    renamedAt: number,
+    eventNames: Map<string, { name: string; seq: number }[]>,
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    const { db } = this.deps;
+    const entities = await repo.entitiesOf(db, space, ids);
+    const present = new Set(entities.map((entity) => entity.id));
+    await repo.forgetEntities(
+      db,
+      space,
+      ids.filter((id) => !present.has(id)),
+    );
+    if (entities.length === 0) return;
+
+    const sides = new Map<string, Side>();
+    const nameRows: repo.NameRow[] = [];
+    const probes: repo.Probe[] = [];
+    for (const entity of entities) {
+      const form = analyseName(entity.name);
+      sides.set(entity.id, { id: entity.id, type: entity.type, names: [form] });
+      const keys = blockingKeys(form);
+      const hashed = (list: string[]) => list.map((key) => keyHash(space, key));
+      nameRows.push({ entity_id: entity.id, name: entity.name, keys: hashed(keys.stored) });
+      probes.push({ id: entity.id, probe: hashed(keys.probe) });
+    }
+    await repo.replaceNames(db, space, [...present], nameRows);
+    const renames = entities.flatMap((entity) => {
+      const seen = eventNames.get(entity.id);
+      return seen
+        ? seen.map(({ name, seq }) => ({ id: entity.id, name, seq }))
+        : renamedAt > 0
+          ? [{ id: entity.id, name: entity.name, seq: renamedAt }]
+          : [];
+    });
+    await repo.forgetRenamedDismissals(db, space, renames);
+
+    const candidates = await repo.candidatesOf(db, space, probes, this.options.perEntity);
+    // Each pair once, `a` < `b`, whichever side found it.
+    const pairs = new Map<string, { a: Side; b: Side; part?: string }>();
+    const others = new Map<string, Side>();
+    for (const row of candidates) {
+      const source = sides.get(row.source)!;
+      const other =
+        sides.get(row.other) ??
+        others.get(row.other) ??
+        (() => {
+          const side = { id: row.other, type: row.type, names: [analyseName(row.name)] };
+          others.set(row.other, side);
+          return side;
+        })();
+      const [a, b] = source.id < other.id ? [source, other] : [other, source];
+      const key = `${a.id} ${b.id}`;
+      if (pairs.has(key)) continue;
+      const match = compareNameLists(a.names, b.names, nameKindOf(a.type, b.type));
+      if (!match || match.score < WORTH_SIGNALS || (match.cap ?? 1) < PROPOSE_AT) continue;
+      pairs.set(key, match.part ? { a, b, part: match.part } : { a, b });
+    }
+
+    const worth = [...pairs.values()];
+    // The words one name shares with longer names, by the hash of their `p:` key.
+    const parts = new Map<string, string>();
+    for (const { part } of worth) if (part) parts.set(part, keyHash(space, `p:${part}`));
+    const [signals, holders] = await Promise.all([
+      repo.pairSignals(
+        db,
+        space,
+        worth.map((pair) => ({ a: pair.a.id, b: pair.b.id })),
+      ),
+      repo.partHolders(db, [...new Set(parts.values())]),
+    ]);
+    const signalOf = new Map(signals.map((row) => [`${row.a} ${row.b}`, row]));
+    const kept: repo.PairRow[] = [];
+    for (const [key, { a, b }] of pairs) {
+      const signal = signalOf.get(key);
+      const scored = scorePair({
+        namesA: a.names,
+        namesB: b.names,
+        typeA: a.type,
+        typeB: b.type,
+        sharedNeighbours: signal?.neighbours ?? 0,
+        sharedObservations: signal?.observations ?? 0,
+        partHolders: (word) => holders.get(parts.get(word) ?? '') ?? 1,
+      });
+      if (scored && scored.score >= PROPOSE_AT) {
+        kept.push({ a: a.id, b: b.id, score: scored.score, reasons: scored.reasons });
+      }
+    }
+    await repo.replacePairs(db, space, [...present], kept);
+  }
+}
+
+/** The entities a page of events names, by space, with the names entity events gave them. */
+function changesBySpace(
+  events: log.ChangeRow[],
+): Map<string, { ids: Set<string>; names: Map<string, { name: string; seq: number }[]> }> {
+  const bySpace = new Map<
+    string,
+    { ids: Set<string>; names: Map<string, { name: string; seq: number }[]> }
+  >();
+  for (const event of events) {
+    let changed = bySpace.get(event.space_id);
+    if (!changed) bySpace.set(event.space_id, (changed = { ids: new Set(), names: new Map() }));
+    for (const id of [event.entity_id, event.from_id, event.to_id, ...(event.merged ?? [])]) {
+      if (id) changed.ids.add(id);
+    }
+    if (event.entity_id && event.name !== null) {
+      const names = changed.names.get(event.entity_id) ?? [];
+      names.push({ name: event.name, seq: event.seq });
+      changed.names.set(event.entity_id, names);
+    }
+  }
+  return bySpace;
+}

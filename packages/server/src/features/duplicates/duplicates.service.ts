@@ -1,0 +1,126 @@
+import type { DuplicateCandidate, DuplicateList, DuplicateListQueryParsed } from '@engram/shared';
+import { z } from 'zod';
+import type { Db } from '../../db/connection.js';
+import type { SpaceAuth } from '../../lib/auth-context.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { notFound } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
+import { requireSpaceAccess } from '../../lib/space-access.js';
+import { bindService } from '../feature.js';
+import * as repo from './duplicates.repository.js';
+import { progressOf } from './finder.repository.js';
+
+export interface DuplicatesDeps {
+  db: Db;
+  /** The background finder: a read that finds it behind wakes it. */
+  finder: { soon(): void };
+}
+
+const uuid = z.string().refine(isUuid);
+const cursorShape = z.object({ s: z.number().min(0).max(1), a: uuid, b: uuid });
+
+/** A pair's id: the same whichever way round its entities are named. */
+export const pairId = (a: string, b: string) => `${a}_${b}`;
+
+/** The pair's ids in the order the tables keep them (`a` < `b`); 404 for an id that names no entity. */
+function orderedPair(entityIds: string[]): [string, string] {
+  const ids = entityIds.map((id) => id.toLowerCase());
+  if (ids.length !== 2 || !ids.every(isUuid)) throw notFound('Entity');
+  const [a, b] = ids as [string, string];
+  return a < b ? [a, b] : [b, a];
+}
+
+function toCandidate(row: repo.CandidatePairRow): DuplicateCandidate {
+  return {
+    id: pairId(row.entity_a, row.entity_b),
+    score: row.score,
+    reasons: row.reasons,
+    entities: [
+      {
+        id: row.entity_a,
+        name: row.name_a,
+        type: row.type_a,
+        observationsCount: Number(row.observations_a),
+        relationsCount: Number(row.relations_a),
+      },
+      {
+        id: row.entity_b,
+        name: row.name_b,
+        type: row.type_b,
+        observationsCount: Number(row.observations_b),
+        relationsCount: Number(row.relations_b),
+      },
+    ],
+  };
+}
+
+/**
+ * One page of the space's likely duplicates, best first, from the pairs the
+ * background finder keeps: dismissed pairs and deleted entities left out.
+ * `upToDate` is false while the account has changes the finder has not
+ * compared yet (the read wakes it).
+ */
+export async function listDuplicates(
+  deps: DuplicatesDeps,
+  auth: SpaceAuth,
+  query: DuplicateListQueryParsed,
+): Promise<DuplicateList> {
+  const position =
+    query.cursor === undefined
+      ? undefined
+      : decodeCursor(query.cursor, cursorShape, 'query.cursor');
+  const [rows, progress] = await Promise.all([
+    repo.listPairs(deps.db, auth.space.id, {
+      after: position && { score: position.s, a: position.a, b: position.b },
+      limit: query.limit + 1,
+    }),
+    progressOf(deps.db, auth.accountId),
+  ]);
+  const upToDate = progress?.upToDate ?? true;
+  if (!upToDate) deps.finder.soon();
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    candidates: page.map(toCandidate),
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor({ s: last.score, a: last.entity_a, b: last.entity_b })
+        : null,
+    upToDate,
+  };
+}
+
+/**
+ * Says the two entities are not one thing: the pair is not proposed again
+ * until one of them is renamed. 404 unless both are entities of the space.
+ */
+export async function dismissDuplicate(
+  deps: DuplicatesDeps,
+  auth: SpaceAuth,
+  entityIds: string[],
+): Promise<void> {
+  requireSpaceAccess(auth, auth.space.slug, 'write');
+  const [a, b] = orderedPair(entityIds);
+  if (!(await repo.dismissPair(deps.db, auth.accountId, auth.space.id, a, b))) {
+    throw notFound('Entity');
+  }
+}
+
+/** Takes a dismissal back (nothing to take back is no error). 404 unless both are entities of the space. */
+export async function undismissDuplicate(
+  deps: DuplicatesDeps,
+  auth: SpaceAuth,
+  entityIds: string[],
+): Promise<void> {
+  requireSpaceAccess(auth, auth.space.slug, 'write');
+  const [a, b] = orderedPair(entityIds);
+  if ((await repo.namesOf(deps.db, auth.space.id, [a, b])).length !== 2) throw notFound('Entity');
+  await repo.undismissPair(deps.db, auth.space.id, a, b);
+}
+
+/** Finding duplicates, as every adapter calls it (the database stays inside). */
+export function createDuplicatesService(deps: DuplicatesDeps) {
+  return bindService(deps, { listDuplicates, dismissDuplicate, undismissDuplicate });
+}
+
+export type DuplicatesService = ReturnType<typeof createDuplicatesService>;

@@ -1,0 +1,39 @@
+import { defineFeature } from '../feature.js';
+import { DuplicateFinder, type FinderOptions } from './duplicate-finder.js';
+import { duplicatesRoutes } from './duplicates.routes.js';
+import { createDuplicatesService } from './duplicates.service.js';
+
+export type { DuplicatesService } from './duplicates.service.js';
+export type { FinderOptions } from './duplicate-finder.js';
+
+/**
+ * Finding duplicate entities (issue 59, docs/consolidation.md): candidate
+ * pairs kept in the background from each account's change log, read best
+ * first, and dismissed. Needs no other feature: it reads the graph's tables
+ * and change log itself and never writes them.
+ */
+export const duplicatesFeature = defineFeature({
+  name: 'duplicates',
+  create(context, _needs: object, tuning?: Partial<FinderOptions>) {
+    const finder = new DuplicateFinder(
+      { db: context.db },
+      {
+        // One embedded process makes every write itself and wakes on it: its timer is for catching up.
+        pollMs: context.config.DATABASE_URL ? 2_000 : 5_000,
+        // PGlite runs every statement on one thread: the finder takes at most half its time.
+        restRatio: context.config.DATABASE_URL ? 0.25 : 1,
+        ...tuning,
+      },
+      (error) => context.onError(error, 'finding duplicates failed; retried later'),
+    );
+    finder.start();
+    context.onPublished(() => finder.nudge());
+    context.onClose(() => finder.close());
+    return {
+      ...createDuplicatesService({ db: context.db, finder }),
+      /** The background finder (tests run it by hand: `finder.drain()`, `finder.stop()`). */
+      finder,
+    };
+  },
+  routes: duplicatesRoutes,
+});
