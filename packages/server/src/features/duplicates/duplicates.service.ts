@@ -90,6 +90,12 @@ export async function listDuplicates(
   };
 }
 
+/** The pair a dismissal names, in stored order, once the credential may write the space. */
+function pairToWrite(auth: SpaceAuth, entityIds: string[]) {
+  requireSpaceAccess(auth, auth.space.slug, 'write');
+  return orderedPair(entityIds);
+}
+
 /**
  * Says the two entities are not one thing: the pair is not proposed again
  * until one of them is renamed. 404 unless both are entities of the space.
@@ -99,8 +105,7 @@ export async function dismissDuplicate(
   auth: SpaceAuth,
   entityIds: string[],
 ): Promise<void> {
-  requireSpaceAccess(auth, auth.space.slug, 'write');
-  const [a, b] = orderedPair(entityIds);
+  const [a, b] = pairToWrite(auth, entityIds);
   if (!(await repo.dismissPair(deps.db, auth.accountId, auth.space.id, a, b))) {
     throw notFound('Entity');
   }
@@ -112,8 +117,7 @@ export async function undismissDuplicate(
   auth: SpaceAuth,
   entityIds: string[],
 ): Promise<void> {
-  requireSpaceAccess(auth, auth.space.slug, 'write');
-  const [a, b] = orderedPair(entityIds);
+  const [a, b] = pairToWrite(auth, entityIds);
   if ((await repo.namesOf(deps.db, auth.space.id, [a, b])).length !== 2) throw notFound('Entity');
   await repo.undismissPair(deps.db, auth.space.id, a, b);
 }

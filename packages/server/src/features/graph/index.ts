@@ -12,6 +12,7 @@ export type { RelationFilter } from './relations.service.js';
 export type { CallOptions, WriteScope } from './write.js';
 export type { EntityRow } from './entities.repository.js';
 export type { ObservationRow } from './observations.repository.js';
+export type { RelationListFilter } from './relations.repository.js';
 export type { Page } from './graph-reads.service.js';
 /** The write operations a `graph.write` call runs on its scope (history's reverts, transfer's imports). */
 export * as graphWrites from './graph.writes.js';

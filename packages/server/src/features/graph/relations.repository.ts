@@ -372,6 +372,15 @@ export async function updateRelationType(
     .executeTakeFirst();
 }
 
+/** What the relations list filters and pages by (the present's, and history's as of a seq). */
+export interface RelationListFilter {
+  query?: string | undefined;
+  types?: string[] | undefined;
+  entityId?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
 /**
  * Relations with both ends' names and types, newest first. `query` matches
  * either end's name or the type, case-insensitively; `types` keeps the given
@@ -388,13 +397,7 @@ export async function updateRelationType(
 export async function listRelations(
   db: Db,
   spaceId: string,
-  filter: {
-    query?: string | undefined;
-    types?: string[] | undefined;
-    entityId?: string | undefined;
-    limit: number;
-    offset: number;
-  },
+  filter: RelationListFilter,
 ): Promise<{ rows: RelationWithEndsRow[]; total: number }> {
   const types = filter.types?.length ? filter.types : null;
   const typeFilter = types ? sql`and r.type = any(${types}::text[])` : sql``;

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { escapeLike } from '../../db/like.js';
+import type { ObservationRow, RelationListFilter } from '../graph/index.js';
 
 /**
  * The graph's rows as of a past seq (docs/history.md): the present with every
@@ -19,16 +20,8 @@ export interface EntityAtRow {
   updated_at: Date;
 }
 
-export interface ObservationAtRow {
-  id: string;
-  entity_id: string;
-  content: string;
-  metadata: Record<string, unknown> | null;
-  position: number;
-  created_at: Date;
-  valid_from: Date | null;
-  valid_to: Date | null;
-}
+/** An observation as of a seq: every column, its times of validity included. */
+export type ObservationAtRow = Required<ObservationRow>;
 
 export interface RelationAtRow {
   id: string;
@@ -236,13 +229,7 @@ export async function relationListAt(
   db: Db,
   spaceId: string,
   seq: number,
-  filter: {
-    query?: string | undefined;
-    types?: string[] | undefined;
-    entityId?: string | undefined;
-    limit: number;
-    offset: number;
-  },
+  filter: RelationListFilter,
 ): Promise<{ rows: (RelationAtRow & EndsRow)[]; total: number }> {
   const types = filter.types?.length ? sql`and r.type = any(${filter.types}::text[])` : sql``;
   const touching = filter.entityId
