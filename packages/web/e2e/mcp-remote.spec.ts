@@ -160,7 +160,7 @@ test('Claude Desktop’s snippet, run as shown, connects from the banner’s add
     const tools = await call('tools/list');
     const names = (tools.result?.['tools'] as { name: string }[]).map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['create_entities', 'recall', 'undo_last']));
-    expect(names).toHaveLength(16);
+    expect(names).toHaveLength(18);
 
     const created = await call('tools/call', {
       name: 'create_entities',

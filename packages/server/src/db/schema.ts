@@ -144,6 +144,8 @@ export interface EntitiesTable {
   type: string;
   /** `json`, not `jsonb`: the text as written, so its keys keep their order (migration 013). */
   metadata: Json;
+  /** Other names it goes by (migration 032); every by-name door resolves them. */
+  aliases: Generated<string[]>;
   observations_count: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

@@ -59,7 +59,10 @@ interface AccountLane {
 }
 
 /** What /mcp runs on: the memory server's services, and the watch that ends what a revoked credential opened. */
-type McpServices = Pick<MemoryServerDeps, 'graph' | 'history' | 'recall' | 'usage' | 'bus'> & {
+type McpServices = Pick<
+  MemoryServerDeps,
+  'graph' | 'history' | 'duplicates' | 'recall' | 'usage' | 'bus'
+> & {
   credentials: CredentialWatch;
   spaces: Pick<SpacesService, 'resolveSpace'>;
   entitlements: Pick<Entitlements, 'planOf'>;
@@ -278,6 +281,7 @@ export const mcpRoutes: FastifyPluginAsync<{
     const server = createMemoryServer({
       graph: services.graph,
       history: services.history,
+      duplicates: services.duplicates,
       recall: services.recall,
       usage: services.usage,
       bus: services.bus,
@@ -344,6 +348,7 @@ export const mcpRoutes: FastifyPluginAsync<{
           createMemoryServer({
             graph: services.graph,
             history: services.history,
+            duplicates: services.duplicates,
             recall: services.recall,
             usage: services.usage,
             bus: services.bus,

@@ -84,6 +84,8 @@ describe.each(['modern', 'legacy'] as const)('MCP endpoint (%s era)', (era) => {
         'get_neighbors',
         'find_path',
         'list_types',
+        'find_duplicates',
+        'merge_entities',
       ]),
     );
     const byName = new Map(tools.map((tool) => [tool.name, tool]));

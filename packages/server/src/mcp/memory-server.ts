@@ -1,16 +1,17 @@
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import {
   CONTEXT_CHARS_DEFAULT,
+  DUPLICATES_PAGE_DEFAULT,
   type Entity,
-  mcpTools,
   RECALL_LIMIT_DEFAULT,
   type RecallAnswer,
   TYPE_PAGE_DEFAULT,
 } from '@engram/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
+import { TOOLS } from './tools.js';
 import type { GraphService, MemoryGraph } from '../features/graph/index.js';
 import { asOfArgument } from '../features/graph/index.js';
+import type { DuplicatesService } from '../features/duplicates/index.js';
 import type { HistoryService } from '../features/history/index.js';
 import type { RecallService } from '../features/recall/index.js';
 import type { Operation, UsageMeter } from '../features/usage/index.js';
@@ -24,6 +25,7 @@ export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
 export interface MemoryServerDeps {
   graph: GraphService;
   history: Pick<HistoryService, 'undoLast'>;
+  duplicates: Pick<DuplicatesService, 'listDuplicates' | 'mergeEntities'>;
   recall: RecallService;
   usage: UsageMeter;
   bus: EventBus;
@@ -40,189 +42,6 @@ export interface MemoryServerDeps {
    *   by the HTTP entry from the account's event bus (see http.ts).
    */
   updates: 'subscribe' | 'push' | 'none';
-}
-
-const writes = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-};
-const deletes = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-const reads = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-
-/**
- * Each tool's title, description, schemas and hints, built once: zod schemas
- * are costly to build and compile, and a 2026-era request gets a new server.
- */
-const TOOLS = {
-  create_entities: {
-    title: 'Create Entities',
-    description:
-      'Create multiple new entities in the knowledge graph. Names that already exist are skipped; the same name twice in one call becomes one entity. Returns the entities created.',
-    ...mcpTools.create_entities,
-    annotations: writes,
-  },
-  create_relations: {
-    title: 'Create Relations',
-    description:
-      'Create multiple new relations between entities in the knowledge graph. Relations should be in active voice. Both ends must exist; relations that already exist are skipped. Returns the relations created.',
-    ...mcpTools.create_relations,
-    annotations: writes,
-  },
-  add_observations: {
-    title: 'Add Observations',
-    description:
-      'Add new observations to existing entities in the knowledge graph. Observations the entity already has are skipped.',
-    ...mcpTools.add_observations,
-    annotations: writes,
-  },
-  delete_entities: {
-    title: 'Delete Entities',
-    description: 'Delete multiple entities and their associated relations from the knowledge graph',
-    ...mcpTools.delete_entities,
-    annotations: deletes,
-  },
-  delete_observations: {
-    title: 'Delete Observations',
-    description: 'Delete specific observations from entities in the knowledge graph',
-    ...mcpTools.delete_observations,
-    annotations: deletes,
-  },
-  delete_relations: {
-    title: 'Delete Relations',
-    description: 'Delete multiple relations from the knowledge graph',
-    ...mcpTools.delete_relations,
-    annotations: deletes,
-  },
-  read_graph: {
-    title: 'Read Graph',
-    description:
-      'Read the entire knowledge graph. With limit/offset, reads one page of entities (oldest first) with the relations that start at them.',
-    ...mcpTools.read_graph,
-    annotations: reads,
-  },
-  search_nodes: {
-    title: 'Search Nodes',
-    description:
-      'Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation content, case-insensitively; best matches first (exact name, name prefix, name, type, observation). Returns the relations touching the matches. To ask a question in plain words ("When did Maya start her new job?"), use `recall`.',
-    ...mcpTools.search_nodes,
-    annotations: reads,
-  },
-  open_nodes: {
-    title: 'Open Nodes',
-    description:
-      'Open specific nodes in the knowledge graph by their names, with every relation touching them',
-    ...mcpTools.open_nodes,
-    annotations: reads,
-  },
-  update_entity: {
-    title: 'Update Entity',
-    description:
-      'Rename an entity, change its type, or replace its metadata (a JSON object). Its observations and relations stay attached.',
-    ...mcpTools.update_entity,
-    annotations: { ...writes, idempotentHint: true },
-  },
-  get_neighbors: {
-    title: 'Get Neighbors',
-    description:
-      'The entity and every entity within `depth` relations of it (either direction), nearest first, with the relations among them.',
-    ...mcpTools.get_neighbors,
-    annotations: reads,
-  },
-  find_path: {
-    title: 'Find Path',
-    description:
-      'A shortest chain of relations between two entities, following relations in either direction. Returns found=false when none exists within maxDepth hops.',
-    ...mcpTools.find_path,
-    annotations: reads,
-  },
-  recall: {
-    title: 'Recall',
-    description:
-      'Ask the memory a question in plain words ("When did Maya start her new job?", "what does the team use for CI"). Answers the individual observations that best answer it, best first, each with its entity — never whole entities. A question nothing answers gets few or no results. Filter with entityTypes or entityNames (exact names).',
-    ...mcpTools.recall,
-    annotations: reads,
-  },
-  get_context: {
-    title: 'Get Context',
-    description:
-      'One block of text to put in a prompt: what the memory knows about a question — the best observations grouped by entity, with the relations among those entities — cut to maxChars.',
-    ...mcpTools.get_context,
-    annotations: reads,
-  },
-  undo_last: {
-    title: 'Undo Last',
-    description:
-      'Undo the last write this credential made in this memory (a whole call: every entity, observation and relation it created, changed or deleted is put back), recorded as a change itself. Call again to undo the one before. Fails, naming what, when something it changed was changed since.',
-    ...mcpTools.undo_last,
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
-  },
-  list_types: {
-    title: 'List Types',
-    description:
-      'The entity types and relation types in use, with how many of each, most common first: one page of each list (100 unless `limit` says otherwise). When `nextCursor` is not null, call again with `cursor` set to it (and the same `prefix`) for the next page.',
-    ...mcpTools.list_types,
-    annotations: reads,
-  },
-};
-
-const memoisedSchemas = new WeakSet<z.ZodType>();
-type Options = Parameters<z.ZodType['~standard']['jsonSchema']['input']>[0];
-
-/**
- * Makes `schema` convert to JSON Schema once. The SDK converts a tool's
- * schemas on every `tools/list`, and its output schema once per server
- * instance: for each request on the 2026 era (~0.25 ms of CPU). The converted
- * schemas are only read (listed, and checked for an object root).
- */
-function convertedOnce(schema: z.ZodType): void {
-  // Tools share some output schemas (graphOutput, successOutput): wrap each once.
-  if (memoisedSchemas.has(schema)) return;
-  memoisedSchemas.add(schema);
-  const standard = schema['~standard'];
-  const memoised = (convert: (options: Options) => Record<string, unknown>) => {
-    const converted = new Map<string, Record<string, unknown>>();
-    return (options: Options) => {
-      const key = JSON.stringify(options);
-      let json = converted.get(key);
-      if (!json) converted.set(key, (json = convert(options)));
-      return json;
-    };
-  };
-  // Not enumerable, as zod keeps it: nothing that walks a schema's keys sees it.
-  Object.defineProperty(schema, '~standard', {
-    configurable: true,
-    writable: true,
-    enumerable: false,
-    value: {
-      ...standard,
-      jsonSchema: {
-        input: memoised(standard.jsonSchema.input),
-        output: memoised(standard.jsonSchema.output),
-      },
-    },
-  });
-}
-
-for (const tool of Object.values(TOOLS)) {
-  convertedOnce(tool.inputSchema);
-  convertedOnce(tool.outputSchema);
 }
 
 /**
@@ -336,7 +155,25 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     run({ type: 'create', resource: 'entity' }, async () => {
       const given = entities.map(({ entityType, ...entity }) => ({ ...entity, type: entityType }));
       const created = await graph.createEntities(auth, given, { existing: 'skip' });
-      return result({ entities: created.map(toMcpEntity) });
+      const answer = { entities: created.map(toMcpEntity) };
+      const likely = await graph.likelyDuplicatesOf(auth, created).catch((error: unknown) => {
+        // The entities are created: a failed lookup leaves the list empty, never the call failed.
+        deps.log?.warn({ err: error }, 'likely duplicates lookup failed');
+        return [];
+      });
+      const possibleDuplicates = likely.map(({ of, other, score }) => ({
+        name: of.name,
+        duplicateOf: other.name,
+        score,
+      }));
+      const line = `Possible duplicates: ${possibleDuplicates
+        .map((item) => `"${item.name}" may be "${item.duplicateOf}" (${item.score.toFixed(2)})`)
+        .join('; ')}. Merge with merge_entities or rename.`;
+      const structured = { ...answer, possibleDuplicates };
+      return result(
+        structured,
+        possibleDuplicates.length > 0 ? `${asText(structured)}\n\n${line}` : asText(structured),
+      );
     }),
   );
 
@@ -460,6 +297,52 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
             `${text}\n\n(truncated: no path found within the read limits; the search stopped before covering every entity within ${maxDepth ?? 6} hops)`,
           );
     }),
+  );
+
+  server.registerTool('find_duplicates', TOOLS.find_duplicates, ({ limit, cursor }) =>
+    run({ type: 'query', resource: 'entity' }, async () => {
+      const page = await deps.duplicates.listDuplicates(auth, {
+        limit: limit ?? DUPLICATES_PAGE_DEFAULT,
+        cursor,
+      });
+      const lines = page.candidates.map(
+        (candidate) =>
+          `${candidate.entities.map((entity) => `"${entity.name}" (${entity.type})`).join(' and ')}: ${candidate.score.toFixed(2)}, ${candidate.reasons.join('; ')}`,
+      );
+      const text =
+        lines.length === 0
+          ? 'No likely duplicates found.'
+          : `${lines.join('\n')}\n\nMerge a pair with merge_entities, naming the entity to keep as target.`;
+      return page.nextCursor
+        ? result(
+            page,
+            `${text}\n\n(truncated: more pairs follow; call find_duplicates with cursor "${page.nextCursor}" for the next page)`,
+          )
+        : result(page, text);
+    }),
+  );
+
+  server.registerTool(
+    'merge_entities',
+    TOOLS.merge_entities,
+    ({ target, sources, name, entityType }) =>
+      run({ type: 'update', resource: 'entity' }, async () => {
+        const answer = await deps.duplicates.mergeEntities(auth, {
+          target,
+          sources,
+          name,
+          type: entityType,
+        });
+        const structured = {
+          entity: { ...toMcpEntity(answer.entity), aliases: answer.entity.aliases },
+          merged: answer.merged,
+          callSeq: answer.callSeq,
+        };
+        return result(
+          structured,
+          `Merged ${answer.merged.entities} ${answer.merged.entities === 1 ? 'entity' : 'entities'} into "${answer.entity.name}" (${answer.merged.observations} observations and ${answer.merged.relations} relations moved, ${answer.merged.duplicatesDropped} repeats dropped). Undo with undo_last.`,
+        );
+      }),
   );
 
   server.registerTool('list_types', TOOLS.list_types, ({ limit, cursor, prefix }) =>

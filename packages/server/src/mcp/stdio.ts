@@ -69,6 +69,7 @@ export async function serveStdio(
       createMemoryServer({
         graph: runtime.graph,
         history: runtime.history,
+        duplicates: runtime.duplicates,
         recall: runtime.recall,
         usage: runtime.usage,
         bus: runtime.bus,

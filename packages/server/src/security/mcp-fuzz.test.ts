@@ -83,6 +83,7 @@ const TEMPLATES: Record<string, () => Record<string, unknown>> = {
     relations: [{ from: 'Ada', to: 'Engine', relationType: 'programmed' }],
   }),
   update_entity: () => ({ name: 'Ada', newName: 'Ada L.', entityType: 'person', metadata: {} }),
+  merge_entities: () => ({ target: 'Ada', sources: ['Ada L.'], name: 'Ada Lovelace' }),
 };
 const READS = [
   'read_graph',
@@ -91,6 +92,7 @@ const READS = [
   'get_neighbors',
   'find_path',
   'list_types',
+  'find_duplicates',
 ];
 
 type Random = ReturnType<typeof seededRandom>;

@@ -1,4 +1,4 @@
-import type { Entity, Relation } from '@engram/shared';
+import type { CreatedEntity, Entity, Relation } from '@engram/shared';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { as, signUp } from './harness.js';
@@ -33,7 +33,9 @@ export async function createEntity(
     payload: { type: 'concept', ...input },
   });
   expect(response.statusCode, response.body).toBe(201);
-  return response.json<Entity>();
+  // The entity as every read answers it: a create's answer adds its possible duplicates.
+  const { possibleDuplicates: _, ...entity } = response.json<CreatedEntity>();
+  return entity;
 }
 
 export async function createRelation(

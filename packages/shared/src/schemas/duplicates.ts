@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idString } from './common.js';
+import { entity, entityName, typeName } from './graph.js';
 
 /** Candidates per page when no `limit` is given, and the most one page holds. */
 export const DUPLICATES_PAGE_DEFAULT = 20;
@@ -17,6 +18,8 @@ export const duplicateListQuery = z.object({
     .max(DUPLICATES_PAGE_MAX, 'limit must be a whole number from 1 to 100')
     .default(DUPLICATES_PAGE_DEFAULT),
   cursor: z.string().max(2000).optional(),
+  /** Only the pairs this entity is in (the entity page's "Possible duplicates"). */
+  entityId: idString.optional(),
 });
 export type DuplicateListQuery = z.input<typeof duplicateListQuery>;
 export type DuplicateListQueryParsed = z.output<typeof duplicateListQuery>;
@@ -70,3 +73,57 @@ export const duplicatePairInput = z.object({
     .refine(([a, b]) => a !== b, TWO_ENTITIES),
 });
 export type DuplicatePairInput = z.infer<typeof duplicatePairInput>;
+
+/** The most sources one merge takes. */
+export const MERGE_SOURCES_MAX = 20;
+
+/**
+ * POST /api/entities/merge: the sources become the target. `name` and `type`
+ * rename and retype the target (its old name becomes an alias).
+ */
+export const mergeInput = z
+  .object({
+    targetId: idString,
+    sourceIds: z
+      .array(idString, { error: 'sourceIds must be a list of entity ids' })
+      .min(1, 'Give at least one source')
+      .max(MERGE_SOURCES_MAX, `At most ${MERGE_SOURCES_MAX} sources per merge`),
+    name: entityName.optional(),
+    type: typeName('Type').optional(),
+  })
+  .refine((value) => !value.sourceIds.includes(value.targetId), {
+    message: 'The target cannot be one of its sources',
+    path: ['sourceIds'],
+  });
+export type MergeInput = z.input<typeof mergeInput>;
+
+/** What a merge did: the target as it is now, counts of what moved, and the call to revert. */
+export const mergeResult = z.object({
+  entity,
+  merged: z.object({
+    /** Sources removed. */
+    entities: z.number().int(),
+    /** Observations moved to the target (equal ones are kept once and not counted). */
+    observations: z.number().int(),
+    /** Relations re-pointed to the target (ones that became a loop or a repeat are dropped and not counted). */
+    relations: z.number().int(),
+    /** Observations and relations dropped as repeats or loops. */
+    duplicatesDropped: z.number().int(),
+  }),
+  /** The merge's call, as history names it: `POST /api/changes/{callSeq}/revert` undoes it. */
+  callSeq: z.number().int(),
+});
+export type MergeResult = z.infer<typeof mergeResult>;
+
+/** A likely duplicate of an entity just created (`POST /api/entities`'s `possibleDuplicates`). */
+export const possibleDuplicate = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  score: z.number().min(0).max(1),
+});
+export type PossibleDuplicate = z.infer<typeof possibleDuplicate>;
+
+/** POST /api/entities's 201: the entity, and the entities it is probably the same as (empty when none). */
+export const createdEntity = entity.extend({ possibleDuplicates: z.array(possibleDuplicate) });
+export type CreatedEntity = z.infer<typeof createdEntity>;

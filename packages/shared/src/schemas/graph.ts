@@ -8,6 +8,9 @@ export const OBSERVATIONS_PER_REQUEST_MAX = 1_000;
 export const METADATA_MAX_BYTES = 64 * 1024;
 
 export const METADATA_MAX_DEPTH = 32;
+/** Other names an entity goes by (a merge's sources' names, or given): at most this many, each at most ALIAS_MAX characters. */
+export const ALIASES_MAX = 20;
+export const ALIAS_MAX = 200;
 
 /** True when every key and string in `value` is storable and it nests at most `depth` levels. */
 function storableJson(value: unknown, depth: number): boolean {
@@ -40,6 +43,23 @@ export const typeName = (label: string) =>
     .trim()
     .min(1, `${label} is required`)
     .max(TYPE_MAX, `${label} must be at most ${TYPE_MAX} characters`);
+
+/**
+ * An entity's aliases: each trimmed, blank ones and repeats dropped. Every
+ * by-name door resolves an alias to its entity; an alias may not be another
+ * entity's name or alias (409).
+ */
+export const aliasList = z
+  .array(
+    text('An alias must be text')
+      .trim()
+      .max(ALIAS_MAX, `An alias must be at most ${ALIAS_MAX} characters`),
+    { error: 'aliases must be a list of names' },
+  )
+  .transform((aliases) => [...new Set(aliases.filter((alias) => alias.length > 0))])
+  .refine((aliases) => aliases.length <= ALIASES_MAX, {
+    message: `An entity has at most ${ALIASES_MAX} aliases`,
+  });
 
 /** An ISO 8601 time (a date alone, or a date and time with its zone). */
 const isoTime = (field: string) =>
@@ -110,6 +130,8 @@ export const entityUpdateInput = z.object({
   name: entityName,
   type: typeName('Type'),
   metadata: metadataObject.optional(),
+  /** Replaces the entity's aliases when given. */
+  aliases: aliasList.optional(),
   observations: observationList.optional(),
 });
 export type EntityUpdateInput = z.input<typeof entityUpdateInput>;
@@ -149,6 +171,8 @@ export const entity = z.object({
   id: z.string(),
   name: z.string(),
   type: z.string(),
+  /** Other names it goes by; every by-name door resolves them to it. */
+  aliases: z.array(z.string()),
   metadata: z.record(z.string(), z.unknown()),
   observations: z.array(observation),
   observationsCount: z.number().int(),

@@ -92,6 +92,8 @@ export const entityVersion = z.object({
   name: z.string(),
   type: z.string(),
   metadata: z.record(z.string(), z.unknown()),
+  /** Other names it went by (a merge adds its sources'). */
+  aliases: z.array(z.string()),
   observations: z.array(observationVersion),
 });
 export type EntityVersion = z.infer<typeof entityVersion>;

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { text } from './common.js';
 import { AS_OF_HELP, asOfParam, revertResult } from './history.js';
 import {
+  DUPLICATES_PAGE_DEFAULT,
+  DUPLICATES_PAGE_MAX,
+  duplicateList,
+  MERGE_SOURCES_MAX,
+  mergeResult,
+} from './duplicates.js';
+import {
   ENTITY_NAME_MAX,
   GRAPH_DEPTH_MAX,
   metadataObject,
@@ -89,7 +96,13 @@ const paging = {
 export const mcpTools = {
   create_entities: {
     inputSchema: z.object({ entities: z.array(mcpEntity).max(MCP_BATCH_MAX) }),
-    outputSchema: z.object({ entities: z.array(mcpEntity) }),
+    outputSchema: z.object({
+      entities: z.array(mcpEntity),
+      /** Created entities that are probably another's (`duplicateOf`): merge or rename them. */
+      possibleDuplicates: z
+        .array(z.object({ name: z.string(), duplicateOf: z.string(), score: z.number() }))
+        .optional(),
+    }),
   },
   create_relations: {
     inputSchema: z.object({
@@ -277,5 +290,42 @@ export const mcpTools = {
   undo_last: {
     inputSchema: z.object({}),
     outputSchema: revertResult,
+  },
+  find_duplicates: {
+    inputSchema: z.object({
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(DUPLICATES_PAGE_MAX)
+        .optional()
+        .describe(`Most candidate pairs in this page (default ${DUPLICATES_PAGE_DEFAULT})`),
+      cursor: z.string().max(2000).optional().describe('The nextCursor of the previous page'),
+    }),
+    outputSchema: duplicateList,
+  },
+  merge_entities: {
+    inputSchema: z.object({
+      target: name('The entity that stays (its name or an alias)'),
+      sources: z
+        .array(text().max(ENTITY_NAME_MAX))
+        .min(1)
+        .max(MERGE_SOURCES_MAX)
+        .describe(
+          'The entities merged into the target and removed; their names become its aliases',
+        ),
+      name: name('A new name for the target (its old name becomes an alias)').optional(),
+      entityType: text().max(TYPE_MAX).optional().describe('A new type for the target'),
+    }),
+    outputSchema: z.object({
+      entity: z.object({
+        name: z.string(),
+        entityType: z.string(),
+        aliases: z.array(z.string()),
+        observations: z.array(z.string()),
+      }),
+      merged: mergeResult.shape.merged,
+      callSeq: z.number().int(),
+    }),
   },
 };

@@ -25,6 +25,7 @@ export const GRAPH_EVENT_TYPES = [
   'relation_created',
   'relation_updated',
   'relation_deleted',
+  'entity_merged',
 ] as const;
 export type GraphEventType = (typeof GRAPH_EVENT_TYPES)[number];
 
@@ -62,6 +63,14 @@ const observationsAdded = z.object({
   ),
 });
 
+/** One merge (its only event): the sources, gone, became `entityId`, which they name as aliases. */
+const entitiesMerged = z.object({
+  entityId: z.string(),
+  name: z.string(),
+  mergedIds: z.array(z.string()),
+  mergedNames: z.array(z.string()),
+});
+
 /**
  * A change to an account's graph, as the change log records it and the
  * gateway sends it (docs/product.md, States): the server emits exactly these payloads, the
@@ -75,6 +84,7 @@ export const graphChange = z.discriminatedUnion('type', [
   z.object({ type: z.literal('relation_created'), payload: relationChange }),
   z.object({ type: z.literal('relation_updated'), payload: relationChange }),
   z.object({ type: z.literal('relation_deleted'), payload: relationChange }),
+  z.object({ type: z.literal('entity_merged'), payload: entitiesMerged }),
 ]);
 export type GraphChange = z.infer<typeof graphChange>;
 export type GraphChangePayload<T extends GraphEventType> = Extract<
@@ -84,6 +94,9 @@ export type GraphChangePayload<T extends GraphEventType> = Extract<
 
 /** The entities a change is about: an entity subscription receives the change when it names one. */
 export function entitiesOfChange(change: GraphChange): string[] {
+  if (change.type === 'entity_merged') {
+    return [change.payload.entityId, ...change.payload.mergedIds];
+  }
   return 'fromEntityId' in change.payload
     ? [change.payload.fromEntityId, change.payload.toEntityId]
     : [change.payload.entityId];

@@ -29,6 +29,7 @@ import * as wordIndexesBySpace from './028-word-indexes-by-space.js';
 import * as planLimitRefusal from './029-plan-limit-refusal.js';
 import * as stagedEvents from './030-staged-events.js';
 import * as duplicates from './031-duplicates.js';
+import * as aliasesAndMerges from './032-aliases-and-merges.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -63,4 +64,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '029-plan-limit-refusal', sql: planLimitRefusal.sql },
   { name: '030-staged-events', sql: stagedEvents.sql },
   { name: '031-duplicates', sql: duplicates.sql },
+  { name: '032-aliases-and-merges', sql: aliasesAndMerges.sql },
 ];

@@ -306,7 +306,12 @@ export interface CandidatePairRow {
 export async function listPairs(
   db: Db,
   spaceId: string,
-  page: { after?: { score: number; a: string; b: string } | undefined; limit: number },
+  page: {
+    after?: { score: number; a: string; b: string } | undefined;
+    limit: number;
+    /** Only the pairs this entity is in. */
+    entityId?: string | undefined;
+  },
 ): Promise<CandidatePairRow[]> {
   const after = page.after;
   const result = await sql<CandidatePairRow>`
@@ -328,6 +333,7 @@ export async function listPairs(
                       or (p.entity_a, p.entity_b) > (${after.a}::uuid, ${after.b}::uuid))`
            : sql``
        }
+       ${page.entityId ? sql`and ${page.entityId}::uuid in (p.entity_a, p.entity_b)` : sql``}
        and not exists (
          select 1 from duplicate_dismissals d
           where d.space_id = p.space_id and d.entity_a = p.entity_a and d.entity_b = p.entity_b

@@ -1,4 +1,10 @@
-import { duplicateList, duplicateListQuery, duplicatePairInput } from '@engram/shared';
+import {
+  duplicateList,
+  duplicateListQuery,
+  duplicatePairInput,
+  mergeInput,
+  mergeResult,
+} from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-responses.js';
@@ -11,6 +17,15 @@ const errors = errorResponses(
   'UNAUTHORIZED',
   'FORBIDDEN',
   'NOT_FOUND',
+  'RATE_LIMITED',
+);
+const mergeErrors = errorResponses(
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'PLAN_LIMIT_REACHED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
   'RATE_LIMITED',
 );
 
@@ -80,5 +95,22 @@ export const duplicatesRoutes: FastifyPluginAsyncZod<RouteOptions<DuplicatesServ
       await duplicates.undismissDuplicate(spaceAuthOf(request), request.body.entityIds);
       return reply.status(204).send(null);
     },
+  );
+
+  app.post(
+    '/api/entities/merge',
+    {
+      config: { operation: { type: 'update', resource: 'entity' } },
+      schema: {
+        ...schema,
+        tags: ['entities'],
+        summary: 'Merge entities into one',
+        description:
+          "In one call: the sources' observations move to the target (texts equal but for case, spacing and end punctuation are kept once, the earliest), their relations are re-pointed to it (a relation that would join the target to itself, or repeat one it has, is dropped), their metadata fills the keys the target lacks, their names become its aliases, and they are removed. `name` and `type` rename and retype the target (its old name becomes an alias). At most 20 sources, all in the space (404 otherwise); 402 when the target would pass the plan's observations per entity; 409 when `name` is another entity's. One `entity_merged` event; `POST /api/changes/{callSeq}/revert` undoes it exactly.",
+        body: mergeInput,
+        response: { 200: mergeResult, ...mergeErrors },
+      },
+    },
+    async (request) => duplicates.mergeEntities(spaceAuthOf(request), request.body),
   );
 };

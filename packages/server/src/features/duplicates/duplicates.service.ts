@@ -9,8 +9,9 @@ import { requireSpaceAccess } from '../../lib/space-access.js';
 import { bindService } from '../feature.js';
 import * as repo from './duplicates.repository.js';
 import { progressOf } from './finder.repository.js';
+import { mergeEntities, type MergeDeps } from './merge.service.js';
 
-export interface DuplicatesDeps {
+export interface DuplicatesDeps extends MergeDeps {
   db: Db;
   /** The background finder: a read that finds it behind wakes it. */
   finder: { soon(): void };
@@ -69,10 +70,13 @@ export async function listDuplicates(
     query.cursor === undefined
       ? undefined
       : decodeCursor(query.cursor, cursorShape, 'query.cursor');
+  const entityId = query.entityId?.toLowerCase();
+  if (entityId !== undefined && !isUuid(entityId)) throw notFound('Entity');
   const [rows, progress] = await Promise.all([
     repo.listPairs(deps.db, auth.space.id, {
       after: position && { score: position.s, a: position.a, b: position.b },
       limit: query.limit + 1,
+      entityId,
     }),
     progressOf(deps.db, auth.accountId),
   ]);
@@ -124,7 +128,12 @@ export async function undismissDuplicate(
 
 /** Finding duplicates, as every adapter calls it (the database stays inside). */
 export function createDuplicatesService(deps: DuplicatesDeps) {
-  return bindService(deps, { listDuplicates, dismissDuplicate, undismissDuplicate });
+  return bindService(deps, {
+    listDuplicates,
+    dismissDuplicate,
+    undismissDuplicate,
+    mergeEntities,
+  });
 }
 
 export type DuplicatesService = ReturnType<typeof createDuplicatesService>;

@@ -1,20 +1,23 @@
 import { defineFeature } from '../feature.js';
+import type { GraphService } from '../graph/index.js';
 import { DuplicateFinder, type FinderOptions } from './duplicate-finder.js';
 import { duplicatesRoutes } from './duplicates.routes.js';
 import { createDuplicatesService } from './duplicates.service.js';
+import { likelyDuplicatesOf } from './likely-duplicates.js';
 
 export type { DuplicatesService } from './duplicates.service.js';
 export type { FinderOptions } from './duplicate-finder.js';
 
 /**
- * Finding duplicate entities (issue 59, docs/consolidation.md): candidate
- * pairs kept in the background from each account's change log, read best
- * first, and dismissed. Needs no other feature: it reads the graph's tables
- * and change log itself and never writes them.
+ * Consolidation (docs/consolidation.md): candidate pairs of duplicate
+ * entities kept in the background from each account's change log, read best
+ * first, and dismissed; and merges, which write through the graph's write
+ * path (the finder reads the graph's tables and change log itself and never
+ * writes them).
  */
 export const duplicatesFeature = defineFeature({
   name: 'duplicates',
-  create(context, _needs: object, tuning?: Partial<FinderOptions>) {
+  create(context, { graph }: { graph: GraphService }, tuning?: Partial<FinderOptions>) {
     const finder = new DuplicateFinder(
       { db: context.db },
       {
@@ -28,11 +31,14 @@ export const duplicatesFeature = defineFeature({
       },
       (error) => context.onError(error, 'finding duplicates failed; retried later'),
     );
+    graph.attachLikelyDuplicates({
+      likelyDuplicatesOf: (auth, created) => likelyDuplicatesOf(context.db, auth.space.id, created),
+    });
     finder.start();
     context.onPublished(() => finder.nudge());
     context.onClose(() => finder.close());
     return {
-      ...createDuplicatesService({ db: context.db, finder }),
+      ...createDuplicatesService({ db: context.db, finder, graph }),
       /** The background finder (tests run it by hand: `finder.drain()`, `finder.stop()`). */
       finder,
     };

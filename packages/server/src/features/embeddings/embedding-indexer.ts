@@ -485,6 +485,8 @@ function entitiesBySpace(events: ChangeEvent[]): Map<string, Set<string>> {
     let entities = bySpace.get(event.spaceId);
     if (!entities) bySpace.set(event.spaceId, (entities = new Set()));
     entities.add(event.payload.entityId);
+    // A merge's sources: the vectors of their observations dropped as repeats go.
+    if ('mergedIds' in event.payload) for (const id of event.payload.mergedIds) entities.add(id);
   }
   return bySpace;
 }

@@ -277,7 +277,11 @@ export async function sweepVectors(
   return result.rows[0] ?? { scanned: 0, last: null, removed: 0 };
 }
 
-/** Removes the vectors of these entities of the space whose observation is gone; returns how many went. */
+/**
+ * Removes the vectors of these entities of the space whose observation is
+ * gone, and files those whose observation moved (a merge) under its entity
+ * now; returns how many went.
+ */
 export async function removeOrphansOf(
   db: Db,
   spaceId: string,
@@ -291,6 +295,13 @@ export async function removeOrphansOf(
          and not exists (select 1 from observations o
                           where o.space_id = ${spaceId} and o.id = e.observation_id)
       returning 1
+    ),
+    -- Observations a merge moved (or its revert moved back) keep their vectors, under their entity now.
+    moved as (
+      update observation_embeddings e set entity_id = o.entity_id
+        from observations o
+       where e.space_id = ${spaceId} and e.entity_id = any(${entityIds}::uuid[])
+         and o.space_id = ${spaceId} and o.id = e.observation_id and o.entity_id <> e.entity_id
     )
     select count(*)::int as count from gone
   `.execute(db);

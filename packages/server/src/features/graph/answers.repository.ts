@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
+import { entityNamed } from './entities.repository.js';
 import type { TouchingRelationRow } from './relations.repository.js';
 import { touchingGiven, walkFrom } from './walks.repository.js';
 
@@ -130,8 +131,7 @@ export async function namedAnswer(
     {
       page: sql`select e.id, g.ord
                   from unnest(${hidden(sql`${[...new Set(names)]}::text[]`)}) with ordinality as g(name, ord)
-                  cross join lateral (select id from entities e
-                                       where e.space_id = ${spaceId} and e.name = g.name limit 1) e
+                  cross join lateral ${entityNamed(spaceId, sql`g.name`, sql`e.id`)} e
                  order by g.ord
                  limit ${hidden(sql`${limit}::int`)}`,
     },
@@ -150,7 +150,6 @@ export async function neighbourhoodAnswer(
   walk: { depth: number; limit: number },
   budget: AnswerBudget,
 ): Promise<AnswerRows> {
-  const root = sql`array(select id from entities
-                          where space_id = ${spaceId} and name = ${hidden(sql`${name}::text`)})`;
+  const root = sql`array(select id from ${entityNamed(spaceId, hidden(sql`${name}::text`), sql`e.id`)} e)`;
   return readAnswer(db, spaceId, { page: walkFrom(spaceId, root, walk) }, budget);
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 import { runStaged, type Staging } from './changes.repository.js';
@@ -11,6 +11,7 @@ export interface EntityRow {
   name: string;
   type: string;
   metadata: Record<string, unknown>;
+  aliases: string[];
   observations_count: number;
   created_at: Date;
   updated_at: Date;
@@ -21,6 +22,7 @@ export const entityColumns = [
   'name',
   'type',
   'metadata',
+  'aliases',
   'observations_count',
   'created_at',
   'updated_at',
@@ -71,6 +73,19 @@ export async function findEntityWithObservations(
 }
 
 /**
+ * The space's entity called `name`: by its name, else by one of its aliases
+ * (migration 032; the partial index holds only entities that have aliases).
+ * A subquery for a lateral join, one probe per name.
+ */
+export const entityNamed = (spaceId: string, name: RawBuilder<unknown>, columns = sql`e.*`) => sql`(
+  (select ${columns} from entities e where e.space_id = ${spaceId} and e.name = ${name} limit 1)
+  union all
+  (select ${columns} from entities e
+    where e.space_id = ${spaceId} and e.aliases <> '{}' and e.aliases @> array[${name}::text]
+    limit 1)
+  limit 1)`;
+
+/**
  * The account's entities whose name (or id) is among `keys`: one key probe
  * per distinct key, one array parameter however many, planned once
  * (decision 015). Not `name = any(…)`: for a relation batch's 1,000 names
@@ -84,14 +99,16 @@ export async function entitiesBy<Row>(
   by: 'name' | 'id',
   keys: string[],
   columns: readonly string[],
-): Promise<Row[]> {
+): Promise<(Row & { key: string })[]> {
   if (keys.length === 0) return [];
-  const { rows } = await sql<Row>`
-    ${planOnce} select ${sql.join(columns.map((column) => sql.ref(`e.${column}`)))}
+  const entity =
+    by === 'name'
+      ? entityNamed(spaceId, sql`given.key`)
+      : sql`(select * from entities e where e.space_id = ${spaceId} and e.id = given.key limit 1)`;
+  const { rows } = await sql<Row & { key: string }>`
+    ${planOnce} select ${sql.join(columns.map((column) => sql.ref(`e.${column}`)))}, given.key::text as key
       from unnest(${hidden(sql`${[...new Set(keys)]}::${sql.raw(by === 'id' ? 'uuid' : 'text')}[]`)}) as given(key)
-      cross join lateral (select * from entities e
-                           where e.space_id = ${spaceId} and ${sql.ref(`e.${by}`)} = given.key
-                           limit 1) e
+      cross join lateral ${entity} e
   `.execute(db);
   return rows;
 }
@@ -100,7 +117,7 @@ export async function findEntitiesByName(
   db: Db,
   spaceId: string,
   names: string[],
-): Promise<EntityRow[]> {
+): Promise<(EntityRow & { key: string })[]> {
   return entitiesBy(db, spaceId, 'name', names, entityColumns);
 }
 
@@ -111,12 +128,12 @@ export interface EntityKey {
   type: string;
 }
 
-/** The named entities' keys (a relation batch names up to 2 × 100,000 of them). */
+/** The named entities' keys, each with the name it was found by (`key`: its name or an alias; a relation batch names up to 2 × 100,000 of them). */
 export async function findEntityKeysByName(
   db: Db,
   spaceId: string,
   names: string[],
-): Promise<EntityKey[]> {
+): Promise<(EntityKey & { key: string })[]> {
   return entitiesBy(db, spaceId, 'name', names, ['id', 'name', 'type']);
 }
 
@@ -178,6 +195,7 @@ export async function updateEntity(
     name: string;
     type: string;
     metadata?: Record<string, unknown> | undefined;
+    aliases?: string[] | undefined;
   },
 ): Promise<EntityRow | undefined> {
   return db
@@ -186,6 +204,7 @@ export async function updateEntity(
       name: changes.name,
       type: changes.type,
       ...(changes.metadata ? { metadata: JSON.stringify(changes.metadata) } : {}),
+      ...(changes.aliases ? { aliases: changes.aliases } : {}),
       updated_at: new Date(),
     })
     .where('space_id', '=', spaceId)
@@ -227,6 +246,8 @@ export interface EntityInsert {
   name: string;
   type: string;
   metadata: Record<string, unknown>;
+  /** Kept on an import and when a revert brings an entity back. */
+  aliases?: string[] | undefined;
   observations: FirstObservation[];
   createdAt?: string | undefined;
   updatedAt?: string | undefined;
@@ -269,6 +290,7 @@ export async function insertEntities(
       name: entity.name,
       type: entity.type,
       metadata: entity.metadata,
+      aliases: entity.aliases ?? [],
       n: entity.observations.length,
       created_at: entity.createdAt,
       updated_at: entity.updatedAt,
@@ -300,8 +322,9 @@ export async function insertEntities(
     ${planOnce} with given as (
       select * from rows from (
         json_to_recordset(${entityBatch}::json)
-          as (id uuid, name text, type text, metadata json, n int, created_at timestamptz, updated_at timestamptz)
-      ) with ordinality as g(id, name, type, metadata, n, created_at, updated_at, ord)
+          as (id uuid, name text, type text, metadata json, aliases text[], n int,
+              created_at timestamptz, updated_at timestamptz)
+      ) with ordinality as g(id, name, type, metadata, aliases, n, created_at, updated_at, ord)
     ),
     given_observations as (
       select * from rows from (
@@ -311,10 +334,22 @@ export async function insertEntities(
       ) with ordinality as o(id, entity_id, content, metadata, created_at, valid_from, valid_to, ord)
     ),
     inserted as (
-      insert into entities (space_id, id, name, type, metadata, observations_count, created_at, updated_at)
-      select ${spaceId}, g.id, g.name, g.type, g.metadata, g.n,
+      insert into entities (space_id, id, name, type, metadata, aliases, observations_count,
+                            created_at, updated_at)
+      select ${spaceId}, g.id, g.name, g.type, g.metadata,
+             -- An alias another entity has as its name or alias is left out (an import's).
+             array(select a from unnest(g.aliases) a
+                    where a <> g.name
+                      and not exists (select 1 from entities x
+                                       where x.space_id = ${spaceId}
+                                         and (x.name = a or (x.aliases <> '{}' and x.aliases @> array[a])))),
+             g.n,
              coalesce(g.created_at, c.now), coalesce(g.updated_at, g.created_at, c.now)
         from given g cross join (select clock_timestamp() as now) c
+       -- A name another entity goes by is that entity's: skipped as existing.
+       where not exists (select 1 from entities a
+                          where a.space_id = ${spaceId} and a.aliases <> '{}'
+                            and a.aliases @> array[g.name])
        order by g.ord
       on conflict do nothing
       returning ${sql.join(entityColumns.map((column) => sql.ref(column)))}, ordinal
@@ -405,10 +440,12 @@ export async function deleteEntities(
       select e.id, min(k.ord) as ord
         from unnest(${keys}::text[]) with ordinality as k(key, ord)
         -- A probe per key, never a scan of the space's entities.
-        cross join lateral (select e.id from entities e
-                             where e.space_id = ${spaceId}
-                               and ${sql.ref(`e.${by}`)} = k.key${sql.raw(by === 'id' ? '::uuid' : '')}
-                             limit 1) e
+        cross join lateral ${
+          by === 'name'
+            ? entityNamed(spaceId, sql`k.key`, sql`e.id`)
+            : sql`(select e.id from entities e
+                    where e.space_id = ${spaceId} and e.id = k.key::uuid limit 1)`
+        } e
        group by e.id
     ),
     outgoing as (

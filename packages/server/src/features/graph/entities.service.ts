@@ -61,6 +61,8 @@ export async function createEntities(
     );
     if (existing.length === 0) return answer;
     if (options.existing === 'reject') {
+      // Its name, or another's alias: the refusal says which entity holds it.
+      await writes.assertNamesFree(scope, existing, [], 'name');
       throw conflict(`An entity named "${existing[0]}" already exists`, 'name');
     }
     const byName = await requireByName(scope.trx, auth.space.id, existing);
@@ -78,7 +80,7 @@ export async function createEntities(
     if (additions.length > 0) await writes.addObservations(scope, additions);
     const rows = await entityRepo.findEntitiesByName(scope.trx, auth.space.id, existing);
     const order = new Map(existing.map((name, index) => [name, index]));
-    rows.sort((a, b) => order.get(a.name)! - order.get(b.name)!);
+    rows.sort((a, b) => order.get(a.key)! - order.get(b.key)!);
     const merged = await withObservations({ ...deps, db: scope.trx }, auth.space.id, rows);
     return [...answer, ...merged.entities];
   });
@@ -175,6 +177,7 @@ export async function updateEntity(
     name?: string | undefined;
     type?: string | undefined;
     metadata?: Record<string, unknown> | undefined;
+    aliases?: string[] | undefined;
     observations?: ObservationInput[] | undefined;
   },
 ): Promise<Entity> {
@@ -187,6 +190,7 @@ export async function updateEntity(
       name: change.name === undefined ? undefined : entityNameOf(change.name, 'name'),
       type: change.type?.trim() || undefined,
       metadata: change.metadata,
+      aliases: change.aliases,
       observations: change.observations,
     });
     const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.space.id, [row]);

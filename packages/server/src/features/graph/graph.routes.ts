@@ -3,6 +3,7 @@ import {
   addObservationsInput,
   deleteResult,
   entity,
+  createdEntity,
   entityInput,
   entityList,
   entityListQuery,
@@ -110,16 +111,22 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       schema: {
         ...entities,
         summary: 'Create an entity',
-        description: 'Names are unique per account (409). Blank observations are dropped.',
+        description:
+          "Names are unique per space (409, also for another entity's alias). Blank and repeated observations are dropped. `possibleDuplicates` lists existing entities it is probably the same as (by name and type, best first; empty when none): merge them with `POST /api/entities/merge`.",
         body: entityInput,
-        response: { 201: entity, ...errors },
+        response: { 201: createdEntity, ...errors },
       },
     },
     async (request, reply) => {
-      const [created] = await graph.createEntities(spaceAuthOf(request), [request.body], {
-        existing: 'reject',
+      const auth = spaceAuthOf(request);
+      const [created] = await graph.createEntities(auth, [request.body], { existing: 'reject' });
+      const likely = await graph.likelyDuplicatesOf(auth, [created!]).catch((error: unknown) => {
+        // The entity is created: a failed lookup leaves the list empty, never the create failed.
+        request.log.warn({ err: error }, 'likely duplicates lookup failed');
+        return [];
       });
-      return reply.status(201).send(created!);
+      const possibleDuplicates = likely.map(({ other, score }) => ({ ...other, score }));
+      return reply.status(201).send({ ...created!, possibleDuplicates });
     },
   );
 

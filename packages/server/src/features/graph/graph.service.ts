@@ -28,6 +28,7 @@ export type { MemoryGraph } from './memory-graph.js';
  * the reader history registers). The database is not reachable through it.
  */
 export function createGraphService(deps: GraphDeps) {
+  let likely: LikelyDuplicatesPort | undefined;
   return {
     /** Runs a call through the write path (write.ts) for the features that own writes of their own: history, transfer. */
     write: <T>(auth: SpaceAuth, fn: (scope: WriteScope) => Promise<T>, call?: CallOptions) =>
@@ -37,6 +38,14 @@ export function createGraphService(deps: GraphDeps) {
       if (deps.history.port) throw new Error('A history is already attached to the graph');
       deps.history.port = port;
     },
+    /** How a create names its likely duplicates: consolidation attaches it, once. */
+    attachLikelyDuplicates(port: LikelyDuplicatesPort) {
+      if (likely) throw new Error('Likely duplicates are already attached to the graph');
+      likely = port;
+    },
+    /** The likely duplicates of entities just created (none when consolidation is not attached). */
+    likelyDuplicatesOf: (auth: SpaceAuth, created: CreatedRef[]) =>
+      likely ? likely.likelyDuplicatesOf(auth, created) : Promise.resolve([]),
     ...bindService(deps, {
       createEntities: entities.createEntities,
       getEntity: pointInTime.getEntity,
@@ -71,3 +80,17 @@ export function createGraphService(deps: GraphDeps) {
 }
 
 export type GraphService = ReturnType<typeof createGraphService>;
+
+type CreatedRef = { id: string; name: string; type: string };
+
+/**
+ * What consolidation tells a create's answer: each created entity's likely
+ * duplicates. Attached by the duplicates feature, so the graph never imports
+ * it (the arrows stay one-way, as with history: decision 040).
+ */
+export interface LikelyDuplicatesPort {
+  likelyDuplicatesOf(
+    auth: SpaceAuth,
+    created: CreatedRef[],
+  ): Promise<{ of: { id: string; name: string }; other: CreatedRef; score: number }[]>;
+}

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ObservationInput } from '@engram/shared';
+import { ALIASES_MAX, type ObservationInput } from '@engram/shared';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import * as changeRepo from './changes.repository.js';
 import * as entityRepo from './entities.repository.js';
 import * as observationRepo from './observations.repository.js';
+import * as mergeRepo from './merge.repository.js';
 import * as relationRepo from './relations.repository.js';
 import { missingEntities, requireByName } from './names.js';
 import type { WriteScope } from './write.js';
@@ -32,8 +33,19 @@ export interface CleanObservation {
   createdAt?: string;
 }
 
+/** 400 past the most aliases an entity has. */
+export function assertAliasCount(count: number): void {
+  if (count > ALIASES_MAX) {
+    throw badRequest(
+      'aliases',
+      `An entity has at most ${ALIASES_MAX} aliases (this would give it ${count})`,
+    );
+  }
+}
+
 /**
- * Trims each text and drops blank ones and repeats (the first one wins):
+ * Trims each text and drops blank ones and repeats (equal by
+ * `observationKey`; the first one wins):
  * the rule for observations everywhere — REST, MCP, the web app, imports.
  */
 export function cleanObservations(
@@ -44,14 +56,45 @@ export function cleanObservations(
   for (const item of items) {
     const observation = typeof item === 'string' ? { content: item } : item;
     const content = observation.content.trim();
-    if (content.length === 0 || seen.has(content)) continue;
-    seen.add(content);
+    const key = observationKey(content);
+    if (content.length === 0 || seen.has(key)) continue;
+    seen.add(key);
     kept.push({ ...observation, content });
   }
   return kept;
 }
 
-const nameTaken = (name: string) => conflict(`An entity named "${name}" already exists`, 'name');
+/**
+ * What makes two observations of one entity the same: their texts equal but
+ * for case, spacing and end punctuation ("Likes tea." and "likes  tea").
+ */
+export function observationKey(content: string): string {
+  return content
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s.,;:!?…]+$/u, '');
+}
+
+export const nameTaken = (name: string) =>
+  conflict(`An entity named "${name}" already exists`, 'name');
+
+/** 409 when one of `names` is the name or an alias of an entity other than `except`. */
+export async function assertNamesFree(
+  scope: WriteScope,
+  names: string[],
+  except: string[],
+  field: 'name' | 'aliases',
+): Promise<void> {
+  const [holder] = await mergeRepo.nameHolders(scope.trx, scope.spaceId, names, except);
+  if (!holder) return;
+  throw conflict(
+    holder.given === holder.name
+      ? `An entity named "${holder.name}" already exists`
+      : `"${holder.given}" is an alias of "${holder.name}"`,
+    field,
+  );
+}
 
 // ── entities ────────────────────────────────────────────────────────────────
 
@@ -59,6 +102,8 @@ export interface NewEntity {
   name: string;
   type: string;
   metadata: Record<string, unknown>;
+  /** Kept on a lossless import and when a revert brings an entity back. */
+  aliases?: string[] | undefined;
   observations: (ObservationInput | CleanObservation)[];
   /** Kept on a lossless import. */
   id?: string;
@@ -131,6 +176,7 @@ export async function updateEntity(
     name?: string | undefined;
     type?: string | undefined;
     metadata?: Record<string, unknown> | undefined;
+    aliases?: string[] | undefined;
     observations?: ObservationInput[] | undefined;
   },
 ): Promise<entityRepo.EntityRow> {
@@ -138,14 +184,25 @@ export async function updateEntity(
   const before = isUuid(id) ? await entityRepo.findEntity(trx, spaceId, id) : undefined;
   if (!before) throw notFound('Entity');
   const name = change.name ?? before.name;
-  if (name !== before.name) {
-    const [clash] = await entityRepo.findEntitiesByName(trx, spaceId, [name]);
-    if (clash) throw nameTaken(name);
+  if (name !== before.name) await assertNamesFree(scope, [name], [id], 'name');
+  // Its own name is no alias of it.
+  const aliases = (change.aliases ?? (name !== before.name ? before.aliases : undefined))?.filter(
+    (alias) => alias !== name,
+  );
+  if (aliases) {
+    assertAliasCount(aliases.length);
+    await assertNamesFree(
+      scope,
+      aliases.filter((alias) => !before.aliases.includes(alias)),
+      [id],
+      'aliases',
+    );
   }
   const row = await entityRepo.updateEntity(trx, spaceId, id, {
     name,
     type: change.type ?? before.type,
     metadata: change.metadata,
+    aliases,
   });
   if (!row) throw notFound('Entity');
   if (row.type !== before.type) {
@@ -457,117 +514,5 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return groups;
 }
 
-// ── putting rows back (a revert: history.service) ──────────────────────────
-
-type Image = Record<string, unknown>;
-const isoOrNull = (value: unknown) =>
+export const isoOrNull = (value: unknown) =>
   value === null || value === undefined ? null : new Date(value as string).toISOString();
-
-/** Removes observations by id (what a reverted call added); each entity that lost some is updated. */
-export async function removeObservations(
-  scope: WriteScope,
-  removals: { entityId: string; id: string }[],
-): Promise<void> {
-  const gone = await observationRepo.deleteObservations(scope.trx, scope.spaceId, removals);
-  await emitUpdated(
-    scope,
-    gone.map((row) => row.entity_id),
-  );
-}
-
-/** An `entity_updated` event for each of these entities (their observations changed). */
-async function emitUpdated(scope: WriteScope, ids: string[]): Promise<void> {
-  const entities = await entityRepo.findEntitiesByIds(scope.trx, scope.spaceId, [...new Set(ids)]);
-  for (const entity of entities) {
-    scope.emit('entity_updated', {
-      entityId: entity.id,
-      id: entity.id,
-      name: entity.name,
-      type: entity.type,
-    });
-  }
-}
-
-/** Creates deleted entities again with their ids and dates; 409 when another entity has the name now. */
-export async function restoreEntities(
-  scope: WriteScope,
-  entities: { id: string; image: Image }[],
-): Promise<void> {
-  if (entities.length === 0) return;
-  const created = await createEntities(
-    scope,
-    entities.map(({ id, image }) => ({
-      id,
-      name: image.name as string,
-      type: image.type as string,
-      metadata: (image.metadata as Record<string, unknown>) ?? {},
-      observations: [],
-      createdAt: isoOrNull(image.created_at) ?? undefined,
-      updatedAt: isoOrNull(image.updated_at) ?? undefined,
-    })),
-  );
-  const back = new Set(created.map((entity) => entity.row.id));
-  const clash = entities.find((entity) => !back.has(entity.id));
-  if (clash) throw nameTaken(clash.image.name as string);
-}
-
-/** Puts observations back as they were: deleted ones inserted with their ids, changed ones set back. */
-export async function restoreObservations(
-  scope: WriteScope,
-  observations: { id: string; image: Image; deleted: boolean }[],
-): Promise<void> {
-  const restore = ({ id, image }: { id: string; image: Image }) => ({
-    id,
-    entityId: image.entity_id as string,
-    content: image.content as string,
-    metadata: (image.metadata as Record<string, unknown> | null) ?? null,
-    position: image.position as number,
-    createdAt: isoOrNull(image.created_at)!,
-    validFrom: isoOrNull(image.valid_from),
-    validTo: isoOrNull(image.valid_to),
-  });
-  const { counts } = await observationRepo.restoreObservations(
-    scope.trx,
-    scope.spaceId,
-    observations.filter((item) => item.deleted).map(restore),
-    scope.stage(),
-  );
-  scope.grew(counts);
-  const changed = observations.filter((item) => !item.deleted).map(restore);
-  for (const item of changed) await observationRepo.setObservation(scope.trx, scope.spaceId, item);
-  await emitUpdated(
-    scope,
-    changed.map((item) => item.entityId),
-  );
-}
-
-/** Puts relations back as they were: deleted ones created with their ids, changed ones set back. */
-export async function restoreRelations(
-  scope: WriteScope,
-  relations: { id: string; image: Image; deleted: boolean }[],
-): Promise<void> {
-  const deleted = relations.filter((item) => item.deleted);
-  if (deleted.length > 0) {
-    const rows = await createRelations(
-      scope,
-      deleted.map(({ id, image }) => ({
-        id,
-        fromId: image.from_id as string,
-        toId: image.to_id as string,
-        type: image.type as string,
-        createdAt: isoOrNull(image.created_at) ?? undefined,
-        validFrom: isoOrNull(image.valid_from),
-        validTo: isoOrNull(image.valid_to),
-      })),
-    );
-    if (rows.length < deleted.length) {
-      throw conflict('An identical relation already exists', 'type');
-    }
-  }
-  for (const { id, image } of relations.filter((item) => !item.deleted)) {
-    await updateRelation(scope, id, image.type as string, {
-      validFrom: isoOrNull(image.valid_from),
-      validTo: isoOrNull(image.valid_to),
-    });
-  }
-}

@@ -3,19 +3,23 @@ import { defineFeature } from '../feature.js';
 import { AccountGate } from './account-gate.js';
 import { graphRoutes } from './graph.routes.js';
 import { createGraphService } from './graph.service.js';
+import * as writes from './graph.writes.js';
+import * as moves from './merge.writes.js';
 
-export type { GraphService } from './graph.service.js';
+export type { GraphService, LikelyDuplicatesPort } from './graph.service.js';
 export type { EntityFilter, EntityRef, MemoryGraph, ReadBounds } from './graph.service.js';
 export { asOfArgument, type AsOf } from './point-in-time.service.js';
 export type { GraphWalk, HistoryPort, RecallQuestion } from './point-in-time.service.js';
 export type { RelationFilter } from './relations.service.js';
 export type { CallOptions, WriteScope } from './write.js';
 export type { EntityRow } from './entities.repository.js';
+export { entityNamed } from './entities.repository.js';
 export type { ObservationRow } from './observations.repository.js';
 export type { RelationListFilter } from './relations.repository.js';
 export type { Page } from './graph-reads.service.js';
-/** The write operations a `graph.write` call runs on its scope (history's reverts, transfer's imports). */
-export * as graphWrites from './graph.writes.js';
+/** The write operations a `graph.write` call runs on its scope (history's reverts, transfer's imports, merges). */
+export const graphWrites = { ...writes, ...moves };
+export type { MergeCounts } from './merge.writes.js';
 /** What the past's reads share with the present's: answer limits and wire shapes. */
 export { fitBytes, observationRowsOf } from './read-bounds.js';
 export { toGraphData, toRelation } from './wire-shapes.js';

@@ -34,11 +34,11 @@ export function missingEntities(names: string[]): AppError {
   );
 }
 
-/** Name → key for the given names; fails naming every missing one. */
+/** Name (or alias) → key for the given names; fails naming every missing one. */
 export async function requireByName(db: Db, accountId: string, names: string[]) {
   const unique = [...new Set(names)];
   const rows = await entityRepo.findEntityKeysByName(db, accountId, unique);
-  const byName = new Map(rows.map((row) => [row.name, row]));
+  const byName = new Map(rows.map((row) => [row.key, row]));
   const missing = unique.filter((name) => !byName.has(name));
   if (missing.length > 0) throw missingEntities(missing);
   return byName;

@@ -3,6 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 import { runStaged, type Staging } from './changes.repository.js';
+import { entityNamed } from './entities.repository.js';
 
 /** Observations of entities, in their order. Every query is scoped by account. */
 
@@ -151,9 +152,11 @@ export async function appendObservations(
           as (entity ${sql.raw(by === 'id' ? 'uuid' : 'text')}, content text, metadata json,
               valid_from timestamptz, valid_to timestamptz)
       ) with ordinality as g(entity, content, metadata, valid_from, valid_to, ord)
-      left join lateral (select e.id from entities e
-                          where e.space_id = ${spaceId} and ${sql.ref(`e.${by}`)} = g.entity
-                          limit 1) e on true
+      left join lateral ${
+        by === 'name'
+          ? entityNamed(spaceId, sql`g.entity`, sql`e.id`)
+          : sql`(select e.id from entities e where e.space_id = ${spaceId} and e.id = g.entity limit 1)`
+      } e on true
     ),
     fresh as (
       select g.*, row_number() over (partition by g.entity_id order by g.ord) as nth
@@ -163,7 +166,7 @@ export async function appendObservations(
         -- observation instead (14 ms at 10k entities); LIMIT keeps it a probe.
         left join lateral (select true as seen from observations o
                             where o.space_id = ${spaceId} and o.entity_id = g.entity_id
-                              and o.content = g.content
+                              and observation_key(o.content) = observation_key(g.content)
                             limit 1) known on true
        where g.entity_id is not null and known.seen is null
     ),
@@ -302,9 +305,7 @@ export async function deleteObservationsByName(
         from rows from (json_to_recordset(${batch}::json) as (entity_name text, content text))
                with ordinality as g(entity_name, content, ord)
         -- A probe by name per row, never a scan of the space's entities.
-        cross join lateral (select e.id from entities e
-                             where e.space_id = ${spaceId} and e.name = g.entity_name
-                             limit 1) e
+        cross join lateral ${entityNamed(spaceId, sql`g.entity_name`, sql`e.id`)} e
     ),
     -- A probe of the entity's observations per text named: as a join, the
     -- generic plan could hash every observation of the space instead.

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { planOnce } from '../../db/prepared.js';
 import { runStaged, type Staging } from './changes.repository.js';
+import { entityNamed } from './entities.repository.js';
 import { escapeLike } from '../../db/like.js';
 
 /** Relations: their rows, by id, by ends, by name (the walks over them are walks.repository.ts). Every query is scoped by account. */
@@ -119,7 +120,7 @@ const insertGiven = (spaceId: string) => sql`
 
 /** The ends of relations named by name: an entity's id by its name in the space, null when none. */
 const endByName = (spaceId: string, name: RawBuilder<unknown>) =>
-  sql`(select e.id from entities e where e.space_id = ${spaceId} and e.name = ${name} limit 1)`;
+  sql`(select id from ${entityNamed(spaceId, name, sql`e.id`)} named)`;
 
 /** stage_events (migration 030) for a statement's relations `rows` (a CTE), one event of `type` each. */
 const stageRelations = (

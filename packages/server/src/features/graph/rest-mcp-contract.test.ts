@@ -347,3 +347,21 @@ describe('the graph service object', () => {
     expect((await graph.openNodes(auth, ['Batch new'])).entities).toEqual([]);
   });
 });
+
+describe('fields the answers gained over the reference shapes (consolidation)', () => {
+  it('create_entities adds possibleDuplicates; REST entities carry aliases, a create possibleDuplicates', async () => {
+    const structured = await callTool<Record<string, unknown>>(mcp, 'create_entities', {
+      entities: [{ name: 'Gained', entityType: 'x', observations: [] }],
+    });
+    expect(Object.keys(structured).sort()).toEqual(['entities', 'possibleDuplicates']);
+    const created = await restCreate({ name: 'Gained REST', type: 'x' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ aliases: [], possibleDuplicates: [] });
+    const read = await account.req({
+      method: 'GET',
+      url: `/api/entities/${created.json<{ id: string }>().id}`,
+    });
+    expect(read.json()).toHaveProperty('aliases', []);
+    expect(read.json()).not.toHaveProperty('possibleDuplicates');
+  });
+});

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 import { readAnswer, type AnswerBudget, type AnswerRows } from './answers.repository.js';
@@ -35,8 +35,8 @@ interface SearchFilter {
 }
 
 /**
- * Case-insensitive search, ranked: exact name, name prefix, name substring,
- * type substring, then observations containing the query's words (decision
+ * Case-insensitive search, ranked: exact name (or alias), name prefix, name
+ * (or alias) substring, type substring, then observations containing the query's words (decision
  * 006). Every match is gathered once, from an index each — names through the
  * trigram index, observations through the GIN index over their words, types
  * through the small per-type count table — as `(id, lname, rank)`, which
@@ -64,6 +64,8 @@ function hitsOf(spaceId: string, filter: SearchFilter) {
             where strpos(n.lname, ${term}) > 0)`;
 
   const ofTypes = sql`(${types} is null or e.type = any(${types}::text[]))`;
+  const inAliases = (aliases: RawBuilder<unknown>) =>
+    sql`strpos(lower(array_to_string(${aliases}, chr(31))), ${term}) > 0`;
   return sql`
       select e.id, e.lname,
              case when e.lname = ${term} then 0 when starts_with(e.lname, ${term}) then 1 else 2 end as rank
@@ -72,24 +74,34 @@ function hitsOf(spaceId: string, filter: SearchFilter) {
       union all
       -- Each arm below keeps only entities no earlier arm found, so every
       -- match is counted once and nothing needs grouping.
+      -- Aliases containing the term (an exact one ranks as an exact name), read
+      -- from the few entities that have any (a partial index, migration 032).
+      select e.id, lower(e.name),
+             case when ${term} = any(e.laliases) then 0 else 2 end
+        from (select id, type, name, array(select lower(a) from unnest(aliases) a) as laliases
+                from entities where space_id = ${spaceId} and aliases <> '{}' offset 0) e
+       where ${inAliases(sql`e.laliases`)} and strpos(lower(e.name), ${term}) = 0 and ${ofTypes}
+      union all
       select e.id, lower(e.name), 3
         from entity_type_counts t
         -- The entities of each matching type through the type index, never a
         -- scan of the account planned from a guess at how many types match.
-        cross join lateral (select id, type, name from entities e
+        cross join lateral (select id, type, name, aliases from entities e
                              where e.space_id = t.space_id and e.type = t.type offset 0) e
        where t.space_id = ${spaceId} and strpos(lower(t.type), ${term}) > 0
-         and strpos(lower(e.name), ${term}) = 0 and ${ofTypes}
+         and strpos(lower(e.name), ${term}) = 0 and not ${inAliases(sql`e.aliases`)}
+         and ${ofTypes}
       union all
       select e.id, lower(e.name), 4
         from (select distinct o.entity_id from observations o
                where o.space_id = ${spaceId}
                  and o.terms @@ to_tsquery('english', ${hidden(sql`${wordsQuery(filter.query)}::text`)})) o
         -- One primary-key lookup per hit, never a join planned from an estimate.
-        cross join lateral (select id, type, name from entities e
+        cross join lateral (select id, type, name, aliases from entities e
                              where e.space_id = ${spaceId} and e.id = o.entity_id
                              limit 1) e
-       where strpos(lower(e.name), ${term}) = 0 and strpos(lower(e.type), ${term}) = 0 and ${ofTypes}`;
+       where strpos(lower(e.name), ${term}) = 0 and strpos(lower(e.type), ${term}) = 0
+         and not ${inAliases(sql`e.aliases`)} and ${ofTypes}`;
 }
 
 /**
@@ -125,7 +137,8 @@ export async function searchEntities(
 ): Promise<{ rows: EntityRow[]; total: number }> {
   const result = await sql<EntityRow & { total: number }>`
     ${planOnce} with hits as materialized (${hitsOf(spaceId, filter)})
-    select m.total, e.id, e.name, e.type, e.metadata, e.observations_count, e.created_at, e.updated_at
+    select m.total, e.id, e.name, e.type, e.metadata, e.aliases, e.observations_count, e.created_at,
+           e.updated_at
       from (select count(*)::int as total from hits) m
       left join lateral (${pageOf(filter)}) p on true
       left join lateral (select * from entities e

@@ -37,6 +37,7 @@ export function toEntity(
     id: row.id,
     name: row.name,
     type: row.type,
+    aliases: row.aliases ?? [],
     metadata: row.metadata,
     observations: observations.map(toObservation),
     observationsCount: row.observations_count,

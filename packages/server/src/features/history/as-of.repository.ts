@@ -16,6 +16,7 @@ export interface EntityAtRow {
   name: string;
   type: string;
   metadata: Record<string, unknown>;
+  aliases: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -51,13 +52,16 @@ function asOfTables(spaceId: string, seq: number): RawBuilder<unknown> {
        order by row_id, seq
     ),
     e_at as (
-      select e.id, e.ordinal::float8 as ordinal, e.name, e.type, e.metadata, e.created_at, e.updated_at
+      select e.id, e.ordinal::float8 as ordinal, e.name, e.type, e.metadata, e.created_at, e.updated_at,
+             e.aliases
         from entities e
        where e.space_id = ${spaceId} and not exists (select 1 from h where h.row_id = e.id)
       union all
       select h.row_id, (h.before->>'ordinal')::float8, h.before->>'name', h.before->>'type',
              h.before->'metadata', (h.before->>'created_at')::timestamptz,
-             (h.before->>'updated_at')::timestamptz
+             (h.before->>'updated_at')::timestamptz,
+             -- Images kept before migration 032 have no aliases.
+             array(select json_array_elements_text(coalesce(h.before::json->'aliases', '[]')))
         from h where h.kind = 'e' and h.before is not null
     ),
     o_at as (

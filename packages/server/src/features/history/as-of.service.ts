@@ -66,6 +66,7 @@ function toEntityAt(row: EntityAt, observations: ObservationAt[], cut: boolean):
     id: row.id,
     name: row.name,
     type: row.type,
+    aliases: row.aliases ?? [],
     metadata: row.metadata ?? {},
     observations: observations.map((observation) => ({
       id: observation.id,

@@ -160,7 +160,8 @@ export async function eventsOfCalls(
   const firsts = calls.map((call) => call.seq);
   const lasts = calls.map((call) => call.last_seq);
   const about = page.entityId
-    ? sql`and ${page.entityId} in (g.payload->>'entityId', g.payload->>'fromEntityId', g.payload->>'toEntityId')`
+    ? sql`and (${page.entityId} in (g.payload->>'entityId', g.payload->>'fromEntityId', g.payload->>'toEntityId')
+               or coalesce(g.payload::jsonb->'mergedIds' ? ${page.entityId}, false))`
     : sql``;
   const result = await sql<EventRow>`
     select g.seq::float8 as seq, g.type, g.payload

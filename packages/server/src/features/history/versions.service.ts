@@ -129,6 +129,8 @@ function entityVersion(
     name: image.name as string,
     type: image.type as string,
     metadata: (image.metadata as Record<string, unknown>) ?? {},
+    // Images kept before migration 032 have no aliases.
+    aliases: (image.aliases as string[] | undefined) ?? [],
     observations,
   };
 }
@@ -156,13 +158,17 @@ function relationVersion(versions: Versions, id: string, seq: number): RelationV
 const cursorShape = z.object({ seq: z.number().int().positive() });
 
 /** What an event is about: an entity, or a relation with its ends. */
-function subjectOf(event: historyRepo.EventRow) {
+function subjectOf(event: historyRepo.EventRow, entityId?: string) {
   const payload = event.payload;
   if (typeof payload.relationId === 'string') {
     return {
       relationId: payload.relationId,
       ends: [payload.fromEntityId as string, payload.toEntityId as string],
     };
+  }
+  // A merge, on the page of one of its sources: that source, before it went.
+  if (entityId && (payload.mergedIds as string[] | undefined)?.includes(entityId)) {
+    return { entityId };
   }
   return { entityId: payload.entityId as string };
 }
@@ -188,7 +194,7 @@ async function changesOfCalls(
   const entityIds = new Set<string>();
   const relationIds = new Set<string>();
   for (const event of kept) {
-    const subject = subjectOf(event);
+    const subject = subjectOf(event, page.entityId);
     if (subject.relationId) {
       relationIds.add(subject.relationId);
       for (const end of subject.ends) entityIds.add(end);
@@ -211,7 +217,7 @@ async function changesOfCalls(
   );
   const changes = kept.map((event): HistoryChange => {
     const call = callOf(event.seq);
-    const subject = subjectOf(event);
+    const subject = subjectOf(event, page.entityId);
     const [before, after] = subject.relationId
       ? [
           relationVersion(versions, subject.relationId, call.seq - 1),
@@ -402,7 +408,7 @@ function meaningOf(kind: historyRepo.HistoryKind, image: Image | undefined): str
   if (!image) return undefined;
   const fields =
     kind === 'e'
-      ? [image.name, image.type, image.metadata]
+      ? [image.name, image.type, image.metadata, image.aliases ?? []]
       : kind === 'o'
         ? [
             image.entity_id,
@@ -502,6 +508,17 @@ async function undoRows(scope: WriteScope, rows: historyRepo.HistoryRow[]): Prom
   );
   await writes.deleteEntities(scope, [...createdEntities]);
 
+  // Entities it changed are set back first, so that names they took (a merge's aliases) are free again.
+  for (const row of of('e', 'changed').filter((row) => !deleted(row))) {
+    const image = row.before!;
+    await writes.updateEntity(scope, row.row_id, {
+      name: image.name as string,
+      type: image.type as string,
+      metadata: image.metadata as Record<string, unknown>,
+      // Images kept before migration 032 have no aliases.
+      aliases: (image.aliases as string[] | undefined) ?? [],
+    });
+  }
   // What it deleted comes back with its ids: entities, then observations, then relations.
   await writes.restoreEntities(
     scope,
@@ -509,14 +526,6 @@ async function undoRows(scope: WriteScope, rows: historyRepo.HistoryRow[]): Prom
       .filter(deleted)
       .map((row) => ({ id: row.row_id, image: row.before! })),
   );
-  for (const row of of('e', 'changed').filter((row) => !deleted(row))) {
-    const image = row.before!;
-    await writes.updateEntity(scope, row.row_id, {
-      name: image.name as string,
-      type: image.type as string,
-      metadata: image.metadata as Record<string, unknown>,
-    });
-  }
   await writes.restoreObservations(
     scope,
     of('o', 'changed').map((row) => ({

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
+import { entityNamed } from '../graph/index.js';
 
 /** Recall's reads (decision 020): a question's words, their counts, candidates scored by BM25. */
 
@@ -340,8 +341,7 @@ export async function entityIdsByName(db: Db, spaceId: string, names: string[]):
   const { rows } = await sql<{ id: string }>`
     ${planOnce}
     select e.id from unnest(${hidden(sql`${names}::text[]`)}) n(name)
-      cross join lateral (select id from entities e
-                           where e.space_id = ${spaceId} and e.name = n.name limit 1) e
+      cross join lateral ${entityNamed(spaceId, sql`n.name`, sql`e.id`)} e
   `.execute(db);
   return rows.map((row) => row.id);
 }

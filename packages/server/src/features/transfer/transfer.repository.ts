@@ -41,11 +41,12 @@ export async function entitiesAfter(
   const result = await sql<{ page: string | null }>`
     select json_agg(json_build_array(e.id, e.name, e.type, e.metadata,
                                                  e.observations_count, e.created_at,
-                                                 e.updated_at, e.ordinal::text)
+                                                 e.updated_at, e.ordinal::text, e.aliases)
                                 order by e.ordinal)::text as page
       from (select e.*, sum(e.bytes) over (order by e.ordinal) - e.bytes as before
               from (select e.*, octet_length(e.name) + octet_length(e.type)
-                                + octet_length(e.metadata::text) as bytes
+                                + octet_length(e.metadata::text)
+                                + octet_length(array_to_string(e.aliases, '')) as bytes
                       from entities e
                      where e.space_id = ${spaceId} and e.ordinal > ${afterOrdinal}::bigint
                      order by e.ordinal
@@ -54,13 +55,24 @@ export async function entitiesAfter(
   `.execute(db);
   const page = result.rows[0]?.page;
   if (!page) return [];
-  type Stored = [string, string, string, Record<string, unknown>, number, string, string, string];
+  type Stored = [
+    string,
+    string,
+    string,
+    Record<string, unknown>,
+    number,
+    string,
+    string,
+    string,
+    string[],
+  ];
   return (JSON.parse(page) as Stored[]).map(
-    ([id, name, type, metadata, count, createdAt, updatedAt, ordinal]) => ({
+    ([id, name, type, metadata, count, createdAt, updatedAt, ordinal, aliases]) => ({
       id,
       name,
       type,
       metadata,
+      aliases,
       observations_count: count,
       created_at: new Date(createdAt),
       updated_at: new Date(updatedAt),

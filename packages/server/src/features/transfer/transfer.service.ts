@@ -1,3 +1,4 @@
+import { aliasList } from '@engram/shared';
 import { z } from 'zod';
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { AppError, invalidInput, reworded } from '../../lib/errors.js';
@@ -65,6 +66,7 @@ const losslessEntity = z.object({
   name: z.string().trim().min(1),
   type: z.string().trim().min(1),
   metadata: z.record(z.string(), z.unknown()).default({}),
+  aliases: aliasList.optional(),
   createdAt: z.iso.datetime({ offset: true }),
   updatedAt: z.iso.datetime({ offset: true }),
   observations: z.array(
@@ -227,7 +229,7 @@ type ExportObservation = EntityPiece['observations'][number];
 
 const lossless = {
   head: (entity: EntityRow) =>
-    `{"id":"${entity.id}","name":${json(entity.name)},"type":${json(entity.type)},"metadata":${json(entity.metadata)},"createdAt":"${entity.created_at.toISOString()}","updatedAt":"${entity.updated_at.toISOString()}","observations":[`,
+    `{"id":"${entity.id}","name":${json(entity.name)},"type":${json(entity.type)},"metadata":${json(entity.metadata)}${entity.aliases.length > 0 ? `,"aliases":${json(entity.aliases)}` : ''},"createdAt":"${entity.created_at.toISOString()}","updatedAt":"${entity.updated_at.toISOString()}","observations":[`,
   observation: (observation: ExportObservation) =>
     `{"id":"${observation.id}","content":${json(observation.content)}${observation.metadata ? `,"metadata":${json(observation.metadata)}` : ''},"createdAt":"${observation.created_at.toISOString()}"}`,
   relation: (relation: transferRepo.ExportRelationRow) =>
