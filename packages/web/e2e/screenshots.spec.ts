@@ -23,6 +23,8 @@ const SIGNED_IN_SCREENS = [
   ['entities', '/entities', 'Entity Management'],
   ['entity-detail', '/entities/example-id', 'Entity Details'],
   ['relations', '/relations', 'Relation Management'],
+  // Empty here (duplicates.spec.ts shoots a pair, the merge's question and its notice).
+  ['duplicates', '/duplicates', 'Duplicates'],
   ['search', '/search', 'Search'],
   ['graph', '/graph', 'Knowledge Graph Visualization'],
   ['billing', '/billing', 'Billing & Subscription'],

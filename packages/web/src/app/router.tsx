@@ -88,6 +88,12 @@ export const appRoutes: RouteObject[] = [
                 }),
               },
               {
+                path: '/duplicates',
+                lazy: async () => ({
+                  Component: (await import('@/features/duplicates')).DuplicatesPage,
+                }),
+              },
+              {
                 path: '/graph',
                 lazy: async () => ({ Component: (await import('@/features/graph')).GraphPage }),
               },

@@ -1,6 +1,7 @@
 import {
   Link2,
   Link2Off,
+  Merge,
   MessageSquarePlus,
   Pencil,
   Plus,
@@ -26,6 +27,7 @@ const LOOK: Record<GraphEventType, { icon: LucideIcon; tone: string }> = {
     icon: Link2Off,
     tone: 'bg-destructive-soft text-destructive-soft-foreground',
   },
+  entity_merged: { icon: Merge, tone: 'bg-primary-soft text-primary-soft-foreground' },
 };
 
 /** On a phone only the newest few show, so the stack never covers most of the page. */

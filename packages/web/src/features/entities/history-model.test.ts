@@ -16,6 +16,7 @@ const ALICE: EntityVersion = {
   name: 'Alice',
   type: 'person',
   metadata: {},
+  aliases: [],
   observations: [],
 };
 
@@ -101,6 +102,49 @@ describe('describeChange', () => {
     expect(describeChange(change({ type: 'relation_deleted', before: KNOWS }), 'e-alice')).toBe(
       'Relation to Bob removed (Knows)',
     );
+  });
+});
+
+describe('a merge in history', () => {
+  // History's entity images carry aliases once the server sends them (a merge's sources' names).
+  const withAliases = (aliases: string[], name = 'Alice') =>
+    ({ ...ALICE, name, aliases }) as EntityVersion;
+
+  it('names the entities merged in, from the aliases the merge added', () => {
+    const merged = change({
+      type: 'entity_merged',
+      before: withAliases(['Al']),
+      after: withAliases(['Al', 'A. Smith', 'alice']),
+    });
+    expect(describeChange(merged, 'e-alice')).toBe('Merged A. Smith and alice');
+    expect(describeChange(merged)).toBe('Merged A. Smith and alice into Alice');
+    expect(describeChange(merged, 'e-other')).toBe('Merged into Alice');
+    expect(diffLines(merged)).toEqual([
+      { kind: 'added', text: 'A. Smith', note: 'alias' },
+      { kind: 'added', text: 'alice', note: 'alias' },
+    ]);
+  });
+
+  it('says Merged when history does not say which, and a rename the merge made', () => {
+    expect(describeChange(change({ type: 'entity_merged', before: ALICE, after: ALICE }))).toBe(
+      'Merged into Alice',
+    );
+    expect(
+      describeChange(change({ type: 'entity_merged', before: ALICE, after: ALICE }), 'e-alice'),
+    ).toBe('Merged');
+    // Renamed by the merge: the old name becomes an alias, and is no source.
+    const renamed = change({
+      type: 'entity_merged',
+      before: withAliases([]),
+      after: withAliases(['Alice', 'alice s.'], 'Alice Smith'),
+    });
+    expect(describeChange(renamed, 'e-alice')).toBe('Merged alice s., renamed Alice → Alice Smith');
+  });
+
+  it('words aliases given or taken away on an update', () => {
+    expect(
+      describeChange(change({ before: withAliases(['Al']), after: withAliases(['Ally']) })),
+    ).toBe('Added alias Ally, removed alias Al');
   });
 });
 

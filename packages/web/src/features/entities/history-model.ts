@@ -113,6 +113,27 @@ export function authorLines(authors: EntityAuthors): AuthorLine[] {
 
 const entityOf = (version: HistoryChange['before']): EntityVersion | null =>
   version?.kind === 'entity' ? version : null;
+
+/** An entity version's aliases (none before it existed). */
+export function aliasesOf(version: EntityVersion | null): string[] {
+  return version?.aliases ?? [];
+}
+
+/** Aliases `after` has and `before` had not, and the other way round. */
+function aliasDiff(before: EntityVersion | null, after: EntityVersion | null) {
+  const had = aliasesOf(before);
+  const has = aliasesOf(after);
+  return {
+    added: has.filter((alias) => !had.includes(alias)),
+    removed: had.filter((alias) => !has.includes(alias)),
+  };
+}
+
+/** 'A', 'A and B', 'A, B and C'. */
+function listOf(names: string[]): string {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
 const relationOf = (version: HistoryChange['before']): RelationVersion | null =>
   version?.kind === 'relation' ? version : null;
 
@@ -242,6 +263,11 @@ export function diffLines(change: HistoryChange): DiffLine[] {
       lines.push({ kind: 'field', label: 'Type', before: before.type, after: after.type });
     }
     lines.push(...metadataLines(before.metadata, after.metadata));
+    const aliases = aliasDiff(before, after);
+    for (const alias of aliases.added) lines.push({ kind: 'added', text: alias, note: 'alias' });
+    for (const alias of aliases.removed) {
+      lines.push({ kind: 'removed', text: alias, note: 'alias' });
+    }
   } else if (after && Object.keys(after.metadata).length > 0) {
     lines.push(...metadataLines({}, after.metadata));
   }
@@ -279,6 +305,7 @@ export function describeChange(change: HistoryChange, entityId?: string): string
   const before = entityOf(change.before);
   const after = entityOf(change.after);
   const observations = observationDiff(before, after);
+  if (change.type === 'entity_merged') return describeMerge(before, after, entityId);
   if (change.type === 'entity_created' || (!before && after)) {
     return observations.added.length > 0
       ? `Created with ${pluralize(observations.added.length, 'observation')}`
@@ -295,11 +322,45 @@ export function describeChange(change: HistoryChange, entityId?: string): string
   if (before && after && JSON.stringify(before.metadata) !== JSON.stringify(after.metadata)) {
     parts.push('metadata changed');
   }
+  const aliases = aliasDiff(before, after);
+  if (aliases.added.length > 0) {
+    parts.push(`added ${aliasWord(aliases.added)} ${listOf(aliases.added)}`);
+  }
+  if (aliases.removed.length > 0) {
+    parts.push(`removed ${aliasWord(aliases.removed)} ${listOf(aliases.removed)}`);
+  }
   const count = (n: number) => (n === 1 ? 'observation' : pluralize(n, 'observation'));
   if (observations.added.length > 0) parts.push(`added ${count(observations.added.length)}`);
   if (observations.removed.length > 0) parts.push(`removed ${count(observations.removed.length)}`);
   if (observations.changed.length > 0) parts.push(`edited ${count(observations.changed.length)}`);
   return parts.length > 0 ? capitalise(parts.join(', ')) : 'Updated';
+}
+
+const aliasWord = (aliases: string[]) => (aliases.length === 1 ? 'alias' : 'aliases');
+
+/**
+ * A merge as its target's history shows it: 'Merged A. Lovelace' (the
+ * sources' names, which became the target's aliases), and a rename when the
+ * merge gave the target a new name; 'Merged into Ada Lovelace' from another
+ * entity's side, 'Merged A. Lovelace into Ada Lovelace' in a space-wide list.
+ */
+function describeMerge(
+  before: EntityVersion | null,
+  after: EntityVersion | null,
+  entityId: string | undefined,
+): string {
+  const target = after ?? before;
+  if (entityId !== undefined && target && target.id !== entityId) {
+    return `Merged into ${target.name}`;
+  }
+  // A merge that renames its target keeps the old name as an alias: that one was no source.
+  const sources = aliasDiff(before, after).added.filter((alias) => alias !== before?.name);
+  let text = sources.length > 0 ? `Merged ${listOf(sources)}` : 'Merged';
+  if (entityId === undefined && target) text += ` into ${target.name}`;
+  if (before && after && before.name !== after.name) {
+    text += `, renamed ${before.name} → ${after.name}`;
+  }
+  return text;
 }
 
 /** How many of `changes` a call made: what a revert of one of them undoes, as far as this list shows. */

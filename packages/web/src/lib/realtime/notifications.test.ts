@@ -71,6 +71,25 @@ describe('describeEvent', () => {
     }
   });
 
+  it('words a merge: how many went into which entity, and the names they had', () => {
+    const merged = (mergedNames: string[], name = 'Ada Lovelace') =>
+      event('entity_merged', {
+        entityId: 'e1',
+        name,
+        mergedIds: mergedNames.map((_, index) => `s${index}`),
+        mergedNames,
+      });
+    expect(describeEvent(merged(['A. Lovelace', 'ada lovelace']))).toEqual({
+      title: 'Merged 2 entities into "Ada Lovelace"',
+      detail: '"A. Lovelace", "ada lovelace"',
+    });
+    expect(describeEvent(merged(['Ada']))).toEqual({
+      title: 'Merged 1 entity into "Ada Lovelace"',
+      detail: '"Ada"',
+    });
+    expect(describeEvent(merged([], ''))).toEqual({ title: 'Merged 1 entity', detail: undefined });
+  });
+
   it('shortens long names', () => {
     const { title } = describeEvent(event('entity_created', entity('x'.repeat(200))));
     expect(title.length).toBeLessThan(80);

@@ -57,6 +57,16 @@ export function describeEvent(event: GraphEvent): { title: string; detail?: stri
       // Shown as the relations table shows it: 'based_on' → 'Based on'.
       return { title: named('Relation', typeLabel(event.payload.relationType), verb) };
     }
+    case 'entity_merged': {
+      // 'Merged 2 entities into "Ada Lovelace"', and the names they had.
+      const count = Math.max(event.payload.mergedIds.length, 1);
+      const merged = `Merged ${count} ${count === 1 ? 'entity' : 'entities'}`;
+      const names = event.payload.mergedNames.filter((name) => name !== '');
+      return {
+        title: event.payload.name ? `${merged} into ${quoted(event.payload.name)}` : merged,
+        detail: names.length > 0 ? names.map(quoted).join(', ') : undefined,
+      };
+    }
   }
 }
 

@@ -59,4 +59,18 @@ describe('queryKeysForEvent', () => {
       );
     }
   });
+
+  it('refreshes the lists, every entity detail and the relations on a merge', () => {
+    // The sources are gone and their relations end at the target: neighbours' pages change too.
+    const merged = {
+      id: 'e',
+      type: 'entity_merged',
+      seq: 1,
+      payload: { entityId: 'a', name: 'A', mergedIds: ['b', 'c'], mergedNames: ['B', 'C'] },
+      timestamp: '',
+    } as GraphEvent;
+    expect(queryKeysForEvent(merged)).toEqual(
+      expect.arrayContaining([['entities'], ['entity'], ['relations'], ['graph']]),
+    );
+  });
 });

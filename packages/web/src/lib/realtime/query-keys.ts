@@ -10,7 +10,7 @@ import type { GraphEvent } from './messages';
  *
  * | prefix               | for                                                      |
  * | -------------------- | -------------------------------------------------------- |
- * | `['entities']`       | entity lists, search results, entity-type counts         |
+ * | `['entities']`       | entity lists, search results, type counts, duplicates    |
  * | `['entity', id]`     | one entity: detail, observations, relations, mini-graph  |
  * | `['relations']`      | relation lists and relation-type counts                  |
  * | `['graph']`          | graph data for the graph view                            |
@@ -49,8 +49,9 @@ export const ALL_LIVE_QUERY_KEYS: readonly QueryKey[] = [
 /**
  * The prefixes one event makes stale. Totals, activity and the graph change
  * with every event. An observation or a relation refreshes the detail of the
- * entities it names; a rename shows on its neighbours' pages and a deletion
- * removes their relations, so those refresh every entity detail.
+ * entities it names; a rename shows on its neighbours' pages, a deletion
+ * removes their relations and a merge re-points them, so those refresh every
+ * entity detail.
  */
 export function queryKeysForEvent(event: GraphEvent): QueryKey[] {
   const always: QueryKey[] = [
@@ -75,5 +76,10 @@ export function queryKeysForEvent(event: GraphEvent): QueryKey[] {
         liveQueryKeys.entity(event.payload.toEntityId),
         ...always,
       ];
+    case 'entity_merged':
+      // The sources are gone and their relations now end at the target, so
+      // the neighbours' pages name it instead: every entity detail (the
+      // target's and each source's among them), like a deletion.
+      return [liveQueryKeys.entities, liveQueryKeys.entity(), liveQueryKeys.relations, ...always];
   }
 }

@@ -34,15 +34,18 @@ export function DeleteEntityDialog({ entity, onClose, onDeleted }: DeleteEntityD
       pending={remove.isPending}
       onConfirm={() => {
         if (!entity) return;
-        remove.mutate(entity.id, {
-          onSuccess: ({ callSeq }) => {
+        // A promise, not mutate's callbacks: on the entity page the realtime event of this very
+        // delete can make the page say "Entity not found" (unmounting this dialog) before the
+        // lists are read again, and the notice and the move to /entities must still happen.
+        remove.mutateAsync(entity.id).then(
+          ({ callSeq }) => {
             showUndoNotice('Entity deleted successfully', () => undo(callSeq));
             onClose();
             onDeleted?.();
           },
-          onError: (error) =>
+          (error: unknown) =>
             toast.error('Failed to delete entity', { description: serverReason(error) }),
-        });
+        );
       }}
     >
       {entity ? (

@@ -29,6 +29,7 @@ function entity(overrides: Partial<Entity> = {}): Entity {
     id: 'e1',
     name: 'Ada Lovelace',
     type: 'person',
+    aliases: [],
     metadata: { born: 1815, field: 'mathematics', country: 'UK', language: 'English' },
     observations: [
       { id: 'o1', content: 'Wrote the first program', createdAt: '2027-01-05T10:00:00.000Z' },
@@ -425,3 +426,71 @@ describe('Entity Management screen', { timeout: 20_000 }, () => {
     expect(screen.queryByText('No entities found')).toBeNull();
   });
 });
+
+describe(
+  'Review duplicates on the Entity Management screen (issue 59)',
+  { timeout: 20_000 },
+  () => {
+    const pair = (n: number) => ({
+      id: `pair-${n}`,
+      score: 0.9,
+      reasons: ['same type'],
+      entities: [
+        { id: `a${n}`, name: `A${n}`, type: 'person', observationsCount: 0, relationsCount: 0 },
+        { id: `b${n}`, name: `B${n}`, type: 'person', observationsCount: 0, relationsCount: 0 },
+      ],
+    });
+
+    /** The list of `entitiesServer` with GET /api/duplicates answering `count` pairs. */
+    function withDuplicates(count: number, nextCursor: string | null = null) {
+      localStorage.setItem('auth_token', 'valid-token');
+      return fakeServer({
+        'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
+        'GET /api/entities': () => ({
+          status: 200,
+          body: {
+            entities: [entity()],
+            total: 1,
+            nextOffset: null,
+            truncated: false,
+            nextCursor: null,
+          },
+        }),
+        'GET /api/entities/types': () => ({ status: 200, body: { types: [], nextCursor: null } }),
+        'GET /api/duplicates': () => ({
+          status: 200,
+          body: {
+            candidates: Array.from({ length: count }, (_, index) => pair(index)),
+            nextCursor,
+            upToDate: true,
+          },
+        }),
+      });
+    }
+
+    it('links to /duplicates with the number of pairs on the first page of 100', async () => {
+      const { requests } = withDuplicates(3);
+      await openScreen();
+      const link = await screen.findByRole('link', { name: 'Review duplicates (3)' });
+      expect(link).toHaveAttribute('href', '/duplicates');
+      const read = requests.find((request) => request.path === '/api/duplicates');
+      expect(read?.query.get('limit')).toBe('100');
+    });
+
+    it('says 100+ when more pairs follow that page', async () => {
+      withDuplicates(100, 'next');
+      await openScreen();
+      expect(await screen.findByRole('link', { name: 'Review duplicates (100+)' })).toBeVisible();
+    });
+
+    it('shows nothing while there are none', async () => {
+      const { requests } = withDuplicates(0);
+      await openScreen();
+      await screen.findByRole('article', { name: 'Ada Lovelace' });
+      await waitFor(() =>
+        expect(requests.some((request) => request.path === '/api/duplicates')).toBe(true),
+      );
+      expect(screen.queryByRole('link', { name: /Review duplicates/ })).toBeNull();
+    });
+  },
+);

@@ -1,8 +1,8 @@
 import { typeLabel, type Entity, type TypeSummary } from '@engram/shared';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { Search, Shapes } from 'lucide-react';
+import { Merge, Search, Shapes } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { ListEmptyState, ListLoading, ListPageActions, LoadMore } from '@/components/list-page';
 import { LoadErrorAlert } from '@/components/load-error-alert';
@@ -14,8 +14,9 @@ import { Card } from '@/components/ui/card';
 import { useCan, VIEWER_READ_ONLY } from '@/lib/account';
 import { cn } from '@/lib/cn';
 import { useEntityPages, type EntityFilter } from '../api/list-entities';
+import { useDuplicateCount } from '@/lib/api/duplicates';
 import { entityTypesKey, useEntityTypePages } from '@/lib/api/entities';
-import { entityCountLabel } from '../display';
+import { entityCountLabel, formatCount } from '../display';
 import { DeleteEntityDialog } from './delete-entity-dialog';
 import { EntityCard } from './entity-card';
 import { EntityFormDialog, type EntityFormDialogState } from './entity-form-dialog';
@@ -195,16 +196,19 @@ export function EntitiesPage() {
 
       {entities.length > 0 ? (
         <section aria-label="Entities" className="grid gap-4">
-          <p
-            className={cn(
-              'text-sm text-muted-foreground transition-opacity',
-              pages.isPlaceholderData && 'opacity-60',
-            )}
-            aria-live="polite"
-          >
-            <span className="font-medium text-foreground">{entityCountLabel(total)}</span>
-            {filtered ? ' found' : null}
-          </p>
+          <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
+            <p
+              className={cn(
+                'text-sm text-muted-foreground transition-opacity',
+                pages.isPlaceholderData && 'opacity-60',
+              )}
+              aria-live="polite"
+            >
+              <span className="font-medium text-foreground">{entityCountLabel(total)}</span>
+              {filtered ? ' found' : null}
+            </p>
+            <ReviewDuplicatesLink />
+          </div>
           <EntityGrid
             entities={entities}
             className={cn(pages.isPlaceholderData && 'opacity-60')}
@@ -244,5 +248,25 @@ export function EntitiesPage() {
       />
       <DeleteEntityDialog entity={deleting} onClose={() => setDeleting(null)} />
     </div>
+  );
+}
+
+/**
+ * 'Review duplicates (3)' to /duplicates while the space has likely
+ * duplicates (issue 59): counted on one page of 100, '100+' past it; nothing
+ * while there are none, or the count could not be read.
+ */
+function ReviewDuplicatesLink() {
+  const duplicates = useDuplicateCount();
+  if (!duplicates.data || duplicates.data.count === 0) return null;
+  const { count, more } = duplicates.data;
+  return (
+    <Link
+      to="/duplicates"
+      className="inline-flex items-center gap-1.5 text-sm font-medium text-primary underline-offset-4 outline-none hover:underline focus-visible:underline"
+    >
+      <Merge className="size-4" aria-hidden />
+      Review duplicates ({more ? `${formatCount(count)}+` : formatCount(count)})
+    </Link>
   );
 }

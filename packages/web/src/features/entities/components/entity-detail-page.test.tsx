@@ -10,6 +10,7 @@ const ADA: Entity = {
   id: 'e-ada',
   name: 'Ada Lovelace',
   type: 'person',
+  aliases: [],
   metadata: {},
   observations: [
     {

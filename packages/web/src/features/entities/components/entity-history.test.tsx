@@ -11,6 +11,7 @@ const ALICIA: Entity = {
   id: 'e-alice',
   name: 'Alicia',
   type: 'person',
+  aliases: [],
   metadata: {},
   observations: [
     {
@@ -33,6 +34,7 @@ const V1: EntityVersion = {
   name: 'Alice',
   type: 'person',
   metadata: {},
+  aliases: [],
   observations: [],
 };
 

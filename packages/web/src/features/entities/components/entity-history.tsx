@@ -3,6 +3,7 @@ import {
   FilePlus2,
   History,
   Link2,
+  Merge,
   Pencil,
   Plus,
   RotateCcw,
@@ -43,6 +44,7 @@ const ICONS: Record<HistoryChange['type'], LucideIcon> = {
   relation_created: Link2,
   relation_updated: Link2,
   relation_deleted: Unlink,
+  entity_merged: Merge,
 };
 
 /**

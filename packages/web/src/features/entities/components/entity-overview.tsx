@@ -10,16 +10,19 @@ import {
 import type { useEntityGraph } from '../api/get-entity-graph';
 import { entityPath } from '../display';
 import { fallbackGraph } from '../entity-graph';
+import { AliasesCard } from './aliases-card';
 import { ConnectedEntitiesCard } from './connected-entities-card';
 import { MetadataCard } from './metadata-card';
 import { ObservationsCard } from './observations-card';
+import { PossibleDuplicatesCard } from './possible-duplicates-card';
 import { RelationshipsCard } from './relationships-card';
 import { SelectedEntityPanel, type SelectedEntity } from './selected-entity-panel';
 
 /**
- * The Overview tab: the neighbourhood graph, the Selected Entity panel and
- * the entity's metadata, the relationships and the observations. On phones
- * the panels follow the graph; on wide screens they are the side column.
+ * The Overview tab: the neighbourhood graph, its possible duplicates (when
+ * any), the Selected Entity panel, the entity's aliases and metadata, the
+ * relationships and the observations. On phones the panels follow the
+ * graph; on wide screens they are the side column.
  */
 export function EntityOverview({
   entity,
@@ -78,11 +81,13 @@ export function EntityOverview({
         onNodeActivate={activate}
       />
       <div className="grid content-start gap-6 lg:col-start-2 lg:row-span-3 lg:row-start-1">
+        <PossibleDuplicatesCard entityId={entity.id} />
         <SelectedEntityPanel
           selected={selected}
           observationsCount={selectedCount}
           onView={(id) => void navigate(entityPath(id))}
         />
+        <AliasesCard entity={entity} />
         <MetadataCard metadata={entity.metadata} />
       </div>
       <div className="min-w-0 lg:col-start-1">

@@ -14,6 +14,7 @@ const ADA: Entity = {
   id: 'e-ada',
   name: 'Ada Lovelace',
   type: 'person',
+  aliases: [],
   metadata: { zeta: 'last given first', born: 1815, works: { notes: 'G' } },
   observations: [
     { id: 'o1', content: 'Wrote the first program', createdAt: '2027-01-05T10:00:00.000Z' },

@@ -29,6 +29,7 @@ function entityWith(metadata: Record<string, unknown>): Entity {
     id: 'e1',
     name: 'Ada Lovelace',
     type: 'person',
+    aliases: [],
     metadata,
     observations: [],
     observationsCount: 0,

@@ -28,6 +28,7 @@ const entity = (id: string, name: string, type: string): Entity => ({
   id,
   name,
   type,
+  aliases: [],
   metadata: {},
   observations: [],
   observationsCount: 0,

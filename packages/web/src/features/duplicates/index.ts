@@ -1,0 +1,1 @@
+export { DuplicatesPage } from './components/duplicates-page';
