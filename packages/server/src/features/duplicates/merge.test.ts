@@ -78,7 +78,8 @@ async function snapshot(accountId: string) {
     degrees: await rows(sql`select entity_id, degree from entity_degrees
                              where space_id = ${spaceId} and degree > 0`),
     types: await rows(sql`select type, count from entity_type_counts where space_id = ${spaceId}`),
-    counters: await rows(sql`select entity_count, observation_count, relation_count from spaces
+    counters:
+      await rows(sql`select entity_count::int, observation_count::int, relation_count::int from spaces
                               where id = ${spaceId}`),
   };
 }
