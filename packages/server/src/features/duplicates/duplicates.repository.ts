@@ -182,6 +182,40 @@ export async function candidatesOf(
 }
 
 /**
+ * For a create's answer (likely-duplicates.ts): the entities whose names share
+ * a blocking key with each probe, at most `perProbe` each, in no order — the
+ * finder's `candidatesOf` without its ranking and its pairs, which a name
+ * just created has none of.
+ */
+export async function namesSharingKeys(
+  db: Db,
+  spaceId: string,
+  probes: Probe[],
+  perProbe: number,
+): Promise<CandidateRow[]> {
+  if (probes.length === 0) return [];
+  const result = await sql<CandidateRow>`
+    with d as (
+      select * from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as x(id uuid, probe bigint[])
+    ),
+    -- The names first, then one entity lookup each: a join order the planner
+    -- cannot turn into a probe of the names per entity of the space.
+    c as materialized (
+      select d.id as source, c.entity_id
+        from d
+        cross join lateral (select n.entity_id from duplicate_names n
+                             where n.keys && d.probe and n.entity_id <> d.id
+                             limit ${perProbe}) c
+    )
+    select c.source, e.id as other, e.name, e.type
+      from c
+      cross join lateral (select e.id, e.name, e.type from entities e
+                           where e.space_id = ${spaceId} and e.id = c.entity_id limit 1) e
+  `.execute(db);
+  return result.rows;
+}
+
+/**
  * For each key (`keyHash` of a word's `p:` key, which holds the space): how
  * many names of the space start or end with that word (counted up to 10).
  */

@@ -37,7 +37,7 @@ export async function likelyDuplicatesOf(
     id: entity.id,
     probe: blockingKeys(forms.get(entity.id)!).probe.map((key) => keyHash(spaceId, key)),
   }));
-  const candidates = await repo.candidatesOf(db, spaceId, probes, 20);
+  const candidates = await repo.namesSharingKeys(db, spaceId, probes, 20);
   const byId = new Map(checked.map((entity) => [entity.id, entity]));
   const found = new Map<string, LikelyDuplicate[]>();
   for (const row of candidates) {
