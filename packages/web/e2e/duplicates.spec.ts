@@ -75,15 +75,17 @@ async function seed(request: APIRequestContext, account: Account) {
 }
 
 /**
- * Waits for `locator` on a screen whose data the background finder fills in
- * within seconds: the screen reads again by itself while the finder catches
+ * Waits for `locator` on a screen whose data the background finder fills in:
+ * within seconds on a quiet server, but the e2e server's finder serves every
+ * test's accounts at a quarter of PGlite's time, so under a full run it can
+ * take minutes. The screen reads again by itself while the finder catches
  * up; a reload covers a read that came just before the finder started.
  */
 async function waitForFinder(page: Page, locator: Locator) {
   await expect(async () => {
     if (!(await locator.isVisible())) await page.reload();
     await expect(locator).toBeVisible({ timeout: 5_000 });
-  }).toPass({ timeout: 45_000 });
+  }).toPass({ timeout: 180_000 });
 }
 
 const VIEWPORTS = [
@@ -96,7 +98,7 @@ for (const viewport of VIEWPORTS) {
     page,
     request,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(300_000);
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     const account = await createAccount(request, `duplicates-${viewport.name}`);
     const { ada, lower, call } = await seed(request, account);
@@ -164,7 +166,7 @@ test('entity page: possible duplicates, and aliases added and refused', async ({
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(300_000);
   const account = await createAccount(request, 'duplicates-entity');
   const { ada, call } = await seed(request, account);
 

@@ -53,6 +53,14 @@ async function relate(call: Call, from: string, to: string, type = 'knows') {
   expect(response.statusCode, response.body).toBe(201);
 }
 
+/** A real MCP client acting for the account through a new API key. */
+async function agentOf(call: Call) {
+  const key = (await call({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })).json<{
+    apiKey: string;
+  }>().apiKey;
+  return connectMcp(baseUrl, key);
+}
+
 async function merge(call: Call, payload: Record<string, unknown>, status = 200) {
   const response = await call({ method: 'POST', url: '/api/entities/merge', payload });
   expect(response.statusCode, response.body).toBe(status);
@@ -224,10 +232,7 @@ describe('POST /api/entities/merge', () => {
     expect(tooMany.statusCode).toBe(400);
 
     // MCP's by-name writes reach the entity by an alias.
-    const key = (
-      await call({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })
-    ).json<{ apiKey: string }>().apiKey;
-    const client = await connectMcp(baseUrl, key);
+    const client = await agentOf(call);
     try {
       const added = await client.callTool({
         name: 'add_observations',
@@ -382,10 +387,7 @@ describe('adding an observation an entity already has', () => {
       'Brews at 80 °C',
     ]);
 
-    const key = (
-      await call({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })
-    ).json<{ apiKey: string }>().apiKey;
-    const client = await connectMcp(baseUrl, key);
+    const client = await agentOf(call);
     try {
       const answer = await client.callTool({
         name: 'add_observations',
@@ -426,10 +428,7 @@ describe('possible duplicates of a create', () => {
     });
     expect(unrelated.json<{ possibleDuplicates: unknown[] }>().possibleDuplicates).toEqual([]);
 
-    const key = (
-      await call({ method: 'POST', url: '/api/keys', payload: { name: 'agent' } })
-    ).json<{ apiKey: string }>().apiKey;
-    const client = await connectMcp(baseUrl, key);
+    const client = await agentOf(call);
     try {
       const answer = await client.callTool({
         name: 'create_entities',
