@@ -154,13 +154,13 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
   server.registerTool('create_entities', TOOLS.create_entities, ({ entities }) =>
     run({ type: 'create', resource: 'entity' }, async () => {
       const given = entities.map(({ entityType, ...entity }) => ({ ...entity, type: entityType }));
-      const created = await graph.createEntities(auth, given, { existing: 'skip' });
+      const { created, possibleDuplicates: likely } = await graph.createEntitiesNamingDuplicates(
+        auth,
+        given,
+        { existing: 'skip' },
+        (error) => deps.log?.warn({ err: error }, 'likely duplicates lookup failed'),
+      );
       const answer = { entities: created.map(toMcpEntity) };
-      const likely = await graph.likelyDuplicatesOf(auth, created).catch((error: unknown) => {
-        // The entities are created: a failed lookup leaves the list empty, never the call failed.
-        deps.log?.warn({ err: error }, 'likely duplicates lookup failed');
-        return [];
-      });
       const possibleDuplicates = likely.map(({ of, other, score }) => ({
         name: of.name,
         duplicateOf: other.name,

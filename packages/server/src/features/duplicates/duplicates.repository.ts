@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { planOnce } from '../../db/prepared.js';
 
 /**
  * The candidates' tables (migration 031) — names and their blocking keys,
@@ -182,32 +183,32 @@ export async function candidatesOf(
 }
 
 /**
- * For a create's answer (likely-duplicates.ts): the entities whose names share
- * a blocking key with each probe, at most `perProbe` each, in no order — the
- * finder's `candidatesOf` without its ranking and its pairs, which a name
- * just created has none of.
+ * For a create's answer (likely-duplicates.ts): for each probe (a name about
+ * to be created, by its position), the entities whose names share a blocking
+ * key with it, at most `perProbe` each, in no order — the finder's
+ * `candidatesOf` without its ranking and its pairs, which a new name has none
+ * of. Planned once: every create asks it.
  */
 export async function namesSharingKeys(
   db: Db,
   spaceId: string,
-  probes: Probe[],
+  probes: { ord: number; probe: string[] }[],
   perProbe: number,
-): Promise<CandidateRow[]> {
+): Promise<{ ord: number; other: string; name: string; type: string }[]> {
   if (probes.length === 0) return [];
-  const result = await sql<CandidateRow>`
-    with d as (
-      select * from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as x(id uuid, probe bigint[])
+  const result = await sql<{ ord: number; other: string; name: string; type: string }>`
+    ${planOnce} with d as (
+      select * from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as x(ord int, probe bigint[])
     ),
     -- The names first, then one entity lookup each: a join order the planner
     -- cannot turn into a probe of the names per entity of the space.
     c as materialized (
-      select d.id as source, c.entity_id
+      select d.ord, c.entity_id
         from d
         cross join lateral (select n.entity_id from duplicate_names n
-                             where n.keys && d.probe and n.entity_id <> d.id
-                             limit ${perProbe}) c
+                             where n.keys && d.probe limit ${perProbe}) c
     )
-    select c.source, e.id as other, e.name, e.type
+    select c.ord, e.id as other, e.name, e.type
       from c
       cross join lateral (select e.id, e.name, e.type from entities e
                            where e.space_id = ${spaceId} and e.id = c.entity_id limit 1) e

@@ -32,7 +32,7 @@ export const duplicatesFeature = defineFeature({
       (error) => context.onError(error, 'finding duplicates failed; retried later'),
     );
     graph.attachLikelyDuplicates({
-      likelyDuplicatesOf: (auth, created) => likelyDuplicatesOf(context.db, auth.space.id, created),
+      likelyDuplicatesOf: (auth, given) => likelyDuplicatesOf(context.db, auth.space.id, given),
     });
     finder.start();
     context.onPublished(() => finder.nudge());

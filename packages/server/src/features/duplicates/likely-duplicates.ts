@@ -5,46 +5,46 @@ import * as repo from './duplicates.repository.js';
 import { analyseName } from './names.js';
 import { PROPOSE_AT, scorePair } from './scoring.js';
 
-/** Created entities looked at per call: a bulk load's first ones; the finder sees every one later. */
+/** Names looked at per create: a bulk load's first ones; the finder sees every one later. */
 export const LIKELY_CHECKED_MAX = 100;
 /** Likely duplicates given per created entity, best first. */
 const PER_ENTITY = 3;
 
 export interface LikelyDuplicate {
-  /** The entity just created. */
-  of: { id: string; name: string };
-  /** An entity it is probably the same as. */
+  /** The name about to be created, as given. */
+  of: string;
+  /** An existing entity it is probably the same as. */
   other: { id: string; name: string; type: string };
   score: number;
 }
 
 /**
- * The likely duplicates of entities just created, for the create's answer:
- * one read of the names the background finder keeps (`duplicate_names`, by
- * the new names' blocking keys), scored by names and types alone (the graph
- * signals need the finder's step). An entity the finder has not seen yet (made
- * a moment ago) is not found; nothing is written.
+ * The likely duplicates of entities about to be created, for the create's
+ * answer: one read of the names the background finder keeps
+ * (`duplicate_names`, by the new names' blocking keys), scored by names and
+ * types alone (the graph signals need the finder's step). It reads nothing a
+ * create writes, so the graph sends it beside the create (graph.service.ts);
+ * nothing is written.
  */
 export async function likelyDuplicatesOf(
   db: Db,
   spaceId: string,
-  created: { id: string; name: string; type: string }[],
+  given: { name: string; type: string }[],
 ): Promise<LikelyDuplicate[]> {
-  const checked = created.slice(0, LIKELY_CHECKED_MAX);
+  const byName = new Map(given.map((entity) => [entity.name, entity]));
+  const checked = [...byName.values()].slice(0, LIKELY_CHECKED_MAX);
   if (checked.length === 0) return [];
-  const forms = new Map(checked.map((entity) => [entity.id, analyseName(entity.name)]));
-  const probes = checked.map((entity) => ({
-    id: entity.id,
-    probe: blockingKeys(forms.get(entity.id)!).probe.map((key) => keyHash(spaceId, key)),
+  const forms = checked.map((entity) => analyseName(entity.name));
+  const probes = forms.map((form, ord) => ({
+    ord,
+    probe: blockingKeys(form).probe.map((key) => keyHash(spaceId, key)),
   }));
   const candidates = await repo.namesSharingKeys(db, spaceId, probes, 20);
-  const byId = new Map(checked.map((entity) => [entity.id, entity]));
-  const found = new Map<string, LikelyDuplicate[]>();
+  const found = new Map<number, LikelyDuplicate[]>();
   for (const row of candidates) {
-    const entity = byId.get(row.source)!;
-    if (byId.has(row.other)) continue;
+    const entity = checked[row.ord]!;
     const scored = scorePair({
-      namesA: [forms.get(entity.id)!],
+      namesA: [forms[row.ord]!],
       namesB: [analyseName(row.name)],
       typeA: entity.type,
       typeB: row.type,
@@ -52,16 +52,16 @@ export async function likelyDuplicatesOf(
       sharedObservations: 0,
     });
     if (!scored || scored.score < PROPOSE_AT) continue;
-    const list = found.get(entity.id) ?? [];
+    const list = found.get(row.ord) ?? [];
     if (list.some((item) => item.other.id === row.other)) continue;
     list.push({
-      of: { id: entity.id, name: entity.name },
+      of: entity.name,
       other: { id: row.other, name: row.name, type: row.type },
       score: scored.score,
     });
-    found.set(entity.id, list);
+    found.set(row.ord, list);
   }
-  return checked.flatMap((entity) =>
-    (found.get(entity.id) ?? []).sort((a, b) => b.score - a.score).slice(0, PER_ENTITY),
+  return checked.flatMap((_, ord) =>
+    (found.get(ord) ?? []).sort((a, b) => b.score - a.score).slice(0, PER_ENTITY),
   );
 }

@@ -436,12 +436,20 @@ describe('possible duplicates of a create', () => {
           entities: [
             { name: 'Grace  hopper', entityType: 'person', observations: [] },
             { name: 'Alan Turing', entityType: 'person', observations: [] },
+            // Existing, so skipped: never named as a duplicate of itself.
+            { name: 'Grace Hopper', entityType: 'person', observations: [] },
           ],
         },
       });
       expect(answer.structuredContent).toMatchObject({
-        possibleDuplicates: [{ name: 'Grace  hopper', duplicateOf: 'Grace Hopper' }],
+        entities: [{ name: 'Grace  hopper' }, { name: 'Alan Turing' }],
+        possibleDuplicates: [
+          { name: 'Grace  hopper', duplicateOf: 'Grace Hopper', score: expect.any(Number) },
+        ],
       });
+      expect(
+        (answer.structuredContent as { possibleDuplicates: unknown[] }).possibleDuplicates,
+      ).toHaveLength(1);
       const text = (answer.content as { text: string }[])[0]!.text;
       expect(text).toContain('Possible duplicates: "Grace  hopper" may be "Grace Hopper"');
     } finally {

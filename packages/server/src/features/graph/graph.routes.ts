@@ -119,14 +119,16 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
     },
     async (request, reply) => {
       const auth = spaceAuthOf(request);
-      const [created] = await graph.createEntities(auth, [request.body], { existing: 'reject' });
-      const likely = await graph.likelyDuplicatesOf(auth, [created!]).catch((error: unknown) => {
-        // The entity is created: a failed lookup leaves the list empty, never the create failed.
-        request.log.warn({ err: error }, 'likely duplicates lookup failed');
-        return [];
+      const { created, possibleDuplicates } = await graph.createEntitiesNamingDuplicates(
+        auth,
+        [request.body],
+        { existing: 'reject' },
+        (error) => request.log.warn({ err: error }, 'likely duplicates lookup failed'),
+      );
+      return reply.status(201).send({
+        ...created[0]!,
+        possibleDuplicates: possibleDuplicates.map(({ other, score }) => ({ ...other, score })),
       });
-      const possibleDuplicates = likely.map(({ other, score }) => ({ ...other, score }));
-      return reply.status(201).send({ ...created!, possibleDuplicates });
     },
   );
 

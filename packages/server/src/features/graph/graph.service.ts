@@ -1,6 +1,7 @@
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { bindService } from '../feature.js';
 import * as entities from './entities.service.js';
+import type { ExistingName, NewEntityInput } from './entities.service.js';
 import * as reads from './graph-reads.service.js';
 import * as observations from './observations.service.js';
 import * as pointInTime from './point-in-time.service.js';
@@ -43,9 +44,35 @@ export function createGraphService(deps: GraphDeps) {
       if (likely) throw new Error('Likely duplicates are already attached to the graph');
       likely = port;
     },
-    /** The likely duplicates of entities just created (none when consolidation is not attached). */
-    likelyDuplicatesOf: (auth: SpaceAuth, created: CreatedRef[]) =>
-      likely ? likely.likelyDuplicatesOf(auth, created) : Promise.resolve([]),
+    /**
+     * `createEntities`, answering also the likely duplicates of the entities
+     * it made (none when consolidation is not attached). The lookup reads
+     * only what the duplicate finder keeps, which a create never writes, so
+     * it is sent beside the create, not after it: on PGlite's one connection
+     * it would wait behind the write's bookkeeping (bench/README.md). A failed
+     * lookup leaves the list empty, never the create failed.
+     */
+    async createEntitiesNamingDuplicates(
+      auth: SpaceAuth,
+      given: NewEntityInput[],
+      options: { existing: ExistingName },
+      onLookupFailed: (error: unknown) => void,
+    ) {
+      const lookup =
+        likely && given.length > 0
+          ? likely.likelyDuplicatesOf(auth, given).catch((error: unknown) => {
+              onLookupFailed(error);
+              return [];
+            })
+          : Promise.resolve([]);
+      const created = await entities.createEntities(deps, auth, given, options);
+      const byName = new Map(created.map((entity) => [entity.name, entity]));
+      const possibleDuplicates = (await lookup).flatMap(({ of, other, score }) => {
+        const entity = byName.get(of);
+        return entity ? [{ of: { id: entity.id, name: entity.name }, other, score }] : [];
+      });
+      return { created, possibleDuplicates };
+    },
     ...bindService(deps, {
       createEntities: entities.createEntities,
       getEntity: pointInTime.getEntity,
@@ -81,16 +108,15 @@ export function createGraphService(deps: GraphDeps) {
 
 export type GraphService = ReturnType<typeof createGraphService>;
 
-type CreatedRef = { id: string; name: string; type: string };
-
 /**
  * What consolidation tells a create's answer: each created entity's likely
  * duplicates. Attached by the duplicates feature, so the graph never imports
  * it (the arrows stay one-way, as with history: decision 040).
  */
 export interface LikelyDuplicatesPort {
+  /** Existing entities each given name probably names too (`of`: the name as given). */
   likelyDuplicatesOf(
     auth: SpaceAuth,
-    created: CreatedRef[],
-  ): Promise<{ of: { id: string; name: string }; other: CreatedRef; score: number }[]>;
+    given: { name: string; type: string }[],
+  ): Promise<{ of: string; other: { id: string; name: string; type: string }; score: number }[]>;
 }
