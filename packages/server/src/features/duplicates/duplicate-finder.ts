@@ -384,12 +384,14 @@ export class DuplicateFinder {
     const nameRows: repo.NameRow[] = [];
     const probes: repo.Probe[] = [];
     for (const entity of entities) {
-      const form = analyseName(entity.name);
-      sides.set(entity.id, { id: entity.id, type: entity.type, names: [form] });
-      const keys = blockingKeys(form);
-      const hashed = (list: string[]) => list.map((key) => keyHash(space, key));
-      nameRows.push({ entity_id: entity.id, name: entity.name, keys: hashed(keys.stored) });
-      probes.push({ id: entity.id, probe: hashed(keys.probe) });
+      const forms = formsOf(entity);
+      sides.set(entity.id, { id: entity.id, type: entity.type, names: forms });
+      // An entity is stored and looks up under the keys of its name and of each alias.
+      const keys = forms.map(blockingKeys);
+      const hashed = (list: string[]) => [...new Set(list)].map((key) => keyHash(space, key));
+      const stored = hashed(keys.flatMap((key) => key.stored));
+      nameRows.push({ entity_id: entity.id, name: entity.name, keys: stored });
+      probes.push({ id: entity.id, probe: hashed(keys.flatMap((key) => key.probe)) });
     }
     await repo.replaceNames(db, space, [...present], nameRows);
     const renames = entities.flatMap((entity) => {
@@ -412,7 +414,7 @@ export class DuplicateFinder {
         sides.get(row.other) ??
         others.get(row.other) ??
         (() => {
-          const side = { id: row.other, type: row.type, names: [analyseName(row.name)] };
+          const side = { id: row.other, type: row.type, names: formsOf(row) };
           others.set(row.other, side);
           return side;
         })();
@@ -456,6 +458,10 @@ export class DuplicateFinder {
     await repo.replacePairs(db, space, [...present], kept);
   }
 }
+
+/** An entity's names as compared: its name, then its aliases. */
+export const formsOf = (entity: { name: string; aliases: string[] }): NameForm[] =>
+  [entity.name, ...entity.aliases].map(analyseName);
 
 /** The entities a page of events names, by space, with the names entity events gave them. */
 function changesBySpace(

@@ -15,6 +15,8 @@ export interface EntityRow {
   id: string;
   name: string;
   type: string;
+  /** Its other names (merged entities' names among them): compared like its name. */
+  aliases: string[];
 }
 
 /** The space and its account are not being deleted. */
@@ -29,7 +31,7 @@ const liveSpace = (spaceId: string) => sql`exists (
 export async function entitiesOf(db: Db, spaceId: string, ids: string[]): Promise<EntityRow[]> {
   if (ids.length === 0) return [];
   const result = await sql<EntityRow>`
-    select e.id, e.name, e.type from entities e
+    select e.id, e.name, e.type, e.aliases from entities e
      where e.space_id = ${spaceId} and e.id = any(${ids}::uuid[])
        and ${liveSpace(spaceId)}
   `.execute(db);
@@ -140,6 +142,7 @@ export interface CandidateRow {
   other: string;
   name: string;
   type: string;
+  aliases: string[];
 }
 
 /**
@@ -163,7 +166,7 @@ export async function candidatesOf(
     with d as (
       select * from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as x(id uuid, probe bigint[])
     )
-    select d.id as source, e.id as other, e.name, e.type
+    select d.id as source, e.id as other, e.name, e.type, e.aliases
       from d
       cross join lateral (
         -- The keys' hashes hold the space (a block is one space's); the join below keeps it.
@@ -194,9 +197,9 @@ export async function namesSharingKeys(
   spaceId: string,
   probes: { ord: number; probe: string[] }[],
   perProbe: number,
-): Promise<{ ord: number; other: string; name: string; type: string }[]> {
+): Promise<(Omit<CandidateRow, 'source'> & { ord: number })[]> {
   if (probes.length === 0) return [];
-  const result = await sql<{ ord: number; other: string; name: string; type: string }>`
+  const result = await sql<Omit<CandidateRow, 'source'> & { ord: number }>`
     ${planOnce} with d as (
       select * from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as x(ord int, probe bigint[])
     ),
@@ -208,9 +211,9 @@ export async function namesSharingKeys(
         cross join lateral (select n.entity_id from duplicate_names n
                              where n.keys && d.probe limit ${perProbe}) c
     )
-    select c.ord, e.id as other, e.name, e.type
+    select c.ord, e.id as other, e.name, e.type, e.aliases
       from c
-      cross join lateral (select e.id, e.name, e.type from entities e
+      cross join lateral (select e.id, e.name, e.type, e.aliases from entities e
                            where e.space_id = ${spaceId} and e.id = c.entity_id limit 1) e
   `.execute(db);
   return result.rows;

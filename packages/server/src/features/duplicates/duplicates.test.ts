@@ -202,6 +202,38 @@ describe('GET /api/duplicates', () => {
     });
   });
 
+  it("compares an entity's aliases like its name, for the finder and for a create", async () => {
+    const { call } = await account();
+    const db = await create(call, 'Postgres', 'technology');
+    const renamed = await call({
+      method: 'PUT',
+      url: `/api/entities/${db}`,
+      payload: { name: 'Postgres', type: 'technology', aliases: ['PostgreSQL Database'] },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    await create(call, 'Kafka', 'technology');
+    const other = await create(call, 'postgresql  database', 'technology');
+    await drain();
+    const found = await list(call);
+    expect(pairNames(found)).toEqual(['Postgres | postgresql  database']);
+    expect(found.candidates[0]!.entities.map((entity) => entity.id).sort()).toEqual(
+      [db, other].sort(),
+    );
+
+    const created = await call({
+      method: 'POST',
+      url: '/api/entities',
+      payload: { name: 'PostgreSQL database.', type: 'technology' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(
+      created
+        .json<{ possibleDuplicates: { name: string }[] }>()
+        .possibleDuplicates.map((entity) => entity.name)
+        .sort(),
+    ).toEqual(['Postgres', 'postgresql  database']);
+  });
+
   it('pages with the cursor: every candidate once, in order', async () => {
     const { call } = await account();
     const people = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson'];

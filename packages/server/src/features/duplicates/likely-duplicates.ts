@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.js';
 import { blockingKeys } from './blocking.js';
-import { keyHash } from './duplicate-finder.js';
+import { formsOf, keyHash } from './duplicate-finder.js';
 import * as repo from './duplicates.repository.js';
 import { analyseName } from './names.js';
 import { PROPOSE_AT, scorePair } from './scoring.js';
@@ -45,7 +45,7 @@ export async function likelyDuplicatesOf(
     const entity = checked[row.ord]!;
     const scored = scorePair({
       namesA: [forms[row.ord]!],
-      namesB: [analyseName(row.name)],
+      namesB: formsOf(row),
       typeA: entity.type,
       typeB: row.type,
       sharedNeighbours: 0,
