@@ -146,14 +146,21 @@ export interface CandidateRow {
 }
 
 /**
- * For each probe: the entities whose names are stored under one of its keys
- * (at most `perProbe`, those sharing the most keys first; the keys' blocks
- * are small by design), and those it
- * is paired with now (to score again or drop) — each with its current name
- * and type. Entities gone meanwhile drop out by the join. The names' lookup
- * names no space: the keys' hashes hold it, and a condition on it would let
- * a planner without statistics intersect the key's few rows with every row
- * of the space.
+ * Holders of one key a probe reads: a key held by more names (a common word,
+ * `p:harbor` at 100k entities holds ~1,000) gives that many of them, so a
+ * probe's work stays bounded as the space grows; a close name shares its
+ * rarer keys (its halves, its whole form) and is found through those.
+ */
+export const HOLDERS_PER_KEY = 100;
+
+/**
+ * For each probe: the entities whose names are stored under its keys (at
+ * most `perProbe`, those sharing the most keys first, at most
+ * HOLDERS_PER_KEY read per key), and those it is paired with now (to score
+ * again or drop) — each with its current name, type and aliases. Entities
+ * gone meanwhile drop out by the join. The names' lookup names no space: the
+ * keys' hashes hold it, and a condition on it would let a planner without
+ * statistics intersect the key's few rows with every row of the space.
  */
 export async function candidatesOf(
   db: Db,
@@ -171,9 +178,13 @@ export async function candidatesOf(
       cross join lateral (
         -- The keys' hashes hold the space (a block is one space's); the join below keeps it.
         -- Those sharing the most keys first: a crowded block cannot crowd out a close name.
-        (select n.entity_id from duplicate_names n
-          where n.keys && d.probe and n.entity_id <> d.id
-          order by cardinality(array(select unnest(n.keys) intersect select unnest(d.probe))) desc
+        (select h.entity_id
+           from unnest(d.probe) k(key)
+           cross join lateral (select n.entity_id from duplicate_names n
+                                where n.keys @> array[k.key] and n.entity_id <> d.id
+                                limit ${HOLDERS_PER_KEY}) h
+          group by h.entity_id
+          order by count(*) desc, h.entity_id
           limit ${perProbe})
         union
         select p.entity_b from duplicate_pairs p where p.space_id = ${spaceId} and p.entity_a = d.id
