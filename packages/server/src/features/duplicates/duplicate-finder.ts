@@ -70,6 +70,8 @@ const FIRST_RUN_MS = 1_000;
 const MAX_REST_MS = 2_000;
 /** Name matches below this are not worth reading the graph for: nothing lifts them to PROPOSE_AT. */
 const WORTH_SIGNALS = 0.25;
+/** Events behind below which the finder always follows the log (a scan costs at least this). */
+const SCAN_BEHIND_MIN = 1_000;
 
 /**
  * A blocking key as the table stores it: a 64-bit hash of the space and the
@@ -225,12 +227,20 @@ export class DuplicateFinder {
           run.more = true;
           break;
         }
-        const state = await log.claimAccount(db, account.id, {
+        const claimed = await log.claimAccount(db, account.id, {
           holder: this.holder,
           leaseMs: this.options.leaseMs,
           eventSeq: account.eventSeq,
         });
-        if (!state) continue;
+        if (!claimed) continue;
+        let state = claimed;
+        const behind = account.eventSeq - state.applied_seq;
+        if (state.scan_seq === null && behind > Math.max(account.entities, SCAN_BEHIND_MIN)) {
+          // Following a log longer than the account has entities costs more than comparing
+          // each entity once: a bulk load's relations name every entity again, twice.
+          await log.restartScan(db, account.id, this.holder, account.eventSeq);
+          state = { ...state, scan_seq: account.eventSeq, scan_space: null, scan_cursor: null };
+        }
         run.accounts += 1;
         const before = budget.entities;
         try {

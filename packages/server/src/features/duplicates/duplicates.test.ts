@@ -501,6 +501,51 @@ describe('the background finder', () => {
     });
   });
 
+  it('scans every entity once when further behind than the account has entities', async () => {
+    const { call, accountId } = await account();
+    const apiKey = (
+      await call({ method: 'POST', url: '/api/keys', payload: { name: 'bulk' } })
+    ).json<{ apiKey: string }>().apiKey;
+    const auth = await t.runtime.spaces.resolveSpace(
+      (await t.runtime.authenticate(apiKey))!,
+      'default',
+      'write',
+      {},
+    );
+    const names = Array.from({ length: 1_100 }, (_, i) => `Item ${String(i).padStart(4, '0')}`);
+    await t.runtime.graph.createEntities(
+      auth,
+      [...names, 'Ada Lovelace', 'ada lovelace'].map((name) => ({ name, type: 'thing' })),
+      { existing: 'reject' },
+    );
+    // 1,300 relation events on top of 1,102 entity events: more behind than there are entities.
+    await t.runtime.graph.createRelationsByName(
+      auth,
+      Array.from({ length: 1_300 }, (_, i) => ({
+        from: names[i % names.length]!,
+        to: names[(i * 7 + 1) % names.length]!,
+        relationType: i < names.length ? 'links' : 'cites',
+      })),
+    );
+    await drain();
+    const answer = await list(call);
+    expect(answer.upToDate).toBe(true);
+    expect(pairNames(answer)).toContain('Ada Lovelace | ada lovelace');
+    const db = t.database.db;
+    const state = await sql<{ applied: number; scan: number | null; head: number }>`
+      select s.applied_seq::int as applied, s.scan_seq::int as scan, a.event_seq::int as head
+        from duplicate_state s join accounts a on a.id = s.account_id
+       where s.account_id = ${accountId}
+    `.execute(db);
+    expect(state.rows).toEqual([
+      { applied: state.rows[0]!.head, scan: null, head: expect.any(Number) },
+    ]);
+    const stored = await sql<{ n: number }>`
+      select count(*)::int as n from duplicate_names where space_id = ${auth.space.id}
+    `.execute(db);
+    expect(stored.rows[0]!.n).toBe(1_102);
+  });
+
   it('scans again when the change log was compacted past its position, dropping what went meanwhile', async () => {
     const { call, accountId } = await account();
     const gone = await create(call, 'Alan Turing');

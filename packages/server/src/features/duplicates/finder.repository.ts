@@ -29,9 +29,9 @@ const stateColumns = sql`account_id, applied_seq::float8 as applied_seq,
 export async function accountsWithWork(
   db: Db,
   limit: number,
-): Promise<{ id: string; eventSeq: number }[]> {
-  const result = await sql<{ id: string; event_seq: number }>`
-    select a.id, a.event_seq::float8 as event_seq
+): Promise<{ id: string; eventSeq: number; entities: number }[]> {
+  const result = await sql<{ id: string; event_seq: number; entities: number }>`
+    select a.id, a.event_seq::float8 as event_seq, a.entity_count::float8 as entities
       from accounts a
       left join duplicate_state s on s.account_id = a.id
      where a.deleted_at is null
@@ -41,7 +41,11 @@ export async function accountsWithWork(
      order by s.updated_at nulls first
      limit ${limit}
   `.execute(db);
-  return result.rows.map((row) => ({ id: row.id, eventSeq: row.event_seq }));
+  return result.rows.map((row) => ({
+    id: row.id,
+    eventSeq: row.event_seq,
+    entities: row.entities,
+  }));
 }
 
 /**
