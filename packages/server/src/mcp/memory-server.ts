@@ -13,7 +13,7 @@ import type { GraphService, MemoryGraph } from '../features/graph/index.js';
 import { asOfArgument } from '../features/graph/index.js';
 import type { DuplicatesService } from '../features/duplicates/index.js';
 import type { HistoryService } from '../features/history/index.js';
-import type { RecallService } from '../features/recall/index.js';
+import { factDate, type RecallService } from '../features/recall/index.js';
 import type { Operation, UsageMeter } from '../features/usage/index.js';
 import type { SpaceAuth } from '../lib/auth-context.js';
 import { lackedPermission, lacksMessage, roleRefusal } from '../lib/space-access.js';
@@ -76,14 +76,15 @@ const toMcpEntity = (entity: Entity) => ({
 
 /**
  * Recall's answer as an agent reads it: one numbered line per observation,
- * with its entity and date, best first.
+ * with its entity and the fact's date (when it held, else "noted" and when
+ * it was written), best first.
  */
 function recallText(answer: RecallAnswer): string {
   if (answer.results.length === 0) return `Nothing in memory answers "${answer.query}".`;
   return answer.results
     .map(
       (hit, i) =>
-        `${i + 1}. [${hit.entityName} (${hit.entityType}), ${hit.createdAt.slice(0, 10)}] ${hit.observation}`,
+        `${i + 1}. [${hit.entityName} (${hit.entityType}), ${factDate(hit) ?? `noted ${hit.createdAt.slice(0, 10)}`}] ${hit.observation}`,
     )
     .join('\n');
 }
@@ -225,19 +226,20 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
     }),
   );
 
-  server.registerTool('recall', TOOLS.recall, ({ query, limit, entityTypes, entityNames, asOf }) =>
+  server.registerTool('recall', TOOLS.recall, ({ query, limit, asOf, ...filters }) =>
     run({ type: 'query', resource: 'observation' }, async () => {
-      const input = { query, limit: limit ?? RECALL_LIMIT_DEFAULT, entityTypes, entityNames };
+      const input = { query, limit: limit ?? RECALL_LIMIT_DEFAULT, ...filters };
       const answer = await deps.recall.recall(auth, input, asOfArgument(asOf, 'asOf'));
       return result(answer, recallText(answer));
     }),
   );
 
-  server.registerTool('get_context', TOOLS.get_context, ({ query, maxChars }) =>
+  server.registerTool('get_context', TOOLS.get_context, ({ query, maxChars, ...time }) =>
     run({ type: 'query', resource: 'observation' }, async () => {
       const answer = await deps.recall.context(auth, {
         query,
         maxChars: maxChars ?? CONTEXT_CHARS_DEFAULT,
+        ...time,
       });
       return result(answer, answer.context || 'Nothing in memory answers that.');
     }),

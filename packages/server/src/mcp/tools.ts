@@ -1,4 +1,4 @@
-import { mcpTools } from '@engram/shared';
+import { mcpTools, RECALL_TIME_HELP, recallTimeArgs } from '@engram/shared';
 import { z } from 'zod';
 
 /**
@@ -23,6 +23,19 @@ const reads = {
   destructiveHint: false,
   idempotentHint: true,
   openWorldHint: false,
+};
+
+/** recall's and get_context's time range, described for an agent. */
+const timeArgs = {
+  since: recallTimeArgs.since.describe(
+    `Only facts from this time on: ${RECALL_TIME_HELP}; inclusive`,
+  ),
+  until: recallTimeArgs.until.describe(
+    `Only facts up to this time: ${RECALL_TIME_HELP}; inclusive, a date alone covers its whole day`,
+  ),
+  now: recallTimeArgs.now.describe(
+    `What time words in the question ("yesterday", "last week") are read against: ${RECALL_TIME_HELP} (default: now)`,
+  ),
 };
 
 /**
@@ -128,15 +141,17 @@ export const TOOLS = {
   recall: {
     title: 'Recall',
     description:
-      'Ask the memory a question in plain words ("When did Maya start her new job?", "what does the team use for CI"). Answers the individual observations that best answer it, best first, each with its entity — never whole entities. A question nothing answers gets few or no results. Filter with entityTypes or entityNames (exact names).',
+      'Ask the memory a question in plain words ("When did Maya start her new job?", "what does the team use for CI"). Answers the individual observations that best answer it, best first, each with its entity, when it was written (createdAt) and when the fact held (validFrom/validTo, null when not said) — never whole entities. A question nothing answers gets few or no results. Filter with entityTypes or entityNames (exact names or aliases). since/until keep only facts in that time range (both inclusive; a fact\'s time is validFrom when set, else createdAt); without them, time words in the question ("last week", "in March 2024", "recently", "now") set the range, read against `now` (default: the server\'s time, or asOf\'s). timeRange in the answer says which range applied.',
     ...mcpTools.recall,
+    inputSchema: mcpTools.recall.inputSchema.extend(timeArgs),
     annotations: reads,
   },
   get_context: {
     title: 'Get Context',
     description:
-      'One block of text to put in a prompt: what the memory knows about a question — the best observations grouped by entity, with the relations among those entities — cut to maxChars.',
+      "One block of text to put in a prompt: what the memory knows about a question — the best observations grouped by entity, each line with the fact's date when known, with the relations among those entities — cut to maxChars. since/until and the question's time words keep to a time range as in recall.",
     ...mcpTools.get_context,
+    inputSchema: mcpTools.get_context.inputSchema.extend(timeArgs),
     annotations: reads,
   },
   undo_last: {

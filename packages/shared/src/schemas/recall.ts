@@ -20,6 +20,38 @@ const question = text('Query is required')
   .min(1, 'Query is required')
   .max(RECALL_QUERY_MAX, `Query must be at most ${RECALL_QUERY_MAX} characters`);
 
+/** An ISO 8601 date (2024-03-01) or time with its zone (2024-03-01T10:00:00Z), UTC. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+export const RECALL_TIME_HELP = 'an ISO 8601 date (2024-03-01) or time (2024-03-01T10:00:00Z), UTC';
+
+/** Whether `value` is a date or time `since`, `until` and `now` accept. */
+export const isRecallTime = (value: string) =>
+  ISO_TIME.test(value) && !Number.isNaN(new Date(value).getTime());
+
+/** A date alone is a whole day: `since` from its first instant, `until` to its last (both inclusive). */
+export function recallTimeBound(value: string, end: 'since' | 'until' | 'now'): Date {
+  const at = new Date(value);
+  const dateOnly = value.length === 10;
+  return dateOnly && end === 'until' ? new Date(at.getTime() + 86_400_000 - 1) : at;
+}
+
+const recallTime = (field: string) =>
+  z
+    .string()
+    .max(40)
+    .refine(isRecallTime, { message: `${field} must be ${RECALL_TIME_HELP}` });
+
+/**
+ * The optional time range of a recall or context (both ends inclusive; a date
+ * alone as `until` covers its whole day), and the moment time words in the
+ * question ("last week", "recently") are read against (default: now).
+ */
+export const recallTimeArgs = {
+  since: recallTime('since').optional(),
+  until: recallTime('until').optional(),
+  now: recallTime('now').optional(),
+};
+
 const filterList = (what: string, max: number) =>
   commaList
     .refine((items) => items.length <= RECALL_FILTER_MAX, `At most ${RECALL_FILTER_MAX} ${what}`)
@@ -28,12 +60,13 @@ const filterList = (what: string, max: number) =>
       `Each of ${what} must be at most ${max} characters`,
     );
 
-/** GET /api/recall?q=&limit=&types=&entities= (`types`, `entities` comma-separated). */
+/** GET /api/recall?q=&limit=&types=&entities=&since=&until=&now= (`types`, `entities` comma-separated). */
 export const recallQuery = z.object({
   q: question,
   limit: z.coerce.number().int().min(1).max(RECALL_LIMIT_MAX).default(RECALL_LIMIT_DEFAULT),
   types: filterList('types', TYPE_MAX).optional(),
   entities: filterList('entities', ENTITY_NAME_MAX).optional(),
+  ...recallTimeArgs,
 });
 export type RecallQuery = z.input<typeof recallQuery>;
 
@@ -45,19 +78,38 @@ export const recallResult = z.object({
   entityType: z.string(),
   entityId: z.string(),
   createdAt: z.string(),
+  /**
+   * When the fact held in the world, as its writer said (null when not said).
+   * Recall's answers always carry both; optional for the past's simpler reader.
+   */
+  validFrom: z.string().nullable().optional(),
+  validTo: z.string().nullable().optional(),
   /** Higher is better; comparable only within one answer. */
   score: z.number(),
 });
 export type RecallResult = z.infer<typeof recallResult>;
 
+/**
+ * The time range an answer kept to: from `since`/`until` (`parameters`) or
+ * from time words in the question (`question`); an open end is null.
+ */
+export const recallTimeRange = z.object({
+  since: z.string().nullable(),
+  until: z.string().nullable(),
+  source: z.enum(['question', 'parameters']),
+});
+export type RecallTimeRange = z.infer<typeof recallTimeRange>;
+
 /** Best first; few or none when nothing relevant is stored. */
 export const recallAnswer = z.object({
   results: z.array(recallResult),
   query: z.string(),
+  /** Null when no range applied. Always present in recall's answers. */
+  timeRange: recallTimeRange.nullable().optional(),
 });
 export type RecallAnswer = z.infer<typeof recallAnswer>;
 
-/** GET /api/context?q=&maxChars= */
+/** GET /api/context?q=&maxChars=&since=&until=&now= */
 export const contextQuery = z.object({
   q: question,
   maxChars: z.coerce
@@ -66,6 +118,7 @@ export const contextQuery = z.object({
     .min(CONTEXT_CHARS_MIN)
     .max(CONTEXT_CHARS_MAX)
     .default(CONTEXT_CHARS_DEFAULT),
+  ...recallTimeArgs,
 });
 export type ContextQuery = z.input<typeof contextQuery>;
 
@@ -78,5 +131,7 @@ export const contextAnswer = z.object({
   relations: z.array(z.object({ from: z.string(), to: z.string(), relationType: z.string() })),
   /** The length of `context`, never more than the budget. */
   chars: z.number().int(),
+  /** The time range the observations were kept to (as recall's), or null. */
+  timeRange: recallTimeRange.nullable(),
 });
 export type ContextAnswer = z.infer<typeof contextAnswer>;

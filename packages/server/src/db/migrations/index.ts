@@ -30,6 +30,7 @@ import * as planLimitRefusal from './029-plan-limit-refusal.js';
 import * as stagedEvents from './030-staged-events.js';
 import * as duplicates from './031-duplicates.js';
 import * as aliasesAndMerges from './032-aliases-and-merges.js';
+import * as aliasWords from './033-alias-words.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -65,4 +66,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '030-staged-events', sql: stagedEvents.sql },
   { name: '031-duplicates', sql: duplicates.sql },
   { name: '032-aliases-and-merges', sql: aliasesAndMerges.sql },
+  { name: '033-alias-words', sql: aliasWords.sql },
 ];

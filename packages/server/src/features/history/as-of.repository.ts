@@ -195,6 +195,8 @@ export interface MatchAtRow {
   id: string;
   content: string;
   created_at: Date;
+  valid_from: Date | null;
+  valid_to: Date | null;
   entity_id: string;
   entity_name: string;
   entity_type: string;
@@ -218,7 +220,7 @@ export async function observationsMatchingAt(
     with ${asOfTables(spaceId, seq)}
     words as (select replace(plainto_tsquery('english', ${question})::text, '&', '|') as text),
     question as (select to_tsquery('english', text) as q from words where text <> '')
-    select o.id, o.content, o.created_at, e.id as entity_id, e.name as entity_name,
+    select o.id, o.content, o.created_at, o.valid_from, o.valid_to, e.id as entity_id, e.name as entity_name,
            e.type as entity_type, ts_rank_cd(o.terms, question.q)::float8 as score
       from question, o_at o join e_at e on e.id = o.entity_id
      where o.terms @@ question.q ${types} ${names}

@@ -278,6 +278,8 @@ export async function recallAt(
       entityType: row.entity_type,
       entityId: row.entity_id,
       createdAt: iso(row.created_at),
+      validFrom: row.valid_from && iso(row.valid_from),
+      validTo: row.valid_to && iso(row.valid_to),
       score: row.score,
     })),
   };

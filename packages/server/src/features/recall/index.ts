@@ -5,6 +5,7 @@ import { recallRoutes } from './recall.routes.js';
 import { createRecallService } from './recall.service.js';
 
 export type { RecallService } from './recall.service.js';
+export { factDate } from './recall.service.js';
 
 /** Ranked retrieval: the observations that answer a question, and an entity-grouped context. */
 export const recallFeature = defineFeature({
@@ -12,6 +13,6 @@ export const recallFeature = defineFeature({
   create: (
     context,
     { embeddings, graph }: { embeddings: EmbeddingsService; graph: GraphService },
-  ) => createRecallService({ db: context.db, embeddings, graph }),
+  ) => createRecallService({ db: context.db, embeddings, graph, now: context.now }),
   routes: recallRoutes,
 });

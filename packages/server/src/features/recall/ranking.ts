@@ -54,6 +54,8 @@ export interface TermWeight {
   matches: number;
   /** BM25's inverse document frequency. */
   weight: number;
+  /** A word of the dates the question's time range was made of. */
+  dated?: boolean;
 }
 
 /** BM25's inverse document frequency of a word held by `matches` of `total` observations. */
@@ -67,10 +69,16 @@ export function inverseFrequency(matches: number, total: number): number {
  * from its share of the sample, never below the cap it would have passed.
  */
 export function weighTerms(
-  words: { lexeme: string; query: string; matches: number | null; sampleHits: number }[],
+  words: {
+    lexeme: string;
+    query: string;
+    matches: number | null;
+    sampleHits: number;
+    dated?: boolean;
+  }[],
   sample: { observations: number; sampleSize: number },
 ): TermWeight[] {
-  return words.map(({ lexeme, query, matches, sampleHits }) => {
+  return words.map(({ lexeme, query, matches, sampleHits, dated }) => {
     const estimated =
       matches ??
       Math.max(
@@ -82,6 +90,7 @@ export function weighTerms(
       query,
       matches: estimated,
       weight: inverseFrequency(estimated, sample.observations),
+      ...(dated ? { dated } : {}),
     };
   });
 }

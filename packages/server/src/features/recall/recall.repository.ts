@@ -17,6 +17,8 @@ export interface QuestionWord {
   matches: number | null;
   /** Of the sample's observations, how many hold it. */
   sampleHits: number;
+  /** A word of the question's time words ("last", "week", "march", "2024"). */
+  dated: boolean;
 }
 
 export interface Question {
@@ -50,6 +52,7 @@ export async function readQuestion(
   spaceId: string,
   question: string,
   limits: { words: number; cap: number; sample: number; named: number },
+  timeWords = '',
 ): Promise<Question> {
   const cap = hidden(sql`${limits.cap}::int`);
   const sampleSize = hidden(sql`${limits.sample}::int`);
@@ -58,6 +61,7 @@ export async function readQuestion(
     lexeme: string | null;
     query: string | null;
     sample_hits: number | null;
+    dated: boolean | null;
     matches: number | null;
     observations: number;
     sample_size: number;
@@ -66,7 +70,8 @@ export async function readQuestion(
   }>`
     ${planOnce}
     with words as materialized (
-      select t.lexeme, ${asQuery(sql`t.lexeme`)} as q, t.positions[1] as pos
+      select t.lexeme, ${asQuery(sql`t.lexeme`)} as q, t.positions[1] as pos,
+             t.lexeme = any(tsvector_to_array(to_tsvector('english', ${hidden(sql`${timeWords}::text`)}))) as dated
         from unnest(to_tsvector('english', ${hidden(sql`${question}::text`)})) t
        order by t.positions[1] limit ${hidden(sql`${limits.words}::int`)}
     ),
@@ -86,22 +91,30 @@ export async function readQuestion(
         from spaces where id = ${spaceId}
     ),
     counted as (
-      select w.lexeme, w.q, w.pos, (select count(*)::int from sample where sample.terms @@ w.q) as hits
+      select w.lexeme, w.q, w.pos, w.dated, (select count(*)::int from sample where sample.terms @@ w.q) as hits
         from words w
     ),
+    any_word as materialized (select string_agg(q::text, ' | ')::tsquery as q from words),
     named as (
+      -- By a word of its name or of an alias (migration 033), the most fully named first.
       select array_agg(n.id order by n.share desc, n.id) as ids from (
-        select e.id, (select count(*) from unnest(e.words) u
-                       where u.lexeme in (select lexeme from words))::float8
-                     / greatest(length(e.words), 1) as share
-          from (select id, to_tsvector('english', name) as words from entities e
-                 where e.space_id = ${spaceId}
-                   and to_tsvector('english', name) @@ (select string_agg(q::text, ' | ')::tsquery from words)
-                offset 0) e
+        select e.id, max((select count(*) from unnest(e.words) u
+                           where u.lexeme in (select lexeme from words))::float8
+                         / greatest(length(e.words), 1)) as share
+          from ((select id, to_tsvector('english', name) as words from entities e
+                  where e.space_id = ${spaceId}
+                    and to_tsvector('english', name) @@ (select q from any_word)
+                 limit 200)
+                union all
+                (select id, alias_words(aliases) from entities e
+                  where e.space_id = ${spaceId} and e.aliases <> '{}'
+                    and alias_words(e.aliases) @@ (select q from any_word)
+                 limit 200)) e
+         group by e.id
          limit 200
       ) n
     )
-    select c.lexeme, c.q::text as query, c.hits as sample_hits,
+    select c.lexeme, c.q::text as query, c.hits as sample_hits, c.dated,
            -- A word the sample shows to be common (it would pass the cap
            -- twice over) is not counted; the others are, up to the cap.
            case when c.hits::float8 * a.observations < 2 * ${cap} * greatest(a.sample_size, 1)
@@ -122,6 +135,7 @@ export async function readQuestion(
         query: row.query!,
         matches: row.matches,
         sampleHits: row.sample_hits ?? 0,
+        dated: row.dated ?? false,
       })),
     observations: first?.observations ?? 0,
     sampleSize: first?.sample_size ?? 0,
@@ -155,7 +169,16 @@ export async function neighbourEntities(
 
 export interface CandidateSearch {
   /** Every word of the question as a one-word tsquery, with its weight. */
-  terms: { query: string; weight: number }[];
+  terms: { query: string; weight: number; dated?: boolean }[];
+  /**
+   * Which observations score as holding the question's time words (`dated`
+   * terms) besides those that write them: `dated`, one with a `valid_from`
+   * (the question's lenient range kept it, so its date is in range); `all`,
+   * every one (the strict range of `since`/`until` kept it); null, only those
+   * that write them. Under a range, every observation it kept counts them as
+   * matched words (coverage): the range, not the words, says when.
+   */
+  timeWordsMatch?: 'dated' | 'all' | null;
   /** Words whose matches are candidates, as one tsquery (null: none). */
   probe: string | null;
   /** Entities the question names: their observations holding any word are candidates, as are their latest few. */
@@ -163,6 +186,8 @@ export interface CandidateSearch {
   /** Only observations of entities of these types / these entities (null: any). */
   types: string[] | null;
   entities: string[] | null;
+  /** The time range kept to (time-range.ts; null: any time). */
+  range: RangeFilter | null;
   averageWords: number;
   budget: number;
   latestPerNamed: number;
@@ -172,10 +197,36 @@ export interface CandidateSearch {
   nameWeight: number;
 }
 
+/** A time range as the SQL keeps to it: strict (parameters) or only by `validFrom` (question). */
+export interface RangeFilter {
+  since: Date | null;
+  until: Date | null;
+  strict: boolean;
+}
+
+/**
+ * Whether observation `o` falls in the range: its time is `valid_from`, else
+ * `created_at`; with `valid_to` too it is a span, which must overlap. A
+ * lenient range keeps every observation without a `valid_from`. Read on
+ * rows the word indexes found, never a scan of its own.
+ */
+export function inRange(range: RangeFilter, o = sql.ref('o')): RawBuilder<boolean> {
+  const since = hidden(sql`${range.since?.toISOString() ?? '-infinity'}::timestamptz`);
+  const until = hidden(sql`${range.until?.toISOString() ?? 'infinity'}::timestamptz`);
+  const dated = sql`(${o}.valid_from <= ${until} and coalesce(${o}.valid_to, ${o}.valid_from) >= ${since})`;
+  return range.strict
+    ? sql<boolean>`(case when ${o}.valid_from is null
+                         then ${o}.created_at >= ${since} and ${o}.created_at <= ${until}
+                         else ${dated} end)`
+    : sql<boolean>`(${o}.valid_from is null or ${dated})`;
+}
+
 export interface CandidateRow {
   id: string;
   content: string;
   createdAt: Date;
+  validFrom: Date | null;
+  validTo: Date | null;
   entityId: string;
   entityName: string;
   entityType: string;
@@ -206,8 +257,19 @@ export async function scoredCandidates(
   const total = search.terms.reduce((sum, term) => sum + term.weight, 0) || 1;
 
   // Per word: does the observation hold it, does its named entity's name.
+  const heldByDate =
+    search.range && search.timeWordsMatch === 'dated'
+      ? sql` or c.valid_from is not null`
+      : search.range && search.timeWordsMatch === 'all'
+        ? sql` or true`
+        : sql``;
   const inText = search.terms.map(
-    (term) => sql`(c.terms @@ ${hidden(sql`${term.query}::tsquery`)})`,
+    (term) =>
+      sql`(c.terms @@ ${hidden(sql`${term.query}::tsquery`)}${term.dated ? heldByDate : sql``})`,
+  );
+  // Under a range, no observation it kept falls short of the question for lacking its time words.
+  const covered = search.terms.map((term, i) =>
+    term.dated && search.range && search.timeWordsMatch ? sql`true` : inText[i]!,
   );
   const inName = search.terms.map(
     (term) => sql`coalesce(n.words @@ ${hidden(sql`${term.query}::tsquery`)}, false)`,
@@ -223,10 +285,12 @@ export async function scoredCandidates(
   );
   const matched = sum(
     search.terms.map(
-      (_, i) => sql`(case when ${inText[i]!} or ${inName[i]!} then ${weight(i)} else 0 end)`,
+      (_, i) => sql`(case when ${covered[i]!} or ${inName[i]!} then ${weight(i)} else 0 end)`,
     ),
   );
 
+  // Only in the statement when a range is asked for: without one, the statement is as it was.
+  const range = search.range ? sql`and ${inRange(search.range)}` : sql``;
   // The filters read each candidate's entity: only when asked for.
   const types = search.types ? hidden(sql`${search.types}::text[]`) : null;
   const entities = search.entities ? hidden(sql`${search.entities}::uuid[]`) : null;
@@ -240,29 +304,33 @@ export async function scoredCandidates(
 
   const { rows } = await sql<CandidateRow>`
     with found as (
-      (select o.id, o.entity_id, o.created_at, o.terms from observations o
+      (select o.id, o.entity_id, o.created_at, o.terms, o.valid_from from observations o
         where o.space_id = ${spaceId} and o.terms @@ ${hidden(sql`${search.probe}::tsquery`)}
-        limit ${budget})
+              ${range} limit ${budget})
       union all
-      (select o.id, o.entity_id, o.created_at, o.terms from observations o
+      (select o.id, o.entity_id, o.created_at, o.terms, o.valid_from from observations o
         where o.space_id = ${spaceId} and o.entity_id = any(${named}::uuid[])
-          and o.terms @@ ${hidden(sql`${anyWord}::tsquery`)}
+          and o.terms @@ ${hidden(sql`${anyWord}::tsquery`)} ${range}
         limit ${budget})
       union all
-      (select l.* from unnest(${named}::uuid[]) n(id)
-        cross join lateral (select o.id, o.entity_id, o.created_at, o.terms from observations o
+      -- The latest few, then those in range: never more rows read than without one.
+      (select l.id, l.entity_id, l.created_at, l.terms, l.valid_from from unnest(${named}::uuid[]) n(id)
+        cross join lateral (select o.id, o.entity_id, o.created_at, o.terms, o.valid_from, o.valid_to
+                              from observations o
                              where o.space_id = ${spaceId} and o.entity_id = n.id
                              order by o.position desc
-                             limit ${hidden(sql`${search.latestPerNamed}::int`)}) l)
+                             limit ${hidden(sql`${search.latestPerNamed}::int`)}) l
+        ${search.range ? sql`where ${inRange(search.range, sql.ref('l'))}` : sql``})
     ),
     names as materialized (
-      select e.id, to_tsvector('english', e.name) as words
+      -- A word of an alias counts as one of the name.
+      select e.id, to_tsvector('english', e.name) || alias_words(e.aliases) as words
         from unnest(${named}::uuid[]) n(id)
-        cross join lateral (select id, name from entities e
+        cross join lateral (select id, name, aliases from entities e
                              where e.space_id = ${spaceId} and e.id = n.id limit 1) e
     ),
     candidates as (
-      select f.id, f.entity_id, f.created_at, f.terms,
+      select f.id, f.entity_id, f.created_at, f.terms, f.valid_from,
              (${k1} + 1) / (1 + ${k1} * (1 - ${b} + ${b} * length(f.terms) / ${average})) as norm
         from found f
     ),
@@ -276,12 +344,13 @@ export async function scoredCandidates(
        order by s.score desc, s.created_at desc, s.id
        limit ${hidden(sql`${search.limit}::int`)}
     )
-    select s.id, o.content, s.created_at as "createdAt", s.entity_id as "entityId",
+    select s.id, o.content, s.created_at as "createdAt", o.valid_from as "validFrom",
+           o.valid_to as "validTo", s.entity_id as "entityId",
            e.name as "entityName", e.type as "entityType", s.score,
            s.matched / ${total}::float8 as coverage
       from best s
       -- Primary-key lookups for the few kept, never a join planned from a guess.
-      cross join lateral (select content from observations o
+      cross join lateral (select content, valid_from, valid_to from observations o
                            where o.space_id = ${spaceId} and o.id = s.id limit 1) o
       cross join lateral (select name, type from entities e
                            where e.space_id = ${spaceId} and e.id = s.entity_id limit 1) e
@@ -297,20 +366,23 @@ export async function observationsByIds(
   db: Db,
   spaceId: string,
   ids: string[],
-  filters: { types: string[] | null; entities: string[] | null },
+  filters: { types: string[] | null; entities: string[] | null; range: RangeFilter | null },
 ): Promise<Omit<CandidateRow, 'score' | 'coverage'>[]> {
   if (ids.length === 0) return [];
   const { rows } = await sql<Omit<CandidateRow, 'score' | 'coverage'>>`
     ${planOnce}
-    select o.id, o.content, o.created_at as "createdAt", o.entity_id as "entityId",
+    select o.id, o.content, o.created_at as "createdAt", o.valid_from as "validFrom",
+           o.valid_to as "validTo", o.entity_id as "entityId",
            e.name as "entityName", e.type as "entityType"
       from unnest(${hidden(sql`${ids}::uuid[]`)}) s(id)
-      cross join lateral (select id, content, created_at, entity_id from observations o
+      cross join lateral (select id, content, created_at, valid_from, valid_to, entity_id
+                            from observations o
                            where o.space_id = ${spaceId} and o.id = s.id limit 1) o
       cross join lateral (select name, type from entities e
                            where e.space_id = ${spaceId} and e.id = o.entity_id limit 1) e
      where (${hidden(sql`${filters.types}::text[]`)} is null or e.type = any(${hidden(sql`${filters.types}::text[]`)}::text[]))
        and (${hidden(sql`${filters.entities}::uuid[]`)} is null or o.entity_id = any(${hidden(sql`${filters.entities}::uuid[]`)}::uuid[]))
+       and ${filters.range ? inRange(filters.range) : sql`true`}
   `.execute(db);
   return rows;
 }

@@ -7,6 +7,9 @@ import { errorResponses } from '../../http/error-responses.js';
 
 const errors = errorResponses('VALIDATION_ERROR', 'UNAUTHORIZED', 'PLAN_LIMIT_REACHED');
 
+/** A refusal names a query parameter as the validator does ('query.until'). */
+const queryField = (name: string) => `query.${name}`;
+
 /** REST adapters over recall: validate, call, shape. */
 export const recallRoutes: FastifyPluginAsyncZod<RouteOptions<RecallService>> = async (
   app,
@@ -26,18 +29,22 @@ export const recallRoutes: FastifyPluginAsyncZod<RouteOptions<RecallService>> = 
         security,
         summary: 'Observations that answer a question, best first',
         description:
-          'Ranked retrieval for a question in plain words: individual observations with the entity each belongs to, best first. `types` and `entities` (comma separated) keep observations of entities of those types / with those exact names. A question nothing answers gets few or no results.',
+          'Ranked retrieval for a question in plain words: individual observations with the entity each belongs to, best first, each with `createdAt` (when it was written) and `validFrom`/`validTo` (when the fact held, null when not said). `types` and `entities` (comma separated) keep observations of entities of those types / with those exact names (or aliases). `since` and `until` (ISO dates or times, UTC, both inclusive; a date alone as `until` covers its whole day) keep only observations whose time is in range: `validFrom` when set (with `validTo`, a span that must overlap the range), else `createdAt`. Without them, time words in the question ("last week", "in March 2024", "recently", "now") set the range, read against `now` (default: the server\'s time): observations whose `validFrom` falls outside are left out, those without one rank lower. `timeRange` says which range applied (null: none). A question nothing answers gets few or no results.',
         querystring: recallQuery,
         response: { 200: recallAnswer, ...errors },
       },
     },
     async (request) => {
-      const { q, limit, types, entities } = request.query;
+      const { q, limit, types, entities, since, until, now } = request.query;
       return recall.recall(spaceAuthOf(request), {
         query: q,
         limit,
         entityTypes: types,
         entityNames: entities,
+        since,
+        until,
+        now,
+        field: queryField,
       });
     },
   );
@@ -51,7 +58,7 @@ export const recallRoutes: FastifyPluginAsyncZod<RouteOptions<RecallService>> = 
         security,
         summary: 'A block of what the memory knows about a question, cut to a budget',
         description:
-          'The best observations for the question grouped by entity, with the relations among those entities, as one text of at most `maxChars` characters (default 4,000, at most 20,000) and as structured lists.',
+          "The best observations for the question grouped by entity, with the relations among those entities, as one text of at most `maxChars` characters (default 4,000, at most 20,000) and as structured lists. A line shows the fact's date when known (`[2024-03-03]`). `since`, `until`, `now` and the question's time words keep to a time range as on `/api/recall`; `timeRange` says which.",
         querystring: contextQuery,
         response: { 200: contextAnswer, ...errors },
       },
@@ -60,6 +67,10 @@ export const recallRoutes: FastifyPluginAsyncZod<RouteOptions<RecallService>> = 
       recall.context(spaceAuthOf(request), {
         query: request.query.q,
         maxChars: request.query.maxChars,
+        since: request.query.since,
+        until: request.query.until,
+        now: request.query.now,
+        field: queryField,
       }),
   );
 };

@@ -1,4 +1,5 @@
 import {
+  parseAsOf,
   RECALL_LIMIT_MAX,
   type ContextAnswer,
   type RecallAnswer,
@@ -24,6 +25,15 @@ import {
   SAMPLE_SIZE,
   weighTerms,
 } from './ranking.js';
+import {
+  keeps,
+  rangeOf,
+  resolveTime,
+  timeFactor,
+  type RecallRange,
+  type ResolvedTime,
+  type TimeArgs,
+} from './time-range.js';
 
 /**
  * Recall: the observations that answer a question in plain words, best
@@ -37,13 +47,17 @@ export interface RecallDeps {
   embeddings?: EmbeddingsService | undefined;
   /** The graph as it was (docs/history.md), for a question asked `asOf` a past point. */
   graph: Pick<GraphService, 'recallAsOf'>;
+  /** The server's clock: what time words are read against when no `now` is given. */
+  now?: () => Date;
 }
 
-export interface RecallInput {
+export interface RecallInput extends TimeArgs {
   query: string;
   limit: number;
   entityTypes?: string[] | undefined;
   entityNames?: string[] | undefined;
+  /** How a refusal names a parameter ('query.until' on REST; the bare name by default). */
+  field?: ((name: string) => string) | undefined;
 }
 
 /** Entities a question names whose observations are candidates even without a shared word. */
@@ -58,6 +72,18 @@ const SEMANTIC_CANDIDATES = 50;
 const MEANING_FLOOR = 0.5;
 /** Reciprocal rank fusion's constant: how much the first ranks dominate. */
 const FUSION_K = 60;
+/** Observations of the past's answer a range is applied to (asOf with a range). */
+const PAST_POOL = 200;
+
+/**
+ * The time a question is read at: `now` when given; asked `asOf` a time,
+ * that time; else the server's clock.
+ */
+function timeOf(deps: RecallDeps, input: RecallInput & TimeArgs, asOf?: AsOf): ResolvedTime {
+  const parsed = asOf && parseAsOf(asOf.value);
+  const clock = parsed && 'at' in parsed ? parsed.at : (deps.now ?? (() => new Date()))();
+  return resolveTime(input.query, input, clock, input.field);
+}
 
 export async function recall(
   deps: RecallDeps,
@@ -65,15 +91,60 @@ export async function recall(
   input: RecallInput,
   asOf?: AsOf,
 ): Promise<RecallAnswer> {
-  if (asOf) return deps.graph.recallAsOf(auth, input, asOf);
-  const ranked = await rankedObservations(deps, auth.space.id, input);
-  return { results: ranked, query: input.query };
+  const time = timeOf(deps, input, asOf);
+  const results = asOf
+    ? await pastObservations(deps, auth, input, time, asOf)
+    : await rankedObservations(deps, auth.space.id, input, time);
+  return { results, query: input.query, timeRange: rangeOf(time.range) };
 }
+
+/**
+ * The past's answer (history's simpler order) kept to the range: its best
+ * PAST_POOL, each dated by its observation's `validFrom`/`validTo` as they
+ * were then.
+ */
+async function pastObservations(
+  deps: RecallDeps,
+  auth: SpaceAuth,
+  input: RecallInput,
+  time: ResolvedTime,
+  asOf: AsOf,
+): Promise<RecallResult[]> {
+  const question = {
+    query: input.query,
+    limit: time.range ? Math.max(input.limit, PAST_POOL) : input.limit,
+    entityTypes: input.entityTypes,
+    entityNames: input.entityNames,
+  };
+  const past = await deps.graph.recallAsOf(auth, question, asOf);
+  const dated = past.results.map((result) => ({
+    ...result,
+    validFrom: result.validFrom ?? null,
+    validTo: result.validTo ?? null,
+  }));
+  const { range } = time;
+  if (!range) return dated;
+  const datesOf = (result: RecallResult) => ({
+    createdAt: new Date(result.createdAt),
+    validFrom: result.validFrom ? new Date(result.validFrom) : null,
+    validTo: result.validTo ? new Date(result.validTo) : null,
+  });
+  return dated
+    .filter((result) => keeps(datesOf(result), range))
+    .map((result) => ({ ...result, score: result.score * timeFactor(datesOf(result), range) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, input.limit);
+}
+
+/** The range as the SQL keeps to it. */
+const filterOf = (range: RecallRange | null): repo.RangeFilter | null =>
+  range && { since: range.since, until: range.until, strict: range.source === 'parameters' };
 
 async function rankedObservations(
   deps: RecallDeps,
   spaceId: string,
   input: RecallInput,
+  time: ResolvedTime,
 ): Promise<RecallResult[]> {
   const { db } = deps;
   const only = input.entityNames?.length
@@ -85,12 +156,13 @@ async function rankedObservations(
   const nearest = deps.embeddings
     ? deps.embeddings.semanticCandidates(spaceId, input.query, SEMANTIC_CANDIDATES)
     : Promise.resolve(null);
-  const question = await repo.readQuestion(db, spaceId, input.query, {
-    words: QUERY_WORDS_MAX,
-    cap: COMMON_WORD_MATCHES,
-    sample: SAMPLE_SIZE,
-    named: NAMED_MAX,
-  });
+  const question = await repo.readQuestion(
+    db,
+    spaceId,
+    input.query,
+    { words: QUERY_WORDS_MAX, cap: COMMON_WORD_MATCHES, sample: SAMPLE_SIZE, named: NAMED_MAX },
+    time.timeWords,
+  );
   if (question.observations === 0) return [];
 
   const terms = weighTerms(question.words, question);
@@ -107,6 +179,8 @@ async function rankedObservations(
           named,
           types: input.entityTypes?.length ? input.entityTypes : null,
           entities: only,
+          range: filterOf(time.range),
+          timeWordsMatch: time.timeWordsMatch,
           averageWords: question.averageWords,
           budget: CANDIDATE_BUDGET,
           latestPerNamed: LATEST_PER_NAMED,
@@ -118,8 +192,8 @@ async function rankedObservations(
   ]);
   const neighbourSet = new Set(neighbours.filter((id) => !named.includes(id)));
   const lexical = rescore(candidates, { question: input.query, neighbours: neighbourSet });
-  const fused = await fuseWithMeaning(deps, spaceId, input, lexical, await nearest, only);
-  const ordered = finalOrder(fused, input.limit);
+  const fused = await fuseWithMeaning(deps, spaceId, input, lexical, await nearest, only, time);
+  const ordered = finalOrder(underRange(fused, time.range), input.limit);
   return ordered.map((row) => ({
     observation: row.content,
     observationId: row.id,
@@ -127,8 +201,22 @@ async function rankedObservations(
     entityType: row.entityType,
     entityId: row.entityId,
     createdAt: row.createdAt.toISOString(),
+    validFrom: row.validFrom?.toISOString() ?? null,
+    validTo: row.validTo?.toISOString() ?? null,
     score: row.score,
   }));
+}
+
+/**
+ * Under a range from the question, observations known only by when they were
+ * written, and for "now" questions facts that have ended, count less
+ * (time-range.ts). At most RESCORED_MAX and the semantic arm's rows.
+ */
+function underRange(rows: repo.CandidateRow[], range: RecallRange | null): repo.CandidateRow[] {
+  if (!range) return rows;
+  return rows
+    .map((row) => ({ ...row, score: row.score * timeFactor(row, range) }))
+    .sort((a, b) => b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime());
 }
 
 /**
@@ -146,6 +234,7 @@ async function fuseWithMeaning(
   lexical: repo.CandidateRow[],
   nearest: SemanticCandidate[] | null,
   only: string[] | null,
+  time: ResolvedTime,
 ): Promise<repo.CandidateRow[]> {
   if (!deps.embeddings?.embedder) return lexical;
   const similarity = await deps.embeddings.semanticScores(
@@ -159,7 +248,11 @@ async function fuseWithMeaning(
     deps.db,
     spaceId,
     (nearest ?? []).map((hit) => hit.observationId).filter((id) => !known.has(id)),
-    { types: input.entityTypes?.length ? input.entityTypes : null, entities: only },
+    {
+      types: input.entityTypes?.length ? input.entityTypes : null,
+      entities: only,
+      range: filterOf(time.range),
+    },
   );
   for (const hit of nearest ?? []) similarity?.set(hit.observationId, hit.score);
   const meaning = new Map(
@@ -193,13 +286,24 @@ const CONTEXT_RELATIONS_MAX = 100;
 interface ContextGroup {
   name: string;
   type: string;
-  observations: string[];
+  /** Each line with the fact's date when known ("2024-03-03", "2024-03-03 to 2024-06-30"). */
+  observations: { text: string; date: string | null }[];
+}
+
+/** When a fact held, as a line shows it: null when its writer did not say. */
+export function factDate(result: Pick<RecallResult, 'validFrom' | 'validTo'>): string | null {
+  if (!result.validFrom) return result.validTo ? `until ${result.validTo.slice(0, 10)}` : null;
+  const from = result.validFrom.slice(0, 10);
+  return result.validTo ? `${from} to ${result.validTo.slice(0, 10)}` : from;
 }
 
 /** A context block as text: each entity, its observations as lines, then the relations. */
 function renderContext(groups: ContextGroup[], relations: ContextAnswer['relations']): string {
   const blocks = groups.map((group) =>
-    [`${group.name} (${group.type})`, ...group.observations.map((line) => `- ${line}`)].join('\n'),
+    [
+      `${group.name} (${group.type})`,
+      ...group.observations.map((line) => `- ${line.date ? `[${line.date}] ` : ''}${line.text}`),
+    ].join('\n'),
   );
   if (relations.length > 0) {
     blocks.push(
@@ -213,21 +317,25 @@ function renderContext(groups: ContextGroup[], relations: ContextAnswer['relatio
  * One block to put in a prompt: the best observations for the question,
  * grouped under their entities in the order of each entity's best one, then
  * the relations among those entities — whole lines that fit `maxChars`, in
- * rank order (only when not even the best one fits is it cut).
+ * rank order (only when not even the best one fits is it cut). The time
+ * range is recall's (`since`/`until`, or the question's time words).
  */
 export async function context(
   deps: RecallDeps,
   auth: SpaceAuth,
-  input: { query: string; maxChars: number },
+  input: TimeArgs & {
+    query: string;
+    maxChars: number;
+    field?: ((name: string) => string) | undefined;
+  },
 ): Promise<ContextAnswer> {
-  const results = await rankedObservations(deps, auth.space.id, {
-    query: input.query,
-    limit: RECALL_LIMIT_MAX,
-  });
+  const question = { ...input, limit: RECALL_LIMIT_MAX };
+  const time = timeOf(deps, question);
+  const results = await rankedObservations(deps, auth.space.id, question, time);
   const groups = new Map<string, ContextGroup>();
   const fits = () => renderContext([...groups.values()], []).length <= input.maxChars;
   for (const result of results) {
-    const line = result.observation.replace(/\s+/g, ' ').trim();
+    const line = { text: result.observation.replace(/\s+/g, ' ').trim(), date: factDate(result) };
     const group = groups.get(result.entityId);
     if (group) {
       group.observations.push(line);
@@ -250,7 +358,7 @@ export async function context(
       groups.set(best.entityId, {
         name: best.entityName,
         type: best.entityType,
-        observations: [`${line}…`],
+        observations: [{ text: `${line}…`, date: null }],
       });
     }
   }
@@ -271,7 +379,17 @@ export async function context(
     }
   }
   const text = renderContext(kept, relations);
-  return { context: text, entities: kept, relations, chars: text.length };
+  return {
+    context: text,
+    entities: kept.map((group) => ({
+      name: group.name,
+      type: group.type,
+      observations: group.observations.map((line) => line.text),
+    })),
+    relations,
+    chars: text.length,
+    timeRange: rangeOf(time.range),
+  };
 }
 
 export const createRecallService = (deps: RecallDeps) => bindService(deps, { recall, context });

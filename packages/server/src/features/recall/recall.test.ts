@@ -86,6 +86,8 @@ describe('GET /api/recall', () => {
         'observation',
         'observationId',
         'score',
+        'validFrom',
+        'validTo',
       ].sort(),
     );
     const scores = answer.results.map((result) => result.score);
@@ -223,7 +225,8 @@ describe.each(['modern', 'legacy'] as const)('MCP recall and get_context (%s era
         name: 'recall',
         arguments: { query: 'When did Maya start her new job?', entityTypes: ['person'] },
       })) as { content: { type: string; text: string }[] };
-      expect(raw.content[0]!.text).toMatch(/^1\. \[Maya \(person\), \d{4}-\d{2}-\d{2}\] /);
+      // No fact date was given: the line says when it was noted.
+      expect(raw.content[0]!.text).toMatch(/^1\. \[Maya \(person\), noted \d{4}-\d{2}-\d{2}\] /);
 
       const context = await callTool<ContextAnswer>(client, 'get_context', {
         query: 'Maya Northwind',
