@@ -44,7 +44,15 @@ export const PACKAGES = [
   {
     name: 'web',
     dir: 'packages/web',
-    inputs: ['src', 'public', 'index.html', 'package.json', 'tsconfig.json', 'vite.config.ts'],
+    inputs: [
+      'src',
+      'public',
+      'index.html',
+      'mcp-apps',
+      'package.json',
+      'tsconfig.json',
+      'vite.config.ts',
+    ],
     dependsOn: ['shared'],
     // Vite lists every asset it writes; a start needs only its warnings.
     buildArgs: ['--logLevel', 'warn'],

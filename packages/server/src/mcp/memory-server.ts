@@ -9,6 +9,7 @@ import {
 } from '@engram/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { TOOLS } from './tools.js';
+import { installMcpApps } from './apps/index.js';
 import type { GraphService, MemoryGraph } from '../features/graph/index.js';
 import { asOfArgument } from '../features/graph/index.js';
 import type { DuplicatesService } from '../features/duplicates/index.js';
@@ -24,8 +25,8 @@ export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
 
 export interface MemoryServerDeps {
   graph: GraphService;
-  history: Pick<HistoryService, 'undoLast'>;
-  duplicates: Pick<DuplicatesService, 'listDuplicates' | 'mergeEntities'>;
+  history: Pick<HistoryService, 'undoLast' | 'entityHistory' | 'revertChange'>;
+  duplicates: Pick<DuplicatesService, 'listDuplicates' | 'mergeEntities' | 'dismissDuplicate'>;
   recall: RecallService;
   usage: UsageMeter;
   bus: EventBus;
@@ -151,6 +152,9 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
       return { isError: true, content: [{ type: 'text', text: 'Internal error; please retry.' }] };
     }
   }
+
+  // MCP Apps: the views and their tools, only for clients that declare the extension.
+  installMcpApps(server, { ...deps, run, writeRefusal: () => refusal(auth, 'write') });
 
   server.registerTool('create_entities', TOOLS.create_entities, ({ entities }) =>
     run({ type: 'create', resource: 'entity' }, async () => {
