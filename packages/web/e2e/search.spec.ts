@@ -4,13 +4,17 @@ import { choose, createAccount, openSignedIn, saveScreenshot, type Account } fro
 /*
  * The Search screen (/search) against the real server's recall, in Chromium:
  * reached from the dashboard, answered as the person types, the question's
- * words marked, filtered by type, driven by the keyboard.
+ * words marked, filtered by type and by time, driven by the keyboard.
  */
 
 async function createEntity(
   request: APIRequestContext,
   account: Account,
-  entity: { name: string; type: string; observations: string[] },
+  entity: {
+    name: string;
+    type: string;
+    observations: (string | { content: string; validFrom?: string; validTo?: string })[];
+  },
 ): Promise<{ id: string }> {
   const response = await request.post('/api/entities', {
     headers: { Authorization: `Bearer ${account.token}` },
@@ -168,5 +172,125 @@ test.describe('Search (/search)', () => {
     );
     expect(overflow).toBeLessThanOrEqual(0);
     await saveScreenshot(page, 'search-results-mobile');
+  });
+});
+
+const PORTO = 'Lena moved to Porto to open a design studio';
+const MADRID = 'Lena ran a pop-up design studio in Madrid';
+const LESSONS = 'Lena takes Portuguese lessons at the design studio on weekends';
+
+/** Lena's facts: one dated, one a span, one undated (noted today). */
+async function seedDated(request: APIRequestContext, account: Account) {
+  await createEntity(request, account, {
+    name: 'Lena Ortiz',
+    type: 'person',
+    observations: [
+      { content: PORTO, validFrom: '2024-05-10T00:00:00Z' },
+      { content: MADRID, validFrom: '2025-09-01T00:00:00Z', validTo: '2025-12-31T00:00:00Z' },
+      LESSONS,
+    ],
+  });
+}
+
+/** The question as the address holds it, whether the link spelled its spaces + or %20. */
+const LENA_Q = String.raw`\?q=Lena(\+|%20)design(\+|%20)studio`;
+
+const timeRange = (page: Page) => page.getByRole('combobox', { name: 'Time range' });
+const card = (page: Page, text: string) => results(page).filter({ hasText: text });
+
+test.describe('Search by time (/search?since=&until=)', () => {
+  test('dates each answer, keeps to a past week or a custom range in the address, Back and a shared link included', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(60_000);
+    const account = await createAccount(request, 'search-time');
+    await seedDated(request, account);
+    await openSignedIn(page, account, '/search?q=Lena%20design%20studio');
+
+    // ── each answer's date ─────────────────────────────────────────────────
+    await expect(timeRange(page)).toHaveValue('any');
+    await expect(card(page, PORTO)).toContainText('May 10, 2024');
+    await expect(card(page, MADRID)).toContainText('Sep 1, 2025 – Dec 31, 2025');
+    await expect(card(page, LESSONS)).toContainText(/noted \w{3} \d{1,2}, \d{4}$/);
+    await expect(results(page)).toHaveCount(3);
+
+    // ── the past week: only what was noted or held in it ───────────────────
+    await timeRange(page).selectOption({ label: 'Past week' });
+    await expect(page).toHaveURL(new RegExp(`${LENA_Q}&since=\\d{4}-\\d{2}-\\d{2}$`));
+    await expect(results(page)).toHaveCount(1);
+    await expect(results(page).first()).toHaveAccessibleName(LESSONS);
+
+    // Back undoes the range.
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`${LENA_Q}$`));
+    await expect(timeRange(page)).toHaveValue('any');
+    await expect(results(page)).toHaveCount(3);
+
+    // ── a range of one's own ───────────────────────────────────────────────
+    await timeRange(page).selectOption({ label: 'Custom range' });
+    await page.getByLabel('From', { exact: true }).fill('2024-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2024-12-31');
+    await expect(page).toHaveURL(/&since=2024-01-01&until=2024-12-31$/);
+    await expect(results(page)).toHaveCount(1);
+    await expect(results(page).first()).toHaveAccessibleName(PORTO);
+    await saveScreenshot(page, 'search-time-custom-desktop');
+
+    // A range that ends before it starts is said so, and not asked.
+    await page.getByLabel('From', { exact: true }).fill('2025-01-01');
+    await expect(page.getByRole('alert')).toContainText('The range ends before it starts');
+    await expect(page).toHaveURL(/&since=2024-01-01&until=2024-12-31$/);
+    await page.getByLabel('From', { exact: true }).fill('2024-01-01');
+    await expect(page.getByRole('alert')).toBeHidden();
+
+    // A shared link reopens the same range.
+    await page.goto('/search?q=Lena%20design%20studio&since=2025-10-01&until=2025-10-31');
+    await expect(timeRange(page)).toHaveValue('custom');
+    await expect(page.getByLabel('From', { exact: true })).toHaveValue('2025-10-01');
+    await expect(page.getByLabel('To', { exact: true })).toHaveValue('2025-10-31');
+    await expect(results(page)).toHaveCount(1);
+    await expect(results(page).first()).toHaveAccessibleName(MADRID);
+
+    // Nothing in a range: offered any time.
+    await page.getByLabel('From', { exact: true }).fill('2020-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2020-12-31');
+    await expect(
+      page.getByRole('heading', { name: 'Nothing in memory answers that' }),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Search any time' }).click();
+    await expect(page).toHaveURL(new RegExp(`${LENA_Q}$`));
+    await expect(results(page)).toHaveCount(3);
+  });
+
+  test('says, quietly, when the question’s own words set the range', async ({ page, request }) => {
+    const account = await createAccount(request, 'search-time-words');
+    await seedDated(request, account);
+    await openSignedIn(page, account, '/search?q=Where%20did%20Lena%20move%20in%20May%202024%3F');
+    await expect(results(page).first()).toHaveAccessibleName(PORTO);
+    await expect(page.getByText(/\(from your question\)$/)).toHaveText(
+      'Within May 1, 2024 – May 31, 2024 (from your question)',
+    );
+    await expect(timeRange(page)).toHaveValue('any');
+    await saveScreenshot(page, 'search-time-question-desktop');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await saveScreenshot(page, 'search-time-question-mobile');
+  });
+
+  test('fits a phone with a custom range open', async ({ page, request }) => {
+    const account = await createAccount(request, 'search-time-phone');
+    await seedDated(request, account);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await openSignedIn(
+      page,
+      account,
+      '/search?q=Lena%20design%20studio&since=2024-01-01&until=2025-12-31',
+    );
+    await expect(page.getByLabel('From', { exact: true })).toHaveValue('2024-01-01');
+    await expect(card(page, MADRID)).toContainText('Sep 1, 2025 – Dec 31, 2025');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await saveScreenshot(page, 'search-time-custom-mobile');
   });
 });

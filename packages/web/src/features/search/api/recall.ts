@@ -10,6 +10,9 @@ export interface RecallAsk {
   /** One entity type to keep, or null for all types. */
   type: string | null;
   limit: number;
+  /** The first and last day (ISO, inclusive) to keep, or null for an open end. */
+  since: string | null;
+  until: string | null;
 }
 
 /** What was asked, kept with its answer: the marks are drawn from the question answered. */
@@ -25,13 +28,15 @@ export const recallKey = (space: string, ask: RecallAsk) =>
   [...liveQueryKeys.entities, space, 'recall', ask] as const;
 
 /**
- * GET /api/recall?q=&limit=&types= → the observations that answer the
+ * GET /api/recall?q=&limit=&types=&since=&until= → the observations that answer the
  * question, best first, each with its entity; few or none when nothing does.
  */
 export async function recall(space: string, ask: RecallAsk): Promise<RecalledAnswer> {
   const params = new URLSearchParams({ q: ask.query });
   if (ask.limit !== RECALL_LIMIT_DEFAULT) params.set('limit', String(ask.limit));
   if (ask.type) params.set('types', ask.type);
+  if (ask.since) params.set('since', ask.since);
+  if (ask.until) params.set('until', ask.until);
   const answer = await apiRequest(`/api/recall?${params.toString()}`, {
     schema: recallAnswer,
     space,

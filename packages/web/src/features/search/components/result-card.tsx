@@ -2,7 +2,7 @@ import type { RecallResult } from '@engram/shared';
 import { Link } from 'react-router';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
 import { cn } from '@/lib/cn';
-import { formatDate } from '@/lib/format';
+import { resultDate } from '../time-filter';
 import { HighlightedText } from './highlighted-text';
 
 interface ResultCardProps {
@@ -17,11 +17,13 @@ interface ResultCardProps {
 /**
  * One remembered observation: its text with the question's words marked,
  * then the entity it belongs to (a link to the entity's page, its type) and
- * when it was written.
+ * its date: when the fact held, as its writer said (a day, or a span), else
+ * when it was noted.
  */
 export function ResultCard({ id, result, words, active }: ResultCardProps) {
   const textId = `${id}-text`;
   const aboutId = `${id}-about`;
+  const date = resultDate(result);
   return (
     <article
       id={id}
@@ -49,9 +51,18 @@ export function ResultCard({ id, result, words, active }: ResultCardProps) {
           {result.entityName}
         </Link>
         <EntityTypeBadge type={result.entityType} className="max-w-[60%]" />
-        <time dateTime={result.createdAt} className="ml-auto shrink-0 tabular-nums">
-          {formatDate(result.createdAt)}
-        </time>
+        <span
+          title={date.kind === 'fact' ? 'When this held' : 'When this was noted'}
+          className="ml-auto shrink-0 tabular-nums"
+        >
+          {date.lead ? `${date.lead} ` : null}
+          {date.dates.map((day, index) => (
+            <span key={day.iso}>
+              {index > 0 ? ' – ' : null}
+              <time dateTime={day.iso}>{day.text}</time>
+            </span>
+          ))}
+        </span>
       </div>
     </article>
   );

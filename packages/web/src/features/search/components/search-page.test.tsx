@@ -1,10 +1,11 @@
 import type { RecallResult } from '@engram/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeServer, TEST_USER, type FakeRequest } from '@/test/fake-server';
 import { typePages } from '@/test/fake-type-pages';
 import { renderApp } from '@/test/render-app';
+import { presetSince } from '../time-filter';
 
 beforeAll(() => {
   // jsdom lacks what Radix's popper measures with.
@@ -65,10 +66,10 @@ function searchServer(answer: (request: FakeRequest) => Reply) {
 }
 
 const answers =
-  (results: RecallResult[]) =>
+  (results: RecallResult[], timeRange: unknown = null) =>
   (request: FakeRequest): Reply => ({
     status: 200,
-    body: { results, query: request.query.get('q') },
+    body: { results, query: request.query.get('q'), timeRange },
   });
 
 async function openSearch(path = '/search') {
@@ -115,6 +116,7 @@ describe('Search screen', { timeout: 20_000 }, () => {
     );
     expect(within(first!).getByText('person')).toBeInTheDocument();
     expect(within(first!).getByText('Jan 5, 2027')).toBeInTheDocument();
+    expect(first).toHaveTextContent(/noted Jan 5, 2027$/);
     expect(marks(second!)).toEqual(['start']);
     expect(within(second!).getByText('company')).toBeInTheDocument();
     expect(screen.getByText('2 results')).toBeInTheDocument();
@@ -161,7 +163,9 @@ describe('Search screen', { timeout: 20_000 }, () => {
     await user.keyboard('{ArrowUp}{ArrowUp}');
     expect(box).not.toHaveAttribute('aria-activedescendant');
     await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{Enter}');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/entities/e2'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/entities/e2'), {
+      timeout: 5000,
+    });
   });
 
   it('clears the question with Escape, back to the examples', async () => {
@@ -210,6 +214,167 @@ describe('Search screen', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Search all types' }));
     expect(cards(await results())).toHaveLength(1);
     expect(recalls().at(-1)!.query.has('types')).toBe(false);
+  });
+
+  it('keeps to a past week, month or year: sent as since, kept in the address, undone by Back', async () => {
+    const { recalls } = searchServer(answers([MAYA_JOB]));
+    const { user, router } = await openSearch('/search?q=maya');
+    await results();
+    const when = screen.getByRole('combobox', { name: 'Time range' });
+    expect(when).toHaveValue('any');
+    expect(recalls()[0]!.query.has('since')).toBe(false);
+
+    await user.selectOptions(when, 'Past week');
+    const weekAgo = presetSince('week', new Date());
+    await waitFor(() => expect(recalls().at(-1)!.query.get('since')).toBe(weekAgo));
+    expect(recalls().at(-1)!.query.has('until')).toBe(false);
+    expect(recalls().at(-1)!.query.get('q')).toBe('maya');
+    expect(router.state.location.search).toBe(`?q=maya&since=${weekAgo}`);
+    expect(when).toHaveValue('week');
+
+    await user.selectOptions(when, 'Past year');
+    await waitFor(() =>
+      expect(recalls().at(-1)!.query.get('since')).toBe(presetSince('year', new Date())),
+    );
+    expect(when).toHaveValue('year');
+
+    // Each range is a step Back undoes.
+    await router.navigate(-1);
+    await waitFor(() => expect(when).toHaveValue('week'));
+    await router.navigate(-1);
+    await waitFor(() => expect(when).toHaveValue('any'));
+    expect(router.state.location.search).toBe('?q=maya');
+    expect(screen.getByRole('searchbox', { name: 'Ask a question' })).toHaveValue('maya');
+  });
+
+  it('reopens a shared link’s custom range, and asks with the days given', async () => {
+    const { recalls } = searchServer(answers([MAYA_JOB]));
+    const { router } = await openSearch('/search?q=maya&since=2026-03-01&until=2026-03-31');
+    await results();
+    expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveValue('custom');
+    const from = screen.getByLabelText('From');
+    const to = screen.getByLabelText('To');
+    expect(from).toHaveValue('2026-03-01');
+    expect(to).toHaveValue('2026-03-31');
+    expect(recalls()[0]!.query.get('since')).toBe('2026-03-01');
+    expect(recalls()[0]!.query.get('until')).toBe('2026-03-31');
+
+    fireEvent.change(to, { target: { value: '2026-04-15' } });
+    await waitFor(() => expect(recalls().at(-1)!.query.get('until')).toBe('2026-04-15'));
+    expect(router.state.location.search).toBe('?q=maya&since=2026-03-01&until=2026-04-15');
+
+    // A range that ends before it starts is said so, and not asked.
+    const asked = recalls().length;
+    fireEvent.change(from, { target: { value: '2026-05-01' } });
+    expect(screen.getByRole('alert')).toHaveTextContent('The range ends before it starts');
+    expect(from).toHaveAttribute('aria-invalid', 'true');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(recalls()).toHaveLength(asked);
+    expect(router.state.location.search).toBe('?q=maya&since=2026-03-01&until=2026-04-15');
+
+    // Emptying a day leaves that end open.
+    fireEvent.change(to, { target: { value: '' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?q=maya&since=2026-05-01'));
+    expect(recalls().at(-1)!.query.has('until')).toBe(false);
+    expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveValue('custom');
+  });
+
+  it('offers custom days from any time, and turns a preset into its days', async () => {
+    const { recalls } = searchServer(answers([MAYA_JOB]));
+    const { user, router } = await openSearch('/search?q=maya');
+    await results();
+    const when = screen.getByRole('combobox', { name: 'Time range' });
+    await user.selectOptions(when, 'Custom range');
+    expect(screen.getByLabelText('From')).toHaveValue('');
+    expect(screen.getByLabelText('To')).toHaveValue('');
+    expect(router.state.location.search).toBe('?q=maya');
+
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-10' } });
+    await waitFor(() => expect(recalls().at(-1)!.query.get('since')).toBe('2026-01-10'));
+    expect(when).toHaveValue('custom');
+
+    await user.selectOptions(when, 'Past month');
+    const monthAgo = presetSince('month', new Date());
+    await waitFor(() => expect(recalls().at(-1)!.query.get('since')).toBe(monthAgo));
+    expect(screen.queryByLabelText('From')).toBeNull();
+    await user.selectOptions(when, 'Custom range');
+    expect(screen.getByLabelText('From')).toHaveValue(monthAgo);
+    expect(screen.getByLabelText('To')).not.toHaveValue('');
+
+    await user.selectOptions(when, 'Any time');
+    await waitFor(() => expect(router.state.location.search).toBe('?q=maya'));
+    expect(screen.queryByLabelText('From')).toBeNull();
+  });
+
+  it('dates each result: the fact’s day, its span, or when it was noted', async () => {
+    searchServer(
+      answers([
+        result({ observationId: 'a', validFrom: '2026-03-01T00:00:00.000Z', validTo: null }),
+        result({
+          observationId: 'b',
+          validFrom: '2026-03-01T00:00:00.000Z',
+          validTo: '2026-06-30T00:00:00.000Z',
+        }),
+        result({ observationId: 'c', validFrom: null, validTo: null }),
+      ]),
+    );
+    await openSearch('/search?q=maya');
+    const [day, span, noted] = cards(await results());
+    expect(day).toHaveTextContent(/person\s*Mar 1, 2026$/);
+    expect(within(day!).getByText('Mar 1, 2026')).toHaveAttribute(
+      'datetime',
+      '2026-03-01T00:00:00.000Z',
+    );
+    expect(span).toHaveTextContent(/Mar 1, 2026 – Jun 30, 2026$/);
+    expect(noted).toHaveTextContent(/noted Jan 5, 2027$/);
+  });
+
+  it('notes, quietly, a range the question’s own words set', async () => {
+    searchServer((request) =>
+      answers(
+        [MAYA_JOB],
+        request.query.get('q') === 'what happened in march 2026'
+          ? {
+              since: '2026-03-01T00:00:00.000Z',
+              until: '2026-03-31T23:59:59.999Z',
+              source: 'question',
+            }
+          : { since: '2026-03-01T00:00:00.000Z', until: null, source: 'parameters' },
+      )(request),
+    );
+    await openSearch('/search?q=what%20happened%20in%20march%202026');
+    await results();
+    expect(
+      screen.getByText('Within Mar 1, 2026 – Mar 31, 2026 (from your question)'),
+    ).toBeVisible();
+  });
+
+  it('does not note a range the filter set', async () => {
+    searchServer(
+      answers([MAYA_JOB], { since: '2026-03-01T00:00:00.000Z', until: null, source: 'parameters' }),
+    );
+    await openSearch('/search?q=maya&since=2026-03-01');
+    await results();
+    expect(screen.queryByText(/from your question/)).toBeNull();
+  });
+
+  it('says when nothing answers in the range, and offers any time', async () => {
+    const { recalls } = searchServer((request) =>
+      answers(request.query.get('since') ? [] : [ACME])(request),
+    );
+    const { user, router } = await openSearch('/search?q=launch&since=2020-01-01&until=2020-12-31');
+    expect(
+      await screen.findByRole(
+        'heading',
+        { name: 'Nothing in memory answers that' },
+        { timeout: 3000 },
+      ),
+    ).toBeVisible();
+    expect(screen.getByText(/Nothing in this time range matches/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Search any time' }));
+    expect(cards(await results())).toHaveLength(1);
+    expect(recalls().at(-1)!.query.has('since')).toBe(false);
+    expect(router.state.location.search).toBe('?q=launch');
   });
 
   it('shows the server’s error inline, and Try again asks again', async () => {

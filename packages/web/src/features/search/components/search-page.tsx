@@ -5,6 +5,7 @@ import {
   typeLabel,
   type TypeSummary,
 } from '@engram/shared';
+import { CalendarRange } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
@@ -19,8 +20,17 @@ import { askedElsewhereMark } from '@/lib/search-address';
 import { useRecall } from '../api/recall';
 import { queryWords } from '../highlight';
 import { resultCountLabel, SEARCH_DEBOUNCE_MS, stepActive } from '../search-rules';
+import {
+  choiceOfRange,
+  isoDay,
+  questionRangeNote,
+  rangeOfChoice,
+  type TimeChoice,
+  type TimeRange,
+} from '../time-filter';
 import { ResultCard } from './result-card';
 import { AskState, NoResultsState, ResultSkeletons } from './search-states';
+import { CustomRangeFields, TimeFilterSelect } from './time-filter-field';
 
 const typeFilterOptions = (types: TypeSummary[]) =>
   types.map((summary) => ({ type: summary.type, label: typeWithCount(summary) }));
@@ -28,13 +38,17 @@ const typeFilterOptions = (types: TypeSummary[]) =>
 interface AddressChange {
   query?: string;
   type?: string | null;
+  range?: TimeRange;
 }
+
+const rangeKey = (range: TimeRange) => `${range.since ?? ''}|${range.until ?? ''}`;
 
 /**
  * Search (/search): one question in plain words, answered by recall with the
- * observations that answer it, best first, as the person types. The question
- * and the type filter live in the address (?q=&type=), so a reload or Back
- * from an entity returns to the same answers. From the query box the arrow
+ * observations that answer it, best first, as the person types. The question,
+ * the type filter and the time range live in the address (?q=&type=&since=&until=),
+ * so a reload, a shared link or Back from an entity returns to the same answers;
+ * each change of the time range is a step Back undoes. From the query box the arrow
  * keys move through the answers, Enter opens the active one's entity and
  * Escape clears the question.
  */
@@ -42,6 +56,14 @@ export function SearchPage() {
   const [params, setParams] = useSearchParams();
   const asked = (params.get('q') ?? '').trim();
   const type = params.get('type') || null;
+  const since = params.get('since') || null;
+  const until = params.get('until') || null;
+  const range = useMemo(() => ({ since, until }), [since, until]);
+  // 'Custom range' chosen for the range now in the address (it may still read as a preset).
+  const [customFor, setCustomFor] = useState<string | null>(null);
+  const today = new Date();
+  const timeChoice: TimeChoice =
+    customFor === rangeKey(range) ? 'custom' : choiceOfRange(range, today);
   const [draft, setDraft] = useState(() => params.get('q') ?? '');
   // A question asked from the header while this screen is open replaces the one in the box.
   const elsewhere = askedElsewhereMark(useLocation().state);
@@ -52,7 +74,7 @@ export function SearchPage() {
   }
   // 'Show more' holds for the question it was asked for; a new question starts at the default.
   const [widened, setWidened] = useState<string | null>(null);
-  const askKey = `${type ?? ''}\n${asked}`;
+  const askKey = `${type ?? ''}\n${rangeKey(range)}\n${asked}`;
   const limit = widened === askKey ? RECALL_LIMIT_MAX : RECALL_LIMIT_DEFAULT;
   // By observation id, not position: a new answer never leaves a stale result active.
   const [activeId, setActiveId] = useState<string | null>(null);
@@ -60,11 +82,11 @@ export function SearchPage() {
   const listId = useId();
   const hintId = useId();
 
-  const answer = useRecall({ query: asked, type, limit });
+  const answer = useRecall({ query: asked, type, limit, since, until });
   const entityTypePages = useEntityTypePages();
 
   const writeAddress = useCallback(
-    (change: AddressChange) =>
+    (change: AddressChange, push = false) =>
       setParams(
         (current) => {
           const next = new URLSearchParams(current);
@@ -76,10 +98,17 @@ export function SearchPage() {
             if (change.type) next.set('type', change.type);
             else next.delete('type');
           }
+          if (change.range !== undefined) {
+            for (const end of ['since', 'until'] as const) {
+              const bound = change.range[end];
+              if (bound) next.set(end, bound);
+              else next.delete(end);
+            }
+          }
           return next;
         },
-        // One history entry for the screen, not one per pause in typing.
-        { replace: true },
+        // One history entry for the screen, not one per pause in typing; a new time range is a step.
+        { replace: !push },
       ),
     [setParams],
   );
@@ -91,6 +120,26 @@ export function SearchPage() {
     const timer = setTimeout(() => writeAddress({ query: typed }), typed ? SEARCH_DEBOUNCE_MS : 0);
     return () => clearTimeout(timer);
   }, [typed, asked, writeAddress]);
+
+  function chooseTime(choice: TimeChoice) {
+    if (choice === 'custom') {
+      // A preset becomes its days, up to today; from any time, the days are yet to be given.
+      const days =
+        range.since && !range.until ? { since: range.since, until: isoDay(new Date()) } : range;
+      setCustomFor(rangeKey(days));
+      if (rangeKey(days) !== rangeKey(range)) writeAddress({ query: typed, range: days }, true);
+      return;
+    }
+    setCustomFor(null);
+    writeAddress({ query: typed, range: rangeOfChoice(choice, new Date(), range) }, true);
+  }
+
+  function changeCustomRange(days: TimeRange) {
+    if (rangeKey(days) === rangeKey(range)) return;
+    setCustomFor(rangeKey(days));
+    // The first days given are a step Back undoes; changing them again is not.
+    writeAddress({ query: typed, range: days }, !range.since && !range.until);
+  }
 
   function ask(question: string) {
     setDraft(question);
@@ -134,6 +183,8 @@ export function SearchPage() {
   }
 
   const showResults = data !== undefined && results.length > 0;
+  // When the question's own words ("last week", "in March") set the range, say so, quietly.
+  const rangeNote = data !== undefined && typed !== '' ? questionRangeNote(data.timeRange) : null;
   const countText =
     data === undefined || typed === ''
       ? ''
@@ -154,30 +205,32 @@ export function SearchPage() {
           role="search"
           aria-label="Search memory"
           onSubmit={(event) => event.preventDefault()}
-          className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_14rem]"
+          className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,1fr)_14rem_10rem]"
         >
-          <SearchField
-            busy={busy}
-            aria-label="Ask a question"
-            aria-describedby={hintId}
-            aria-controls={showResults ? listId : undefined}
-            aria-activedescendant={active ? resultId(activeIndex) : undefined}
-            // The one thing on this screen: ready for typing on arrival.
-            autoFocus
-            autoComplete="off"
-            enterKeyHint="search"
-            maxLength={RECALL_QUERY_MAX}
-            placeholder="Ask a question…"
-            className="text-base sm:text-sm"
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            onKeyDown={keyDown}
-          >
-            <span id={hintId} className="sr-only">
-              Answers appear as you type. Arrow keys move through them, Enter opens the chosen
-              answer&apos;s entity, Escape clears the question.
-            </span>
-          </SearchField>
+          <div className="col-span-2 min-w-0 lg:col-span-1">
+            <SearchField
+              busy={busy}
+              aria-label="Ask a question"
+              aria-describedby={hintId}
+              aria-controls={showResults ? listId : undefined}
+              aria-activedescendant={active ? resultId(activeIndex) : undefined}
+              // The one thing on this screen: ready for typing on arrival.
+              autoFocus
+              autoComplete="off"
+              enterKeyHint="search"
+              maxLength={RECALL_QUERY_MAX}
+              placeholder="Ask a question…"
+              className="text-base sm:text-sm"
+              value={draft}
+              onChange={(event) => setDraft(event.target.value)}
+              onKeyDown={keyDown}
+            >
+              <span id={hintId} className="sr-only">
+                Answers appear as you type. Arrow keys move through them, Enter opens the chosen
+                answer&apos;s entity, Escape clears the question.
+              </span>
+            </SearchField>
+          </div>
           <TypeFilter
             label="Entity type"
             searchLabel="Search entity types"
@@ -187,6 +240,14 @@ export function SearchPage() {
             options={typeFilterOptions}
             onChange={(chosen) => writeAddress({ query: typed, type: chosen })}
           />
+          <TimeFilterSelect choice={timeChoice} onChoose={chooseTime} />
+          {timeChoice === 'custom' ? (
+            <CustomRangeFields
+              range={range}
+              onRange={changeCustomRange}
+              className="col-span-2 lg:col-span-3"
+            />
+          ) : null}
         </form>
       </Card>
 
@@ -201,6 +262,12 @@ export function SearchPage() {
           <span className="font-medium text-foreground">{countText}</span>
           {showResults ? ', best first' : null}
         </p>
+        {rangeNote ? (
+          <p className="-mt-2 flex items-start gap-1.5 text-xs text-muted-foreground">
+            <CalendarRange className="mt-px size-3.5 shrink-0" aria-hidden />
+            {rangeNote}
+          </p>
+        ) : null}
 
         {typed === '' ? (
           <AskState onAsk={ask} />
@@ -216,6 +283,8 @@ export function SearchPage() {
             <NoResultsState
               filtered={type !== null}
               onClearType={() => writeAddress({ query: typed, type: null })}
+              timeFiltered={since !== null || until !== null}
+              onClearTime={() => chooseTime('any')}
             />
           </div>
         ) : (

@@ -53,25 +53,42 @@ export function AskState({ onAsk }: { onAsk: (question: string) => void }) {
   );
 }
 
-/** A question that nothing stored answers. */
+/** A question that nothing stored answers (of the type, in the time range, when chosen). */
 export function NoResultsState({
   filtered,
   onClearType,
+  timeFiltered = false,
+  onClearTime,
 }: {
   filtered: boolean;
   onClearType: () => void;
+  timeFiltered?: boolean;
+  onClearTime?: () => void;
 }) {
+  const hint =
+    filtered && timeFiltered
+      ? 'Nothing of this type matches in this time range. Widen the filters, or ask with other words.'
+      : filtered
+        ? 'Nothing of this type matches. Search every type, or ask with other words.'
+        : timeFiltered
+          ? 'Nothing in this time range matches. Search any time, or ask with other words.'
+          : 'Try other words, or name the person or thing you mean.';
   return (
     <StateCard icon={SearchX} title="Nothing in memory answers that">
-      <p className="mt-1 max-w-md text-sm text-muted-foreground">
-        {filtered
-          ? 'Nothing of this type matches. Search every type, or ask with other words.'
-          : 'Try other words, or name the person or thing you mean.'}
-      </p>
-      {filtered ? (
-        <Button variant="outline" className="mt-6" onClick={onClearType}>
-          Search all types
-        </Button>
+      <p className="mt-1 max-w-md text-sm text-muted-foreground">{hint}</p>
+      {filtered || timeFiltered ? (
+        <div className="mt-6 flex flex-wrap justify-center gap-2">
+          {filtered ? (
+            <Button variant="outline" onClick={onClearType}>
+              Search all types
+            </Button>
+          ) : null}
+          {timeFiltered && onClearTime ? (
+            <Button variant="outline" onClick={onClearTime}>
+              Search any time
+            </Button>
+          ) : null}
+        </div>
       ) : null}
     </StateCard>
   );
