@@ -200,7 +200,9 @@ async function serveMcp(config: Config, args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { space: { type: 'string' } } });
   try {
     // Read access is what opening needs; each tool checks its own (a read-only key stays usable).
-    await withSpace(config, { slug: values.space, access: 'read' }, serveStdio);
+    await withSpace(config, { slug: values.space, access: 'read' }, (runtime, auth) =>
+      serveStdio(runtime, auth, { webDistDir: config.WEB_DIST_DIR }),
+    );
   } catch (error) {
     const server =
       error instanceof DataFolderBusyError && !config.DATABASE_URL

@@ -288,6 +288,7 @@ export const mcpRoutes: FastifyPluginAsync<{
       auth,
       log: request.log,
       updates: 'subscribe',
+      webDistDir: http.config.WEB_DIST_DIR,
     });
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -355,6 +356,7 @@ export const mcpRoutes: FastifyPluginAsync<{
             auth: { ...engramAuthOf(ctx.authInfo), space },
             log: app.log,
             updates: 'none',
+            webDistDir: http.config.WEB_DIST_DIR,
           }),
         {
           legacy: 'reject',

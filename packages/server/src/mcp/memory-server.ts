@@ -43,6 +43,8 @@ export interface MemoryServerDeps {
    *   by the HTTP entry from the account's event bus (see http.ts).
    */
   updates: 'subscribe' | 'push' | 'none';
+  /** The web app's build, whose `mcp-apps/` holds the MCP Apps views (`WEB_DIST_DIR`). */
+  webDistDir?: string | undefined;
 }
 
 /**

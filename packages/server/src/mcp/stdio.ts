@@ -54,14 +54,14 @@ export class ObservedTransport implements Transport {
 export async function serveStdio(
   runtime: Runtime,
   auth: SpaceAuth,
-  streams: { stdin?: Readable; stdout?: Writable } = {},
+  options: { stdin?: Readable; stdout?: Writable; webDistDir?: string | undefined } = {},
 ): Promise<void> {
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => {
     ended = resolve;
   });
   const transport = new ObservedTransport(
-    new StdioServerTransport(streams.stdin, streams.stdout),
+    new StdioServerTransport(options.stdin, options.stdout),
     () => ended(),
   );
   serveBothEras(
@@ -75,6 +75,7 @@ export async function serveStdio(
         bus: runtime.bus,
         auth,
         updates: era === 'modern' ? 'push' : 'subscribe',
+        webDistDir: options.webDistDir,
       }),
     { transport },
   );

@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernHttpTransport,
@@ -15,6 +18,7 @@ import {
 } from '../../test/mcp-client.js';
 import { as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
 import { LINKED_TOOLS, VIEW_CSP, VIEW_MAX_BYTES, VIEW_TOOLS, VIEWS } from './index.js';
+import { viewHtml } from './views.js';
 
 // MCP Apps (issue 61): the views and their tools are listed only to a client
 // that declares the extension; a client that does not sees today's lists.
@@ -271,5 +275,20 @@ describe.each(['modern', 'legacy'] as const)('MCP Apps (%s era)', (era) => {
       'Entity not found',
     );
     expect(await callToolError(stranger, 'revert_change', { seq })).toBe('Change not found');
+  });
+});
+
+describe('the views’ files', () => {
+  it('are read from the web build WEB_DIST_DIR names, as the web app is served', async () => {
+    const webDist = await mkdtemp(join(tmpdir(), 'engram-web-dist-'));
+    try {
+      await mkdir(join(webDist, 'mcp-apps'));
+      await writeFile(join(webDist, 'mcp-apps', 'graph.html'), '<!doctype html><p>relocated</p>');
+      expect(viewHtml('graph', webDist)).toBe('<!doctype html><p>relocated</p>');
+      // Not built there: a page that says so, not the package's own build.
+      expect(viewHtml('entity', webDist)).toMatch(/was not built on the server/);
+    } finally {
+      await rm(webDist, { recursive: true, force: true });
+    }
   });
 });

@@ -33,6 +33,8 @@ export interface AppsContext {
   run: (operation: Operation, fn: () => Promise<CallToolResult>) => Promise<CallToolResult>;
   /** What the credential lacks to write, said as the write tools say it; undefined when it may. */
   writeRefusal: () => string | undefined;
+  /** The web app's build the views are read from (`WEB_DIST_DIR`); the package's own when absent. */
+  webDistDir?: string | undefined;
 }
 
 const asResult = (structured: Record<string, unknown>, text = JSON.stringify(structured)) => ({
@@ -123,7 +125,12 @@ export function installMcpApps(server: McpServer, ctx: AppsContext): void {
       { title: view.title, description: view.description, _meta: meta },
       async () => ({
         contents: [
-          { uri: view.uri, mimeType: RESOURCE_MIME_TYPE, text: viewHtml(name), _meta: meta },
+          {
+            uri: view.uri,
+            mimeType: RESOURCE_MIME_TYPE,
+            text: viewHtml(name, ctx.webDistDir),
+            _meta: meta,
+          },
         ],
       }),
     );

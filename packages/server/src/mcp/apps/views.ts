@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpUiResourceCsp } from '@modelcontextprotocol/ext-apps';
 
@@ -41,7 +42,8 @@ export const VIEW_CSP: McpUiResourceCsp = {
 /** At most this many bytes a view may weigh (issue 61). */
 export const VIEW_MAX_BYTES = 500 * 1024;
 
-const BUILT = fileURLToPath(new URL('../../../../web/dist/mcp-apps/', import.meta.url));
+/** The web app's build beside this package (the server's own default, as app.ts's). */
+const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
 
 /** Said in place of a view that was not built (a checkout before `npm run build`). */
 const notBuilt = (name: ViewName) =>
@@ -50,19 +52,24 @@ const notBuilt = (name: ViewName) =>
   `<style>body{font:14px system-ui,sans-serif;margin:16px;color:#52525b}</style></head>` +
   `<body><p>This Engram view was not built on the server: run <code>npm run build</code>.</p></body></html>`;
 
-const cache = new Map<ViewName, string>();
+const cache = new Map<string, string>();
 
-/** A view's HTML, read once per process (a missing build answers a page saying so). */
-export function viewHtml(name: ViewName, dir = BUILT): string {
-  let html = cache.get(name);
+/**
+ * A view's HTML from the web app's build (`WEB_DIST_DIR` when set, as the web
+ * app itself is served), read once per process; a missing build answers a
+ * page saying so.
+ */
+export function viewHtml(name: ViewName, webDist = WEB_DIST): string {
+  const file = join(webDist, 'mcp-apps', `${name}.html`);
+  let html = cache.get(file);
   if (html === undefined) {
     try {
-      html = readFileSync(`${dir}${name}.html`, 'utf8');
+      html = readFileSync(file, 'utf8');
     } catch {
       // Not cached: a build made while the server runs is picked up.
       return notBuilt(name);
     }
-    cache.set(name, html);
+    cache.set(file, html);
   }
   return html;
 }
