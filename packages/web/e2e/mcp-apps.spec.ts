@@ -54,11 +54,17 @@ class FrameTransport implements Transport {
 /** The transport of the view each page shows now (a page's `fromView` is exposed once). */
 const relays = new WeakMap<Page, FrameTransport>();
 
+/** The two protocol eras the server speaks: 2025's sessions, and 2026-07-28's stateless requests. */
+type Era = '2025' | '2026-07-28';
+
 /** An MCP client that declares the MCP Apps extension, as a host that renders views does. */
-async function connectHost(baseURL: string, apiKey: string): Promise<Client> {
+async function connectHost(baseURL: string, apiKey: string, era: Era = '2025'): Promise<Client> {
   const client = new Client(
     { name: 'e2e-host', version: '1.0.0' },
-    { capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } },
+    {
+      capabilities: { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } },
+      ...(era === '2026-07-28' ? { versionNegotiation: { mode: { pin: era } } } : {}),
+    },
   );
   await client.connect(
     new StreamableHTTPClientTransport(new URL('/mcp', baseURL), {
@@ -128,13 +134,13 @@ async function openView(
   return { frame: page.frameLocator('#view'), bridge, result };
 }
 
-async function seedAccount(page: Page, baseURL: string) {
+async function seedAccount(page: Page, baseURL: string, era: Era = '2025') {
   const account = await createAccount(page.request, 'apps');
   const me = await page.request.get('/auth/me', {
     headers: { authorization: `Bearer ${account.token}` },
   });
   const { apiKey } = (await me.json()) as { apiKey: string };
-  return { account, client: await connectHost(baseURL, apiKey) };
+  return { account, client: await connectHost(baseURL, apiKey, era) };
 }
 
 const TYPES = ['person', 'company', 'technology', 'concept', 'product', 'event', 'tool', 'place'];
@@ -198,70 +204,80 @@ test.describe('MCP Apps views in a host', () => {
     await client.close();
   });
 
-  test('an entity, its relations as links, and Undo of a change after asking', async ({
-    page,
-    baseURL,
-  }) => {
-    const { account, client } = await seedAccount(page, baseURL!);
-    await call(client, 'create_entities', {
-      entities: [
-        { name: 'Ada Lovelace', entityType: 'person', observations: ['Wrote the first algorithm'] },
-        { name: 'Analytical Engine', entityType: 'technology', observations: ['Designed 1837'] },
-      ],
-    });
-    await call(client, 'create_relations', {
-      relations: [{ from: 'Ada Lovelace', to: 'Analytical Engine', relationType: 'wrote_for' }],
-    });
-    await call(client, 'add_observations', {
-      observations: [{ entityName: 'Ada Lovelace', contents: ['Born 1815 in London'] }],
-    });
-    await call(client, 'update_entity', { name: 'Ada Lovelace', metadata: { born: 1815 } });
+  for (const era of ['2025', '2026-07-28'] as const) {
+    test(`an entity, its relations as links, and Undo of a change after asking (${era} era)`, async ({
+      page,
+      baseURL,
+    }) => {
+      const { account, client } = await seedAccount(page, baseURL!, era);
+      await call(client, 'create_entities', {
+        entities: [
+          {
+            name: 'Ada Lovelace',
+            entityType: 'person',
+            observations: ['Wrote the first algorithm'],
+          },
+          { name: 'Analytical Engine', entityType: 'technology', observations: ['Designed 1837'] },
+        ],
+      });
+      await call(client, 'create_relations', {
+        relations: [{ from: 'Ada Lovelace', to: 'Analytical Engine', relationType: 'wrote_for' }],
+      });
+      await call(client, 'add_observations', {
+        observations: [{ entityName: 'Ada Lovelace', contents: ['Born 1815 in London'] }],
+      });
+      await call(client, 'update_entity', { name: 'Ada Lovelace', metadata: { born: 1815 } });
 
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 });
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 900 });
+        const { frame } = await openView(page, client, 'open_nodes', { names: ['Ada Lovelace'] });
+        await expect(frame.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
+        await expect(
+          frame.getByRole('listitem').filter({ hasText: /^Born 1815 in London ·/ }),
+        ).toBeVisible();
+        if (era === '2025') await saveScreenshot(page, `mcp-apps-entity-${width}`);
+      }
+
       const { frame } = await openView(page, client, 'open_nodes', { names: ['Ada Lovelace'] });
+      // A relation opens the other entity in the same view; Back returns.
+      await frame.getByRole('button', { name: 'Analytical Engine' }).click();
+      await expect(frame.getByRole('heading', { name: 'Analytical Engine' })).toBeVisible();
+      await frame.getByRole('button', { name: '← Back' }).click();
       await expect(frame.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
-      await expect(
-        frame.getByRole('listitem').filter({ hasText: /^Born 1815 in London ·/ }),
-      ).toBeVisible();
-      await saveScreenshot(page, `mcp-apps-entity-${width}`);
-    }
 
-    const { frame } = await openView(page, client, 'open_nodes', { names: ['Ada Lovelace'] });
-    // A relation opens the other entity in the same view; Back returns.
-    await frame.getByRole('button', { name: 'Analytical Engine' }).click();
-    await expect(frame.getByRole('heading', { name: 'Analytical Engine' })).toBeVisible();
-    await frame.getByRole('button', { name: '← Back' }).click();
-    await expect(frame.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
+      // Undo the newest change (the metadata) after saying yes in the view.
+      const history = frame.locator('li', { hasText: 'Changed' }).first();
+      await history.getByRole('button', { name: 'Undo' }).click();
+      await expect(frame.getByRole('alertdialog', { name: 'Undo this change?' })).toBeVisible();
+      await frame.getByRole('alertdialog').getByRole('button', { name: 'Undo' }).click();
+      await expect(frame.getByText(/^Undone:/)).toBeVisible();
+      const details = await call(client, 'entity_details', { name: 'Ada Lovelace' });
+      expect(
+        (details.structuredContent as { entity: { metadata: object } }).entity.metadata,
+      ).toEqual({});
 
-    // Undo the newest change (the metadata) after saying yes in the view.
-    const history = frame.locator('li', { hasText: 'Changed' }).first();
-    await history.getByRole('button', { name: 'Undo' }).click();
-    await expect(frame.getByRole('alertdialog', { name: 'Undo this change?' })).toBeVisible();
-    await frame.getByRole('alertdialog').getByRole('button', { name: 'Undo' }).click();
-    await expect(frame.getByText(/^Undone:/)).toBeVisible();
-    const details = await call(client, 'entity_details', { name: 'Ada Lovelace' });
-    expect((details.structuredContent as { entity: { metadata: object } }).entity.metadata).toEqual(
-      {},
-    );
-
-    // A read-only key's view shows Undo disabled, saying why.
-    const made = await page.request.post('/api/keys', {
-      headers: { authorization: `Bearer ${account.token}` },
-      data: { name: 'reader', permissions: ['spaces:*:read'] },
+      // A read-only key's view shows Undo disabled, saying why.
+      const made = await page.request.post('/api/keys', {
+        headers: { authorization: `Bearer ${account.token}` },
+        data: { name: 'reader', permissions: ['spaces:*:read'] },
+      });
+      expect(made.status()).toBe(201);
+      const reader = await connectHost(
+        baseURL!,
+        ((await made.json()) as { apiKey: string }).apiKey,
+        era,
+      );
+      const readOnly = (await openView(page, reader, 'open_nodes', { names: ['Ada Lovelace'] }))
+        .frame;
+      const disabled = readOnly.getByRole('button', { name: 'Undo' }).first();
+      await expect(disabled).toBeDisabled();
+      await expect(disabled).toHaveAttribute('title', /lacks/);
+      await expect(readOnly.getByText(/^Undo is off: /)).toBeVisible();
+      if (era === '2025') await saveScreenshot(page, 'mcp-apps-entity-read-only');
+      await reader.close();
+      await client.close();
     });
-    expect(made.status()).toBe(201);
-    const reader = await connectHost(baseURL!, ((await made.json()) as { apiKey: string }).apiKey);
-    const readOnly = (await openView(page, reader, 'open_nodes', { names: ['Ada Lovelace'] }))
-      .frame;
-    const disabled = readOnly.getByRole('button', { name: 'Undo' }).first();
-    await expect(disabled).toBeDisabled();
-    await expect(disabled).toHaveAttribute('title', /lacks/);
-    await expect(readOnly.getByText(/^Undo is off: /)).toBeVisible();
-    await saveScreenshot(page, 'mcp-apps-entity-read-only');
-    await reader.close();
-    await client.close();
-  });
+  }
 
   test('duplicates side by side: merge after asking, then undo it', async ({ page, baseURL }) => {
     test.setTimeout(240_000);
@@ -314,6 +330,17 @@ test.describe('MCP Apps views in a host', () => {
         expect((back.structuredContent as { entities: { name: string }[] }).entities[0]!.name).toBe(
           'grace hopper',
         );
+
+        // Not the same: after asking, the pair is never proposed again.
+        await frame.getByRole('button', { name: 'Not the same', exact: true }).click();
+        await frame.getByRole('alertdialog').getByRole('button', { name: 'Not the same' }).click();
+        await expect(frame.getByText('Marked as not the same.')).toBeVisible();
+        const left = await call(client, 'find_duplicates', {});
+        expect(
+          (left.structuredContent as { candidates: { entities: { name: string }[] }[] }).candidates
+            .flatMap((candidate) => candidate.entities.map((entity) => entity.name))
+            .filter((name) => name.toLowerCase() === 'grace hopper'),
+        ).toEqual([]);
       }
     }
     await client.close();
