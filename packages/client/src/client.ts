@@ -4,7 +4,13 @@ import { unwrap, type Api } from './core.js';
 import { Changes, Entities, entityHistory, Relations } from './graph.js';
 import { live, type LiveEvent, type LiveOptions, type WebSocketLike } from './live.js';
 import { commaList, type Paginated } from './pages.js';
-import { exportGraph, importGraph, type ImportOptions, type ImportSummary } from './transfer.js';
+import {
+  exportGraph,
+  importThroughServer,
+  type ImportData,
+  type ImportOptions,
+  type ImportSummary,
+} from './transfer.js';
 import { retryingFetch, retryPolicy, type RetryOptions } from './transport.js';
 import type { Change, ChangePage, ContextAnswer, ExportDocument, RecallAnswer } from './types.js';
 
@@ -44,7 +50,28 @@ export interface RecallOptions {
   types?: string | readonly string[];
   /** Only observations of these entities (names). */
   entities?: string | readonly string[];
+  /** Only facts from this time on: an ISO date (`2024-03-01`) or time, UTC; inclusive. */
+  since?: string;
+  /** Only facts up to this time (inclusive; a date alone covers its whole day). */
+  until?: string;
+  /** What time words in the question ("last week") are read against (default: the server's time). */
+  now?: string;
+  /**
+   * Whether recall may answer nothing when even its best match is too weak
+   * (`abstained: true` in the answer). The server's default: true.
+   */
+  abstain?: boolean;
 }
+
+/** `context()`'s options: the budget, and recall's time range. */
+export interface ContextOptions extends Pick<RecallOptions, 'since' | 'until' | 'now' | 'abstain'> {
+  /** Most characters of context: 4,000 by default, 200 to 20,000. */
+  maxChars?: number;
+}
+
+/** `abstain` as the query string takes it. */
+const flag = (value: boolean | undefined) =>
+  value === undefined ? undefined : value ? ('true' as const) : ('false' as const);
 
 /**
  * A client of one Engram server, acting with one credential in one space.
@@ -106,6 +133,10 @@ export class Engram {
             limit: options.limit,
             types: commaList(options.types),
             entities: commaList(options.entities),
+            since: options.since,
+            until: options.until,
+            now: options.now,
+            abstain: flag(options.abstain),
           },
         },
       }),
@@ -113,8 +144,13 @@ export class Engram {
   }
 
   /** What the memory knows about a question as one block of text for a prompt (`maxChars`, 4,000 by default). */
-  context(question: string, options: { maxChars?: number } = {}): Promise<ContextAnswer> {
-    return unwrap(this.api.GET('/api/context', { params: { query: { q: question, ...options } } }));
+  context(question: string, options: ContextOptions = {}): Promise<ContextAnswer> {
+    const { abstain, ...rest } = options;
+    return unwrap(
+      this.api.GET('/api/context', {
+        params: { query: { q: question, ...rest, abstain: flag(abstain) } },
+      }),
+    );
   }
 
   /** Every change to one entity, its observations and relations, newest first. */
@@ -122,21 +158,29 @@ export class Engram {
     return entityHistory(this.api, entityId, options);
   }
 
-  /** The space's graph: Engram's lossless JSON (`json`, parsed) or the reference server's JSONL (text). */
+  /**
+   * The space's graph: Engram's lossless JSON (`json`, parsed), the reference
+   * server's JSONL (text), or Markdown notes in basic-memory's format (`markdown`:
+   * the zip's bytes).
+   */
   export(options?: { format?: 'json' }): Promise<ExportDocument>;
   export(options: { format: 'jsonl' }): Promise<string>;
-  export(options: { format?: 'json' | 'jsonl' } = {}): Promise<ExportDocument | string> {
+  export(options: { format: 'markdown' }): Promise<Uint8Array>;
+  export(
+    options: { format?: 'json' | 'jsonl' | 'markdown' } = {},
+  ): Promise<ExportDocument | string | Uint8Array> {
     return exportGraph(this.api, options.format ?? 'json');
   }
 
   /**
-   * Writes a graph into the space: the reference server's JSONL (text) or an
-   * Engram export (its JSON text or the parsed document). Entities whose name
-   * the space has are skipped, and so are relations it has: importing twice
-   * adds nothing.
+   * Writes a graph into the space through `POST /api/import?format=`: the
+   * reference server's JSONL (text), an Engram export (its JSON text or the
+   * parsed document), a mem0 export (`format: 'mem0'`), or a zip of Markdown
+   * notes (`format: 'markdown'`, its bytes). Names, observation texts and
+   * relations the space has are skipped: importing twice adds nothing.
    */
-  import(data: string | ExportDocument, options: ImportOptions = {}): Promise<ImportSummary> {
-    return importGraph(this, data, options);
+  import(data: ImportData, options: ImportOptions = {}): Promise<ImportSummary> {
+    return importThroughServer(this, data, options);
   }
 
   /**

@@ -1,4 +1,4 @@
-export { Engram, type EngramOptions, type RecallOptions } from './client.js';
+export { Engram, type ContextOptions, type EngramOptions, type RecallOptions } from './client.js';
 export { EngramError, NETWORK_ERROR, type EngramErrorDetail } from './errors.js';
 export type { RetryOptions } from './transport.js';
 export { Paginated, type PageToken } from './pages.js';
@@ -21,7 +21,14 @@ export type {
   WebSocketInstance,
   WebSocketLike,
 } from './live.js';
-export { toJsonl, type ImportOptions, type ImportSummary } from './transfer.js';
+export {
+  toJsonl,
+  type ExportFormat,
+  type ImportData,
+  type ImportFormat,
+  type ImportOptions,
+  type ImportSummary,
+} from './transfer.js';
 export { verifyWebhook } from './verify-webhook.js';
 export type { Api } from './core.js';
 export type * from './types.js';

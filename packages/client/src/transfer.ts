@@ -11,8 +11,40 @@ export interface ImportSummary {
 }
 
 export interface ImportOptions {
-  /** The text's format; read from it when absent (an Engram export is a JSON object). */
-  format?: 'json' | 'jsonl';
+  /**
+   * The data's format (`POST /api/import?format=`); read from it when absent:
+   * bytes are a zip of Markdown notes, an Engram export is a JSON object with
+   * `format`, a mem0 export a `{ results }`, `{ memories }` or array of
+   * memories, other text JSONL.
+   */
+  format?: ImportFormat;
+}
+
+export type ImportFormat = 'json' | 'jsonl' | 'markdown' | 'mem0';
+export type ExportFormat = 'json' | 'jsonl' | 'markdown';
+
+/** What may be imported: text (JSONL or JSON), a parsed document, or a zip's bytes. */
+export type ImportData = string | ExportDocument | Uint8Array | ArrayBuffer | object | unknown[];
+
+/**
+ * The two transfer routes as openapi-fetch calls them, typed here so the
+ * client builds whether or not its generated types already hold
+ * `POST /api/import` (they do after the next build).
+ */
+interface TransferApi {
+  GET(
+    path: '/api/export',
+    init: { params: { query: { format: ExportFormat } }; parseAs: 'text' | 'arrayBuffer' },
+  ): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  POST(
+    path: '/api/import',
+    init: {
+      params: { query: { format: ImportFormat } };
+      body: unknown;
+      bodySerializer: (body: unknown) => BodyInit;
+      headers: Record<string, string>;
+    },
+  ): Promise<{ data?: unknown; error?: unknown; response: Response }>;
 }
 
 /** The largest observation list one create takes (the server's `maxItems`). */
@@ -20,8 +52,15 @@ const OBSERVATIONS_PER_CALL = 1000;
 
 export async function exportGraph(
   api: Api,
-  format: 'json' | 'jsonl',
-): Promise<ExportDocument | string> {
+  format: ExportFormat,
+): Promise<ExportDocument | string | Uint8Array> {
+  if (format === 'markdown') {
+    const transfer = api as unknown as TransferApi;
+    const zip = await unwrap(
+      transfer.GET('/api/export', { params: { query: { format } }, parseAs: 'arrayBuffer' }),
+    );
+    return new Uint8Array(zip as ArrayBuffer);
+  }
   const text = await unwrap(api.GET('/api/export', { parseAs: 'text' }));
   const document = JSON.parse(text) as ExportDocument;
   return format === 'json' ? document : toJsonl(document);
@@ -68,7 +107,7 @@ function invalid(message: string): EngramError {
   return new EngramError(message, { status: 400, code: 'VALIDATION_ERROR' });
 }
 
-function planOf(data: string | ExportDocument, format: ImportOptions['format']): Plan {
+function planOf(data: string | ExportDocument, format: 'json' | 'jsonl' | undefined): Plan {
   const text = typeof data === 'string' ? data.trim() : undefined;
   const lossless =
     format === 'json' || (format === undefined && (text === undefined || isExport(text)));
@@ -148,6 +187,75 @@ async function idOfName(entities: Entities, name: string): Promise<string | unde
   return undefined;
 }
 
+/** The format of data given without one (see ImportOptions). */
+function formatOfData(data: ImportData): ImportFormat {
+  if (data instanceof Uint8Array || data instanceof ArrayBuffer) return 'markdown';
+  if (typeof data === 'string') {
+    const text = data.trim();
+    if (isExport(text)) return 'json';
+    if (text.startsWith('[') || (text.startsWith('{') && /"(results|memories)"\s*:/.test(text))) {
+      try {
+        const value = JSON.parse(text) as unknown;
+        if (Array.isArray(value) || !('type' in (value as object))) return 'mem0';
+      } catch {
+        // Not one JSON value: JSONL.
+      }
+    }
+    return 'jsonl';
+  }
+  if (Array.isArray(data)) return 'mem0';
+  return (data as { format?: unknown }).format === 'engram' ? 'json' : 'mem0';
+}
+
+/**
+ * Imports through `POST /api/import?format=`: the server checks the whole
+ * input, writes it in batches and answers the counts; names, observation
+ * texts and relations the space has are skipped (importing twice adds
+ * nothing). JSON or JSONL past the server's request body limit (413) is
+ * written entity by entity through the REST API instead (`importGraph`).
+ */
+export async function importThroughServer(
+  client: { api: Api; entities: Entities; relations: Relations },
+  data: ImportData,
+  options: ImportOptions,
+): Promise<ImportSummary> {
+  const format = options.format ?? formatOfData(data);
+  const bytes =
+    data instanceof Uint8Array ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : null;
+  if (format === 'markdown' && !bytes) {
+    throw invalid('format markdown takes the bytes of a zip (Uint8Array)');
+  }
+  const body: BodyInit = bytes
+    ? (bytes as unknown as BodyInit)
+    : typeof data === 'string'
+      ? data
+      : JSON.stringify(data);
+  const type =
+    format === 'markdown'
+      ? 'application/zip'
+      : format === 'jsonl'
+        ? 'application/x-ndjson'
+        : 'application/json';
+  const transfer = client.api as unknown as TransferApi;
+  try {
+    const summary = await unwrap(
+      transfer.POST('/api/import', {
+        params: { query: { format } },
+        body,
+        bodySerializer: (value) => value as BodyInit,
+        headers: { 'content-type': type },
+      }),
+    );
+    return summary as ImportSummary;
+  } catch (error) {
+    const tooLarge = error instanceof EngramError && error.status === 413;
+    if (tooLarge && (format === 'json' || format === 'jsonl') && !bytes) {
+      return importGraph(client, data as string | ExportDocument, { format });
+    }
+    throw error;
+  }
+}
+
 /**
  * Writes a graph through the REST API, checked first: entities (skipping names
  * the space has), then relations between them (skipping those it has). Ids
@@ -156,7 +264,7 @@ async function idOfName(entities: Entities, name: string): Promise<string | unde
 export async function importGraph(
   client: { entities: Entities; relations: Relations },
   data: string | ExportDocument,
-  options: ImportOptions,
+  options: { format?: 'json' | 'jsonl' },
 ): Promise<ImportSummary> {
   const plan = planOf(data, options.format);
   const summary: ImportSummary = { entities: 0, relations: 0, observations: 0 };

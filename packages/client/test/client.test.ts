@@ -231,4 +231,52 @@ describe('export and import', () => {
     const copy = (await viaJson.export()).entities.find((e) => e.name === 'X')!;
     expect(copy.observations[1]).toMatchObject({ content: 'second', metadata: { source: 'test' } });
   });
+
+  it('exports Markdown as a zip and imports it, and mem0, through POST /api/import', async () => {
+    const from = engram.withSpace(`md-${randomUUID().slice(0, 8)}`, { create: true });
+    const x = await from.entities.create({
+      name: 'X',
+      type: 'letter',
+      metadata: { order: 24 },
+      observations: [{ content: 'the 24th', metadata: { category: 'fact' } }, 'plain'],
+    });
+    const y = await from.entities.create({ name: 'Y', type: 'letter' });
+    await from.relations.create({ fromEntityId: x.id, toEntityId: y.id, type: 'precedes' });
+
+    const zip = await from.export({ format: 'markdown' });
+    expect(zip).toBeInstanceOf(Uint8Array);
+    // A zip: "PK" first.
+    expect([zip[0], zip[1]]).toEqual([0x50, 0x4b]);
+
+    const into = engram.withSpace(`md-in-${randomUUID().slice(0, 8)}`, { create: true });
+    expect(await into.import(zip, { format: 'markdown' })).toEqual({
+      entities: 2,
+      relations: 1,
+      observations: 2,
+    });
+    // Read as Markdown without the format too (bytes are a zip); nothing new.
+    expect(await into.import(zip)).toEqual({ entities: 0, relations: 0, observations: 0 });
+    const copy = (await into.export()).entities.find((e) => e.name === 'X')!;
+    expect(copy.metadata).toEqual({ order: 24 });
+    expect(copy.observations.map((o) => [o.content, o.metadata ?? null])).toEqual([
+      ['the 24th', { category: 'fact' }],
+      ['plain', null],
+    ]);
+
+    const memories = { results: [{ id: 'm1', memory: 'Likes tea', user_id: 'ada' }] };
+    expect(await into.import(memories, { format: 'mem0' })).toEqual({
+      entities: 1,
+      relations: 0,
+      observations: 1,
+    });
+    expect(await into.import(JSON.stringify(memories))).toEqual({
+      entities: 0,
+      relations: 0,
+      observations: 0,
+    });
+
+    const refused = await into.import('not a zip', { format: 'markdown' }).catch((e) => e);
+    expect(refused).toBeInstanceOf(EngramError);
+    expect(refused).toMatchObject({ status: 400 });
+  });
 });

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 import { constants, createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { zipSync } from 'fflate';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { describeDatabase, startupBanner } from './http/banner.js';
@@ -28,6 +29,7 @@ import { openDatabase } from './db/connection.js';
 import { migrate } from './db/migrate.js';
 import type { SpaceAuth } from './lib/auth-context.js';
 import { BACKUP_TOKEN_HEADER } from './features/backup/index.js';
+import { formatOf, isNotePath, type NoteFile } from './features/transfer/index.js';
 import { AppError } from './lib/errors.js';
 import { localOrigin } from './lib/local-origin.js';
 import { bridgeStdio } from './mcp/bridge.js';
@@ -42,11 +44,17 @@ Commands:
   migrate                   Apply pending database migrations and exit
   mcp [--space <slug>]      Serve the MCP memory tools over stdio (needs ENGRAM_API_KEY);
                             while engram serve owns the data folder, relays to its /mcp
-  import <file> [--space <slug>]
-                            Import a memory file: the reference server's JSONL,
-                            or an Engram export (.json) (needs ENGRAM_API_KEY)
-  export [--format jsonl|json] [--output <file>] [--space <slug>]
-                            Write a space's graph (default jsonl to stdout)
+  import [--format markdown|mem0|jsonl|json] <file|folder> [--space <slug>]
+                            Import memory (needs ENGRAM_API_KEY): without --format the
+                            reference server's JSONL or an Engram export (.json);
+                            markdown: basic-memory notes or an Obsidian vault (a folder
+                            or a .zip); mem0: a mem0 export (.json)
+  export [--format jsonl|json|markdown] [--output <file>] [--space <slug>]
+                            Write a space's graph (default jsonl to stdout; markdown
+                            writes a zip and needs --output)
+
+import and export go through a server's HTTP API when ENGRAM_URL names one, and
+through the running engram serve when it owns the data folder.
 
 --space names a memory space of the key's account (default: the default space).
   plan set <email> <plan>   Without a payment provider: move the account that email
@@ -214,35 +222,165 @@ async function serveMcp(config: Config, args: string[]): Promise<void> {
   }
 }
 
+const IMPORT_FORMATS = ['markdown', 'mem0', 'jsonl', 'json'] as const;
+type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** What an import wrote, in a sentence. */
+function imported(summary: { entities: number; relations: number; observations: number }) {
+  return `Imported ${summary.entities} entities, ${summary.observations} observations and ${summary.relations} relations.`;
+}
+
+/**
+ * Runs `local` on the database, or `remote` through a server's HTTP API:
+ * the one ENGRAM_URL names, else the `engram serve` that owns the data folder
+ * (as `engram mcp` relays to it).
+ */
+async function locallyOrThrough(
+  config: Config,
+  local: () => Promise<void>,
+  remote: (base: string, apiKey: string) => Promise<void>,
+): Promise<void> {
+  const given = process.env['ENGRAM_URL']?.trim();
+  const needKey = () => {
+    if (!config.ENGRAM_API_KEY) {
+      throw new UsageError('Set ENGRAM_API_KEY to an API key of the account to use.');
+    }
+    return config.ENGRAM_API_KEY;
+  };
+  if (given) return remote(given, needKey());
+  try {
+    await local();
+  } catch (error) {
+    const server =
+      error instanceof DataFolderBusyError && !config.DATABASE_URL
+        ? runningServer(config.DATA_DIR)
+        : undefined;
+    if (!server || !config.ENGRAM_API_KEY) throw error;
+    await remote(server.url, config.ENGRAM_API_KEY);
+  }
+}
+
+/** A request to the server's API with the key and space; its error body said as the failure. */
+async function callServer(
+  base: string,
+  apiKey: string,
+  path: string,
+  init: { method: string; space?: string | undefined; type?: string; body?: Uint8Array | string },
+): Promise<Response> {
+  const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
+  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+  if (init.space) headers['x-engram-space'] = init.space;
+  if (init.type) headers['content-type'] = init.type;
+  let response: Response;
+  try {
+    response = await fetch(url, { method: init.method, headers, body: init.body });
+  } catch (error) {
+    throw new UsageError(`Cannot reach ${url.origin}: ${(error as Error).message}`);
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { error?: string };
+    throw new UsageError(
+      `The server at ${url.origin} refused it (${response.status}): ${body.error ?? response.statusText}`,
+    );
+  }
+  return response;
+}
+
+/** A folder's notes (`.md` outside hidden folders), paths `/`-separated. */
+async function notesOf(folder: string): Promise<NoteFile[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  const files: NoteFile[] = [];
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath, entry.name);
+    const path = relative(folder, full).split(sep).join('/');
+    if (isNotePath(path)) files.push({ path, text: await readFile(full, 'utf8') });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
 async function importFile(config: Config, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
-    options: { space: { type: 'string' } },
+    options: { space: { type: 'string' }, format: { type: 'string' } },
     allowPositionals: true,
   });
   const file = positionals[0];
   if (!file) throw new UsageError('Give the file to import: engram import <file>');
+  const format = values.format as ImportFormat | undefined;
+  if (format !== undefined && !IMPORT_FORMATS.includes(format)) {
+    throw new UsageError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
+  }
   // Read as a stream, as often as the import needs (a check, then the writes):
   // a file of any size, never whole in memory. Fails here if it cannot be read.
   await access(file, constants.R_OK).catch((error: Error) => {
     throw new UsageError(`Cannot read ${file}: ${error.message}`);
   });
+  const folder = (await stat(file)).isDirectory();
+  if (folder && format !== 'markdown') {
+    throw new UsageError(`${file} is a folder: only --format markdown reads a folder of notes`);
+  }
   const source = () => createReadStream(file, { encoding: 'utf8' });
-  await withSpace(
+  await locallyOrThrough(
     config,
-    { slug: values.space, access: 'write' },
-    async (runtime, auth) => {
-      // An Engram export (a JSON object with "format") or, anything else, the reference JSONL.
-      const summary = await runtime.transfer.importFrom(auth, source);
-      // Statistics for the new rows; on PGlite, which has no autovacuum, the new
-      // pages marked all-visible here too, so no later pass of the server's
-      // upkeep has to read them all while its one connection waits.
-      const upkeep = runtime.database.kind === 'pglite' ? 'vacuum analyze' : 'analyze';
-      await runtime.database.withSession((session) => session.exec(upkeep));
-      console.error(`Imported ${summary.entities} entities and ${summary.relations} relations.`);
+    () =>
+      withSpace(
+        config,
+        { slug: values.space, access: 'write' },
+        async (runtime, auth) => {
+          const transfer = runtime.transfer;
+          const summary =
+            format === 'markdown'
+              ? folder
+                ? await transfer.importMarkdown(auth, await notesOf(file))
+                : await transfer.importMarkdownZip(auth, new Uint8Array(await readFile(file)))
+              : format === 'mem0'
+                ? await transfer.importMem0(auth, parseJsonFile(file, await readFile(file, 'utf8')))
+                : // An Engram export (a JSON object with "format") or, anything else, the reference JSONL.
+                  await transfer.importFrom(auth, source);
+          // Statistics for the new rows; on PGlite, which has no autovacuum, the new
+          // pages marked all-visible here too, so no later pass of the server's
+          // upkeep has to read them all while its one connection waits.
+          const upkeep = runtime.database.kind === 'pglite' ? 'vacuum analyze' : 'analyze';
+          await runtime.database.withSession((session) => session.exec(upkeep));
+          console.error(imported(summary));
+        },
+        BULK,
+      ),
+    async (base, apiKey) => {
+      // Over HTTP the file goes whole, within the server's request body limit.
+      const body = folder
+        ? zipSync(
+            Object.fromEntries(
+              (await notesOf(file)).map((note) => [note.path, new TextEncoder().encode(note.text)]),
+            ),
+          )
+        : new Uint8Array(await readFile(file));
+      const sent = format ?? ((await formatOf(source)) === 'lossless' ? 'json' : 'jsonl');
+      const type =
+        sent === 'markdown'
+          ? 'application/zip'
+          : sent === 'jsonl'
+            ? 'application/x-ndjson'
+            : 'application/json';
+      const response = await callServer(base, apiKey, `api/import?format=${sent}`, {
+        method: 'POST',
+        space: values.space,
+        type,
+        body,
+      });
+      console.error(imported((await response.json()) as Parameters<typeof imported>[0]));
     },
-    BULK,
   );
+}
+
+/** A JSON file, or a usage error saying it is not one. */
+function parseJsonFile(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(`${file} is not valid JSON`);
+  }
 }
 
 async function exportGraph(config: Config, args: string[]): Promise<void> {
@@ -254,21 +392,49 @@ async function exportGraph(config: Config, args: string[]): Promise<void> {
       space: { type: 'string' },
     },
   });
-  if (values.format !== 'jsonl' && values.format !== 'json') {
-    throw new UsageError('--format must be jsonl (the reference server’s) or json (lossless)');
+  const format = values.format;
+  if (format !== 'jsonl' && format !== 'json' && format !== 'markdown') {
+    throw new UsageError(
+      '--format must be jsonl (the reference server’s), json (lossless) or markdown (a zip of notes)',
+    );
   }
-  await withSpace(
+  if (format === 'markdown' && !values.output) {
+    throw new UsageError(
+      'Give the zip to write: engram export --format markdown --output <file.zip>',
+    );
+  }
+  await locallyOrThrough(
     config,
-    { slug: values.space, access: 'read' },
-    async (runtime, auth) => {
-      const chunks =
-        values.format === 'json'
-          ? runtime.transfer.exportLossless(auth)
-          : runtime.transfer.exportJsonl(auth);
+    () =>
+      withSpace(
+        config,
+        { slug: values.space, access: 'read' },
+        async (runtime, auth) => {
+          if (format === 'markdown') {
+            await writeFile(values.output!, await runtime.transfer.exportMarkdown(auth));
+            return;
+          }
+          const chunks =
+            format === 'json'
+              ? runtime.transfer.exportLossless(auth)
+              : runtime.transfer.exportJsonl(auth);
+          const out = values.output ? createWriteStream(values.output) : process.stdout;
+          await pipeline(Readable.from(chunks), out, { end: out !== process.stdout });
+        },
+        BULK,
+      ),
+    async (base, apiKey) => {
+      const response = await callServer(base, apiKey, `api/export?format=${format}`, {
+        method: 'GET',
+        space: values.space,
+      });
       const out = values.output ? createWriteStream(values.output) : process.stdout;
-      await pipeline(Readable.from(chunks), out, { end: out !== process.stdout });
+      const body = response.body;
+      if (!body) return;
+      await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream), out, {
+        end: out !== process.stdout,
+      });
     },
-    BULK,
   );
 }
 

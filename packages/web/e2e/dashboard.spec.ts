@@ -331,7 +331,7 @@ test.describe('Dashboard', () => {
     }
   });
 
-  test('Export Data downloads the account’s graph as JSON, exactly what was created', async ({
+  test('Export Data shows the spec’s alert; Settings → Import/Export downloads the graph as JSON, exactly what was created', async ({
     page,
     request,
   }) => {
@@ -351,8 +351,16 @@ test.describe('Dashboard', () => {
     await openSignedIn(page, account, '/dashboard');
     await expect(stat(page, 'Total Entities')).toHaveText('2');
 
-    const downloading = page.waitForEvent('download');
+    const alerted = page.waitForEvent('dialog');
     await page.getByRole('button', { name: /Export Data/ }).click();
+    const dialog = await alerted;
+    expect(dialog.type()).toBe('alert');
+    expect(dialog.message()).toBe('Export functionality will be implemented soon');
+    await dialog.accept();
+
+    await page.goto('/settings/import-export');
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export JSON' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^engram-export-\d{4}-\d{2}-\d{2}\.json$/);
     const document = JSON.parse(await readFile(await download.path(), 'utf8')) as {

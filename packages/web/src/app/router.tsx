@@ -131,6 +131,12 @@ export const appRoutes: RouteObject[] = [
                   Component: (await import('@/features/webhooks')).WebhooksSettingsPage,
                 }),
               },
+              {
+                path: '/settings/import-export',
+                lazy: async () => ({
+                  Component: (await import('@/features/import-export')).ImportExportPage,
+                }),
+              },
             ],
           },
         ],

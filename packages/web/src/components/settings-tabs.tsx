@@ -8,6 +8,7 @@ export const SETTINGS_TABS = [
   { to: '/settings/members', label: 'Members' },
   { to: '/settings/spaces', label: 'Spaces' },
   { to: '/settings/webhooks', label: 'Webhooks' },
+  { to: '/settings/import-export', label: 'Import/Export' },
 ] as const;
 
 /** The tab bar under Settings' title: links, so each section can be linked to and reloaded. */

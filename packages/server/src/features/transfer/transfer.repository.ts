@@ -217,3 +217,26 @@ export async function relationsAfter(
     }),
   );
 }
+
+/**
+ * Which of `names` an entity of the space has as its name or an alias (an
+ * import's relation targets that are not among its own notes).
+ */
+export async function namesPresent(db: Db, spaceId: string, names: string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const result = await sql<{ name: string }>`
+    select n.name from unnest(${hidden(sql`${names}::text[]`)}) as n(name)
+     where exists (select 1 from entities e
+                    where e.space_id = ${spaceId}
+                      and (e.name = n.name or n.name = any(e.aliases)))
+  `.execute(db);
+  return new Set(result.rows.map((row) => row.name));
+}
+
+/** The account's entities now (the count its plan's entity limit is checked against). */
+export async function accountEntityCount(db: Db, accountId: string): Promise<number> {
+  const result = await sql<{ count: string | number }>`
+    select entity_count as count from accounts where id = ${accountId}
+  `.execute(db);
+  return Number(result.rows[0]?.count ?? 0);
+}

@@ -33,9 +33,9 @@ export interface TransferDeps {
  */
 
 /** Entities or relations written per import transaction (JSONL: per call of the memory service). */
-const IMPORT_BATCH = 1_000;
+export const IMPORT_BATCH = 1_000;
 /** Observations per import transaction (an entity with more goes alone). */
-const IMPORT_BATCH_OBSERVATIONS = 10_000;
+export const IMPORT_BATCH_OBSERVATIONS = 10_000;
 
 /** Rows one export statement reads at most: entities, observations, relations. */
 const EXPORT_ENTITIES = 1_000;
@@ -98,6 +98,8 @@ type LosslessRelation = z.infer<typeof losslessRelation>;
 export interface ImportSummary {
   entities: number;
   relations: number;
+  /** Observations written: those of the entities created, and those added to entities the space had. */
+  observations: number;
 }
 
 function invalid(where: string, error: z.ZodError, prefix: (string | number)[] = []): AppError {
@@ -130,7 +132,10 @@ interface EntityPiece {
  * it lands in a page not yet read (an entity's observations are those it
  * had when its row was read, at most).
  */
-async function* entityPieces(deps: TransferDeps, auth: SpaceAuth): AsyncGenerator<EntityPiece[]> {
+export async function* entityPieces(
+  deps: TransferDeps,
+  auth: SpaceAuth,
+): AsyncGenerator<EntityPiece[]> {
   let after = '0';
   for (;;) {
     const page = await transferRepo.entitiesAfter(deps.db, auth.space.id, after, {
@@ -202,7 +207,7 @@ async function* entityPieces(deps: TransferDeps, auth: SpaceAuth): AsyncGenerato
  * The account's relations in creation order, a page per statement; with
  * `names`, each with its ends' names (a relation whose end is gone is left out).
  */
-async function* relationPages(
+export async function* relationPages(
   deps: TransferDeps,
   auth: SpaceAuth,
   names: boolean,
@@ -358,7 +363,7 @@ async function* jsonlLines(chunks: AsyncIterable<string> | Iterable<string>) {
 }
 
 /** Items in lists of at most `size` (the last may be shorter), or of `weight` at most. */
-async function* batches<T>(
+export async function* batches<T>(
   items: AsyncIterable<T>,
   size: number,
   weigh: (item: T) => number = () => 0,
@@ -380,7 +385,7 @@ async function* batches<T>(
 }
 
 /** Keeps what was imported when a later batch fails, and says so with the error. */
-async function importing(
+export async function importing(
   summary: ImportSummary,
   run: (summary: ImportSummary) => Promise<void>,
 ): Promise<ImportSummary> {
@@ -388,10 +393,11 @@ async function importing(
     await run(summary);
     return summary;
   } catch (error) {
-    if (error instanceof AppError && (summary.entities > 0 || summary.relations > 0)) {
+    const written = summary.entities + summary.relations + summary.observations;
+    if (error instanceof AppError && written > 0) {
       throw reworded(
         error,
-        `${error.message} (imported before that: ${summary.entities} entities and ${summary.relations} relations; importing the file again skips them)`,
+        `${error.message} (imported before that: ${summary.entities} entities, ${summary.observations} observations and ${summary.relations} relations; importing the file again skips them)`,
       );
     }
     throw error;
@@ -411,7 +417,7 @@ export async function importJsonlFrom(
   for await (const _line of jsonlLines(source())) {
     // Checked as it is read: a bad line stops the import before anything is written.
   }
-  return importing({ entities: 0, relations: 0 }, async (summary) => {
+  return importing({ entities: 0, relations: 0, observations: 0 }, async (summary) => {
     const entities = async function* () {
       for await (const line of jsonlLines(source())) if (line.type === 'entity') yield line;
     };
@@ -421,9 +427,9 @@ export async function importJsonlFrom(
         type: line.entityType,
         observations: line.observations,
       }));
-      summary.entities += (
-        await deps.graph.createEntities(auth, given, { existing: 'skip' })
-      ).length;
+      const created = await deps.graph.createEntities(auth, given, { existing: 'skip' });
+      summary.entities += created.length;
+      for (const entity of created) summary.observations += entity.observations.length;
     }
     const relations = async function* () {
       for await (const line of jsonlLines(source())) if (line.type === 'relation') yield line;
@@ -502,13 +508,14 @@ async function writeLossless(
   entities: AsyncIterable<LosslessEntity>,
   relations: () => AsyncIterable<LosslessRelation>,
 ): Promise<ImportSummary> {
-  return importing({ entities: 0, relations: 0 }, async (summary) => {
+  return importing({ entities: 0, relations: 0, observations: 0 }, async (summary) => {
     const weigh = (entity: LosslessEntity) => entity.observations.length;
     for await (const batch of batches(entities, IMPORT_BATCH, weigh, IMPORT_BATCH_OBSERVATIONS)) {
       const created = await deps.graph.write(auth, (scope) =>
         graphWrites.createEntities(scope, batch),
       );
       summary.entities += created.length;
+      for (const entity of created) summary.observations += entity.observations.length;
     }
     for await (const batch of batches(relations(), IMPORT_BATCH)) {
       const linked = await deps.graph.write(auth, (scope) =>

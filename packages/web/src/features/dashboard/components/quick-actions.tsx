@@ -1,11 +1,8 @@
 import { Download, Network, Plus, Search } from 'lucide-react';
 import type { ComponentType, ReactNode } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 import { useCan } from '@/lib/account';
-import { useExportGraph } from '@/lib/export-graph';
 
 const ACTION =
   'flex w-full cursor-pointer items-center gap-3 rounded-lg border border-border bg-card px-3 py-2.5 text-left text-sm font-medium shadow-xs transition-colors hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none disabled:cursor-wait disabled:opacity-70';
@@ -40,13 +37,15 @@ function ActionLink({ to, children }: { to: string; children: ReactNode }) {
   );
 }
 
+/** The spec's words for Export Data: exports live in Settings → Import/Export. */
+export const EXPORT_DATA_ALERT = 'Export functionality will be implemented soon';
+
 /**
- * The dashboard's Quick Actions. Export Data downloads the account's graph as
- * lossless JSON (not a 'coming soon' alert). A viewer, who reads only, is
- * not offered Create Entity (lib/account/role-rules.ts).
+ * The dashboard's Quick Actions. Export Data only shows the product
+ * contract's alert (exports are in Settings → Import/Export). A viewer, who
+ * reads only, is not offered Create Entity (lib/account/role-rules.ts).
  */
 export function QuickActions() {
-  const exporting = useExportGraph();
   const canEdit = useCan('editGraph');
   return (
     <Card className="flex flex-col">
@@ -70,28 +69,10 @@ export function QuickActions() {
         <ActionLink to="/search">
           <ActionContent icon={Search} label="Search Knowledge" hint="Find entities and facts" />
         </ActionLink>
-        <button
-          type="button"
-          className={ACTION}
-          disabled={exporting.isPending}
-          aria-busy={exporting.isPending}
-          onClick={() =>
-            exporting.mutate(undefined, {
-              onError: (error) => toast.error(error.message || 'Failed to export data'),
-            })
-          }
-        >
-          <ActionContent
-            icon={exporting.isPending ? LoadingIcon : Download}
-            label="Export Data"
-            hint={exporting.isPending ? 'Preparing your download…' : 'Download your graph as JSON'}
-          />
+        <button type="button" className={ACTION} onClick={() => window.alert(EXPORT_DATA_ALERT)}>
+          <ActionContent icon={Download} label="Export Data" hint="Export your graph" />
         </button>
       </div>
     </Card>
   );
-}
-
-function LoadingIcon({ className }: { className?: string }) {
-  return <Spinner className={className} />;
 }

@@ -164,7 +164,7 @@ describe('Settings → Webhooks', { timeout: 20_000 }, () => {
       within(tabs)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Account', 'Members', 'Spaces', 'Webhooks']);
+    ).toEqual(['Account', 'Members', 'Spaces', 'Webhooks', 'Import/Export']);
     await user.click(within(tabs).getByRole('link', { name: 'Webhooks' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings/webhooks'));
     const card = await screen.findByRole('region', { name: 'Webhooks' });

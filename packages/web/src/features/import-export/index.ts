@@ -1,0 +1,1 @@
+export { ImportExportPage } from './components/import-export-page';
