@@ -14,10 +14,11 @@ export const CATEGORIES = [
   'multi-hop',
   'temporal',
   'open-domain',
+  'dated',
   'unanswerable',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
-export type Kind = 'conversational' | 'factual';
+export type Kind = 'conversational' | 'factual' | 'dated' | 'abstain';
 
 interface QuestionSource {
   id: string;
@@ -34,6 +35,31 @@ interface ConversationFile {
   speakers: [string, string];
   sessions: { date: string; turns: { id: string; speaker: string; text: string }[] }[];
   questions: QuestionSource[];
+}
+
+/** A dated question's time: asked with since/until (parameters) or time words read against `now`. */
+interface QuestionTime {
+  since?: string;
+  until?: string;
+  now?: string;
+  /** The range its answer must lie in (dates, both inclusive; null: open). */
+  range?: { since: string | null; until: string | null };
+}
+
+/** unanswerable.json: questions nothing in the set answers (about absent people, places, topics). */
+interface AbstainFile {
+  questions: (QuestionSource & { split: Split })[];
+}
+
+/** dated.json: entities whose observations carry when they held, and questions about a time. */
+interface DatedFile {
+  entities: {
+    name: string;
+    type: string;
+    split: Split;
+    observations: { id: string; text: string; validFrom: string; validTo?: string }[];
+  }[];
+  questions: (QuestionSource & QuestionTime & { split: Split })[];
 }
 
 interface FactualFile {
@@ -55,6 +81,9 @@ export interface Memory {
   text: string;
   /** The session's date for a conversational turn ("8 May 2023"). */
   date?: string;
+  /** When a dated fact held (dated.json), sent as the observation's validFrom/validTo. */
+  validFrom?: string;
+  validTo?: string;
   split: Split;
 }
 
@@ -67,6 +96,8 @@ export interface Question {
   answer: string;
   /** Refs of the memories that answer it. */
   evidence: string[];
+  /** Dated questions: the time they are asked with and the range their answer lies in. */
+  time?: QuestionTime;
 }
 
 export interface EvalSet {
@@ -190,6 +221,48 @@ export function loadEvalSet(): EvalSet {
     });
   }
 
+  // Dated facts and their questions (the category `dated`).
+  const dated = readJson<DatedFile>('dated.json');
+  for (const entity of dated.entities) {
+    addEntity(entity.name, entity.type, entity.split);
+    for (const observation of entity.observations) {
+      check(!Number.isNaN(Date.parse(observation.validFrom)), `dated/${observation.id}: validFrom`);
+      addMemory({
+        ref: `dated/${observation.id}`,
+        entityName: entity.name,
+        entityType: entity.type,
+        text: observation.text,
+        validFrom: observation.validFrom,
+        ...(observation.validTo ? { validTo: observation.validTo } : {}),
+        split: entity.split,
+      });
+    }
+  }
+  for (const q of dated.questions) {
+    check(q.category === 'dated' && q.range, `${q.id}: a dated question with its range`);
+    checkQuestion(q, refs, 'dated');
+    const { since, until, now, range, ...rest } = q;
+    addQuestion({
+      ...rest,
+      kind: 'dated',
+      evidence: q.evidence.map((local) => `dated/${local}`),
+      time: {
+        range,
+        ...(since ? { since } : {}),
+        ...(until ? { until } : {}),
+        ...(now ? { now } : {}),
+      },
+    });
+  }
+
+  // Questions nothing stored answers.
+  for (const q of readJson<AbstainFile>('unanswerable.json').questions) {
+    check(q.category === 'unanswerable', `${q.id}: unanswerable.json holds unanswerable questions`);
+    check(['dev', 'test'].includes(q.split), `${q.id}: split must be dev or test`);
+    checkQuestion(q, refs, 'abstain');
+    addQuestion({ ...q, kind: 'abstain', evidence: [] });
+  }
+
   // The server skips a text its entity already has: each must be unique per entity, dates or not.
   const texts = new Set<string>();
   for (const memory of set.memories) {
@@ -210,7 +283,7 @@ export function describeSet(set: EvalSet): string[] {
       `${(chars / set.memories.length).toFixed(0)} characters per observation on average`,
   );
   for (const split of ['dev', 'test'] as const) {
-    for (const kind of ['conversational', 'factual'] as const) {
+    for (const kind of ['conversational', 'factual', 'dated', 'abstain'] as const) {
       const questions = set.questions.filter((q) => q.split === split && q.kind === kind);
       const perCategory = CATEGORIES.map(
         (category) => `${category} ${questions.filter((q) => q.category === category).length}`,

@@ -29,7 +29,16 @@ export async function storeEvalSet(api: Api, set: EvalSet, dates: DatesMode): Pr
   const flush = async () => {
     if (run.length === 0) return;
     const entityName = run[0]!.entityName;
-    const texts = run.map((memory) => storedText(memory, dates));
+    // A dated fact (dated.json) goes with when it held.
+    const texts = run.map((memory) =>
+      memory.validFrom
+        ? {
+            content: storedText(memory, dates),
+            validFrom: memory.validFrom,
+            ...(memory.validTo ? { validTo: memory.validTo } : {}),
+          }
+        : storedText(memory, dates),
+    );
     run = [];
     const answer = await api.request<{ added: unknown[] }>(
       'POST',

@@ -45,8 +45,15 @@ import {
 } from './data.js';
 import { loadSynthetic, storeEvalSet } from './loader.js';
 import {
+  ABSTAIN_HEADER,
+  abstainCells,
+  abstainRow,
   breakdown,
   firstHit,
+  floorSweep,
+  isAnswerable,
+  SWEEP_HEADER,
+  type AbstainRow,
   pct,
   percentile,
   ROW_HEADER,
@@ -173,18 +180,30 @@ async function evaluate(kind: DbKind, set: EvalSet, questions: Question[]) {
     let recall: SystemResult | undefined;
     let failure: unknown;
     const recallRaw = new Map<string, RecallResultRow[]>();
+    const bestEffort = new Map<string, Answer>();
     try {
       const loadBefore = load();
       const answers = new Map<string, Answer>();
       for (const q of questions) {
+        // A dated question goes with its range or its `now`; every question twice: abstaining (the default) and not.
+        const time = { since: q.time?.since, until: q.time?.until, now: q.time?.now };
         const { results, ...answer } = await askRecall(
           engram.api,
           q.question,
           options.limit,
           refByKey,
+          time,
         );
         answers.set(q.id, answer);
         recallRaw.set(q.id, results);
+        const { results: _, ...anyway } = await askRecall(
+          engram.api,
+          q.question,
+          options.limit,
+          refByKey,
+          { ...time, abstain: false },
+        );
+        bestEffort.set(q.id, anyway);
       }
       recall = { system: 'recall (GET /api/recall)', answers };
       console.log(`asked ${questions.length} questions (load ${loadBefore} → ${load()})`);
@@ -195,6 +214,7 @@ async function evaluate(kind: DbKind, set: EvalSet, questions: Question[]) {
     if (recall) systems.unshift(recall);
 
     const report = print(kind, questions, systems);
+    const abstaining = recall ? printAbstaining(kind, questions, recall.answers, bestEffort) : null;
     if (recall && options.misses) printMisses(questions, recall.answers, recallRaw);
     writeResult(`eval-${kind}`, {
       database: kind,
@@ -206,6 +226,7 @@ async function evaluate(kind: DbKind, set: EvalSet, questions: Question[]) {
       set: describeSet(set),
       recallAvailable: Boolean(recall),
       report,
+      abstaining,
       // Dev questions only: the test split's misses are not for reading.
       perQuestion: recall
         ? questions
@@ -217,6 +238,13 @@ async function evaluate(kind: DbKind, set: EvalSet, questions: Question[]) {
                 id: q.id,
                 firstHit: Number.isFinite(hit) ? hit : null,
                 results: answer.refs.length,
+                abstained: answer.abstained,
+                confidence: bestEffort.get(q.id)?.confidences?.[0] ?? null,
+                firstHitAbstainFalse: (() => {
+                  const anyway = bestEffort.get(q.id);
+                  const at = anyway ? firstHit(q, anyway) : Infinity;
+                  return Number.isFinite(at) ? at : null;
+                })(),
                 chars: answer.chars,
                 ms: answer.ms,
               };
@@ -235,9 +263,11 @@ function print(kind: DbKind, questions: Question[], systems: SystemResult[]) {
     const some = questions.filter((q) => q.split === split);
     report[split] = {};
     for (const { system, answers } of systems) report[split]![system] = breakdown(some, answers);
-    const answerable = some.filter((q) => q.category !== 'unanswerable');
+    const answerable = some.filter(isAnswerable);
+    const unanswerableCount = some.filter((q) => q.category === 'unanswerable').length;
+    const datedCount = some.filter((q) => q.kind === 'dated').length;
     console.log(
-      `\n### ${kind}, ${split} split: ${answerable.length} answerable questions, ${some.length - answerable.length} unanswerable; limit ${options.limit}, dates ${options.dates}\n`,
+      `\n### ${kind}, ${split} split: ${answerable.length} answerable questions, ${datedCount} dated, ${unanswerableCount} unanswerable; limit ${options.limit}, dates ${options.dates}\n`,
     );
     const first = systems[0];
     if (first?.system.startsWith('recall')) {
@@ -284,6 +314,47 @@ function print(kind: DbKind, questions: Question[], systems: SystemResult[]) {
     );
   }
   return report;
+}
+
+/**
+ * Abstaining per split: R@5/R@10 of the answerable questions by default and
+ * R@10 with abstain=false, the unanswerable questions left with no result,
+ * the dated ones answered in range; on the dev split, the floor sweep the
+ * floor was chosen from.
+ */
+function printAbstaining(
+  kind: DbKind,
+  questions: Question[],
+  answers: Map<string, Answer>,
+  bestEffort: Map<string, Answer>,
+) {
+  const rows: Record<string, AbstainRow[]> = {};
+  for (const split of splits) {
+    const some = questions.filter((q) => q.split === split);
+    rows[split] = [
+      abstainRow('all', some, answers, bestEffort),
+      abstainRow(
+        'unanswerable.json only',
+        some.filter((q) => q.category !== 'unanswerable' || q.kind === 'abstain'),
+        answers,
+        bestEffort,
+      ),
+    ];
+    console.log(`\n### ${kind}, ${split} split: abstaining (default) against abstain=false\n`);
+    console.log(table(ABSTAIN_HEADER, rows[split]!.map(abstainCells)));
+    if (split === 'dev') {
+      console.log(
+        `\n${kind}, dev split: a floor on the best result's confidence (from abstain=false)\n`,
+      );
+      console.log(
+        table(
+          SWEEP_HEADER,
+          floorSweep(some, bestEffort, [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]),
+        ),
+      );
+    }
+  }
+  return rows;
 }
 
 /** For tuning: the dev questions recall missed at 10 and what it answered instead. */

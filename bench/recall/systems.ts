@@ -13,6 +13,19 @@ import type { Api } from './server.js';
 export interface RecallResultRow {
   observation: string;
   entityName: string;
+  validFrom?: string | null;
+  validTo?: string | null;
+  createdAt?: string;
+  confidence?: number;
+}
+
+/** What a question is asked with besides its words: a time range, `now`, abstaining or not. */
+export interface RecallArgs {
+  since?: string | undefined;
+  until?: string | undefined;
+  now?: string | undefined;
+  /** False: best-effort results (the server's default is true). */
+  abstain?: boolean | undefined;
 }
 
 export class RecallMissing extends Error {}
@@ -29,8 +42,14 @@ export async function askRecall(
   question: string,
   limit: number,
   refByKey: Map<string, string>,
+  args: RecallArgs = {},
 ): Promise<Answer & { results: RecallResultRow[] }> {
-  const path = `/api/recall?${new URLSearchParams({ q: question, limit: String(limit) })}`;
+  const params = new URLSearchParams({ q: question, limit: String(limit) });
+  for (const name of ['since', 'until', 'now'] as const) {
+    if (args[name]) params.set(name, args[name]);
+  }
+  if (args.abstain !== undefined) params.set('abstain', String(args.abstain));
+  const path = `/api/recall?${params}`;
   const started = performance.now();
   const response = await api.raw(path);
   const text = await response.text();
@@ -42,9 +61,18 @@ export async function askRecall(
     );
   }
   if (!response.ok) throw new Error(`GET /api/recall: ${response.status} ${text.slice(0, 300)}`);
-  const { results } = JSON.parse(text) as { results: RecallResultRow[] };
+  const { results, abstained } = JSON.parse(text) as {
+    results: RecallResultRow[];
+    abstained?: boolean;
+  };
   return {
     refs: refsOf(results, refByKey),
+    abstained: abstained ?? false,
+    confidences: results.map((result) => result.confidence ?? Number.NaN),
+    dates: results.map((result) => ({
+      validFrom: result.validFrom ?? null,
+      validTo: result.validTo ?? null,
+    })),
     chars: results.reduce((sum, result) => sum + result.observation.length, 0),
     ms,
     results,

@@ -83,6 +83,9 @@ const toMcpEntity = (entity: Entity) => ({
  * it was written), best first.
  */
 function recallText(answer: RecallAnswer): string {
+  if (answer.abstained) {
+    return `Nothing in memory answers "${answer.query}": the best matches were too weak (pass abstain: false for best-effort results).`;
+  }
   if (answer.results.length === 0) return `Nothing in memory answers "${answer.query}".`;
   return answer.results
     .map(
@@ -247,7 +250,10 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
         maxChars: maxChars ?? CONTEXT_CHARS_DEFAULT,
         ...time,
       });
-      return result(answer, answer.context || 'Nothing in memory answers that.');
+      const nothing = answer.abstained
+        ? 'Nothing in memory answers that: the best matches were too weak (pass abstain: false for best-effort context).'
+        : 'Nothing in memory answers that.';
+      return result(answer, answer.context || nothing);
     }),
   );
 

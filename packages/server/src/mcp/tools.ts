@@ -141,7 +141,7 @@ export const TOOLS = {
   recall: {
     title: 'Recall',
     description:
-      'Ask the memory a question in plain words ("When did Maya start her new job?", "what does the team use for CI"). Answers the individual observations that best answer it, best first, each with its entity, when it was written (createdAt) and when the fact held (validFrom/validTo, null when not said) — never whole entities. A question nothing answers gets few or no results. Filter with entityTypes or entityNames (exact names or aliases). since/until keep only facts in that time range (both inclusive; a fact\'s time is validFrom when set, else createdAt); without them, time words in the question ("last week", "in March 2024", "recently", "now") set the range, read against `now` (default: the server\'s time, or asOf\'s). timeRange in the answer says which range applied.',
+      'Ask the memory a question in plain words ("When did Maya start her new job?", "what does the team use for CI"). Answers the individual observations that best answer it, best first, each with its entity, when it was written (createdAt) and when the fact held (validFrom/validTo, null when not said) — never whole entities. Each result carries a confidence (0–1). When even the best match is too weak the memory does not answer: no results, abstained: true and abstainReason; pass abstain: false for best-effort results anyway. Filter with entityTypes or entityNames (exact names or aliases). since/until keep only facts in that time range (both inclusive; a fact\'s time is validFrom when set, else createdAt); without them, time words in the question ("last week", "in March 2024", "recently", "now") set the range, read against `now` (default: the server\'s time, or asOf\'s). timeRange in the answer says which range applied.',
     ...mcpTools.recall,
     inputSchema: mcpTools.recall.inputSchema.extend(timeArgs),
     annotations: reads,
@@ -149,7 +149,7 @@ export const TOOLS = {
   get_context: {
     title: 'Get Context',
     description:
-      "One block of text to put in a prompt: what the memory knows about a question — the best observations grouped by entity, each line with the fact's date when known, with the relations among those entities — cut to maxChars. since/until and the question's time words keep to a time range as in recall.",
+      "One block of text to put in a prompt: what the memory knows about a question — the best observations grouped by entity, each line with the fact's date when known, with the relations among those entities — cut to maxChars. since/until and the question's time words keep to a time range as in recall; abstains as recall does (empty context, abstained: true) unless abstain: false.",
     ...mcpTools.get_context,
     inputSchema: mcpTools.get_context.inputSchema.extend(timeArgs),
     annotations: reads,

@@ -41,6 +41,14 @@ import {
 export const MCP_BATCH_MAX = 100_000;
 
 const name = (what: string) => text().max(ENTITY_NAME_MAX).describe(what);
+/** recall's and get_context's choice to answer "nothing" when even the best match is too weak. */
+const abstainArg = z
+  .boolean()
+  .optional()
+  .describe(
+    'Default true: when even the best match is too weak, answer nothing (abstained: true). false: best-effort results anyway, each with its confidence (0–1)',
+  );
+
 /** What recall and get_context are asked about. */
 const question = () =>
   text().trim().min(1).max(RECALL_QUERY_MAX).describe('The question or topic, in plain words');
@@ -249,6 +257,7 @@ export const mcpTools = {
         .max(RECALL_FILTER_MAX)
         .optional()
         .describe('Only observations of these entities (exact names)'),
+      abstain: abstainArg,
       ...asOf,
     }),
     outputSchema: recallAnswer,
@@ -263,6 +272,7 @@ export const mcpTools = {
         .max(CONTEXT_CHARS_MAX)
         .optional()
         .describe(`Most characters of context (default ${CONTEXT_CHARS_DEFAULT})`),
+      abstain: abstainArg,
     }),
     outputSchema: contextAnswer,
   },

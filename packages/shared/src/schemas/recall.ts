@@ -52,6 +52,16 @@ export const recallTimeArgs = {
   now: recallTime('now').optional(),
 };
 
+/**
+ * Whether recall may answer "nothing" (default true): when even its best
+ * match is too weak, no results and `abstained: true`. A query parameter is
+ * `true` or `false`, nothing else.
+ */
+export const recallAbstainParam = z
+  .enum(['true', 'false'], { message: 'abstain must be true or false' })
+  .transform((value) => value === 'true')
+  .optional();
+
 const filterList = (what: string, max: number) =>
   commaList
     .refine((items) => items.length <= RECALL_FILTER_MAX, `At most ${RECALL_FILTER_MAX} ${what}`)
@@ -60,13 +70,14 @@ const filterList = (what: string, max: number) =>
       `Each of ${what} must be at most ${max} characters`,
     );
 
-/** GET /api/recall?q=&limit=&types=&entities=&since=&until=&now= (`types`, `entities` comma-separated). */
+/** GET /api/recall?q=&limit=&types=&entities=&since=&until=&now=&abstain= (`types`, `entities` comma-separated). */
 export const recallQuery = z.object({
   q: question,
   limit: z.coerce.number().int().min(1).max(RECALL_LIMIT_MAX).default(RECALL_LIMIT_DEFAULT),
   types: filterList('types', TYPE_MAX).optional(),
   entities: filterList('entities', ENTITY_NAME_MAX).optional(),
   ...recallTimeArgs,
+  abstain: recallAbstainParam,
 });
 export type RecallQuery = z.input<typeof recallQuery>;
 
@@ -86,6 +97,11 @@ export const recallResult = z.object({
   validTo: z.string().nullable().optional(),
   /** Higher is better; comparable only within one answer. */
   score: z.number(),
+  /**
+   * How surely it answers the question, 0–1, comparable across questions
+   * (docs/recall.md): always present in recall's answers.
+   */
+  confidence: z.number().min(0).max(1).optional(),
 });
 export type RecallResult = z.infer<typeof recallResult>;
 
@@ -100,16 +116,28 @@ export const recallTimeRange = z.object({
 });
 export type RecallTimeRange = z.infer<typeof recallTimeRange>;
 
-/** Best first; few or none when nothing relevant is stored. */
+/** Why an answer abstained: even the best matches were too weak. */
+export const RECALL_ABSTAIN_REASON =
+  'The best matches were too weak: nothing in memory answers that.';
+
+/** Best first; none, with `abstained: true`, when nothing stored answers it. */
 export const recallAnswer = z.object({
   results: z.array(recallResult),
   query: z.string(),
   /** Null when no range applied. Always present in recall's answers. */
   timeRange: recallTimeRange.nullable().optional(),
+  /**
+   * True when recall answered "nothing": matches there were, but too weak
+   * (results is then empty). False on every other answer; always present
+   * in recall's answers.
+   */
+  abstained: z.boolean().optional(),
+  /** Why it abstained, in words; null when it did not. */
+  abstainReason: z.string().nullable().optional(),
 });
 export type RecallAnswer = z.infer<typeof recallAnswer>;
 
-/** GET /api/context?q=&maxChars=&since=&until=&now= */
+/** GET /api/context?q=&maxChars=&since=&until=&now=&abstain= */
 export const contextQuery = z.object({
   q: question,
   maxChars: z.coerce
@@ -119,6 +147,7 @@ export const contextQuery = z.object({
     .max(CONTEXT_CHARS_MAX)
     .default(CONTEXT_CHARS_DEFAULT),
   ...recallTimeArgs,
+  abstain: recallAbstainParam,
 });
 export type ContextQuery = z.input<typeof contextQuery>;
 
@@ -133,5 +162,9 @@ export const contextAnswer = z.object({
   chars: z.number().int(),
   /** The time range the observations were kept to (as recall's), or null. */
   timeRange: recallTimeRange.nullable(),
+  /** True when recall abstained (the context is then empty), as on recall's answer. */
+  abstained: z.boolean(),
+  /** Why it abstained, in words; null when it did not. */
+  abstainReason: z.string().nullable(),
 });
 export type ContextAnswer = z.infer<typeof contextAnswer>;

@@ -200,3 +200,121 @@ export function finalOrder<T extends { score: number }>(ranked: T[], limit: numb
     .slice(0, limit)
     .map((row) => ({ ...row, score: Math.round(row.score * 1000) / 1000 }));
 }
+
+/**
+ * A result holds enough of the question when the weight (IDF) of the
+ * question words it holds reaches this many times the weight of a word no
+ * observation holds: one rare name alone is not enough, a rare name with a
+ * rare topic word is.
+ */
+export const ENOUGH_WEIGHT = 1.5;
+/** Below this confidence, even the best match does not answer the question: recall abstains. */
+export const ABSTAIN_FLOOR = 0.05;
+
+/** A memory smaller than this is weighed, for confidence only, as if it had this many observations. */
+export const CONFIDENCE_MEMORY_MIN = 1_000;
+/** A word held by at most this many observations is specific, however small the memory. */
+export const SPECIFIC_MATCHES = 3;
+
+/**
+ * What a word's weight gains when a memory of `observations` is weighed as
+ * one of CONFIDENCE_MEMORY_MIN: BM25's IDF is ln((N + 1) / (n + 0.5)), so
+ * growing N to N' adds ln((N' + 1) / (N + 1)) to every word's weight. In a
+ * small memory every word is held by a large share of it, and without this
+ * an exact match there ("compiler", held by the one observation of a new
+ * memory) would weigh too little to answer. It applies to a result whose
+ * rarest word at most SPECIFIC_MATCHES observations hold: a word half of a
+ * small memory holds ("good") stays as weak as it is. From
+ * CONFIDENCE_MEMORY_MIN on, nothing changes.
+ */
+export function confidenceShift(observations: number): number {
+  return Math.max(0, Math.log((CONFIDENCE_MEMORY_MIN + 1) / (Math.max(observations, 0) + 1)));
+}
+
+/**
+ * How surely an observation answers the question, 0–1 (docs/recall.md), the
+ * product of three shares, each 0–1:
+ * - coverage: the share of the question's weight (IDF) it holds, in its text
+ *   or its entity's name — a question about an unknown name or topic leaves
+ *   its heaviest words uncovered;
+ * - rarity: the weight of the rarest question word it holds over the weight
+ *   of a word no observation holds (`maxWeight`) — a match on common words
+ *   alone is weak however many it covers;
+ * - mass: the weight it holds over ENOUGH_WEIGHT × `maxWeight`, at most 1 —
+ *   a match on one or two middling words of a short question is weak.
+ * An observation of an entity the question names (its name or an alias
+ * holds a question word) has rarity 1 and `maxWeight` more mass.
+ */
+export function confidenceOf(
+  row: { coverage: number; rarest: number; named?: boolean },
+  question: { totalWeight: number; maxWeight: number; terms: number; observations: number },
+): number {
+  // A match on a word few observations hold, in a small memory, is weighed as in a
+  // memory of CONFIDENCE_MEMORY_MIN observations (see confidenceShift).
+  const few =
+    row.rarest > 0 &&
+    (question.observations + 1) * Math.exp(-row.rarest) - 0.5 <= SPECIFIC_MATCHES + 1e-9;
+  const shift = few ? confidenceShift(question.observations) : 0;
+  const maxWeight = question.maxWeight + shift;
+  const totalWeight = question.totalWeight + shift * question.terms;
+  if (question.maxWeight <= 0) return 0;
+  const coverage = Math.min(1, Math.max(0, row.coverage));
+  const rarest = row.rarest > 0 ? row.rarest + shift : 0;
+  // The question names its entity: as specific as a question gets, and worth a word no observation holds.
+  const rarity = row.named ? 1 : Math.min(1, Math.max(0, rarest / maxWeight));
+  const held = coverage * totalWeight + (row.named ? maxWeight : 0);
+  const mass = Math.min(1, held / (ENOUGH_WEIGHT * maxWeight));
+  return Math.round(coverage * rarity * mass * 1000) / 1000;
+}
+
+/**
+ * The names a question uses that nothing in memory mentions: its words
+ * written with a capital (not the first word) whose stem no observation
+ * holds and that are no word of a candidate's entity name ("Who taught
+ * Marguerite to sail?" when no Marguerite is known). A question about
+ * someone or somewhere the memory never heard of is not answered by what
+ * it shares with the rest.
+ */
+export function unknownNames(
+  question: string,
+  words: { lexeme: string; matches: number; dated?: boolean }[],
+  entityNames: Iterable<string>,
+): string[] {
+  const known = new Set<string>();
+  for (const name of entityNames) {
+    for (const word of name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) known.add(word);
+  }
+  const unheard = words.filter((word) => word.matches === 0 && !word.dated);
+  const tokens = question.match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? [];
+  const names: string[] = [];
+  for (const token of tokens.slice(1)) {
+    if (token[0] === token[0]!.toLowerCase()) continue;
+    const word = token.toLowerCase().replace(/['’]s$/, '');
+    if (known.has(word) || names.includes(token.replace(/['’]s$/, ''))) continue;
+    if (unheard.some((term) => word.startsWith(term.lexeme)))
+      names.push(token.replace(/['’]s$/, ''));
+  }
+  return names;
+}
+
+const PLAIN_STOP = new Set(
+  'the and for are was were did does what when where who whom which why how with from that this have has had about into you your her his their they them she him its our not but any all can will would could should been being there here than then'.split(
+    ' ',
+  ),
+);
+const plainWords = (text: string) =>
+  (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
+    .filter((word) => !PLAIN_STOP.has(word))
+    .map((word) => word.slice(0, 5));
+
+/**
+ * The share of a question's words (three letters or more, not a stop word,
+ * compared on their first five letters) a text holds, 0–1: the confidence
+ * of an answer read from the past (asOf), whose reader scores no coverage.
+ */
+export function plainCoverage(question: string, text: string): number {
+  const asked = [...new Set(plainWords(question))];
+  if (asked.length === 0) return 0;
+  const held = new Set(plainWords(text));
+  return Math.round((asked.filter((word) => held.has(word)).length / asked.length) * 1000) / 1000;
+}

@@ -232,6 +232,10 @@ export interface CandidateRow {
   entityType: string;
   score: number;
   coverage: number;
+  /** The weight (IDF) of the rarest question word it holds, in its text or its entity's name. */
+  rarest: number;
+  /** Whether its entity's name (or an alias) holds a word of the question: the question names it. */
+  named: boolean;
 }
 
 /**
@@ -288,6 +292,14 @@ export async function scoredCandidates(
       (_, i) => sql`(case when ${covered[i]!} or ${inName[i]!} then ${weight(i)} else 0 end)`,
     ),
   );
+  // The rarest word it holds, in its text or its entity's name (time words say nothing of the topic).
+  const held = search.terms.map((term, i) =>
+    term.dated
+      ? sql`0`
+      : sql`(case when c.terms @@ ${hidden(sql`${term.query}::tsquery`)} or ${inName[i]!} then ${weight(i)} else 0 end)`,
+  );
+  const rarest = held.length > 0 ? sql`greatest(${sql.join(held, sql`, `)})` : sql`0`;
+  const isNamed = inName.length > 0 ? sql`(${sql.join(inName, sql` or `)})` : sql`false`;
 
   // Only in the statement when a range is asked for: without one, the statement is as it was.
   const range = search.range ? sql`and ${inRange(search.range)}` : sql``;
@@ -335,7 +347,8 @@ export async function scoredCandidates(
         from found f
     ),
     scored as (
-      select c.id, c.entity_id, c.created_at, ${score} as score, ${matched} as matched
+      select c.id, c.entity_id, c.created_at, ${score} as score, ${matched} as matched,
+             ${rarest} as rarest, ${isNamed} as named
         from candidates c
         left join names n on n.id = c.entity_id
     ),
@@ -347,7 +360,7 @@ export async function scoredCandidates(
     select s.id, o.content, s.created_at as "createdAt", o.valid_from as "validFrom",
            o.valid_to as "validTo", s.entity_id as "entityId",
            e.name as "entityName", e.type as "entityType", s.score,
-           s.matched / ${total}::float8 as coverage
+           s.matched / ${total}::float8 as coverage, s.rarest, s.named
       from best s
       -- Primary-key lookups for the few kept, never a join planned from a guess.
       cross join lateral (select content, valid_from, valid_to from observations o
@@ -406,6 +419,16 @@ export async function relationsAmong(
       join entities t on t.space_id = ${spaceId} and t.id = r.to_id
   `.execute(db);
   return rows;
+}
+
+/** The names and aliases of some entities. */
+export async function namesOf(db: Db, spaceId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<{ name: string; aliases: string[] | null }>`
+    select e.name, e.aliases from entities e
+     where e.space_id = ${spaceId} and e.id = any(${hidden(sql`${ids}::uuid[]`)}::uuid[])
+  `.execute(db);
+  return rows.flatMap((row) => [row.name, ...(row.aliases ?? [])]);
 }
 
 /** The ids of the entities with these exact names (names no entity has are left out). */

@@ -1,5 +1,6 @@
 import {
   parseAsOf,
+  RECALL_ABSTAIN_REASON,
   RECALL_LIMIT_MAX,
   type ContextAnswer,
   type RecallAnswer,
@@ -12,12 +13,17 @@ import type { AsOf, GraphService } from '../graph/index.js';
 import { bindService } from '../feature.js';
 import * as repo from './recall.repository.js';
 import {
+  ABSTAIN_FLOOR,
   BM25_B,
   BM25_K1,
   CANDIDATE_BUDGET,
   candidateQuery,
   COMMON_WORD_MATCHES,
+  confidenceOf,
+  inverseFrequency,
   NAME_FIELD_WEIGHT,
+  plainCoverage,
+  unknownNames,
   QUERY_WORDS_MAX,
   finalOrder,
   rescore,
@@ -58,6 +64,34 @@ export interface RecallInput extends TimeArgs {
   entityNames?: string[] | undefined;
   /** How a refusal names a parameter ('query.until' on REST; the bare name by default). */
   field?: ((name: string) => string) | undefined;
+  /** False: best-effort results even when the best match is too weak (default true: abstain). */
+  abstain?: boolean | undefined;
+}
+
+/** What recall found: the results (each with its confidence) and whether the memory holds anything. */
+interface Found {
+  results: (RecallResult & { confidence: number })[];
+  /** Names the question uses that nothing in memory mentions (ranking.ts `unknownNames`). */
+  unknown?: string[];
+  /** The account's observations (0: an empty memory, which nothing can answer and recall does not abstain from). */
+  observations: number;
+}
+
+/**
+ * Whether to answer "nothing": asked to abstain (the default), with
+ * something in memory, and not even the best result reaching the floor.
+ */
+function abstains(found: Found, abstain: boolean | undefined): boolean {
+  if (abstain === false || found.observations === 0) return false;
+  if (found.unknown?.length) return true;
+  return (found.results[0]?.confidence ?? 0) < ABSTAIN_FLOOR;
+}
+
+/** Why an answer abstained, in words. */
+function abstainReason(found: Found): string {
+  return found.unknown?.length
+    ? `${RECALL_ABSTAIN_REASON} Nothing in memory mentions ${found.unknown.join(', ')}.`
+    : RECALL_ABSTAIN_REASON;
 }
 
 /** Entities a question names whose observations are candidates even without a shared word. */
@@ -92,10 +126,17 @@ export async function recall(
   asOf?: AsOf,
 ): Promise<RecallAnswer> {
   const time = timeOf(deps, input, asOf);
-  const results = asOf
+  const found = asOf
     ? await pastObservations(deps, auth, input, time, asOf)
     : await rankedObservations(deps, auth.space.id, input, time);
-  return { results, query: input.query, timeRange: rangeOf(time.range) };
+  const abstained = abstains(found, input.abstain);
+  return {
+    results: abstained ? [] : found.results,
+    query: input.query,
+    timeRange: rangeOf(time.range),
+    abstained,
+    abstainReason: abstained ? abstainReason(found) : null,
+  };
 }
 
 /**
@@ -109,7 +150,7 @@ async function pastObservations(
   input: RecallInput,
   time: ResolvedTime,
   asOf: AsOf,
-): Promise<RecallResult[]> {
+): Promise<Found> {
   const question = {
     query: input.query,
     limit: time.range ? Math.max(input.limit, PAST_POOL) : input.limit,
@@ -117,23 +158,28 @@ async function pastObservations(
     entityNames: input.entityNames,
   };
   const past = await deps.graph.recallAsOf(auth, question, asOf);
+  // The past's reader scores no coverage: its confidence is the share of the question's words the text or name holds.
   const dated = past.results.map((result) => ({
     ...result,
     validFrom: result.validFrom ?? null,
     validTo: result.validTo ?? null,
+    confidence: plainCoverage(input.query, `${result.entityName} ${result.observation}`),
   }));
+  // The past held something when it answered anything; an empty past has nothing to abstain from.
+  const observations = past.results.length;
   const { range } = time;
-  if (!range) return dated;
+  if (!range) return { results: dated, observations };
   const datesOf = (result: RecallResult) => ({
     createdAt: new Date(result.createdAt),
     validFrom: result.validFrom ? new Date(result.validFrom) : null,
     validTo: result.validTo ? new Date(result.validTo) : null,
   });
-  return dated
+  const results = dated
     .filter((result) => keeps(datesOf(result), range))
     .map((result) => ({ ...result, score: result.score * timeFactor(datesOf(result), range) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, input.limit);
+  return { results, observations };
 }
 
 /** The range as the SQL keeps to it. */
@@ -145,12 +191,13 @@ async function rankedObservations(
   spaceId: string,
   input: RecallInput,
   time: ResolvedTime,
-): Promise<RecallResult[]> {
+): Promise<Found> {
   const { db } = deps;
   const only = input.entityNames?.length
     ? await repo.entityIdsByName(db, spaceId, input.entityNames)
     : null;
-  if (only && only.length === 0) return [];
+  // Asked about entities the memory does not hold: nothing answers (an abstention when asked to).
+  if (only && only.length === 0) return { results: [], observations: 1 };
 
   // The semantic arm's own nearest observations (null without an endpoint), asked beside the lexical work.
   const nearest = deps.embeddings
@@ -163,9 +210,17 @@ async function rankedObservations(
     { words: QUERY_WORDS_MAX, cap: COMMON_WORD_MATCHES, sample: SAMPLE_SIZE, named: NAMED_MAX },
     time.timeWords,
   );
-  if (question.observations === 0) return [];
+  if (question.observations === 0) return { results: [], observations: 0 };
+  // The weight of a word no observation holds (the most any word can weigh), and the question's.
+  const maxWeight = inverseFrequency(0, question.observations);
 
   const terms = weighTerms(question.words, question);
+  const weights = {
+    maxWeight,
+    totalWeight: terms.reduce((sum, term) => sum + term.weight, 0),
+    terms: terms.length,
+    observations: question.observations,
+  };
   // Asked for some entities, those are the named ones and the only candidates.
   const named = only ?? question.named;
   const probe = only ? null : candidateQuery(terms);
@@ -191,10 +246,30 @@ async function rankedObservations(
         }),
   ]);
   const neighbourSet = new Set(neighbours.filter((id) => !named.includes(id)));
+  // A capitalised word no observation holds may still be a name or alias of an entity the question names.
+  let unknown = unknownNames(
+    input.query,
+    terms,
+    candidates.map((row) => row.entityName),
+  );
+  if (unknown.length > 0 && named.length > 0) {
+    unknown = unknownNames(input.query, terms, [
+      ...candidates.map((row) => row.entityName),
+      ...(await repo.namesOf(db, spaceId, named)),
+    ]);
+  }
+  // Each unknown name's weight is taken from the confidence as well as from coverage.
+  const unknownShare =
+    unknown.length === 0
+      ? 0
+      : terms
+          .filter((term) => term.matches === 0 && !term.dated)
+          .filter((term) => unknown.some((name) => name.toLowerCase().startsWith(term.lexeme)))
+          .reduce((sum, term) => sum + term.weight, 0) / Math.max(weights.totalWeight, 1e-9);
   const lexical = rescore(candidates, { question: input.query, neighbours: neighbourSet });
   const fused = await fuseWithMeaning(deps, spaceId, input, lexical, await nearest, only, time);
   const ordered = finalOrder(underRange(fused, time.range), input.limit);
-  return ordered.map((row) => ({
+  const results = ordered.map((row) => ({
     observation: row.content,
     observationId: row.id,
     entityName: row.entityName,
@@ -204,7 +279,13 @@ async function rankedObservations(
     validFrom: row.validFrom?.toISOString() ?? null,
     validTo: row.validTo?.toISOString() ?? null,
     score: row.score,
+    // Near in meaning counts as much as its similarity (with an embedding endpoint).
+    confidence: Math.max(
+      Math.round(confidenceOf(row, weights) * (1 - unknownShare) * 1000) / 1000,
+      Math.min(1, Math.max(0, row.meaning ?? 0)),
+    ),
   }));
+  return { results, observations: question.observations, unknown };
 }
 
 /**
@@ -212,7 +293,7 @@ async function rankedObservations(
  * written, and for "now" questions facts that have ended, count less
  * (time-range.ts). At most RESCORED_MAX and the semantic arm's rows.
  */
-function underRange(rows: repo.CandidateRow[], range: RecallRange | null): repo.CandidateRow[] {
+function underRange<T extends repo.CandidateRow>(rows: T[], range: RecallRange | null): T[] {
   if (!range) return rows;
   return rows
     .map((row) => ({ ...row, score: row.score * timeFactor(row, range) }))
@@ -235,7 +316,7 @@ async function fuseWithMeaning(
   nearest: SemanticCandidate[] | null,
   only: string[] | null,
   time: ResolvedTime,
-): Promise<repo.CandidateRow[]> {
+): Promise<(repo.CandidateRow & { meaning?: number })[]> {
   if (!deps.embeddings?.embedder) return lexical;
   const similarity = await deps.embeddings.semanticScores(
     spaceId,
@@ -264,7 +345,9 @@ async function fuseWithMeaning(
     (meaning.get(id) ?? 0) > 0 && meaning.get(id)! >= nearestSimilarity * MEANING_FLOOR;
   const all = [
     ...lexical,
-    ...added.filter((row) => near(row.id)).map((row) => ({ ...row, score: 0, coverage: 0 })),
+    ...added
+      .filter((row) => near(row.id))
+      .map((row) => ({ ...row, score: 0, coverage: 0, rarest: 0, named: false })),
   ];
   const byMeaning = all
     .filter((row) => near(row.id))
@@ -276,7 +359,11 @@ async function fuseWithMeaning(
   byMeaning.forEach((row, rank) => lend(row.id, rank));
   // Scaled so that a result first in both orders scores about 33.
   return all
-    .map((row) => ({ ...row, score: fused.get(row.id)! * 1000 }))
+    .map((row) => ({
+      ...row,
+      score: fused.get(row.id)! * 1000,
+      ...(near(row.id) ? { meaning: meaning.get(row.id)! } : {}),
+    }))
     .sort((a, b) => b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime());
 }
 
@@ -327,11 +414,14 @@ export async function context(
     query: string;
     maxChars: number;
     field?: ((name: string) => string) | undefined;
+    abstain?: boolean | undefined;
   },
 ): Promise<ContextAnswer> {
   const question = { ...input, limit: RECALL_LIMIT_MAX };
   const time = timeOf(deps, question);
-  const results = await rankedObservations(deps, auth.space.id, question, time);
+  const found = await rankedObservations(deps, auth.space.id, question, time);
+  const abstained = abstains(found, input.abstain);
+  const results = abstained ? [] : found.results;
   const groups = new Map<string, ContextGroup>();
   const fits = () => renderContext([...groups.values()], []).length <= input.maxChars;
   for (const result of results) {
@@ -389,6 +479,8 @@ export async function context(
     relations,
     chars: text.length,
     timeRange: rangeOf(time.range),
+    abstained,
+    abstainReason: abstained ? abstainReason(found) : null,
   };
 }
 

@@ -79,6 +79,7 @@ describe('GET /api/recall', () => {
     });
     expect(Object.keys(first).sort()).toEqual(
       [
+        'confidence',
         'createdAt',
         'entityId',
         'entityName',
@@ -142,7 +143,12 @@ describe('GET /api/recall', () => {
     const stranger = await newAccount(t.app);
     expect((await recall(stranger, 'When did Maya start her new job?')).results).toEqual([]);
     await createEntity(stranger.req, { name: 'Maya', type: 'person', observations: ['Likes tea'] });
-    const answer = await recall(stranger, 'Maya job Northwind');
+    // Northwind is nothing this account's memory mentions: recall abstains unless asked not to.
+    expect(await recall(stranger, 'Maya job Northwind')).toMatchObject({
+      results: [],
+      abstained: true,
+    });
+    const answer = await recall(stranger, 'Maya job Northwind', '&abstain=false');
     expect(answer.results.map((result) => result.observation)).toEqual(['Likes tea']);
   });
 

@@ -216,6 +216,50 @@ describe('Search screen', { timeout: 20_000 }, () => {
     expect(recalls().at(-1)!.query.has('types')).toBe(false);
   });
 
+  it('says so in words when recall abstains: the best matches were too weak', async () => {
+    searchServer((request) => ({
+      status: 200,
+      body: {
+        results: [],
+        query: request.query.get('q'),
+        timeRange: null,
+        abstained: true,
+        abstainReason: 'The best matches were too weak: nothing in memory answers that.',
+      },
+    }));
+    await openSearch('/search?q=Who+taught+Marguerite+to+sail%3F');
+    expect(
+      await screen.findByRole(
+        'heading',
+        { name: 'Nothing in memory answers that' },
+        { timeout: 3000 },
+      ),
+    ).toBeVisible();
+    expect(
+      screen.getByText('The best matches in memory were too weak to answer it.'),
+    ).toBeVisible();
+    expect(screen.getByText('No results')).toBeInTheDocument();
+  });
+
+  it('keeps the plain wording when nothing matched at all (not abstained)', async () => {
+    searchServer((request) => ({
+      status: 200,
+      body: { results: [], query: request.query.get('q'), timeRange: null, abstained: false },
+    }));
+    await openSearch('/search?q=anything');
+    expect(
+      await screen.findByRole(
+        'heading',
+        { name: 'Nothing in memory answers that' },
+        { timeout: 3000 },
+      ),
+    ).toBeVisible();
+    expect(
+      screen.getByText('Try other words, or name the person or thing you mean.'),
+    ).toBeVisible();
+    expect(screen.queryByText(/too weak/)).toBeNull();
+  });
+
   it('keeps to a past week, month or year: sent as since, kept in the address, undone by Back', async () => {
     const { recalls } = searchServer(answers([MAYA_JOB]));
     const { user, router } = await openSearch('/search?q=maya');

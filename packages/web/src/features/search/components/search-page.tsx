@@ -285,6 +285,7 @@ export function SearchPage() {
               onClearType={() => writeAddress({ query: typed, type: null })}
               timeFiltered={since !== null || until !== null}
               onClearTime={() => chooseTime('any')}
+              abstained={data.abstained === true}
             />
           </div>
         ) : (

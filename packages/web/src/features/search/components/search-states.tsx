@@ -53,17 +53,26 @@ export function AskState({ onAsk }: { onAsk: (question: string) => void }) {
   );
 }
 
-/** A question that nothing stored answers (of the type, in the time range, when chosen). */
+/** What an abstained answer says: recall found matches, but none strong enough to answer. */
+export const ABSTAINED_TEXT = 'The best matches in memory were too weak to answer it.';
+
+/**
+ * A question that nothing stored answers (of the type, in the time range,
+ * when chosen). `abstained`: recall had matches but judged them too weak to
+ * answer (issue 60), said in words beside the usual hint.
+ */
 export function NoResultsState({
   filtered,
   onClearType,
   timeFiltered = false,
   onClearTime,
+  abstained = false,
 }: {
   filtered: boolean;
   onClearType: () => void;
   timeFiltered?: boolean;
   onClearTime?: () => void;
+  abstained?: boolean;
 }) {
   const hint =
     filtered && timeFiltered
@@ -75,6 +84,9 @@ export function NoResultsState({
           : 'Try other words, or name the person or thing you mean.';
   return (
     <StateCard icon={SearchX} title="Nothing in memory answers that">
+      {abstained ? (
+        <p className="mt-1 max-w-md text-sm font-medium text-foreground">{ABSTAINED_TEXT}</p>
+      ) : null}
       <p className="mt-1 max-w-md text-sm text-muted-foreground">{hint}</p>
       {filtered || timeFiltered ? (
         <div className="mt-6 flex flex-wrap justify-center gap-2">
