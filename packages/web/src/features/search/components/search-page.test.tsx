@@ -51,15 +51,18 @@ const ACME = result({
 type Reply = { status: number; body?: unknown };
 
 /** A signed-in session whose recall answers with `answer(request)`. */
-function searchServer(answer: (request: FakeRequest) => Reply) {
+function searchServer(
+  answer: (request: FakeRequest) => Reply,
+  types = [
+    { type: 'person', count: 12 },
+    { type: 'company', count: 3 },
+  ],
+) {
   localStorage.setItem('auth_token', 'valid-token');
   const server = fakeServer({
     'GET /auth/me': () => ({ status: 200, body: TEST_USER }),
     'GET /api/recall': answer,
-    'GET /api/entities/types': typePages([
-      { type: 'person', count: 12 },
-      { type: 'company', count: 3 },
-    ]),
+    'GET /api/entities/types': typePages(types),
   });
   const recalls = () => server.requests.filter((request) => request.path === '/api/recall');
   return { ...server, recalls };
@@ -258,6 +261,21 @@ describe('Search screen', { timeout: 20_000 }, () => {
       screen.getByText('Try other words, or name the person or thing you mean.'),
     ).toBeVisible();
     expect(screen.queryByText(/too weak/)).toBeNull();
+  });
+
+  it('says the memory is empty, not that nothing answers, when the space holds nothing', async () => {
+    searchServer(
+      (request) => ({
+        status: 200,
+        body: { results: [], query: request.query.get('q'), timeRange: null, abstained: false },
+      }),
+      [],
+    );
+    await openSearch('/search?q=anything');
+    expect(
+      await screen.findByRole('heading', { name: 'Your memory is empty' }, { timeout: 3000 }),
+    ).toBeVisible();
+    expect(screen.queryByRole('heading', { name: 'Nothing in memory answers that' })).toBeNull();
   });
 
   it('keeps to a past week, month or year: sent as since, kept in the address, undone by Back', async () => {

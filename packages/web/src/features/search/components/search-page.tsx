@@ -5,6 +5,7 @@ import {
   typeLabel,
   type TypeSummary,
 } from '@engram/shared';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { CalendarRange } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -29,7 +30,7 @@ import {
   type TimeRange,
 } from '../time-filter';
 import { ResultCard } from './result-card';
-import { AskState, NoResultsState, ResultSkeletons } from './search-states';
+import { AskState, EmptyMemoryState, NoResultsState, ResultSkeletons } from './search-states';
 import { CustomRangeFields, TimeFilterSelect } from './time-filter-field';
 
 const typeFilterOptions = (types: TypeSummary[]) =>
@@ -84,6 +85,8 @@ export function SearchPage() {
 
   const answer = useRecall({ query: asked, type, limit, since, until });
   const entityTypePages = useEntityTypePages();
+  // No entity type at all: the space holds nothing (the type picker reads the same page).
+  const memoryEmpty = useInfiniteQuery(entityTypePages('')).data?.pages[0]?.types.length === 0;
 
   const writeAddress = useCallback(
     (change: AddressChange, push = false) =>
@@ -280,13 +283,17 @@ export function SearchPage() {
           <ResultSkeletons />
         ) : results.length === 0 ? (
           <div className={cn('transition-opacity', stale && 'opacity-60')}>
-            <NoResultsState
-              filtered={type !== null}
-              onClearType={() => writeAddress({ query: typed, type: null })}
-              timeFiltered={since !== null || until !== null}
-              onClearTime={() => chooseTime('any')}
-              abstained={data.abstained === true}
-            />
+            {memoryEmpty && !data.abstained ? (
+              <EmptyMemoryState />
+            ) : (
+              <NoResultsState
+                filtered={type !== null}
+                onClearType={() => writeAddress({ query: typed, type: null })}
+                timeFiltered={since !== null || until !== null}
+                onClearTime={() => chooseTime('any')}
+                abstained={data.abstained === true}
+              />
+            )}
           </div>
         ) : (
           <>

@@ -1,4 +1,4 @@
-import { MessageCircleQuestion, SearchX, type LucideIcon } from 'lucide-react';
+import { Inbox, MessageCircleQuestion, SearchX, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { Button } from '@/components/ui/button';
@@ -49,6 +49,18 @@ export function AskState({ onAsk }: { onAsk: (question: string) => void }) {
         <li>Any form of a word will do: start, started, starting.</li>
         <li>Narrow the answers to one entity type with the filter.</li>
       </ul>
+    </StateCard>
+  );
+}
+
+/** A space that holds nothing yet: no question can be answered, and that is not recall's doing. */
+export function EmptyMemoryState() {
+  return (
+    <StateCard icon={Inbox} title="Your memory is empty">
+      <p className="mt-1 max-w-md text-sm text-muted-foreground">
+        Nothing is stored in this space yet. Add entities, import memory in Settings, or connect an
+        agent to remember for you.
+      </p>
     </StateCard>
   );
 }
