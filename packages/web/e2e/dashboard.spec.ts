@@ -351,16 +351,22 @@ test.describe('Dashboard', () => {
     await openSignedIn(page, account, '/dashboard');
     await expect(stat(page, 'Total Entities')).toHaveText('2');
 
-    const alerted = page.waitForEvent('dialog');
+    // Accepted as it opens: a click waits for a page that an open alert blocks.
+    const alerted = new Promise<{ type: string; message: string }>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve({ type: dialog.type(), message: dialog.message() });
+        void dialog.accept();
+      }),
+    );
     await page.getByRole('button', { name: /Export Data/ }).click();
-    const dialog = await alerted;
-    expect(dialog.type()).toBe('alert');
-    expect(dialog.message()).toBe('Export functionality will be implemented soon');
-    await dialog.accept();
+    expect(await alerted).toEqual({
+      type: 'alert',
+      message: 'Export functionality will be implemented soon',
+    });
 
     await page.goto('/settings/import-export');
     const downloading = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export JSON' }).click();
+    await page.getByRole('button', { name: 'Export JSON', exact: true }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^engram-export-\d{4}-\d{2}-\d{2}\.json$/);
     const document = JSON.parse(await readFile(await download.path(), 'utf8')) as {
