@@ -56,6 +56,7 @@ const relays = new WeakMap<Page, FrameTransport>();
 
 /** The two protocol eras the server speaks: 2025's sessions, and 2026-07-28's stateless requests. */
 type Era = '2025' | '2026-07-28';
+const ERAS: readonly Era[] = ['2025', '2026-07-28'];
 
 /** An MCP client that declares the MCP Apps extension, as a host that renders views does. */
 async function connectHost(baseURL: string, apiKey: string, era: Era = '2025'): Promise<Client> {
@@ -146,65 +147,67 @@ async function seedAccount(page: Page, baseURL: string, era: Era = '2025') {
 const TYPES = ['person', 'company', 'technology', 'concept', 'product', 'event', 'tool', 'place'];
 
 test.describe('MCP Apps views in a host', () => {
-  test('the graph renders 250 entities, and a click loads a node’s neighbours', async ({
-    page,
-    baseURL,
-  }) => {
-    const { client } = await seedAccount(page, baseURL!);
-    const names = Array.from({ length: 250 }, (_, i) => `Node ${i + 1}`);
-    await call(client, 'create_entities', {
-      entities: names.map((name, i) => ({
-        name,
-        entityType: TYPES[i % TYPES.length],
-        observations: [`observation of ${name}`],
-      })),
-    });
-    await call(client, 'create_relations', {
-      relations: names.slice(1).map((name, i) => ({
-        from: name,
-        to: names[Math.floor(i / 3)]!,
-        relationType: i % 2 ? 'depends_on' : 'part_of',
-      })),
-    });
-
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: 900 });
-      const { frame } = await openView(page, client, 'read_graph', {});
-      await expect(frame.locator('g.node')).toHaveCount(250);
-      const probe = await frame
-        .locator('body')
-        .evaluate(
-          () =>
-            (window as unknown as { engramGraph: { firstFrameMs: number; layout: string } })
-              .engramGraph,
-        );
-      console.log(
-        `graph at ${width}px: first frame ${probe.firstFrameMs.toFixed(0)} ms, layout in ${probe.layout} ${JSON.stringify((probe as unknown as { timings: unknown }).timings)}`,
-      );
-      // From the result to its first frame painted. Issue 61 asks for under
-      // 300 ms; on this 2-core machine shared with other work (load average
-      // 7–10) it measured 250–1,100 ms, so the test holds a looser bound.
-      expect(probe.firstFrameMs).toBeLessThan(2500);
-      await expect(frame.locator('svg.graph')).toHaveAttribute('data-settled', 'true', {
-        timeout: 20_000,
+  for (const era of ERAS) {
+    test(`the graph renders 250 entities, and a click loads a node’s neighbours (${era} era)`, async ({
+      page,
+      baseURL,
+    }) => {
+      const { client } = await seedAccount(page, baseURL!, era);
+      const names = Array.from({ length: 250 }, (_, i) => `Node ${i + 1}`);
+      await call(client, 'create_entities', {
+        entities: names.map((name, i) => ({
+          name,
+          entityType: TYPES[i % TYPES.length],
+          observations: [`observation of ${name}`],
+        })),
       });
-      await saveScreenshot(page, `mcp-apps-graph-${width}`);
-    }
+      await call(client, 'create_relations', {
+        relations: names.slice(1).map((name, i) => ({
+          from: name,
+          to: names[Math.floor(i / 3)]!,
+          relationType: i % 2 ? 'depends_on' : 'part_of',
+        })),
+      });
 
-    // Opened around one entity (get_neighbors), a click on a neighbour loads its own neighbours.
-    await page.setViewportSize({ width: 1280, height: 900 });
-    const { frame } = await openView(page, client, 'get_neighbors', { name: 'Node 2', depth: 1 });
-    const before = await frame.locator('g.node').count();
-    await frame.locator('g.node[data-name="Node 5"]').click();
-    await expect(frame.locator('aside.panel h1')).toHaveText('Node 5');
-    await expect.poll(() => frame.locator('g.node').count()).toBeGreaterThan(before);
-    await frame.getByRole('searchbox', { name: 'Search entities' }).fill('Node 14');
-    await expect(frame.locator('g.node.match')).not.toHaveCount(0);
-    await saveScreenshot(page, 'mcp-apps-graph-expanded');
-    await client.close();
-  });
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 900 });
+        const { frame } = await openView(page, client, 'read_graph', {});
+        await expect(frame.locator('g.node')).toHaveCount(250);
+        const probe = await frame
+          .locator('body')
+          .evaluate(
+            () =>
+              (window as unknown as { engramGraph: { firstFrameMs: number; layout: string } })
+                .engramGraph,
+          );
+        console.log(
+          `graph at ${width}px: first frame ${probe.firstFrameMs.toFixed(0)} ms, layout in ${probe.layout} ${JSON.stringify((probe as unknown as { timings: unknown }).timings)}`,
+        );
+        // From the result to its first frame painted. Issue 61 asks for under
+        // 300 ms; on this 2-core machine shared with other work (load average
+        // 7–10) it measured 250–1,100 ms, so the test holds a looser bound.
+        expect(probe.firstFrameMs).toBeLessThan(2500);
+        await expect(frame.locator('svg.graph')).toHaveAttribute('data-settled', 'true', {
+          timeout: 20_000,
+        });
+        if (era === '2025') await saveScreenshot(page, `mcp-apps-graph-${width}`);
+      }
 
-  for (const era of ['2025', '2026-07-28'] as const) {
+      // Opened around one entity (get_neighbors), a click on a neighbour loads its own neighbours.
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const { frame } = await openView(page, client, 'get_neighbors', { name: 'Node 2', depth: 1 });
+      const before = await frame.locator('g.node').count();
+      await frame.locator('g.node[data-name="Node 5"]').click();
+      await expect(frame.locator('aside.panel h1')).toHaveText('Node 5');
+      await expect.poll(() => frame.locator('g.node').count()).toBeGreaterThan(before);
+      await frame.getByRole('searchbox', { name: 'Search entities' }).fill('Node 14');
+      await expect(frame.locator('g.node.match')).not.toHaveCount(0);
+      if (era === '2025') await saveScreenshot(page, 'mcp-apps-graph-expanded');
+      await client.close();
+    });
+  }
+
+  for (const era of ERAS) {
     test(`an entity, its relations as links, and Undo of a change after asking (${era} era)`, async ({
       page,
       baseURL,
@@ -279,70 +282,82 @@ test.describe('MCP Apps views in a host', () => {
     });
   }
 
-  test('duplicates side by side: merge after asking, then undo it', async ({ page, baseURL }) => {
-    test.setTimeout(240_000);
-    const { client } = await seedAccount(page, baseURL!);
-    await call(client, 'create_entities', {
-      entities: [
-        { name: 'Grace Hopper', entityType: 'person', observations: ['Wrote a compiler'] },
-        { name: 'grace hopper', entityType: 'person', observations: ['Found a moth'] },
-      ],
+  for (const era of ERAS) {
+    test(`duplicates side by side: merge after asking, then undo it (${era} era)`, async ({
+      page,
+      baseURL,
+    }) => {
+      test.setTimeout(240_000);
+      const { client } = await seedAccount(page, baseURL!, era);
+      await call(client, 'create_entities', {
+        entities: [
+          { name: 'Grace Hopper', entityType: 'person', observations: ['Wrote a compiler'] },
+          { name: 'grace hopper', entityType: 'person', observations: ['Found a moth'] },
+        ],
+      });
+      // The background finder compares new entities after a moment.
+      await expect
+        .poll(
+          async () =>
+            (
+              (await call(client, 'find_duplicates', {})).structuredContent as {
+                candidates: unknown[];
+              }
+            ).candidates.length,
+          { timeout: 180_000, intervals: [1_000] },
+        )
+        .toBeGreaterThan(0);
+
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        const { frame, bridge } = await openView(page, client, 'find_duplicates', {});
+        await expect(
+          frame.locator('.observations li', { hasText: 'Wrote a compiler' }),
+        ).toBeVisible();
+        if (era === '2025') await saveScreenshot(page, `mcp-apps-duplicates-${width}`);
+        if (width === 375) {
+          // The view follows the host's theme.
+          bridge.setHostContext({ theme: 'dark', displayMode: 'inline' });
+          await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark');
+          if (era === '2025') await saveScreenshot(page, 'mcp-apps-duplicates-375-dark');
+        }
+        if (width === 1280) {
+          await frame
+            .getByRole('button', { name: 'Merge into “Grace Hopper”', exact: true })
+            .click();
+          await frame.getByRole('alertdialog').getByRole('button', { name: 'Merge' }).click();
+          await expect(frame.getByText('Merged into “Grace Hopper”.')).toBeVisible();
+          const merged = await call(client, 'open_nodes', { names: ['Grace Hopper'] });
+          expect(
+            (merged.structuredContent as { entities: { observations: string[] }[] }).entities[0]!
+              .observations,
+          ).toEqual(['Wrote a compiler', 'Found a moth']);
+          await frame.getByRole('button', { name: 'Undo' }).click();
+          await frame.getByRole('alertdialog').getByRole('button', { name: 'Undo' }).click();
+          await expect(frame.getByText('Merge undone.')).toBeVisible();
+          const back = await call(client, 'open_nodes', { names: ['grace hopper'] });
+          expect(
+            (back.structuredContent as { entities: { name: string }[] }).entities[0]!.name,
+          ).toBe('grace hopper');
+
+          // Not the same: after asking, the pair is never proposed again.
+          await frame.getByRole('button', { name: 'Not the same', exact: true }).click();
+          await frame
+            .getByRole('alertdialog')
+            .getByRole('button', { name: 'Not the same' })
+            .click();
+          await expect(frame.getByText('Marked as not the same.')).toBeVisible();
+          const left = await call(client, 'find_duplicates', {});
+          expect(
+            (
+              left.structuredContent as { candidates: { entities: { name: string }[] }[] }
+            ).candidates
+              .flatMap((candidate) => candidate.entities.map((entity) => entity.name))
+              .filter((name) => name.toLowerCase() === 'grace hopper'),
+          ).toEqual([]);
+        }
+      }
+      await client.close();
     });
-    // The background finder compares new entities after a moment.
-    await expect
-      .poll(
-        async () =>
-          (
-            (await call(client, 'find_duplicates', {})).structuredContent as {
-              candidates: unknown[];
-            }
-          ).candidates.length,
-        { timeout: 180_000, intervals: [1_000] },
-      )
-      .toBeGreaterThan(0);
-
-    for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
-      const { frame, bridge } = await openView(page, client, 'find_duplicates', {});
-      await expect(
-        frame.locator('.observations li', { hasText: 'Wrote a compiler' }),
-      ).toBeVisible();
-      await saveScreenshot(page, `mcp-apps-duplicates-${width}`);
-      if (width === 375) {
-        // The view follows the host's theme.
-        bridge.setHostContext({ theme: 'dark', displayMode: 'inline' });
-        await expect(frame.locator('html')).toHaveAttribute('data-theme', 'dark');
-        await saveScreenshot(page, 'mcp-apps-duplicates-375-dark');
-      }
-      if (width === 1280) {
-        await frame.getByRole('button', { name: 'Merge into “Grace Hopper”', exact: true }).click();
-        await frame.getByRole('alertdialog').getByRole('button', { name: 'Merge' }).click();
-        await expect(frame.getByText('Merged into “Grace Hopper”.')).toBeVisible();
-        const merged = await call(client, 'open_nodes', { names: ['Grace Hopper'] });
-        expect(
-          (merged.structuredContent as { entities: { observations: string[] }[] }).entities[0]!
-            .observations,
-        ).toEqual(['Wrote a compiler', 'Found a moth']);
-        await frame.getByRole('button', { name: 'Undo' }).click();
-        await frame.getByRole('alertdialog').getByRole('button', { name: 'Undo' }).click();
-        await expect(frame.getByText('Merge undone.')).toBeVisible();
-        const back = await call(client, 'open_nodes', { names: ['grace hopper'] });
-        expect((back.structuredContent as { entities: { name: string }[] }).entities[0]!.name).toBe(
-          'grace hopper',
-        );
-
-        // Not the same: after asking, the pair is never proposed again.
-        await frame.getByRole('button', { name: 'Not the same', exact: true }).click();
-        await frame.getByRole('alertdialog').getByRole('button', { name: 'Not the same' }).click();
-        await expect(frame.getByText('Marked as not the same.')).toBeVisible();
-        const left = await call(client, 'find_duplicates', {});
-        expect(
-          (left.structuredContent as { candidates: { entities: { name: string }[] }[] }).candidates
-            .flatMap((candidate) => candidate.entities.map((entity) => entity.name))
-            .filter((name) => name.toLowerCase() === 'grace hopper'),
-        ).toEqual([]);
-      }
-    }
-    await client.close();
-  });
+  }
 });
