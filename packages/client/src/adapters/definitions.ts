@@ -175,6 +175,12 @@ export const remember = define<RememberArgs, RememberResult>({
   },
 });
 
+/** The `since`/`until` parameters of recall and get_context. */
+const timeRangeParameters = () => ({
+  since: str(`Only facts from this time on: ${TIME_HELP}; inclusive`, 40),
+  until: str(`Only facts up to this time: ${TIME_HELP}; inclusive`, 40),
+});
+
 export const recall = define<RecallArgs, RecallToolResult>({
   name: 'recall',
   description:
@@ -188,8 +194,7 @@ export const recall = define<RecallArgs, RecallToolResult>({
         minimum: 1,
         maximum: 50,
       },
-      since: str(`Only facts from this time on: ${TIME_HELP}; inclusive`, 40),
-      until: str(`Only facts up to this time: ${TIME_HELP}; inclusive`, 40),
+      ...timeRangeParameters(),
     },
     ['question'],
   ),
@@ -477,8 +482,7 @@ export const getContext = define<GetContextArgs, ContextToolResult>({
         minimum: 200,
         maximum: 20_000,
       },
-      since: str(`Only facts from this time on: ${TIME_HELP}; inclusive`, 40),
-      until: str(`Only facts up to this time: ${TIME_HELP}; inclusive`, 40),
+      ...timeRangeParameters(),
     },
     ['query'],
   ),

@@ -42,7 +42,13 @@ export async function exportGraph(space: string): Promise<string> {
     );
   }
   const name = fileNameOf(response);
-  const url = URL.createObjectURL(await response.blob());
+  saveFile(await response.blob(), name);
+  return name;
+}
+
+/** Hands `blob` to the browser as a download named `name`. */
+export function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
   try {
     const link = document.createElement('a');
     link.href = url;
@@ -55,7 +61,6 @@ export async function exportGraph(space: string): Promise<string> {
     // Give the browser a moment to start the download before the URL goes.
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
-  return name;
 }
 
 /** Exports the shown space. */

@@ -3,6 +3,7 @@ import { readAccountId } from '@/lib/account';
 import { apiRequest, ApiError } from '@/lib/api-client';
 import { readAuthToken } from '@/lib/auth-token';
 import { CLIENT_ID_HEADER, TAB_CLIENT_ID } from '@/lib/client-id';
+import { saveFile } from '@/lib/export-graph';
 
 export type ImportFormat = 'markdown' | 'mem0' | 'jsonl' | 'json';
 export type ExportFormat = 'json' | 'jsonl' | 'markdown';
@@ -119,18 +120,6 @@ export async function downloadExport(format: ExportFormat, space: string): Promi
     );
   }
   const name = fileNameOf(response, format);
-  const url = URL.createObjectURL(await response.blob());
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = name;
-    link.rel = 'noopener';
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Give the browser a moment to start the download before the URL goes.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
+  saveFile(await response.blob(), name);
   return name;
 }
