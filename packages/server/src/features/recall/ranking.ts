@@ -186,6 +186,59 @@ export function rescore<T extends ScoredCandidate>(
     .sort(byScore);
 }
 
+/** How many of the best results lend to the observations added beside them on their entity… */
+export const ADJACENT_SOURCES = 5;
+/** …and the share of their score they lend (tuned on bench/recall's dev split: 3–5 and 0.7–0.85 alike). */
+export const ADJACENT_SHARE = 0.7;
+/**
+ * Only in an entity holding this many observations: a record long enough to
+ * be a sequence (a conversation, a log). In a short list of facts the one
+ * beside a match is just another fact, and a small memory's answers stay
+ * to what matches.
+ */
+export const ADJACENT_RECORD_MIN = 10;
+
+/**
+ * The observations just before and after each source on its entity score
+ * ADJACENT_SHARE of the source's score when that is more than their own:
+ * in a conversation stored turn by turn, the turn that matches a question's
+ * words ("I adopted a cat!") is often followed by the one that answers it
+ * ("His name is Pickles"), which shares none of them. A neighbour that was
+ * not a candidate takes its source's entity and, scaled alike, its coverage
+ * (confidence is then below the source's). Best first.
+ */
+export function lendToAdjacent<
+  T extends ScoredCandidate & {
+    entityName: string;
+    entityType: string;
+    rarest: number;
+    named: boolean;
+  },
+>(
+  ranked: T[],
+  sources: T[],
+  adjacent: (Omit<ScoredCandidate, 'entityId' | 'score' | 'coverage'> & { source: number })[],
+): T[] {
+  const byId = new Map(ranked.map((row) => [row.id, row]));
+  for (const { source, ...row } of adjacent) {
+    const from = sources[source];
+    if (!from) continue;
+    const score = from.score * ADJACENT_SHARE;
+    const known = byId.get(row.id);
+    if (known) {
+      if (known.score < score) byId.set(row.id, { ...known, score });
+      continue;
+    }
+    byId.set(row.id, {
+      ...from,
+      ...row,
+      score,
+      coverage: from.coverage * ADJACENT_SHARE,
+    });
+  }
+  return [...byId.values()].sort(byScore);
+}
+
 function byScore(a: { score: number; createdAt: Date; id: string }, b: typeof a): number {
   return (
     b.score - a.score || b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : 1)

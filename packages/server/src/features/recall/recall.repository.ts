@@ -236,6 +236,8 @@ export interface CandidateRow {
   rarest: number;
   /** Whether its entity's name (or an alias) holds a word of the question: the question names it. */
   named: boolean;
+  /** Its place among its entity's observations (the order they were added in). */
+  position: number;
 }
 
 /**
@@ -360,10 +362,10 @@ export async function scoredCandidates(
     select s.id, o.content, s.created_at as "createdAt", o.valid_from as "validFrom",
            o.valid_to as "validTo", s.entity_id as "entityId",
            e.name as "entityName", e.type as "entityType", s.score,
-           s.matched / ${total}::float8 as coverage, s.rarest, s.named
+           s.matched / ${total}::float8 as coverage, s.rarest, s.named, o.position
       from best s
       -- Primary-key lookups for the few kept, never a join planned from a guess.
-      cross join lateral (select content, valid_from, valid_to from observations o
+      cross join lateral (select content, valid_from, valid_to, position from observations o
                            where o.space_id = ${spaceId} and o.id = s.id limit 1) o
       cross join lateral (select name, type from entities e
                            where e.space_id = ${spaceId} and e.id = s.entity_id limit 1) e
@@ -372,6 +374,59 @@ export async function scoredCandidates(
   // An observation found by two arms is scored twice, alike: keep it once.
   const seen = new Set<string>();
   return rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
+}
+
+/** An observation recall found, by its entity and place: where its neighbours are looked for. */
+export interface NeighbourSource {
+  entityId: string;
+  position: number;
+}
+
+/**
+ * The observations added just before and just after each source on the same
+ * entity (by `position`, through the entity's index), kept to the range and
+ * to entities holding at least `minRecord` observations; `source` is the
+ * index of the source each was found beside.
+ */
+export interface AdjacentRow {
+  id: string;
+  content: string;
+  createdAt: Date;
+  validFrom: Date | null;
+  validTo: Date | null;
+  position: number;
+  /** The index in `sources` of the observation it was found beside. */
+  source: number;
+}
+
+export async function adjacentObservations(
+  db: Db,
+  spaceId: string,
+  sources: NeighbourSource[],
+  range: RangeFilter | null,
+  minRecord: number,
+): Promise<AdjacentRow[]> {
+  if (sources.length === 0) return [];
+  const read = (before: boolean) => sql`
+    select o.id, o.content, o.created_at as "createdAt", o.valid_from as "validFrom",
+           o.valid_to as "validTo", o.position, (s.source - 1)::int as source
+      from unnest(${hidden(sql`${sources.map((s) => s.entityId)}::uuid[]`)},
+                  ${hidden(sql`${sources.map((s) => s.position)}::int[]`)})
+             with ordinality s(entity_id, position, source)
+      cross join lateral (select e.observations_count from entities e
+                           where e.space_id = ${spaceId} and e.id = s.entity_id limit 1) e
+      cross join lateral (select o.id, o.content, o.created_at, o.valid_from, o.valid_to, o.position
+                            from observations o
+                           where o.space_id = ${spaceId} and o.entity_id = s.entity_id
+                             and o.position ${before ? sql`<` : sql`>`} s.position
+                           order by o.position ${before ? sql`desc` : sql`asc`} limit 1) o
+     where e.observations_count >= ${hidden(sql`${minRecord}::int`)}
+       ${range ? sql`and ${inRange(range)}` : sql``}`;
+  const { rows } = await sql<AdjacentRow>`
+    ${planOnce}
+    (${read(true)}) union all (${read(false)})
+  `.execute(db);
+  return rows;
 }
 
 /** Observations by id, with their entity, kept to the filters (types, entities); unknown ids are left out. */

@@ -14,6 +14,8 @@ import { bindService } from '../feature.js';
 import * as repo from './recall.repository.js';
 import {
   ABSTAIN_FLOOR,
+  ADJACENT_RECORD_MIN,
+  ADJACENT_SOURCES,
   BM25_B,
   BM25_K1,
   CANDIDATE_BUDGET,
@@ -21,6 +23,7 @@ import {
   COMMON_WORD_MATCHES,
   confidenceOf,
   inverseFrequency,
+  lendToAdjacent,
   NAME_FIELD_WEIGHT,
   plainCoverage,
   unknownNames,
@@ -266,7 +269,12 @@ async function rankedObservations(
           .filter((term) => term.matches === 0 && !term.dated)
           .filter((term) => unknown.some((name) => name.toLowerCase().startsWith(term.lexeme)))
           .reduce((sum, term) => sum + term.weight, 0) / Math.max(weights.totalWeight, 1e-9);
-  const lexical = rescore(candidates, { question: input.query, neighbours: neighbourSet });
+  const lexical = await besideTheBest(
+    db,
+    spaceId,
+    rescore(candidates, { question: input.query, neighbours: neighbourSet }),
+    time.range,
+  );
   const fused = await fuseWithMeaning(deps, spaceId, input, lexical, await nearest, only, time);
   const ordered = finalOrder(underRange(fused, time.range), input.limit);
   const results = ordered.map((row) => ({
@@ -286,6 +294,29 @@ async function rankedObservations(
     ),
   }));
   return { results, observations: question.observations, unknown };
+}
+
+/**
+ * The observations added just before and after the best few on the same
+ * entity join the candidates (ranking.ts `lendToAdjacent`): a turn that
+ * matches the question is often followed by the one that answers it.
+ */
+async function besideTheBest(
+  db: Db,
+  spaceId: string,
+  ranked: repo.CandidateRow[],
+  range: RecallRange | null,
+): Promise<repo.CandidateRow[]> {
+  const sources = ranked.slice(0, ADJACENT_SOURCES);
+  if (sources.length === 0) return ranked;
+  const adjacent = await repo.adjacentObservations(
+    db,
+    spaceId,
+    sources,
+    filterOf(range),
+    ADJACENT_RECORD_MIN,
+  );
+  return lendToAdjacent(ranked, sources, adjacent);
 }
 
 /**

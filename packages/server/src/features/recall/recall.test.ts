@@ -182,6 +182,71 @@ describe('GET /api/recall', () => {
   });
 });
 
+describe('observations beside a match', () => {
+  // A conversation stored turn by turn: the turn that answers follows the one the question's words match.
+  const turns = [
+    'Morning! Long shift at the hospital yesterday',
+    'The new espresso machine at work is a lifesaver',
+    'Sounds good. Oh, I have news too. I adopted a cat!',
+    "His name is Pickles, he's two, orange, and has no thoughts in his head",
+    'Rosa and Mateo set a wedding date in October',
+    'I signed up for a half marathon in September',
+    'My knee is holding up fine so far',
+    'Planning to visit my parents in Guadalajara',
+    'Trying to learn to bake sourdough bread',
+    'Our team won the hospital trivia night',
+    'See you soon, take care',
+  ];
+
+  it('answers the turn after the one a question matches, in a long record', async () => {
+    const talk = await newAccount(t.app);
+    await createEntity(talk.req, { name: 'Daniel', type: 'person', observations: turns });
+    const answer = await recall(talk, 'What is the cat called that was adopted?');
+    const texts = answer.results.map((result) => result.observation);
+    expect(texts[0]).toBe(turns[2]);
+    expect(texts).toContain(turns[3]);
+    // Lent a share of its neighbour's score and confidence: below the match it follows.
+    const pickles = answer.results.find((result) => result.observation === turns[3])!;
+    expect(pickles.score).toBeLessThan(answer.results[0]!.score);
+    expect(pickles.confidence).toBeLessThan(answer.results[0]!.confidence);
+  });
+
+  it('leaves a short list of facts to what matches', async () => {
+    const facts = await newAccount(t.app);
+    await createEntity(facts.req, {
+      name: 'Daniel',
+      type: 'person',
+      observations: turns.slice(0, 5),
+    });
+    const answer = await recall(facts, 'What is the cat called that was adopted?');
+    expect(answer.results.map((result) => result.observation)).not.toContain(turns[3]);
+  });
+
+  it('keeps a neighbour to the asked range', async () => {
+    const talk = await newAccount(t.app);
+    const daniel = await createEntity(talk.req, {
+      name: 'Daniel',
+      type: 'person',
+      observations: turns.slice(0, 3),
+    });
+    const added = await talk.req({
+      method: 'POST',
+      url: `/api/entities/${daniel.id}/observations`,
+      payload: {
+        observations: [{ content: turns[3], validFrom: '2020-01-01' }, ...turns.slice(4)],
+      },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const question = 'What is the cat called that was adopted?';
+    const texts = async (extra: string) =>
+      (await recall(talk, question, extra)).results.map((result) => result.observation);
+    expect(await texts('')).toContain(turns[3]);
+    const since = await texts('&since=2024-01-01');
+    expect(since).toContain(turns[2]);
+    expect(since).not.toContain(turns[3]);
+  });
+});
+
 describe('GET /api/context', () => {
   it('groups the best observations by entity with the relations among them, within the budget', async () => {
     const answer = await getJson<ContextAnswer>(
