@@ -262,23 +262,30 @@ export async function scoredCandidates(
   const average = hidden(sql`${search.averageWords}::float8`);
   const total = search.terms.reduce((sum, term) => sum + term.weight, 0) || 1;
 
-  // Per word: does the observation hold it, does its named entity's name.
+  // Per word, matched once per candidate (the `matches` step): does the
+  // observation hold it (t<i>), does its named entity's name (n<i>).
+  const textMatch = search.terms.map(
+    (term, i) => sql`f.terms @@ ${hidden(sql`${term.query}::tsquery`)} as ${sql.ref(`t${i}`)}`,
+  );
+  const nameMatch = search.terms.map(
+    (term, i) =>
+      sql`coalesce(n.words @@ ${hidden(sql`${term.query}::tsquery`)}, false) as ${sql.ref(`n${i}`)}`,
+  );
+  const inWords = (i: number) => sql.ref(`c.t${i}`);
+  const inName = search.terms.map((_, i) => sql.ref(`c.n${i}`));
+  // A time word also counts as held by what the range kept.
   const heldByDate =
     search.range && search.timeWordsMatch === 'dated'
       ? sql` or c.valid_from is not null`
       : search.range && search.timeWordsMatch === 'all'
         ? sql` or true`
         : sql``;
-  const inText = search.terms.map(
-    (term) =>
-      sql`(c.terms @@ ${hidden(sql`${term.query}::tsquery`)}${term.dated ? heldByDate : sql``})`,
+  const inText = search.terms.map((term, i) =>
+    term.dated ? sql`(${inWords(i)}${heldByDate})` : sql`${inWords(i)}`,
   );
   // Under a range, no observation it kept falls short of the question for lacking its time words.
   const covered = search.terms.map((term, i) =>
     term.dated && search.range && search.timeWordsMatch ? sql`true` : inText[i]!,
-  );
-  const inName = search.terms.map(
-    (term) => sql`coalesce(n.words @@ ${hidden(sql`${term.query}::tsquery`)}, false)`,
   );
   const weight = (i: number) => hidden(sql`${search.terms[i]!.weight}::float8`);
   const sum = (parts: RawBuilder<unknown>[]) =>
@@ -298,7 +305,7 @@ export async function scoredCandidates(
   const held = search.terms.map((term, i) =>
     term.dated
       ? sql`0`
-      : sql`(case when c.terms @@ ${hidden(sql`${term.query}::tsquery`)} or ${inName[i]!} then ${weight(i)} else 0 end)`,
+      : sql`(case when ${inWords(i)} or ${inName[i]!} then ${weight(i)} else 0 end)`,
   );
   const rarest = held.length > 0 ? sql`greatest(${sql.join(held, sql`, `)})` : sql`0`;
   const isNamed = inName.length > 0 ? sql`(${sql.join(inName, sql` or `)})` : sql`false`;
@@ -343,16 +350,17 @@ export async function scoredCandidates(
         cross join lateral (select id, name, aliases from entities e
                              where e.space_id = ${spaceId} and e.id = n.id limit 1) e
     ),
-    candidates as (
-      select f.id, f.entity_id, f.created_at, f.terms, f.valid_from,
+    candidates as materialized (
+      select f.id, f.entity_id, f.created_at, f.valid_from,
              (${k1} + 1) / (1 + ${k1} * (1 - ${b} + ${b} * length(f.terms) / ${average})) as norm
+             ${textMatch.length > 0 ? sql`, ${sql.join([...textMatch, ...nameMatch])}` : sql``}
         from found f
+        left join names n on n.id = f.entity_id
     ),
     scored as (
       select c.id, c.entity_id, c.created_at, ${score} as score, ${matched} as matched,
              ${rarest} as rarest, ${isNamed} as named
         from candidates c
-        left join names n on n.id = c.entity_id
     ),
     best as (
       select s.* from scored s ${keep}

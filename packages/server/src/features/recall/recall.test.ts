@@ -208,7 +208,7 @@ describe('observations beside a match', () => {
     // Lent a share of its neighbour's score and confidence: below the match it follows.
     const pickles = answer.results.find((result) => result.observation === turns[3])!;
     expect(pickles.score).toBeLessThan(answer.results[0]!.score);
-    expect(pickles.confidence).toBeLessThan(answer.results[0]!.confidence);
+    expect(pickles.confidence!).toBeLessThan(answer.results[0]!.confidence!);
   });
 
   it('leaves a short list of facts to what matches', async () => {
