@@ -443,15 +443,15 @@ export async function observationsByIds(
   spaceId: string,
   ids: string[],
   filters: { types: string[] | null; entities: string[] | null; range: RangeFilter | null },
-): Promise<Omit<CandidateRow, 'score' | 'coverage'>[]> {
+): Promise<Omit<CandidateRow, 'score' | 'coverage' | 'rarest' | 'named'>[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql<Omit<CandidateRow, 'score' | 'coverage'>>`
+  const { rows } = await sql<Omit<CandidateRow, 'score' | 'coverage' | 'rarest' | 'named'>>`
     ${planOnce}
     select o.id, o.content, o.created_at as "createdAt", o.valid_from as "validFrom",
-           o.valid_to as "validTo", o.entity_id as "entityId",
+           o.valid_to as "validTo", o.entity_id as "entityId", o.position,
            e.name as "entityName", e.type as "entityType"
       from unnest(${hidden(sql`${ids}::uuid[]`)}) s(id)
-      cross join lateral (select id, content, created_at, valid_from, valid_to, entity_id
+      cross join lateral (select id, content, created_at, valid_from, valid_to, entity_id, position
                             from observations o
                            where o.space_id = ${spaceId} and o.id = s.id limit 1) o
       cross join lateral (select name, type from entities e
