@@ -262,8 +262,8 @@ export async function scoredCandidates(
   const average = hidden(sql`${search.averageWords}::float8`);
   const total = search.terms.reduce((sum, term) => sum + term.weight, 0) || 1;
 
-  // Per word, matched once per candidate (the `matches` step): does the
-  // observation hold it (t<i>), does its named entity's name (n<i>).
+  // Per word, matched once per candidate (the materialized `candidates` step):
+  // does the observation hold it (t<i>), does its named entity's name (n<i>).
   const textMatch = search.terms.map(
     (term, i) => sql`f.terms @@ ${hidden(sql`${term.query}::tsquery`)} as ${sql.ref(`t${i}`)}`,
   );
@@ -384,18 +384,7 @@ export async function scoredCandidates(
   return rows.filter((row) => !seen.has(row.id) && seen.add(row.id));
 }
 
-/** An observation recall found, by its entity and place: where its neighbours are looked for. */
-export interface NeighbourSource {
-  entityId: string;
-  position: number;
-}
-
-/**
- * The observations added just before and just after each source on the same
- * entity (by `position`, through the entity's index), kept to the range and
- * to entities holding at least `minRecord` observations; `source` is the
- * index of the source each was found beside.
- */
+/** An observation found beside one of recall's best results. */
 export interface AdjacentRow {
   id: string;
   content: string;
@@ -407,10 +396,16 @@ export interface AdjacentRow {
   source: number;
 }
 
+/**
+ * The observations added just before and just after each source on the same
+ * entity (by `position`, through the entity's index), kept to the range and
+ * to entities holding at least `minRecord` observations; `source` is the
+ * index of the source each was found beside.
+ */
 export async function adjacentObservations(
   db: Db,
   spaceId: string,
-  sources: NeighbourSource[],
+  sources: Pick<CandidateRow, 'entityId' | 'position'>[],
   range: RangeFilter | null,
   minRecord: number,
 ): Promise<AdjacentRow[]> {
