@@ -33,8 +33,16 @@ export const PAIRED_MATCHES_MAX = 10 * CANDIDATE_BUDGET;
 /** The most words of a question recall reads. */
 export const QUERY_WORDS_MAX = 32;
 
-/** Of the candidates the database scores, how many the final order looks at. */
+/**
+ * Of the candidates the database scores, how many the final order looks at:
+ * three times the results asked for, at least RESCORED_MIN; RESCORED_MAX
+ * under a time range, whose factors (time-range.ts) move a result further
+ * than the boosts below. Each one looked at costs a read of its text.
+ */
+export const RESCORED_MIN = 50;
 export const RESCORED_MAX = 200;
+export const rescoredFor = (limit: number, ranged: boolean) =>
+  ranged ? RESCORED_MAX : Math.min(RESCORED_MAX, Math.max(RESCORED_MIN, 3 * limit));
 
 /** A result must carry this share of the question's weight… */
 export const MIN_COVERAGE = 0.2;

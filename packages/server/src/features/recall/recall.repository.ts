@@ -240,6 +240,23 @@ export interface CandidateRow {
   position: number;
 }
 
+/** The most question words whose candidates' statement is planned once. */
+const PLANNED_TERMS_MAX = 16;
+
+/**
+ * Whether the candidates' statement is planned once (decision 015): planning
+ * it cost PGlite about 2 ms a call at 100k observations. Its text changes
+ * with the question's words (one expression each), so only the common shapes
+ * are named: up to PLANNED_TERMS_MAX words, none of them a time word, no
+ * type or entity filter — a few dozen texts, well inside the session's
+ * named statements (`StatementNames`).
+ */
+const plannedOnce = (search: CandidateSearch) =>
+  search.terms.length <= PLANNED_TERMS_MAX &&
+  !search.terms.some((term) => term.dated) &&
+  !search.types &&
+  !search.entities;
+
 /**
  * The candidates, scored in one statement: BM25 with binary term frequency
  * over the observation's words, plus each word found in the name of a named
@@ -254,6 +271,8 @@ export async function scoredCandidates(
   spaceId: string,
   search: CandidateSearch,
 ): Promise<CandidateRow[]> {
+  // Every value hidden, the space too, so one plan serves all its calls.
+  const space = hidden(sql`${spaceId}::uuid`);
   const named = hidden(sql`${search.named}::uuid[]`);
   const budget = hidden(sql`${search.budget}::int`);
   const anyWord = search.terms.map((term) => term.query).join(' | ') || null;
@@ -318,19 +337,20 @@ export async function scoredCandidates(
   const keep =
     types || entities
       ? sql`cross join lateral (select type from entities e
-                                where e.space_id = ${spaceId} and e.id = s.entity_id limit 1) e
+                                where e.space_id = ${space} and e.id = s.entity_id limit 1) e
              where ${types ? sql`e.type = any(${types}::text[])` : sql`true`}
                and ${entities ? sql`s.entity_id = any(${entities}::uuid[])` : sql`true`}`
       : sql``;
 
   const { rows } = await sql<CandidateRow>`
+    ${plannedOnce(search) ? planOnce : sql``}
     with found as (
       (select o.id, o.entity_id, o.created_at, o.terms, o.valid_from from observations o
-        where o.space_id = ${spaceId} and o.terms @@ ${hidden(sql`${search.probe}::tsquery`)}
+        where o.space_id = ${space} and o.terms @@ ${hidden(sql`${search.probe}::tsquery`)}
               ${range} limit ${budget})
       union all
       (select o.id, o.entity_id, o.created_at, o.terms, o.valid_from from observations o
-        where o.space_id = ${spaceId} and o.entity_id = any(${named}::uuid[])
+        where o.space_id = ${space} and o.entity_id = any(${named}::uuid[])
           and o.terms @@ ${hidden(sql`${anyWord}::tsquery`)} ${range}
         limit ${budget})
       union all
@@ -338,7 +358,7 @@ export async function scoredCandidates(
       (select l.id, l.entity_id, l.created_at, l.terms, l.valid_from from unnest(${named}::uuid[]) n(id)
         cross join lateral (select o.id, o.entity_id, o.created_at, o.terms, o.valid_from, o.valid_to
                               from observations o
-                             where o.space_id = ${spaceId} and o.entity_id = n.id
+                             where o.space_id = ${space} and o.entity_id = n.id
                              order by o.position desc
                              limit ${hidden(sql`${search.latestPerNamed}::int`)}) l
         ${search.range ? sql`where ${inRange(search.range, sql.ref('l'))}` : sql``})
@@ -348,7 +368,7 @@ export async function scoredCandidates(
       select e.id, to_tsvector('english', e.name) || alias_words(e.aliases) as words
         from unnest(${named}::uuid[]) n(id)
         cross join lateral (select id, name, aliases from entities e
-                             where e.space_id = ${spaceId} and e.id = n.id limit 1) e
+                             where e.space_id = ${space} and e.id = n.id limit 1) e
     ),
     candidates as materialized (
       select f.id, f.entity_id, f.created_at, f.valid_from,
@@ -374,9 +394,9 @@ export async function scoredCandidates(
       from best s
       -- Primary-key lookups for the few kept, never a join planned from a guess.
       cross join lateral (select content, valid_from, valid_to, position from observations o
-                           where o.space_id = ${spaceId} and o.id = s.id limit 1) o
+                           where o.space_id = ${space} and o.id = s.id limit 1) o
       cross join lateral (select name, type from entities e
-                           where e.space_id = ${spaceId} and e.id = s.entity_id limit 1) e
+                           where e.space_id = ${space} and e.id = s.entity_id limit 1) e
      order by s.score desc, s.created_at desc, s.id
   `.execute(db);
   // An observation found by two arms is scored twice, alike: keep it once.

@@ -30,7 +30,7 @@ import {
   QUERY_WORDS_MAX,
   finalOrder,
   rescore,
-  RESCORED_MAX,
+  rescoredFor,
   SAMPLE_SIZE,
   weighTerms,
 } from './ranking.js';
@@ -242,7 +242,7 @@ async function rankedObservations(
           averageWords: question.averageWords,
           budget: CANDIDATE_BUDGET,
           latestPerNamed: LATEST_PER_NAMED,
-          limit: RESCORED_MAX,
+          limit: rescoredFor(input.limit, time.range !== null),
           k1: BM25_K1,
           b: BM25_B,
           nameWeight: NAME_FIELD_WEIGHT,
@@ -322,7 +322,7 @@ async function besideTheBest(
 /**
  * Under a range from the question, observations known only by when they were
  * written, and for "now" questions facts that have ended, count less
- * (time-range.ts). At most RESCORED_MAX and the semantic arm's rows.
+ * (time-range.ts). At most `rescoredFor`'s rows and the semantic arm's.
  */
 function underRange<T extends repo.CandidateRow>(rows: T[], range: RecallRange | null): T[] {
   if (!range) return rows;
