@@ -357,7 +357,7 @@ function printAbstaining(
   return rows;
 }
 
-/** For tuning: the dev questions recall missed at 10 and what it answered instead. */
+/** For tuning: the dev questions recall missed at 10 and what it answered instead, and the dev unanswerable ones it answered. */
 function printMisses(
   questions: Question[],
   answers: Map<string, Answer>,
@@ -371,6 +371,19 @@ function printMisses(
     console.log(`- ${q.id} [${q.category}] ${q.question}  (answer: ${q.answer})`);
     for (const result of raw.get(q.id)!.slice(0, 3)) {
       console.log(`    · ${result.entityName}: ${result.observation.slice(0, 110)}`);
+    }
+  }
+  const answered = questions.filter(
+    (q) => q.split === 'dev' && q.category === 'unanswerable' && raw.get(q.id)!.length > 0,
+  );
+  console.log(`\n### dev unanswerable questions that got results (${answered.length})\n`);
+  for (const q of answered) {
+    const results = raw.get(q.id)!;
+    console.log(`- ${q.id} ${q.question}  (${results.length} results)`);
+    for (const result of results.slice(0, 2)) {
+      console.log(
+        `    · ${result.confidence} ${result.entityName}: ${result.observation.slice(0, 100)}`,
+      );
     }
   }
 }

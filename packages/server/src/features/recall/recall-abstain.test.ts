@@ -145,6 +145,39 @@ describe('recall abstains when nothing in memory answers', () => {
     }
   });
 
+  it('abstains on a topic a large memory never mentions, when the question names no entity', async () => {
+    const large = await newAccount(t.app);
+    const places = ['canal', 'harbour', 'market', 'station', 'park'];
+    for (let person = 0; person < 10; person += 1) {
+      await createEntity(large.req, {
+        name: `Walker ${person}`,
+        type: 'person',
+        observations: Array.from({ length: 100 }, (_, day) =>
+          day === 50 && person < 3
+            ? `Bought new boots on day ${day}`
+            : `Day ${day}: walked ${day % 9} km to the ${places[(person + day) % 5]}`,
+        ),
+      });
+    }
+    await createEntity(large.req, {
+      name: 'Priya',
+      type: 'person',
+      observations: ['Her veterinarian recommended a new diet for the cat'],
+    });
+    const absent = await recall('Which telescope was bought for stargazing?', '', large);
+    expect(absent).toMatchObject({ results: [], abstained: true });
+    const bestEffort = await recall(
+      'Which telescope was bought for stargazing?',
+      '&abstain=false',
+      large,
+    );
+    expect(bestEffort.results[0]!.confidence).toBeLessThan(ABSTAIN_FLOOR);
+    // A question about what the memory holds: answered.
+    const held = await recall('What diet did the veterinarian recommend?', '', large);
+    expect(held.abstained).toBe(false);
+    expect(held.results[0]?.observation).toContain('new diet');
+  });
+
   it('does not abstain on an empty memory: nothing to answer from', async () => {
     const empty = await newAccount(t.app);
     const answer = await recall('Was it good?', '', empty);

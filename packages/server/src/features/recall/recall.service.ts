@@ -14,6 +14,7 @@ import { bindService } from '../feature.js';
 import * as repo from './recall.repository.js';
 import {
   ABSTAIN_FLOOR,
+  CONFIDENCE_MEMORY_MIN,
   ADJACENT_RECORD_MIN,
   ADJACENT_SOURCES,
   BM25_B,
@@ -261,14 +262,18 @@ async function rankedObservations(
       ...(await repo.namesOf(db, spaceId, named)),
     ]);
   }
-  // Each unknown name's weight is taken from the confidence as well as from coverage.
+  // A word no observation holds is taken from the confidence as well as from coverage when it is an
+  // unknown name or an unknown topic ("the recipe for tiramisu"): in a question that names no entity,
+  // asked of a memory large enough to hold everyday words ("goes" is missing from most small ones).
+  const topics = named.length === 0 && question.observations >= CONFIDENCE_MEMORY_MIN;
+  const unheard = terms.filter(
+    (term) =>
+      term.matches === 0 &&
+      !term.dated &&
+      (topics || unknown.some((name) => name.toLowerCase().startsWith(term.lexeme))),
+  );
   const unknownShare =
-    unknown.length === 0
-      ? 0
-      : terms
-          .filter((term) => term.matches === 0 && !term.dated)
-          .filter((term) => unknown.some((name) => name.toLowerCase().startsWith(term.lexeme)))
-          .reduce((sum, term) => sum + term.weight, 0) / Math.max(weights.totalWeight, 1e-9);
+    unheard.reduce((sum, term) => sum + term.weight, 0) / Math.max(weights.totalWeight, 1e-9);
   const lexical = await besideTheBest(
     db,
     spaceId,
