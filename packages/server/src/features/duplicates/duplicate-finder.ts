@@ -118,6 +118,8 @@ export class DuplicateFinder {
   /** When the first write of the current burst woke the finder. */
   private firstNudgeAt = 0;
   private again = false;
+  /** The last run left work: the next follows after a breath, and writes do not postpone it. */
+  private catchingUp = false;
 
   constructor(
     private readonly deps: { db: Db },
@@ -154,6 +156,9 @@ export class DuplicateFinder {
    * A write has committed: look for work once writes pause for
    * NUDGE_AFTER_MS, so a burst of writes (a bulk load) is not slowed by the
    * finder beside it; but never later than NUDGE_WITHIN_MS after the first.
+   * While catching up, the next run stays due: its steps rest while writes
+   * come (`step`), and postponing every run would leave the accounts waiting
+   * behind a busy one a run per NUDGE_WITHIN_MS.
    */
   nudge(): void {
     if (!this.scheduled || this.closed) return;
@@ -162,6 +167,7 @@ export class DuplicateFinder {
       this.again = true;
       return;
     }
+    if (this.catchingUp) return;
     const now = this.lastWriteAt;
     if (!this.nudged) {
       this.nudged = true;
@@ -212,6 +218,7 @@ export class DuplicateFinder {
     if (!this.scheduled || this.closed) return;
     const more = (run.more && !run.error) || this.again;
     this.again = false;
+    this.catchingUp = run.more && !run.error;
     this.wake(more ? BREATH_MS : this.options.pollMs);
   }
 
@@ -222,6 +229,11 @@ export class DuplicateFinder {
     try {
       const accounts = await log.accountsWithWork(db, this.options.accountsPerRun);
       run.more = accounts.length === this.options.accountsPerRun;
+      // Each account's share of the run, so that one import does not hold the others to the next run.
+      const share = Math.max(
+        this.options.chunk,
+        Math.ceil(this.options.entitiesPerRun / Math.max(accounts.length, 1)),
+      );
       for (const account of accounts) {
         if (this.closed || budget.entities <= 0) {
           run.more = true;
@@ -242,15 +254,15 @@ export class DuplicateFinder {
           state = { ...state, scan_seq: account.eventSeq, scan_space: null, scan_cursor: null };
         }
         run.accounts += 1;
-        const before = budget.entities;
+        const own: Budget = { entities: Math.min(share, budget.entities) };
+        const before = own.entities;
         try {
           const done =
-            state.scan_seq !== null
-              ? await this.scan(state, budget)
-              : await this.apply(state, budget);
+            state.scan_seq !== null ? await this.scan(state, own) : await this.apply(state, own);
           if (!done) run.more = true;
         } finally {
-          run.entities += before - budget.entities;
+          budget.entities -= before - own.entities;
+          run.entities += before - own.entities;
           await log.releaseAccount(db, account.id, this.holder);
         }
       }

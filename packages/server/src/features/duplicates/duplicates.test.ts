@@ -546,6 +546,35 @@ describe('the background finder', () => {
     expect(stored.rows[0]!.n).toBe(1_102);
   });
 
+  it("shares a run between accounts: a large import does not hold another's pair to the next run", async () => {
+    const small = await account();
+    await create(small.call, 'Ada Lovelace');
+    await drain();
+    // Never seen by the finder, so first in line, and more than a whole run's worth of entities.
+    const large = await account();
+    const apiKey = (
+      await large.call({ method: 'POST', url: '/api/keys', payload: { name: 'bulk' } })
+    ).json<{ apiKey: string }>().apiKey;
+    const auth = await t.runtime.spaces.resolveSpace(
+      (await t.runtime.authenticate(apiKey))!,
+      'default',
+      'write',
+      {},
+    );
+    await t.runtime.graph.createEntities(
+      auth,
+      Array.from({ length: 1_200 }, (_, i) => ({ name: `Crate ${i}`, type: 'thing' })),
+      { existing: 'reject' },
+    );
+    await create(small.call, 'ada lovelace');
+    const run = await t.runtime.duplicates.finder.runOnce();
+    expect(run.error).toBeUndefined();
+    expect(run.more).toBe(true);
+    expect(await list(small.call)).toMatchObject({ upToDate: true });
+    expect(pairNames(await list(small.call))).toEqual(['Ada Lovelace | ada lovelace']);
+    await drain();
+  });
+
   it('scans again when the change log was compacted past its position, dropping what went meanwhile', async () => {
     const { call, accountId } = await account();
     const gone = await create(call, 'Alan Turing');
