@@ -240,6 +240,8 @@ async function evaluate(kind: DbKind, set: EvalSet, questions: Question[]) {
                 results: answer.refs.length,
                 abstained: answer.abstained,
                 confidence: bestEffort.get(q.id)?.confidences?.[0] ?? null,
+                // Every best-effort result's, for trying cuts offline.
+                confidences: bestEffort.get(q.id)?.confidences ?? [],
                 firstHitAbstainFalse: (() => {
                   const anyway = bestEffort.get(q.id);
                   const at = anyway ? firstHit(q, anyway) : Infinity;
