@@ -118,8 +118,6 @@ export class DuplicateFinder {
   /** When the first write of the current burst woke the finder. */
   private firstNudgeAt = 0;
   private again = false;
-  /** The last run left work: the next follows after a breath, and writes do not postpone it. */
-  private catchingUp = false;
 
   constructor(
     private readonly deps: { db: Db },
@@ -156,9 +154,6 @@ export class DuplicateFinder {
    * A write has committed: look for work once writes pause for
    * NUDGE_AFTER_MS, so a burst of writes (a bulk load) is not slowed by the
    * finder beside it; but never later than NUDGE_WITHIN_MS after the first.
-   * While catching up, the next run stays due: its steps rest while writes
-   * come (`step`), and postponing every run would leave the accounts waiting
-   * behind a busy one a run per NUDGE_WITHIN_MS.
    */
   nudge(): void {
     if (!this.scheduled || this.closed) return;
@@ -167,7 +162,6 @@ export class DuplicateFinder {
       this.again = true;
       return;
     }
-    if (this.catchingUp) return;
     const now = this.lastWriteAt;
     if (!this.nudged) {
       this.nudged = true;
@@ -218,7 +212,6 @@ export class DuplicateFinder {
     if (!this.scheduled || this.closed) return;
     const more = (run.more && !run.error) || this.again;
     this.again = false;
-    this.catchingUp = run.more && !run.error;
     this.wake(more ? BREATH_MS : this.options.pollMs);
   }
 
