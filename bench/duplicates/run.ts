@@ -23,6 +23,8 @@
  *   DUP_NEGATIVES       hard negative pairs (default 100)
  *   DUP_TOP             the first N candidates scored (default 150)
  *   DUP_CONCURRENCY     requests in flight while loading (default 2)
+ *   DUP_LOAD            rest (default: one entity or relation a request) | mcp (an
+ *                       import: create_entities and create_relations, 500 a call)
  *   DUP_MISSES          1 prints the planted pairs missed and the hard negatives and
  *                       other pairs among the first N
  */
@@ -67,6 +69,7 @@ const size = {
 const top = Number(env.DUP_TOP ?? 150);
 const concurrency = Number(env.DUP_CONCURRENCY ?? 2);
 const showMisses = env.DUP_MISSES === '1';
+const loadBy = env.DUP_LOAD === 'mcp' ? 'mcp' : 'rest';
 
 /** Runs `work` over `items`, `concurrency` at a time, in order of start. */
 async function inParallel<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
@@ -90,6 +93,23 @@ async function write<T>(api: Api, path: string, body: unknown, expect = 201): Pr
       if (attempt >= 10 || !/: (503|429) /.test(String(error))) throw error;
       await sleep(500 * attempt);
     }
+  }
+}
+
+/** The set as an agent imports it: 500 entities, then 500 relations, a call. */
+async function loadByMcp(api: Api, set: EvalSet): Promise<void> {
+  const batch = 500;
+  for (let at = 0; at < set.entities.length; at += batch) {
+    const entities = set.entities
+      .slice(at, at + batch)
+      .map(({ name, type, observations }) => ({ name, entityType: type, observations }));
+    await api.tool('create_entities', { entities });
+  }
+  for (let at = 0; at < set.relations.length; at += batch) {
+    const relations = set.relations
+      .slice(at, at + batch)
+      .map(({ from, to, type }) => ({ from, to, relationType: type }));
+    await api.tool('create_relations', { relations });
   }
 }
 
@@ -146,10 +166,18 @@ interface Scored {
   byKind: Map<PlantedKind, { planted: number; found: number }>;
   negByKind: Map<NegativeKind, number>;
   loadS: number;
+  /** The first read right after the load: how long it took, and whether it was up to date. */
+  firstReadS: number;
+  firstUpToDate: boolean;
   catchUpS: number;
 }
 
-function score(set: EvalSet, candidates: Candidate[], db: DbKind, times: [number, number]): Scored {
+function score(
+  set: EvalSet,
+  candidates: Candidate[],
+  db: DbKind,
+  times: { loaded: number; firstRead: number; firstUpToDate: boolean; caughtUp: number },
+): Scored {
   const planted = new Map(set.planted.map((pair) => [pairKey(pair.a, pair.b), pair]));
   const negatives = new Map(set.negatives.map((pair) => [pairKey(pair.a, pair.b), pair]));
   const keyOf = (c: Candidate) => pairKey(c.entities[0]!.name, c.entities[1]!.name);
@@ -195,8 +223,10 @@ function score(set: EvalSet, candidates: Candidate[], db: DbKind, times: [number
     plantedAll: candidates.filter((c) => planted.has(keyOf(c))).length,
     byKind,
     negByKind,
-    loadS: times[0] / 1000,
-    catchUpS: times[1] / 1000,
+    loadS: times.loaded / 1000,
+    firstReadS: times.firstRead / 1000,
+    firstUpToDate: times.firstUpToDate,
+    catchUpS: times.caughtUp / 1000,
   };
 }
 
@@ -205,11 +235,19 @@ async function runOne(db: DbKind, seed: number): Promise<Scored> {
   const engram = await startEngram(db, postgresUrl);
   try {
     const started = performance.now();
-    await load(engram.api, set);
+    await (loadBy === 'mcp' ? loadByMcp : load)(engram.api, set);
     const loaded = performance.now() - started;
+    const firstStarted = performance.now();
+    const first = await engram.api.request<CandidateList>('GET', '/api/duplicates?limit=100');
+    const firstRead = performance.now() - firstStarted;
     const caughtUp = await waitUntilUpToDate(engram.api);
     const candidates = await firstCandidates(engram.api, Math.max(top, 300));
-    return score(set, candidates, db, [loaded, caughtUp]);
+    return score(set, candidates, db, {
+      loaded,
+      firstRead,
+      firstUpToDate: first.upToDate,
+      caughtUp,
+    });
   } finally {
     await engram.close();
   }
@@ -229,7 +267,7 @@ async function main() {
       const result = await runOne(db, seed);
       results.push(result);
       console.log(
-        `seed ${seed} (${db}): ${result.plantedTop} planted pairs and ${result.negativesTop} hard negatives among the first ${top}; loaded in ${result.loadS.toFixed(0)} s, caught up ${result.catchUpS.toFixed(1)} s after`,
+        `seed ${seed} (${db}): ${result.plantedTop} planted pairs and ${result.negativesTop} hard negatives among the first ${top}; loaded (${loadBy}) in ${result.loadS.toFixed(0)} s; the first read took ${result.firstReadS.toFixed(1)} s (${result.firstUpToDate ? 'up to date' : 'not up to date'}), caught up ${result.catchUpS.toFixed(1)} s after it`,
       );
     }
   }

@@ -104,8 +104,10 @@ interface Side {
 export class DuplicateFinder {
   private readonly options: FinderOptions;
   private readonly holder = randomUUID();
-  /** Cuts a rest short when the finder closes. */
-  private readonly closing = new AbortController();
+  /** Cuts a rest short: when the finder closes, or when a reader waits for it (`hurry`). */
+  private restCut = new AbortController();
+  /** Readers waiting in `hurry`: while there are any, steps do not rest. */
+  private waiting = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<FinderRun> | undefined;
   private scheduled = false;
@@ -146,7 +148,7 @@ export class DuplicateFinder {
   /** Stops for good: the run under way ends at its next step. */
   async close(): Promise<void> {
     this.closed = true;
-    this.closing.abort();
+    this.restCut.abort();
     await this.stop();
   }
 
@@ -176,6 +178,28 @@ export class DuplicateFinder {
     this.nudged = true;
     this.firstNudgeAt = performance.now();
     this.wake(NUDGE_AFTER_MS);
+  }
+
+  /**
+   * A reader found its account behind and waits for the list: runs now and
+   * without resting until nothing is left to compare or `ms` have passed
+   * (a run under way ends first). A reader wants the answer more than the
+   * requests beside it want the database; the rests resume after it.
+   */
+  async hurry(ms: number): Promise<void> {
+    if (!this.scheduled || this.closed) return;
+    const until = performance.now() + ms;
+    this.waiting++;
+    this.restCut.abort();
+    this.restCut = new AbortController();
+    try {
+      while (performance.now() < until && !this.closed) {
+        const run = await this.runOnce();
+        if (run.error || (!run.more && run.accounts === 0)) return;
+      }
+    } finally {
+      this.waiting--;
+    }
   }
 
   /** One run now (or the one under way). */
@@ -352,19 +376,21 @@ export class DuplicateFinder {
 
   /**
    * One chunk's comparison, then a rest in proportion (`restRatio`), longer
-   * while writes keep coming (up to MAX_REST_MS), unless closing.
+   * while writes keep coming (up to MAX_REST_MS), unless closing or a
+   * reader waits.
    */
   private async step(work: () => Promise<void>): Promise<void> {
     const started = performance.now();
     await work();
     // Draining (tests) takes the database to itself: nothing else is waiting for it.
-    if (this.draining) return;
+    if (this.draining || this.waiting > 0) return;
     const ended = performance.now();
     const writing = () => performance.now() - this.lastWriteAt < NUDGE_AFTER_MS;
     let rest = (ended - started) * this.options.restRatio;
-    while ((rest > 0 || writing()) && !this.closed && performance.now() - ended < MAX_REST_MS) {
+    const resting = () => !this.closed && this.waiting === 0;
+    while ((rest > 0 || writing()) && resting() && performance.now() - ended < MAX_REST_MS) {
       await sleep(rest > 0 ? rest : NUDGE_AFTER_MS, undefined, {
-        signal: this.closing.signal,
+        signal: this.restCut.signal,
       }).catch(() => undefined);
       rest = 0;
     }

@@ -13,9 +13,16 @@ import { mergeEntities, type MergeDeps } from './merge.service.js';
 
 export interface DuplicatesDeps extends MergeDeps {
   db: Db;
-  /** The background finder: a read that finds it behind wakes it. */
-  finder: { soon(): void };
+  /** The background finder: a read that finds it behind waits for it a while, then wakes it. */
+  finder: { hurry(ms: number): Promise<void>; soon(): void };
 }
+
+/**
+ * How long a read that finds its account behind (an import just landed)
+ * waits for the finder to catch up before answering what it has: a few
+ * thousand new entities are compared in that time.
+ */
+const READ_WAITS_MS = 3_000;
 
 const uuid = z.string().refine(isUuid);
 const cursorShape = z.object({ s: z.number().min(0).max(1), a: uuid, b: uuid });
@@ -58,8 +65,8 @@ function toCandidate(row: repo.CandidatePairRow): DuplicateCandidate {
 /**
  * One page of the space's likely duplicates, best first, from the pairs the
  * background finder keeps: dismissed pairs and deleted entities left out.
- * `upToDate` is false while the account has changes the finder has not
- * compared yet (the read wakes it).
+ * A read that finds the account behind waits up to READ_WAITS_MS for the
+ * finder; `upToDate` is false when it is still behind then.
  */
 export async function listDuplicates(
   deps: DuplicatesDeps,
@@ -72,14 +79,20 @@ export async function listDuplicates(
       : decodeCursor(query.cursor, cursorShape, 'query.cursor');
   const entityId = query.entityId?.toLowerCase();
   if (entityId !== undefined && !isUuid(entityId)) throw notFound('Entity');
-  const [rows, progress] = await Promise.all([
-    repo.listPairs(deps.db, auth.space.id, {
-      after: position && { score: position.s, a: position.a, b: position.b },
-      limit: query.limit + 1,
-      entityId,
-    }),
-    progressOf(deps.db, auth.accountId),
-  ]);
+  const read = () =>
+    Promise.all([
+      repo.listPairs(deps.db, auth.space.id, {
+        after: position && { score: position.s, a: position.a, b: position.b },
+        limit: query.limit + 1,
+        entityId,
+      }),
+      progressOf(deps.db, auth.accountId),
+    ]);
+  let [rows, progress] = await read();
+  if (progress && !progress.upToDate) {
+    await deps.finder.hurry(READ_WAITS_MS);
+    [rows, progress] = await read();
+  }
   const upToDate = progress?.upToDate ?? true;
   if (!upToDate) deps.finder.soon();
   const page = rows.slice(0, query.limit);

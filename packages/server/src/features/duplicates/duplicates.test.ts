@@ -475,6 +475,23 @@ describe('the background finder', () => {
     ]);
   });
 
+  it('a read that finds its account behind waits for the finder to catch up', async () => {
+    const { call } = await account();
+    for (let i = 0; i < 30; i++) await create(call, `Person ${i} Example`);
+    await create(call, 'Grace Hopper');
+    await create(call, 'grace hopper');
+    const finder = t.runtime.duplicates.finder;
+    // Its first run is a second away: the read comes before it.
+    finder.start();
+    try {
+      const answer = await list(call);
+      expect(answer.upToDate).toBe(true);
+      expect(pairNames(answer)).toEqual(['Grace Hopper | grace hopper']);
+    } finally {
+      await finder.stop();
+    }
+  });
+
   it('runs on its own after writes, and after start on an account it never saw', async () => {
     const { call, accountId } = await account();
     await create(call, 'Katherine Johnson');
