@@ -22,7 +22,8 @@
  *   RECALL_BASELINES    0 skips the baselines
  *   RECALL_MISSES       1 prints the dev questions recall misses at 10, with its first results
  *   RECALL_SCALE        latency mode: sizes of synthetic filler (observations), each on a fresh server
- *   RECALL_CALLS        latency mode: timed recall calls per size (default 200, after 20 warm-up)
+ *   RECALL_CALLS        latency mode: timed recall calls per size, over all the questions and then over
+ *                       those of 8 to 20 words (default 200 each, after 20 warm-up)
  *   RECALL_BATCH        latency mode: observations per create_entities call (default 20000)
  *   RECALL_SETTLE_S     latency mode: seconds to wait after the fill (default 15)
  * Results print as Markdown tables and are written to bench/recall/results/
@@ -399,9 +400,13 @@ const SCALE_HEADER = [
   'p50 ms',
   'p95 ms',
   'p99 ms',
+  'p50 / p95 / p99 ms, 8–20 words',
   'R@10 (split)',
   'load (1/5/15)',
 ];
+
+/** A question of 8 to 20 words. */
+const LONG_QUESTION = /^\s*(\S+\s+){7,19}\S+\s*$/;
 
 async function latency(kind: DbKind, set: EvalSet, questions: Question[]) {
   const rows: string[][] = [];
@@ -435,14 +440,20 @@ async function latency(kind: DbKind, set: EvalSet, questions: Question[]) {
         questions.filter((q) => q.evidence.length > 0),
         answers,
       ).recall[10];
-      const warmUp = 20;
-      const times: number[] = [];
       const loadBefore = load();
-      for (let i = 0; i < warmUp + options.calls; i++) {
-        const q = questions[i % questions.length]!;
-        const answer = await askRecall(engram.api, q.question, options.limit, refByKey);
-        if (i >= warmUp) times.push(answer.ms!);
-      }
+      const timed = async (asked: Question[]) => {
+        const warmUp = 20;
+        const times: number[] = [];
+        for (let i = 0; i < warmUp + options.calls; i++) {
+          const q = asked[i % asked.length]!;
+          const answer = await askRecall(engram.api, q.question, options.limit, refByKey);
+          if (i >= warmUp) times.push(answer.ms!);
+        }
+        return times;
+      };
+      const times = await timed(questions);
+      // As people and agents write them (issue 60's latency target): 8 to 20 words.
+      const long = await timed(questions.filter((q) => LONG_QUESTION.test(q.question)));
       const row = {
         size,
         filler: size,
@@ -452,6 +463,7 @@ async function latency(kind: DbKind, set: EvalSet, questions: Question[]) {
         p50: percentile(times, 50),
         p95: percentile(times, 95),
         p99: percentile(times, 99),
+        long: { p50: percentile(long, 50), p95: percentile(long, 95), p99: percentile(long, 99) },
         recallAt10: r10,
         load: `${loadBefore} → ${load()}`,
       };
@@ -463,6 +475,7 @@ async function latency(kind: DbKind, set: EvalSet, questions: Question[]) {
         row.p50.toFixed(1),
         row.p95.toFixed(1),
         row.p99.toFixed(1),
+        `${row.long.p50.toFixed(1)} / ${row.long.p95.toFixed(1)} / ${row.long.p99.toFixed(1)}`,
         pct(r10),
         row.load,
       ]);
