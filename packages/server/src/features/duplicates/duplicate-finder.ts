@@ -181,12 +181,13 @@ export class DuplicateFinder {
   }
 
   /**
-   * A reader found its account behind and waits for the list: runs now and
-   * without resting until nothing is left to compare or `ms` have passed
-   * (a run under way ends first). A reader wants the answer more than the
-   * requests beside it want the database; the rests resume after it.
+   * A reader found its account a little behind and waits for the list: the
+   * run under way ends without its rests, then runs of that account alone,
+   * without resting, until nothing is left to compare or `ms` have passed.
+   * The reader wants the answer more than the requests beside it want the
+   * database; callers keep this to small backlogs, and the rests resume after.
    */
-  async hurry(ms: number): Promise<void> {
+  async hurry(accountId: string, ms: number): Promise<void> {
     if (!this.scheduled || this.closed) return;
     const until = performance.now() + ms;
     this.waiting++;
@@ -194,8 +195,14 @@ export class DuplicateFinder {
     this.restCut = new AbortController();
     try {
       while (performance.now() < until && !this.closed) {
-        const run = await this.runOnce();
-        if (run.error || (!run.more && run.accounts === 0)) return;
+        if (this.running) {
+          await this.running;
+          continue;
+        }
+        const running = this.run(accountId);
+        this.running = running.finally(() => (this.running = undefined));
+        const run = await running;
+        if (run.error || !run.more) return;
       }
     } finally {
       this.waiting--;
@@ -239,13 +246,14 @@ export class DuplicateFinder {
     this.wake(more ? BREATH_MS : this.options.pollMs);
   }
 
-  private async run(): Promise<FinderRun> {
+  /** One run: the accounts left longest first, or `only` that one. */
+  private async run(only?: string): Promise<FinderRun> {
     const run: FinderRun = { accounts: 0, entities: 0, more: false };
     const budget: Budget = { entities: this.options.entitiesPerRun };
     const { db } = this.deps;
     try {
-      const accounts = await log.accountsWithWork(db, this.options.accountsPerRun);
-      run.more = accounts.length === this.options.accountsPerRun;
+      const accounts = await log.accountsWithWork(db, this.options.accountsPerRun, only);
+      run.more = !only && accounts.length === this.options.accountsPerRun;
       // Each account's share of the run, so that one import does not hold the others to the next run.
       const share = Math.max(
         this.options.chunk,

@@ -51,7 +51,7 @@ export const duplicatesRoutes: FastifyPluginAsyncZod<RouteOptions<DuplicatesServ
         ...schema,
         summary: 'Pairs of entities that are probably the same thing, best first',
         description:
-          'Each candidate holds exactly two entities, a `score` between 0 and 1 and the `reasons` behind it; its `id` is the same for the pair whichever way round. One page (`limit`, default 20, at most 100); pass `nextCursor` as `cursor` for the next, null when nothing follows. Pairs are found in the background from the change log; a read that finds recent changes (an import, say) not yet compared waits up to 3 s for them, and `upToDate` is false when some are still being compared then. Dismissed pairs are left out until one of the two entities is renamed.',
+          'Each candidate holds exactly two entities, a `score` between 0 and 1 and the `reasons` behind it; its `id` is the same for the pair whichever way round. One page (`limit`, default 20, at most 100); pass `nextCursor` as `cursor` for the next, null when nothing follows. Pairs are found in the background from the change log; a read that finds recent changes to up to 2,500 entities (an import, say) not yet compared waits up to 3 s for them, and `upToDate` is false when some are still being compared then. Dismissed pairs are left out until one of the two entities is renamed.',
         querystring: duplicateListQuery,
         response: { 200: duplicateList, ...errors },
       },

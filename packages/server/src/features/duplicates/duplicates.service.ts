@@ -14,14 +14,15 @@ import { mergeEntities, type MergeDeps } from './merge.service.js';
 export interface DuplicatesDeps extends MergeDeps {
   db: Db;
   /** The background finder: a read that finds it behind waits for it a while, then wakes it. */
-  finder: { hurry(ms: number): Promise<void>; soon(): void };
+  finder: { hurry(accountId: string, ms: number): Promise<void>; soon(): void };
 }
 
 /**
- * How long a read that finds its account behind (an import just landed)
- * waits for the finder to catch up before answering what it has: a few
- * thousand new entities are compared in that time.
+ * A read that finds its account behind by at most READ_WAITS_FOR entities
+ * (an import just landed) waits up to READ_WAITS_MS for the finder to
+ * compare them before answering; further behind, it answers at once.
  */
+const READ_WAITS_FOR = 2_500;
 const READ_WAITS_MS = 3_000;
 
 const uuid = z.string().refine(isUuid);
@@ -65,8 +66,8 @@ function toCandidate(row: repo.CandidatePairRow): DuplicateCandidate {
 /**
  * One page of the space's likely duplicates, best first, from the pairs the
  * background finder keeps: dismissed pairs and deleted entities left out.
- * A read that finds the account behind waits up to READ_WAITS_MS for the
- * finder; `upToDate` is false when it is still behind then.
+ * A read that finds the account a little behind waits for the finder a
+ * while; `upToDate` is false when it is still behind then.
  */
 export async function listDuplicates(
   deps: DuplicatesDeps,
@@ -89,8 +90,8 @@ export async function listDuplicates(
       progressOf(deps.db, auth.accountId),
     ]);
   let [rows, progress] = await read();
-  if (progress && !progress.upToDate) {
-    await deps.finder.hurry(READ_WAITS_MS);
+  if (progress && !progress.upToDate && progress.behind <= READ_WAITS_FOR) {
+    await deps.finder.hurry(auth.accountId, READ_WAITS_MS);
     [rows, progress] = await read();
   }
   const upToDate = progress?.upToDate ?? true;

@@ -475,7 +475,10 @@ describe('the background finder', () => {
     ]);
   });
 
-  it('a read that finds its account behind waits for the finder to catch up', async () => {
+  it('a read that finds its account behind waits for the finder to compare that account', async () => {
+    const other = await account();
+    await create(other.call, 'Edsger Dijkstra');
+    await create(other.call, 'edsger dijkstra');
     const { call } = await account();
     for (let i = 0; i < 30; i++) await create(call, `Person ${i} Example`);
     await create(call, 'Grace Hopper');
@@ -490,6 +493,8 @@ describe('the background finder', () => {
     } finally {
       await finder.stop();
     }
+    // The reader waited for its own account only.
+    expect(await list(other.call)).toMatchObject({ candidates: [], upToDate: false });
   });
 
   it('runs on its own after writes, and after start on an account it never saw', async () => {

@@ -29,6 +29,7 @@ const stateColumns = sql`account_id, applied_seq::float8 as applied_seq,
 export async function accountsWithWork(
   db: Db,
   limit: number,
+  only?: string,
 ): Promise<{ id: string; eventSeq: number; entities: number }[]> {
   const result = await sql<{ id: string; event_seq: number; entities: number }>`
     select a.id, a.event_seq::float8 as event_seq, a.entity_count::float8 as entities
@@ -38,6 +39,7 @@ export async function accountsWithWork(
        and (s.account_id is null and a.entity_count > 0
             or s.scan_seq is not null or s.applied_seq < a.event_seq)
        and (s.lease_until is null or s.lease_until < now())
+       ${only ? sql`and a.id = ${only}` : sql``}
      order by s.updated_at nulls first
      limit ${limit}
   `.execute(db);
@@ -133,11 +135,14 @@ export async function finishScan(db: Db, accountId: string, holder: string): Pro
   `.execute(db);
 }
 
-/** Whether the finder has compared everything the account's log holds. */
+/**
+ * Whether the finder has compared everything the account's log holds, and
+ * about how many entities it has left to compare (at most the account's).
+ */
 export async function progressOf(
   db: Db,
   accountId: string,
-): Promise<{ upToDate: boolean } | undefined> {
+): Promise<{ upToDate: boolean; behind: number } | undefined> {
   const result = await sql<{
     event_seq: number;
     entities: number;
@@ -154,10 +159,17 @@ export async function progressOf(
   `.execute(db);
   const row = result.rows[0];
   if (!row) return undefined;
+  const following = row.stated && row.scan_seq === null;
+  const upToDate = row.stated
+    ? following && (row.applied_seq ?? 0) >= row.event_seq
+    : row.entities === 0;
   return {
-    upToDate: row.stated
-      ? row.scan_seq === null && (row.applied_seq ?? 0) >= row.event_seq
-      : row.entities === 0,
+    upToDate,
+    behind: upToDate
+      ? 0
+      : following
+        ? Math.min(row.entities, row.event_seq - (row.applied_seq ?? 0))
+        : row.entities,
   };
 }
 
