@@ -38,6 +38,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateSet, type EvalSet } from './generate.js';
+import { importSet } from './import.js';
 import { startEngram, type Api, type DbKind } from '../recall/server.js';
 
 interface CandidateList {
@@ -90,24 +91,6 @@ function generate(size: number): EvalSet {
   });
   const relations = set.relations.filter((r) => !dropped.has(r.from) && !dropped.has(r.to));
   return { ...set, entities, relations };
-}
-
-async function load(api: Api, set: EvalSet): Promise<number> {
-  let created = 0;
-  for (let at = 0; at < set.entities.length; at += batch) {
-    const entities = set.entities
-      .slice(at, at + batch)
-      .map(({ name, type, observations }) => ({ name, entityType: type, observations }));
-    const answer = await api.tool('create_entities', { entities });
-    created += (answer.entities as unknown[] | undefined)?.length ?? 0;
-  }
-  for (let at = 0; at < set.relations.length; at += batch) {
-    const relations = set.relations
-      .slice(at, at + batch)
-      .map(({ from, to, type }) => ({ from, to, relationType: type }));
-    await api.tool('create_relations', { relations });
-  }
-  return created;
 }
 
 /** Polls once a second (so as to take little of PGlite's one thread), a line every minute. */
@@ -190,7 +173,7 @@ async function runOne(db: DbKind, size: number): Promise<Series[]> {
   const engram = await startEngram(db, postgresUrl);
   try {
     const loading = performance.now();
-    const created = await load(engram.api, set);
+    const created = await importSet(engram.api, set, batch);
     log(`${created} entities created in ${((performance.now() - loading) / 1000).toFixed(0)} s`);
     const caughtUpS = (await waitUntilUpToDate(engram.api, log)) / 1000;
     log(`the finder caught up ${caughtUpS.toFixed(1)} s after the load`);

@@ -38,6 +38,7 @@ import {
   type NegativeKind,
   type PlantedKind,
 } from './generate.js';
+import { importSet } from './import.js';
 import { startEngram, type Api, type DbKind } from '../recall/server.js';
 
 interface Candidate {
@@ -93,23 +94,6 @@ async function write<T>(api: Api, path: string, body: unknown, expect = 201): Pr
       if (attempt >= 10 || !/: (503|429) /.test(String(error))) throw error;
       await sleep(500 * attempt);
     }
-  }
-}
-
-/** The set as an agent imports it: 500 entities, then 500 relations, a call. */
-async function loadByMcp(api: Api, set: EvalSet): Promise<void> {
-  const batch = 500;
-  for (let at = 0; at < set.entities.length; at += batch) {
-    const entities = set.entities
-      .slice(at, at + batch)
-      .map(({ name, type, observations }) => ({ name, entityType: type, observations }));
-    await api.tool('create_entities', { entities });
-  }
-  for (let at = 0; at < set.relations.length; at += batch) {
-    const relations = set.relations
-      .slice(at, at + batch)
-      .map(({ from, to, type }) => ({ from, to, relationType: type }));
-    await api.tool('create_relations', { relations });
   }
 }
 
@@ -235,7 +219,7 @@ async function runOne(db: DbKind, seed: number): Promise<Scored> {
   const engram = await startEngram(db, postgresUrl);
   try {
     const started = performance.now();
-    await (loadBy === 'mcp' ? loadByMcp : load)(engram.api, set);
+    await (loadBy === 'mcp' ? importSet(engram.api, set, 500) : load(engram.api, set));
     const loaded = performance.now() - started;
     const firstStarted = performance.now();
     const first = await engram.api.request<CandidateList>('GET', '/api/duplicates?limit=100');
