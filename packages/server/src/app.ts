@@ -86,6 +86,10 @@ export async function buildApp({
     else parseJson(request, body.toString(), done);
   });
 
+  app.addHook('onRequest', (_request, _reply, done) => {
+    runtime.noteRequest();
+    done();
+  });
   // Stripe's card form (only when Stripe is configured) loads its script and frames from Stripe.
   app.addHook('onRequest', securityHeaders(billingContentSources(config)));
   await app.register(rateLimit, apiRateLimit(config.API_RATE_LIMIT_PER_MINUTE, rateLimitStore));

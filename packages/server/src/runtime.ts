@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from './db/connection.js';
 import { migrate } from './db/migrate.js';
@@ -89,6 +90,8 @@ export interface Runtime extends Services {
    * not belong to, 403 for a key or app naming another account.
    */
   authenticate(credential: string, account?: string): Promise<AuthContext | undefined>;
+  /** An adapter began serving a request (`FeatureContext.lastRequestAt`). */
+  noteRequest(): void;
   close(): Promise<void>;
 }
 
@@ -153,6 +156,7 @@ export async function createRuntime(
 
   const stops: (() => void | Promise<void>)[] = [];
   const published: (() => void)[] = [];
+  let lastRequestAt = -Infinity;
   const context: FeatureContext = {
     config,
     db: database.db,
@@ -170,6 +174,7 @@ export async function createRuntime(
     },
     verified,
     noteChanges: (rows) => upkeep.noteChanges(rows),
+    lastRequestAt: () => lastRequestAt,
     onError,
     onClose: (stop) => stops.unshift(stop),
   };
@@ -221,6 +226,9 @@ export async function createRuntime(
         (await keys.authenticateApiKey(credential)) ??
         (await oauth.authenticateAccessToken(credential));
       return base && members.actIn(base, account);
+    },
+    noteRequest() {
+      lastRequestAt = performance.now();
     },
     async close() {
       for (const stop of stops) await stop();

@@ -31,6 +31,12 @@ export interface FeatureContext {
   verified: CredentialCache;
   /** Notes rows changed outside the write path (a purge), for the planner's statistics. */
   noteChanges: (rows: number) => void;
+  /**
+   * When this node last began serving a request or an MCP message over stdio
+   * (`performance.now()`): background work that rests to leave the database
+   * to requests skips its rests while none come.
+   */
+  lastRequestAt: () => number;
   /** Errors of background work, logged with what failed. */
   onError: (error: unknown, message: string) => void;
   /** Runs when the runtime closes, in the reverse order of registration. */

@@ -9,9 +9,10 @@ import type { SpaceAuth } from '../lib/auth-context.js';
 import { createMemoryServer } from './memory-server.js';
 
 /**
- * The stdio transport, telling us when the connection ends. The SDK's
- * `serveStdio` owns the transport it is given (it sets the callbacks), so
- * this wrapper forwards them and calls `ended` after the SDK's own.
+ * The stdio transport, telling us when a message arrives and when the
+ * connection ends. The SDK's `serveStdio` owns the transport it is given (it
+ * sets the callbacks), so this wrapper forwards them, calling `received`
+ * before the SDK's `onmessage` and `ended` after its `onclose`.
  */
 export class ObservedTransport implements Transport {
   onclose?: (() => void) | undefined;
@@ -21,8 +22,12 @@ export class ObservedTransport implements Transport {
   constructor(
     private readonly inner: Transport,
     ended: () => void,
+    received: () => void = () => {},
   ) {
-    inner.onmessage = (message) => this.onmessage?.(message);
+    inner.onmessage = (message) => {
+      received();
+      this.onmessage?.(message);
+    };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {
       this.onclose?.();
@@ -63,6 +68,7 @@ export async function serveStdio(
   const transport = new ObservedTransport(
     new StdioServerTransport(options.stdin, options.stdout),
     () => ended(),
+    () => runtime.noteRequest(),
   );
   serveBothEras(
     ({ era }) =>

@@ -40,9 +40,10 @@ export interface FinderOptions {
   /** Others an entity is compared with at most (besides those it is paired with now). */
   perEntity: number;
   /**
-   * After each chunk the finder rests this many times as long as the chunk
-   * took, so that catching up (an import) leaves the database to the
-   * requests most of the time: on PGlite, one thread runs every statement.
+   * After each chunk during which requests came, the finder rests this many
+   * times as long as the chunk took, so that catching up (an import) leaves
+   * the database to the requests most of the time: on PGlite, one thread
+   * runs every statement. While none come it does not rest.
    */
   restRatio: number;
 }
@@ -70,6 +71,8 @@ const FIRST_RUN_MS = 1_000;
 const MAX_REST_MS = 2_000;
 /** Name matches below this are not worth reading the graph for: nothing lifts them to PROPOSE_AT. */
 const WORTH_SIGNALS = 0.25;
+/** A request that began this long before a chunk, or during it, makes the finder rest after it. */
+const REQUESTS_NEAR_MS = 250;
 /** Events behind below which the finder always follows the log (a scan costs at least this). */
 const SCAN_BEHIND_MIN = 1_000;
 
@@ -122,7 +125,8 @@ export class DuplicateFinder {
   private again = false;
 
   constructor(
-    private readonly deps: { db: Db },
+    /** `lastRequestAt` (FeatureContext): without it, the finder rests after every chunk. */
+    private readonly deps: { db: Db; lastRequestAt?: () => number },
     options: Partial<FinderOptions> = {},
     private readonly onError: (error: unknown) => void = () => {},
   ) {
@@ -383,9 +387,10 @@ export class DuplicateFinder {
   }
 
   /**
-   * One chunk's comparison, then a rest in proportion (`restRatio`), longer
-   * while writes keep coming (up to MAX_REST_MS), unless closing or a
-   * reader waits.
+   * One chunk's comparison, then a rest in proportion (`restRatio`) when
+   * requests came meanwhile, longer while writes keep coming (up to
+   * MAX_REST_MS), unless closing or a reader waits. With no request near,
+   * nobody waits for the database: the next chunk follows at once.
    */
   private async step(work: () => Promise<void>): Promise<void> {
     const started = performance.now();
@@ -394,10 +399,13 @@ export class DuplicateFinder {
     if (this.draining || this.waiting > 0) return;
     const ended = performance.now();
     const writing = () => performance.now() - this.lastWriteAt < NUDGE_AFTER_MS;
-    let rest = (ended - started) * this.options.restRatio;
+    const lastRequestAt = this.deps.lastRequestAt?.() ?? Infinity;
+    let rest =
+      lastRequestAt >= started - REQUESTS_NEAR_MS ? (ended - started) * this.options.restRatio : 0;
     const resting = () => !this.closed && this.waiting === 0;
-    while ((rest > 0 || writing()) && resting() && performance.now() - ended < MAX_REST_MS) {
-      await sleep(rest > 0 ? rest : NUDGE_AFTER_MS, undefined, {
+    const left = () => MAX_REST_MS - (performance.now() - ended);
+    while ((rest > 0 || writing()) && resting() && left() > 0) {
+      await sleep(Math.min(rest > 0 ? rest : NUDGE_AFTER_MS, left()), undefined, {
         signal: this.restCut.signal,
       }).catch(() => undefined);
       rest = 0;

@@ -172,26 +172,33 @@ export async function candidatesOf(
   const result = await sql<CandidateRow>`
     with d as (
       select * from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as x(id uuid, probe bigint[])
+    ),
+    -- The candidates first, then one entity lookup each: joined in one step, the
+    -- planner read the whole space's entities once per probe (a hash join).
+    c as materialized (
+      select d.id as source, c.entity_id
+        from d
+        cross join lateral (
+          -- The keys' hashes hold the space (a block is one space's); the lookup below keeps it.
+          -- Those sharing the most keys first: a crowded block cannot crowd out a close name.
+          (select h.entity_id
+             from unnest(d.probe) k(key)
+             cross join lateral (select n.entity_id from duplicate_names n
+                                  where n.keys @> array[k.key] and n.entity_id <> d.id
+                                  limit ${HOLDERS_PER_KEY}) h
+            group by h.entity_id
+            order by count(*) desc, h.entity_id
+            limit ${perProbe})
+          union
+          select p.entity_b from duplicate_pairs p where p.space_id = ${spaceId} and p.entity_a = d.id
+          union
+          select p.entity_a from duplicate_pairs p where p.space_id = ${spaceId} and p.entity_b = d.id
+        ) c(entity_id)
     )
-    select d.id as source, e.id as other, e.name, e.type, e.aliases
-      from d
-      cross join lateral (
-        -- The keys' hashes hold the space (a block is one space's); the join below keeps it.
-        -- Those sharing the most keys first: a crowded block cannot crowd out a close name.
-        (select h.entity_id
-           from unnest(d.probe) k(key)
-           cross join lateral (select n.entity_id from duplicate_names n
-                                where n.keys @> array[k.key] and n.entity_id <> d.id
-                                limit ${HOLDERS_PER_KEY}) h
-          group by h.entity_id
-          order by count(*) desc, h.entity_id
-          limit ${perProbe})
-        union
-        select p.entity_b from duplicate_pairs p where p.space_id = ${spaceId} and p.entity_a = d.id
-        union
-        select p.entity_a from duplicate_pairs p where p.space_id = ${spaceId} and p.entity_b = d.id
-      ) c(entity_id)
-      join entities e on e.space_id = ${spaceId} and e.id = c.entity_id
+    select c.source, e.id as other, e.name, e.type, e.aliases
+      from c
+      cross join lateral (select e.id, e.name, e.type, e.aliases from entities e
+                           where e.space_id = ${spaceId} and e.id = c.entity_id limit 1) e
   `.execute(db);
   return result.rows;
 }
@@ -252,6 +259,9 @@ export interface SignalRow {
   observations: number;
 }
 
+/** An entity's first observations compared for "shared observations" (the lookup's bound). */
+const OBSERVATIONS_COMPARED = 1_000;
+
 /**
  * For each pair: the entities related to both (either direction), and the
  * observations of one equal to one of the other's after lower-casing and
@@ -268,17 +278,24 @@ export async function pairSignals(
       select a, b from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as x(a uuid, b uuid)
     ), ids as (
       select a as id from p union select b from p
-    ), nb as (
-      select r.from_id as id, r.to_id as n from relations r
-       where r.space_id = ${spaceId} and r.from_id in (select id from ids)
-      union
-      select r.to_id, r.from_id from relations r
-       where r.space_id = ${spaceId} and r.to_id in (select id from ids)
-    ), ob as (
-      select distinct o.entity_id as id,
+    ),
+    -- Each entity's rows through its own index lookups: with "in (select …)" the
+    -- planner read the space's relations and observations whole at every step.
+    nb as materialized (
+      select i.id, r.n
+        from ids i
+        cross join lateral (
+          select r.to_id as n from relations r where r.space_id = ${spaceId} and r.from_id = i.id
+          union
+          select r.from_id from relations r where r.space_id = ${spaceId} and r.to_id = i.id
+        ) r
+    ), ob as materialized (
+      select distinct i.id,
              md5(btrim(regexp_replace(lower(o.content), '[^[:alnum:]]+', ' ', 'g'))) as h
-        from observations o
-       where o.space_id = ${spaceId} and o.entity_id in (select id from ids)
+        from ids i
+        join lateral (select o.content from observations o
+                       where o.space_id = ${spaceId} and o.entity_id = i.id
+                       order by o.position limit ${OBSERVATIONS_COMPARED}) o on true
     )
     select p.a, p.b,
            (select count(distinct x.n) from nb x join nb y on y.n = x.n

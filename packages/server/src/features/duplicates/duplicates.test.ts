@@ -10,6 +10,7 @@ import {
   signUp,
   type TestApp,
 } from '../../test/harness.js';
+import { DuplicateFinder } from './duplicate-finder.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -496,6 +497,36 @@ describe('the background finder', () => {
     // The reader waited for its own account only.
     expect(await list(other.call)).toMatchObject({ candidates: [], upToDate: false });
   });
+
+  it('rests after a step only when requests came near it', async () => {
+    await drain();
+    const { call, accountId } = await account();
+    await create(call, 'Mary Somerville');
+    await create(call, 'mary somerville');
+    // A step per entity; a rest, when taken, is the longest there is (2 s).
+    const runWith = async (lastRequestAt: () => number) => {
+      const finder = new DuplicateFinder(
+        { db: t.database.db, lastRequestAt },
+        { chunk: 1, restRatio: 1e9 },
+      );
+      const started = performance.now();
+      try {
+        const run = await finder.runOnce();
+        expect(run.error).toBeUndefined();
+        return performance.now() - started;
+      } finally {
+        await finder.close();
+      }
+    };
+    // Requests keep coming: two steps, two rests.
+    expect(await runWith(() => performance.now())).toBeGreaterThanOrEqual(4_000);
+    await sql`update duplicate_state set applied_seq = 0 where account_id = ${accountId}`.execute(
+      t.database.db,
+    );
+    // None for a long while: the steps follow each other at once.
+    expect(await runWith(() => -Infinity)).toBeLessThan(2_000);
+    expect(pairNames(await list(call))).toEqual(['Mary Somerville | mary somerville']);
+  }, 20_000);
 
   it('runs on its own after writes, and after start on an account it never saw', async () => {
     const { call, accountId } = await account();

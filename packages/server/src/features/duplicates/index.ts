@@ -19,12 +19,12 @@ export const duplicatesFeature = defineFeature({
   name: 'duplicates',
   create(context, { graph }: { graph: GraphService }, tuning?: Partial<FinderOptions>) {
     const finder = new DuplicateFinder(
-      { db: context.db },
+      { db: context.db, lastRequestAt: context.lastRequestAt },
       {
         // One embedded process makes every write itself and wakes on it: its timer is for catching up.
         pollMs: context.config.DATABASE_URL ? 2_000 : 5_000,
-        // PGlite runs every statement on one thread: the finder takes at most a quarter of its
-        // time, in small steps, so requests wait little behind it while it catches up.
+        // PGlite runs every statement on one thread: while requests come, the finder takes at
+        // most a quarter of its time, in small steps, so they wait little behind it.
         restRatio: context.config.DATABASE_URL ? 0.25 : 3,
         chunk: context.config.DATABASE_URL ? 100 : 50,
         ...tuning,
