@@ -29,6 +29,7 @@
  *   LAT_PLANTED         planted duplicate pairs, a share of the entities (default 0.05)
  *   LAT_BATCH           entities or relations per MCP call while loading (default 5000)
  *   DUP_SEED            the generator's seed (default 1)
+ *   LAT_POLL_S          seconds between the reads that wait for the finder (default 10)
  *   LAT_CATCH_UP_MINUTES  how long the finder may take to catch up (default 360; on a
  *                       loaded 2-core machine PGlite took 28–82 s for 1,000 entities)
  *
@@ -62,6 +63,7 @@ const plantedShare = Number(env.LAT_PLANTED ?? 0.05);
 const batch = Number(env.LAT_BATCH ?? 5000);
 const seed = Number(env.DUP_SEED ?? 1);
 const catchUpMinutes = Number(env.LAT_CATCH_UP_MINUTES ?? 360);
+const pollSeconds = Number(env.LAT_POLL_S ?? 10);
 
 /** Issue 59's targets: p50 at most 300 ms up to 10k entities, 1 s up to 100k. */
 const targetMs = (size: number) => (size <= 10_000 ? 300 : size <= 100_000 ? 1000 : undefined);
@@ -93,7 +95,11 @@ function generate(size: number): EvalSet {
   return { ...set, entities, relations };
 }
 
-/** Polls once a second (so as to take little of PGlite's one thread), a line every minute. */
+/**
+ * Polls every LAT_POLL_S seconds, a line every minute. A request makes the
+ * finder rest after its next step (docs/consolidation.md): polling every
+ * second would keep it resting all along.
+ */
 async function waitUntilUpToDate(api: Api, log: (line: string) => void): Promise<number> {
   const started = performance.now();
   for (let minutes = 1; ;) {
@@ -102,7 +108,7 @@ async function waitUntilUpToDate(api: Api, log: (line: string) => void): Promise
     if (answer.upToDate) return elapsed;
     if (elapsed > catchUpMinutes * 60_000) throw new Error('the finder did not catch up');
     if (elapsed > minutes * 60_000) log(`the finder is still catching up after ${minutes++} min`);
-    await sleep(1000);
+    await sleep(pollSeconds * 1000);
   }
 }
 
