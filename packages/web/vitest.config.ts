@@ -8,6 +8,8 @@ export default mergeConfig(
       environment: 'jsdom',
       include: ['src/**/*.test.{ts,tsx}'],
       setupFiles: ['src/test/setup.ts'],
+      // Room for several 5 s waits in one test on a busy machine.
+      testTimeout: 30_000,
       restoreMocks: true,
       unstubGlobals: true,
     },
