@@ -173,7 +173,7 @@ export async function createRuntime(
       bus.credentialsChanged(changes);
     },
     verified,
-    noteChanges: (rows) => upkeep.noteChanges(rows),
+    noteChanges: (rows) => upkeep.noteBackgroundChanges(rows),
     lastRequestAt: () => lastRequestAt,
     onError,
     onClose: (stop) => stops.unshift(stop),
