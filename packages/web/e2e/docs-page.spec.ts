@@ -15,7 +15,8 @@ test('the API reference loads without a Content-Security-Policy violation', asyn
   });
 
   await page.goto('/docs');
-  await expect(page.getByRole('heading', { name: /Engram API/ })).toBeVisible();
+  // Swagger UI draws the whole OpenAPI document first: on a busy machine, past 10 s.
+  await expect(page.getByRole('heading', { name: /Engram API/ })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('/auth/register', { exact: true })).toBeVisible();
   // The top bar (where the blocked logo style was) is drawn by then too.
   await expect(page.locator('.topbar')).toBeVisible();
