@@ -173,7 +173,7 @@ export async function createRuntime(
       bus.credentialsChanged(changes);
     },
     verified,
-    noteChanges: (rows) => upkeep.noteBackgroundChanges(rows),
+    noteChanges: (rows) => upkeep.noteChanges(rows),
     lastRequestAt: () => lastRequestAt,
     onError,
     onClose: (stop) => stops.unshift(stop),

@@ -82,29 +82,6 @@ describe('database upkeep', () => {
     }
   });
 
-  it("does not let background work's changes hold off the idle pass", async () => {
-    const upkeep = new DatabaseUpkeep(t.database, {
-      minChanges: 10,
-      changedFraction: 0,
-      idleMs: 300,
-      burstFactor: 1_000, // no pass inside a burst: only the idle pass can come
-      checkMs: 50,
-    });
-    upkeep.start();
-    try {
-      upkeep.noteChanges(5);
-      // Background work writes on, every 50 ms: its rows count towards the threshold…
-      for (let step = 0; step < 40 && upkeep.analyzed === 0; step += 1) {
-        upkeep.noteBackgroundChanges(1);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      // …and the pass came while it did (a write every 50 ms would have held it off).
-      expect(upkeep.analyzed).toBe(1);
-    } finally {
-      upkeep.stop();
-    }
-  });
-
   it('on PGlite, vacuums and analyzes only the tables autovacuum would', async (context) => {
     if (t.database.kind !== 'pglite') context.skip(); // PostgreSQL's own autovacuum does this there
     const counts = (table: string) =>

@@ -80,16 +80,6 @@ export class DatabaseUpkeep {
     this.lastWrite = Date.now();
   }
 
-  /**
-   * Counts rows that background work changed (a purge, the duplicate finder).
-   * They call for statistics like any change, but they do not hold off the
-   * idle pass: that waits for requests' writes to stop, and background work
-   * can run for minutes after the last of them.
-   */
-  noteBackgroundChanges(count: number): void {
-    this.changed += count;
-  }
-
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => void this.check(), this.options.checkMs);

@@ -29,10 +29,7 @@ export interface FeatureContext {
   credentialsChanged: (changes: CredentialChange[]) => void;
   /** Session and key rows verified recently (forgotten on every credential change). */
   verified: CredentialCache;
-  /**
-   * Notes rows background work changed outside the write path (a purge, the
-   * duplicate finder), for the planner's statistics.
-   */
+  /** Notes rows changed outside the write path (a purge), for the planner's statistics. */
   noteChanges: (rows: number) => void;
   /**
    * When this node last began serving a request or an MCP message over stdio

@@ -125,17 +125,8 @@ export class DuplicateFinder {
   private again = false;
 
   constructor(
-    /**
-     * `lastRequestAt` (FeatureContext): without it, the finder rests after
-     * every chunk. `noteChanges`: the rows it writes, so the planner's
-     * statistics of its tables are refreshed as they grow (PGlite has no
-     * autovacuum; its upkeep counts only what it is told).
-     */
-    private readonly deps: {
-      db: Db;
-      lastRequestAt?: () => number;
-      noteChanges?: (rows: number) => void;
-    },
+    /** `lastRequestAt` (FeatureContext): without it, the finder rests after every chunk. */
+    private readonly deps: { db: Db; lastRequestAt?: () => number },
     options: Partial<FinderOptions> = {},
     private readonly onError: (error: unknown) => void = () => {},
   ) {
@@ -522,7 +513,6 @@ export class DuplicateFinder {
       }
     }
     await repo.replacePairs(db, space, [...present], kept);
-    this.deps.noteChanges?.(nameRows.length + kept.length);
   }
 }
 

@@ -528,26 +528,6 @@ describe('the background finder', () => {
     expect(pairNames(await list(call))).toEqual(['Mary Somerville | mary somerville']);
   }, 20_000);
 
-  it('notes the rows it writes, so the upkeep refreshes its tables’ statistics', async () => {
-    await drain();
-    const { call } = await account();
-    await create(call, 'Caroline Herschel');
-    await create(call, 'caroline herschel');
-    const noted: number[] = [];
-    const finder = new DuplicateFinder(
-      { db: t.database.db, noteChanges: (rows) => noted.push(rows) },
-      { restRatio: 0 },
-    );
-    try {
-      expect((await finder.runOnce()).error).toBeUndefined();
-    } finally {
-      await finder.close();
-    }
-    // Two names and the one pair between them.
-    expect(noted.reduce((sum, rows) => sum + rows, 0)).toBe(3);
-    expect(pairNames(await list(call))).toEqual(['Caroline Herschel | caroline herschel']);
-  });
-
   it('runs on its own after writes, and after start on an account it never saw', async () => {
     const { call, accountId } = await account();
     await create(call, 'Katherine Johnson');

@@ -19,12 +19,7 @@ export const duplicatesFeature = defineFeature({
   name: 'duplicates',
   create(context, { graph }: { graph: GraphService }, tuning?: Partial<FinderOptions>) {
     const finder = new DuplicateFinder(
-      {
-        db: context.db,
-        lastRequestAt: context.lastRequestAt,
-        // PostgreSQL's autovacuum keeps the statistics of the finder's tables itself.
-        noteChanges: context.config.DATABASE_URL ? undefined : context.noteChanges,
-      },
+      { db: context.db, lastRequestAt: context.lastRequestAt },
       {
         // One embedded process makes every write itself and wakes on it: its timer is for catching up.
         pollMs: context.config.DATABASE_URL ? 2_000 : 5_000,
