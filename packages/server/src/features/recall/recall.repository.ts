@@ -181,7 +181,10 @@ export interface CandidateSearch {
   timeWordsMatch?: 'dated' | 'all' | null;
   /** Words whose matches are candidates, as one tsquery (null: none). */
   probe: string | null;
-  /** Entities the question names: their observations holding any word are candidates, as are their latest few. */
+  /**
+   * Entities the question names: their observations holding any word are
+   * candidates (of each, the latest `namedScan` are read), as are their latest few.
+   */
   named: string[];
   /** Only observations of entities of these types / these entities (null: any). */
   types: string[] | null;
@@ -191,6 +194,7 @@ export interface CandidateSearch {
   averageWords: number;
   budget: number;
   latestPerNamed: number;
+  namedScan: number;
   limit: number;
   k1: number;
   b: number;
@@ -349,9 +353,15 @@ export async function scoredCandidates(
         where o.space_id = ${space} and o.terms @@ ${hidden(sql`${search.probe}::tsquery`)}
               ${range} limit ${budget})
       union all
-      (select o.id, o.entity_id, o.created_at, o.terms, o.valid_from from observations o
-        where o.space_id = ${space} and o.entity_id = any(${named}::uuid[])
-          and o.terms @@ ${hidden(sql`${anyWord}::tsquery`)} ${range}
+      -- The named entities' own rows, newest first, through each one's index: the
+      -- word index would read every match of a common word in the space to keep a few.
+      (select o.id, o.entity_id, o.created_at, o.terms, o.valid_from from unnest(${named}::uuid[]) n(id)
+        cross join lateral (select o.id, o.entity_id, o.created_at, o.terms, o.valid_from, o.valid_to
+                              from observations o
+                             where o.space_id = ${space} and o.entity_id = n.id
+                             order by o.position desc
+                             limit ${hidden(sql`${search.namedScan}::int`)}) o
+        where o.terms @@ ${hidden(sql`${anyWord}::tsquery`)} ${range}
         limit ${budget})
       union all
       -- The latest few, then those in range: never more rows read than without one.

@@ -102,6 +102,8 @@ function abstainReason(found: Found): string {
 const NAMED_MAX = 8;
 /** The latest observations of each named entity that are candidates. */
 const LATEST_PER_NAMED = 20;
+/** Of each named entity, the latest observations read for the question's words: bounded work however large it is. */
+const NAMED_SCAN = 1_000;
 /** Relations followed from the named entities to find their neighbours. */
 const NEIGHBOURS_MAX = 200;
 /** Observations the semantic arm brings of its own. */
@@ -243,6 +245,7 @@ async function rankedObservations(
           averageWords: question.averageWords,
           budget: CANDIDATE_BUDGET,
           latestPerNamed: LATEST_PER_NAMED,
+          namedScan: NAMED_SCAN,
           limit: rescoredFor(input.limit, time.range !== null),
           k1: BM25_K1,
           b: BM25_B,

@@ -114,6 +114,31 @@ describe('GET /api/recall', () => {
     expect(answer.results.every((result) => result.entityName === 'Maya')).toBe(true);
   });
 
+  it("finds a named entity's older observation through a word the whole memory repeats", async () => {
+    // "weather" is in 1,000 observations written first: more than the candidates a word brings.
+    // Maya's observation holding it is her oldest, behind 25 newer ones.
+    const large = await newAccount(t.app);
+    for (let walker = 0; walker < 10; walker += 1) {
+      await createEntity(large.req, {
+        name: `Walker ${walker}`,
+        type: 'person',
+        observations: Array.from({ length: 100 }, (_, day) => `Day ${day}: the weather held`),
+      });
+    }
+    await createEntity(large.req, {
+      name: 'Maya',
+      type: 'person',
+      observations: [
+        'The weather in Lisbon turned to storms all week',
+        ...Array.from({ length: 25 }, (_, n) => `Pottery lesson ${n} went fine`),
+      ],
+    });
+    const answer = await recall(large, 'What did Maya say about the weather?');
+    expect(answer.results.map((result) => result.observation)).toContain(
+      'The weather in Lisbon turned to storms all week',
+    );
+  });
+
   it('prefers observations carrying a date for questions about time', async () => {
     const answer = await recall(memory, 'When did Maya join Northwind?');
     expect(answer.results[0]?.observation).toContain('3 March 2024');
