@@ -17,7 +17,7 @@ export const NAME_FIELD_WEIGHT = 1;
  * Past this many matches in an account a word is common: counting further
  * would cost a read per match, and its weight is near the floor anyway.
  */
-export const COMMON_WORD_MATCHES = 300;
+export const COMMON_WORD_MATCHES = 100;
 
 /** Observations in the sample common words are counted in. */
 export const SAMPLE_SIZE = 300;
