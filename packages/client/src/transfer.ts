@@ -8,6 +8,8 @@ export interface ImportSummary {
   entities: number;
   relations: number;
   observations: number;
+  /** What the import left out and why (an alias another entity has, say): at most the first 1,000. */
+  skipped: { file?: string; name?: string; reason: string }[];
 }
 
 export interface ImportOptions {
@@ -267,7 +269,7 @@ export async function importGraph(
   options: { format?: 'json' | 'jsonl' },
 ): Promise<ImportSummary> {
   const plan = planOf(data, options.format);
-  const summary: ImportSummary = { entities: 0, relations: 0, observations: 0 };
+  const summary: ImportSummary = { entities: 0, relations: 0, observations: 0, skipped: [] };
   const ids = new Map<string, string>();
   const byName = !plan.byId;
   /** A relation's end: an entity of the file, or (JSONL, by name) one the space had. */

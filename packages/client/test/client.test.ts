@@ -219,14 +219,25 @@ describe('export and import', () => {
     ).toEqual(['entity', 'entity', 'relation']);
 
     const viaJsonl = engram.withSpace(`in-${randomUUID().slice(0, 8)}`, { create: true });
-    expect(await viaJsonl.import(jsonl)).toEqual({ entities: 2, relations: 1, observations: 2 });
-    expect(await viaJsonl.import(jsonl)).toEqual({ entities: 0, relations: 0, observations: 0 });
+    expect(await viaJsonl.import(jsonl)).toEqual({
+      entities: 2,
+      relations: 1,
+      observations: 2,
+      skipped: [],
+    });
+    expect(await viaJsonl.import(jsonl)).toEqual({
+      entities: 0,
+      relations: 0,
+      observations: 0,
+      skipped: [],
+    });
 
     const viaJson = engram.withSpace(`in-${randomUUID().slice(0, 8)}`, { create: true });
     expect(await viaJson.import(JSON.stringify(document))).toEqual({
       entities: 2,
       relations: 1,
       observations: 2,
+      skipped: [],
     });
     const copy = (await viaJson.export()).entities.find((e) => e.name === 'X')!;
     expect(copy.observations[1]).toMatchObject({ content: 'second', metadata: { source: 'test' } });
@@ -253,9 +264,15 @@ describe('export and import', () => {
       entities: 2,
       relations: 1,
       observations: 2,
+      skipped: [],
     });
     // Read as Markdown without the format too (bytes are a zip); nothing new.
-    expect(await into.import(zip)).toEqual({ entities: 0, relations: 0, observations: 0 });
+    expect(await into.import(zip)).toEqual({
+      entities: 0,
+      relations: 0,
+      observations: 0,
+      skipped: [],
+    });
     const copy = (await into.export()).entities.find((e) => e.name === 'X')!;
     expect(copy.metadata).toEqual({ order: 24 });
     expect(copy.observations.map((o) => [o.content, o.metadata ?? null])).toEqual([
@@ -268,11 +285,13 @@ describe('export and import', () => {
       entities: 1,
       relations: 0,
       observations: 1,
+      skipped: [],
     });
     expect(await into.import(JSON.stringify(memories))).toEqual({
       entities: 0,
       relations: 0,
       observations: 0,
+      skipped: [],
     });
 
     const refused = await into.import('not a zip', { format: 'markdown' }).catch((e) => e);

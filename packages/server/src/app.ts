@@ -60,6 +60,7 @@ export async function buildApp({
     given ??
     (await createRuntime(config, {
       onError: (error, message) => app.log.error({ err: error }, message),
+      onWarn: (fields, message) => app.log.warn(fields, message),
     }));
   if (!given) app.addHook('onClose', () => runtime.close());
   const handle = runtime.database;

@@ -225,9 +225,18 @@ async function serveMcp(config: Config, args: string[]): Promise<void> {
 const IMPORT_FORMATS = ['markdown', 'mem0', 'jsonl', 'json'] as const;
 type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
-/** What an import wrote, in a sentence. */
-function imported(summary: { entities: number; relations: number; observations: number }) {
-  return `Imported ${summary.entities} entities, ${summary.observations} observations and ${summary.relations} relations.`;
+/** What an import wrote, in a sentence, then a line for each thing it left out. */
+function imported(summary: {
+  entities: number;
+  relations: number;
+  observations: number;
+  skipped?: { file?: string; name?: string; reason: string }[];
+}) {
+  const left = (summary.skipped ?? []).map(
+    ({ file, name, reason }) =>
+      `\n  left out: ${[file, name].filter(Boolean).join(': ')}${file || name ? ' — ' : ''}${reason}`,
+  );
+  return `Imported ${summary.entities} entities, ${summary.observations} observations and ${summary.relations} relations.${left.join('')}`;
 }
 
 /**

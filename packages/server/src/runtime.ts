@@ -102,6 +102,7 @@ export interface RuntimeOptions {
   /** Operator commands (import, export) may run long transactions: no statement timeout. */
   unboundedStatements?: boolean | undefined;
   onError?: ((error: unknown, message: string) => void) | undefined;
+  onWarn?: ((fields: Record<string, unknown>, message: string) => void) | undefined;
   /** The account purge's batch size and schedule (tests make batches small and stop it midway). */
   accountPurge?: Parameters<typeof accountsFeature.create>[2];
   /** The embedding indexer's schedule and batch sizes (tests run it by hand). */
@@ -176,6 +177,7 @@ export async function createRuntime(
     noteChanges: (rows) => upkeep.noteChanges(rows),
     lastRequestAt: () => lastRequestAt,
     onError,
+    onWarn: options.onWarn ?? (() => {}),
     onClose: (stop) => stops.unshift(stop),
   };
   const tuning: Record<string, unknown> = {

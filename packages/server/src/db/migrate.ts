@@ -2,7 +2,13 @@ import type { DatabaseHandle } from './connection.js';
 import { migrations } from './migrations/index.js';
 
 /** Any fixed number: every node agrees on it, so only one migrates at a time. */
-const MIGRATION_LOCK = 0x656e6772;
+export const MIGRATION_LOCK = 0x656e6772;
+
+/** The names of the migrations applied, made before the first one runs. */
+export const SCHEMA_MIGRATIONS_TABLE = `create table if not exists schema_migrations (
+  name text primary key,
+  applied_at timestamptz not null default now()
+)`;
 
 /**
  * Applies pending migrations in order, each in its own transaction, under an
@@ -11,10 +17,7 @@ const MIGRATION_LOCK = 0x656e6772;
  */
 export async function migrate(handle: DatabaseHandle): Promise<string[]> {
   return handle.withSession(async (session) => {
-    await session.exec(`create table if not exists schema_migrations (
-      name text primary key,
-      applied_at timestamptz not null default now()
-    )`);
+    await session.exec(SCHEMA_MIGRATIONS_TABLE);
     const applied: string[] = [];
     for (const migration of migrations) {
       await session.exec('begin');

@@ -391,6 +391,19 @@ export interface DuplicateStateTable {
   lease_holder: string | null;
   lease_until: Date | null;
   updated_at: Generated<Date>;
+  /** The entity compared alone after a run that stopped mid-way (migration 034). */
+  working_space: string | null;
+  working_ids: string[] | null;
+}
+
+/** An entity the duplicate finder could not compare, skipped until it is renamed (migration 034). */
+export interface DuplicateFailuresTable {
+  space_id: string;
+  entity_id: string;
+  /** The error's kind, never a name's text. */
+  reason: string;
+  failed_seq: ColumnType<string | number, string | number, string | number>;
+  failed_at: Generated<Date>;
 }
 
 /** An entity's name as the duplicate finder blocks and compares it (migration 031). */
@@ -460,4 +473,5 @@ export interface Database {
   duplicate_names: DuplicateNamesTable;
   duplicate_pairs: DuplicatePairsTable;
   duplicate_dismissals: DuplicateDismissalsTable;
+  duplicate_failures: DuplicateFailuresTable;
 }

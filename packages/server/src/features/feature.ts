@@ -39,6 +39,11 @@ export interface FeatureContext {
   lastRequestAt: () => number;
   /** Errors of background work, logged with what failed. */
   onError: (error: unknown, message: string) => void;
+  /**
+   * What background work skipped and went on without (a row it could not
+   * handle): a warning line with the fields given, which never hold user text.
+   */
+  onWarn: (fields: Record<string, unknown>, message: string) => void;
   /** Runs when the runtime closes, in the reverse order of registration. */
   onClose: (stop: () => void | Promise<void>) => void;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import * as transfer from '../features/transfer/transfer.service.js';
+import * as transfer from '../features/transfer/lossless.js';
 import type { AuthContext } from '../lib/auth-context.js';
 import { createRuntime } from '../runtime.js';
 import {

@@ -7,6 +7,14 @@ const NO_NUL = 'must not contain NUL (\\u0000) characters';
 /** A string the database can store. */
 export const text = (message?: string) => z.string(message).refine(hasNoNul, NO_NUL);
 
+/** The times both databases hold and write back alike: years 1 to 9999, UTC (year 0 does not exist there). */
+export const EARLIEST_TIME = new Date('0001-01-01T00:00:00Z');
+export const LATEST_TIME = new Date('9999-12-31T23:59:59.999Z');
+
+/** True for a real time both databases can store (every time a person or file gives passes here). */
+export const isStorableTime = (at: Date) =>
+  !Number.isNaN(at.getTime()) && at >= EARLIEST_TIME && at <= LATEST_TIME;
+
 /** Comma-separated query values ('a,b') → ['a', 'b'], blanks dropped. */
 export const commaList = text()
   .max(2000)

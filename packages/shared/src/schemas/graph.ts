@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList, hasNoNul, idString, pagination, text } from './common.js';
+import { commaList, hasNoNul, idString, isStorableTime, pagination, text } from './common.js';
 
 export const ENTITY_NAME_MAX = 500;
 export const TYPE_MAX = 100;
@@ -61,6 +61,11 @@ export const aliasList = z
     message: `An entity has at most ${ALIASES_MAX} aliases`,
   });
 
+/** A time a file gives (an import's `createdAt`): ISO 8601 with its zone, from year 1 to 9999. */
+export const storedTime = z.iso
+  .datetime({ offset: true })
+  .refine((value) => isStorableTime(new Date(value)), 'must be a time from year 1 to 9999');
+
 /** An ISO 8601 time (a date alone, or a date and time with its zone). */
 const isoTime = (field: string) =>
   z
@@ -69,7 +74,7 @@ const isoTime = (field: string) =>
     .refine(
       (value) =>
         /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) &&
-        !Number.isNaN(new Date(value).getTime()),
+        isStorableTime(new Date(value)),
       { message: `${field} must be an ISO 8601 date or time (2024-01-31 or 2024-01-31T09:00:00Z)` },
     );
 
@@ -88,15 +93,18 @@ export const validFromNotAfterTo = (value: {
 }) => !value.validFrom || !value.validTo || new Date(value.validFrom) <= new Date(value.validTo);
 export const validOrder = { message: 'validFrom must not be after validTo', path: ['validTo'] };
 
+/** An observation's text: the one limit every door (REST, MCP, imports) applies. */
+export const observationText = text().max(
+  OBSERVATION_MAX,
+  `An observation must be at most ${OBSERVATION_MAX} characters`,
+);
+
 /** An observation given as its text, or as text with metadata and when it held. */
 export const observationInput = z.union([
-  text().max(OBSERVATION_MAX, `An observation must be at most ${OBSERVATION_MAX} characters`),
+  observationText,
   z
     .object({
-      content: text().max(
-        OBSERVATION_MAX,
-        `An observation must be at most ${OBSERVATION_MAX} characters`,
-      ),
+      content: observationText,
       metadata: metadataObject.optional(),
       ...validity,
     })

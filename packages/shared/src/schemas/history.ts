@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableTime } from './common.js';
 import { GRAPH_EVENT_TYPES } from './realtime.js';
 
 /**
@@ -21,12 +22,8 @@ export function parseAsOf(value: string): AsOf | undefined {
     return undefined;
   }
   const at = new Date(value);
-  return Number.isNaN(at.getTime()) || at < EARLIEST_TIME || at > LATEST_TIME ? undefined : { at };
+  return isStorableTime(at) ? { at } : undefined;
 }
-
-/** The times both databases hold and write back alike: years 1 to 9999, UTC (year 0 does not exist there). */
-const EARLIEST_TIME = new Date('0001-01-01T00:00:00Z');
-const LATEST_TIME = new Date('9999-12-31T23:59:59.999Z');
 
 export const asOfParam = z
   .string()

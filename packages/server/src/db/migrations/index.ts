@@ -31,6 +31,7 @@ import * as stagedEvents from './030-staged-events.js';
 import * as duplicates from './031-duplicates.js';
 import * as aliasesAndMerges from './032-aliases-and-merges.js';
 import * as aliasWords from './033-alias-words.js';
+import * as nameKeysAndFinderFailures from './034-name-keys-and-finder-failures.js';
 
 /** Every migration, in order. Names are permanent: add new ones at the end. */
 export const migrations: { name: string; sql: string }[] = [
@@ -67,4 +68,5 @@ export const migrations: { name: string; sql: string }[] = [
   { name: '031-duplicates', sql: duplicates.sql },
   { name: '032-aliases-and-merges', sql: aliasesAndMerges.sql },
   { name: '033-alias-words', sql: aliasWords.sql },
+  { name: '034-name-keys-and-finder-failures', sql: nameKeysAndFinderFailures.sql },
 ];

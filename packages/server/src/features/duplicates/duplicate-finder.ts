@@ -1,12 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/connection.js';
 import * as repo from './duplicates.repository.js';
 import * as log from './finder.repository.js';
-import { blockingKeys } from './blocking.js';
-import { analyseName, compareNameLists, type NameForm } from './names.js';
-import { nameKindOf, PROPOSE_AT, scorePair } from './scoring.js';
+import { compareEntities } from './finder-compare.js';
+import { isRowFault, reasonOf, STOPPED_ON_IT, type RowFailure } from './finder-faults.js';
 
 /**
  * Keeps each space's candidate pairs (`duplicate_pairs`) in step with its
@@ -22,6 +21,14 @@ import { nameKindOf, PROPOSE_AT, scorePair } from './scoring.js';
  * One node works on an account at a time (a lease); a run does a bounded
  * amount of work (`entitiesPerRun`), so one big import leaves the others their
  * turn, and the next run follows after a breath while work is left.
+ *
+ * A row it cannot compare never stops it: the entity is recorded
+ * (`duplicate_failures`), logged as a warning with its id and the error's
+ * kind, and skipped until a later change renames it; the others are compared
+ * all the same (`compareGuarded`). And a row that stops the process cannot
+ * stop it at every start: an account a process left without releasing it is
+ * compared next one entity at a time, each noted first, and an entity found
+ * still noted the time after is recorded and skipped.
  */
 
 export interface FinderOptions {
@@ -69,22 +76,12 @@ const BREATH_MS = 50;
 const FIRST_RUN_MS = 1_000;
 /** The longest rest between two chunks. */
 const MAX_REST_MS = 2_000;
-/** Name matches below this are not worth reading the graph for: nothing lifts them to PROPOSE_AT. */
-const WORTH_SIGNALS = 0.25;
 /** A request that began this long before a chunk, or during it, makes the finder rest after it. */
 const REQUESTS_NEAR_MS = 250;
 /** Events behind below which the finder always follows the log (a scan costs at least this). */
 const SCAN_BEHIND_MIN = 1_000;
 
-/**
- * A blocking key as the table stores it: a 64-bit hash of the space and the
- * key, so that each key of each space is one entry of the index (a
- * collision only adds a candidate, which the comparison then drops).
- */
-export function keyHash(spaceId: string, key: string): string {
-  const digest = createHash('sha1').update(`${spaceId}\u0000${key}`).digest();
-  return digest.readBigInt64BE(0).toString();
-}
+export { formsOf, keyHash } from './finder-compare.js';
 
 /** What one run did. */
 export interface FinderRun {
@@ -96,13 +93,6 @@ export interface FinderRun {
 }
 
 type Budget = { entities: number };
-
-/** An entity being compared: its names as read once. */
-interface Side {
-  id: string;
-  type: string;
-  names: NameForm[];
-}
 
 export class DuplicateFinder {
   private readonly options: FinderOptions;
@@ -124,9 +114,19 @@ export class DuplicateFinder {
   private firstNudgeAt = 0;
   private again = false;
 
+  /** The account whose last holder stopped mid-run: its entities are compared one at a time. */
+  private careful: string | undefined;
+
   constructor(
-    /** `lastRequestAt` (FeatureContext): without it, the finder rests after every chunk. */
-    private readonly deps: { db: Db; lastRequestAt?: () => number },
+    /**
+     * `lastRequestAt` (FeatureContext): without it, the finder rests after
+     * every chunk. `warn`: a row it skipped (never any of the row's text).
+     */
+    private readonly deps: {
+      db: Db;
+      lastRequestAt?: () => number;
+      warn?: (failure: RowFailure, message: string) => void;
+    },
     options: Partial<FinderOptions> = {},
     private readonly onError: (error: unknown) => void = () => {},
   ) {
@@ -274,7 +274,8 @@ export class DuplicateFinder {
           eventSeq: account.eventSeq,
         });
         if (!claimed) continue;
-        let state = claimed;
+        let state: log.StateRow = claimed;
+        if (claimed.unclean) await this.stoppedBefore(claimed);
         const behind = account.eventSeq - state.applied_seq;
         if (state.scan_seq === null && behind > Math.max(account.entities, SCAN_BEHIND_MIN)) {
           // Following a log longer than the account has entities costs more than comparing
@@ -290,6 +291,7 @@ export class DuplicateFinder {
             state.scan_seq !== null ? await this.scan(state, own) : await this.apply(state, own);
           if (!done) run.more = true;
         } finally {
+          this.careful = undefined;
           budget.entities -= before - own.entities;
           run.entities += before - own.entities;
           await log.releaseAccount(db, account.id, this.holder);
@@ -331,7 +333,7 @@ export class DuplicateFinder {
         present: ids,
       });
       const current = space;
-      await this.step(() => this.compare(current, ids, scanSeq, new Map()));
+      await this.step(() => this.compareGuarded(accountId, current, ids, scanSeq, new Map()));
       budget.entities -= Math.max(1, ids.length);
       if (last) {
         space = (await log.nextSpace(db, accountId, space)) ?? null;
@@ -375,7 +377,7 @@ export class DuplicateFinder {
         for (let start = 0; start < ids.length; start += this.options.chunk) {
           if (this.closed) return false;
           const chunk = ids.slice(start, start + this.options.chunk);
-          await this.step(() => this.compare(space, chunk, 0, changed.names));
+          await this.step(() => this.compareGuarded(accountId, space, chunk, 0, changed.names));
           budget.entities -= chunk.length;
         }
       }
@@ -383,6 +385,90 @@ export class DuplicateFinder {
       const ours = await log.setApplied(db, accountId, this.holder, applied, this.options.leaseMs);
       if (!ours) return false;
       if (events.length < this.options.eventsPage) return true;
+    }
+  }
+
+  /**
+   * The account's last holder left it without releasing it: the process
+   * stopped mid-run (or stalled past its lease). When it was then comparing
+   * one entity alone, that entity is the likely cause: it is recorded and
+   * skipped. Either way this turn compares the account one entity at a time.
+   */
+  private async stoppedBefore(state: log.ClaimedState): Promise<void> {
+    const [id] = state.working_ids ?? [];
+    if (state.working_space && id && state.working_ids!.length === 1) {
+      await this.recordFailures(state.working_space, [{ id, reason: STOPPED_ON_IT }]);
+    }
+    this.careful = state.account_id;
+  }
+
+  /**
+   * `compareEntities`, a failing row kept from failing the chunk: an error
+   * of a statement the row caused compares the chunk's entities again one at
+   * a time, and the one that fails alone is recorded and skipped. Any other
+   * error fails the run (the database is away, or busy), tried again later.
+   * After a stop mid-run (`careful`), each entity is noted before it is
+   * compared alone.
+   */
+  private async compareGuarded(
+    accountId: string,
+    space: string,
+    ids: string[],
+    renamedAt: number,
+    eventNames: Map<string, { name: string; seq: number }[]>,
+  ): Promise<void> {
+    const { db } = this.deps;
+    const compare = async (chunk: string[]) => {
+      const failed = await compareEntities(
+        db,
+        space,
+        chunk,
+        renamedAt,
+        eventNames,
+        this.options.perEntity,
+      );
+      await this.recordFailures(
+        space,
+        [...failed].map(([id, error]) => ({ id, reason: reasonOf(error) })),
+      );
+    };
+    const careful = this.careful === accountId;
+    if (!careful) {
+      try {
+        return await compare(ids);
+      } catch (error) {
+        if (this.closed || !isRowFault(error)) throw error;
+        if (ids.length === 1) {
+          return this.recordFailures(space, [{ id: ids[0]!, reason: reasonOf(error) }]);
+        }
+      }
+    }
+    for (const id of ids) {
+      if (this.closed) return;
+      if (careful) await log.noteWorking(db, accountId, this.holder, { space, ids: [id] });
+      try {
+        await compare([id]);
+      } catch (error) {
+        if (this.closed || !isRowFault(error)) throw error;
+        await this.recordFailures(space, [{ id, reason: reasonOf(error) }]);
+      }
+    }
+    // Compared: a stop from here on is no entity's doing.
+    if (careful) await log.noteWorking(db, accountId, this.holder, null);
+  }
+
+  /** Records entities the finder skips from now on, each with a warning in the log. */
+  private async recordFailures(
+    space: string,
+    failures: { id: string; reason: string }[],
+  ): Promise<void> {
+    if (failures.length === 0) return;
+    await repo.recordFailures(this.deps.db, space, failures);
+    for (const { id, reason } of failures) {
+      this.deps.warn?.(
+        { worker: 'duplicate finder', spaceId: space, entityId: id, reason },
+        'duplicate finder: an entity could not be compared; skipped until it is renamed',
+      );
     }
   }
 
@@ -411,114 +497,7 @@ export class DuplicateFinder {
       rest = 0;
     }
   }
-
-  /**
-   * Compares the entities `ids` of a space again: their names and blocking
-   * keys are stored anew, dismissals their renames undo are forgotten, their
-   * candidates are found and scored, and their pairs become those that
-   * score at least PROPOSE_AT. Entities gone take their pairs with them.
-   * `renamedAt`: for a scan, the seq it started at (the names read are at
-   * least that new); for the log, each entity's names and seqs from its events.
-   */
-  private async compare(
-    space: string,
-    ids: string[],
-    renamedAt: number,
-    eventNames: Map<string, { name: string; seq: number }[]>,
-  ): Promise<void> {
-    if (ids.length === 0) return;
-    const { db } = this.deps;
-    const entities = await repo.entitiesOf(db, space, ids);
-    const present = new Set(entities.map((entity) => entity.id));
-    await repo.forgetEntities(
-      db,
-      space,
-      ids.filter((id) => !present.has(id)),
-    );
-    if (entities.length === 0) return;
-
-    const sides = new Map<string, Side>();
-    const nameRows: repo.NameRow[] = [];
-    const probes: repo.Probe[] = [];
-    for (const entity of entities) {
-      const forms = formsOf(entity);
-      sides.set(entity.id, { id: entity.id, type: entity.type, names: forms });
-      // An entity is stored and looks up under the keys of its name and of each alias.
-      const keys = forms.map(blockingKeys);
-      const hashed = (list: string[]) => [...new Set(list)].map((key) => keyHash(space, key));
-      const stored = hashed(keys.flatMap((key) => key.stored));
-      nameRows.push({ entity_id: entity.id, name: entity.name, keys: stored });
-      probes.push({ id: entity.id, probe: hashed(keys.flatMap((key) => key.probe)) });
-    }
-    await repo.replaceNames(db, space, [...present], nameRows);
-    const renames = entities.flatMap((entity) => {
-      const seen = eventNames.get(entity.id);
-      return seen
-        ? seen.map(({ name, seq }) => ({ id: entity.id, name, seq }))
-        : renamedAt > 0
-          ? [{ id: entity.id, name: entity.name, seq: renamedAt }]
-          : [];
-    });
-    await repo.forgetRenamedDismissals(db, space, renames);
-
-    const candidates = await repo.candidatesOf(db, space, probes, this.options.perEntity);
-    // Each pair once, `a` < `b`, whichever side found it.
-    const pairs = new Map<string, { a: Side; b: Side; part?: string }>();
-    const others = new Map<string, Side>();
-    for (const row of candidates) {
-      const source = sides.get(row.source)!;
-      const other =
-        sides.get(row.other) ??
-        others.get(row.other) ??
-        (() => {
-          const side = { id: row.other, type: row.type, names: formsOf(row) };
-          others.set(row.other, side);
-          return side;
-        })();
-      const [a, b] = source.id < other.id ? [source, other] : [other, source];
-      const key = `${a.id} ${b.id}`;
-      if (pairs.has(key)) continue;
-      const match = compareNameLists(a.names, b.names, nameKindOf(a.type, b.type));
-      if (!match || match.score < WORTH_SIGNALS || (match.cap ?? 1) < PROPOSE_AT) continue;
-      pairs.set(key, match.part ? { a, b, part: match.part } : { a, b });
-    }
-
-    const worth = [...pairs.values()];
-    // The words one name shares with longer names, by the hash of their `p:` key.
-    const parts = new Map<string, string>();
-    for (const { part } of worth) if (part) parts.set(part, keyHash(space, `p:${part}`));
-    const [signals, holders] = await Promise.all([
-      repo.pairSignals(
-        db,
-        space,
-        worth.map((pair) => ({ a: pair.a.id, b: pair.b.id })),
-      ),
-      repo.partHolders(db, [...new Set(parts.values())]),
-    ]);
-    const signalOf = new Map(signals.map((row) => [`${row.a} ${row.b}`, row]));
-    const kept: repo.PairRow[] = [];
-    for (const [key, { a, b }] of pairs) {
-      const signal = signalOf.get(key);
-      const scored = scorePair({
-        namesA: a.names,
-        namesB: b.names,
-        typeA: a.type,
-        typeB: b.type,
-        sharedNeighbours: signal?.neighbours ?? 0,
-        sharedObservations: signal?.observations ?? 0,
-        partHolders: (word) => holders.get(parts.get(word) ?? '') ?? 1,
-      });
-      if (scored && scored.score >= PROPOSE_AT) {
-        kept.push({ a: a.id, b: b.id, score: scored.score, reasons: scored.reasons });
-      }
-    }
-    await repo.replacePairs(db, space, [...present], kept);
-  }
 }
-
-/** An entity's names as compared: its name, then its aliases. */
-export const formsOf = (entity: { name: string; aliases: string[] }): NameForm[] =>
-  [entity.name, ...entity.aliases].map(analyseName);
 
 /** The entities a page of events names, by space, with the names entity events gave them. */
 function changesBySpace(

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { planOnce } from '../../db/prepared.js';
+import { NAME_KEY_MAX } from './name-key.js';
 
 /**
  * The candidates' tables (migration 031) — names and their blocking keys,
@@ -26,16 +27,65 @@ const liveSpace = (spaceId: string) => sql`exists (
 
 /**
  * The entities of a live space (none in a space or account being deleted,
- * whose rows the purge is removing: the finder adds nothing there).
+ * whose rows the purge is removing: the finder adds nothing there), each
+ * with the seq at which its comparison failed, if it did (`recordFailures`).
  */
-export async function entitiesOf(db: Db, spaceId: string, ids: string[]): Promise<EntityRow[]> {
+export async function entitiesOf(
+  db: Db,
+  spaceId: string,
+  ids: string[],
+): Promise<(EntityRow & { failed_seq: number | null })[]> {
   if (ids.length === 0) return [];
-  const result = await sql<EntityRow>`
-    select e.id, e.name, e.type, e.aliases from entities e
+  const result = await sql<EntityRow & { failed_seq: number | null }>`
+    select e.id, e.name, e.type, e.aliases, f.failed_seq::float8 as failed_seq
+      from entities e
+      left join duplicate_failures f on f.space_id = e.space_id and f.entity_id = e.id
      where e.space_id = ${spaceId} and e.id = any(${ids}::uuid[])
        and ${liveSpace(spaceId)}
   `.execute(db);
   return result.rows;
+}
+
+/**
+ * Entities the finder could not compare: each is recorded with the reason
+ * (an error's kind, never a name's text) and the account's seq, and its names
+ * and pairs go, so that comparing the others no longer meets it. The finder
+ * skips it until a later change renames it.
+ */
+export async function recordFailures(
+  db: Db,
+  spaceId: string,
+  failures: { id: string; reason: string }[],
+): Promise<void> {
+  if (failures.length === 0) return;
+  const ids = failures.map((failure) => failure.id);
+  await db.transaction().execute(async (trx) => {
+    await sql`
+      insert into duplicate_failures as f (space_id, entity_id, reason, failed_seq)
+      select ${spaceId}, r.id, r.reason,
+             coalesce((select a.event_seq from spaces s join accounts a on a.id = s.account_id
+                        where s.id = ${spaceId}), 0)
+        from jsonb_to_recordset(${JSON.stringify(failures)}::jsonb) as r(id uuid, reason text)
+      on conflict (space_id, entity_id) do update
+         set reason = excluded.reason, failed_seq = excluded.failed_seq, failed_at = now()
+    `.execute(trx);
+    await sql`
+      delete from duplicate_names where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
+    `.execute(trx);
+    await sql`
+      delete from duplicate_pairs
+       where space_id = ${spaceId}
+         and (entity_a = any(${ids}::uuid[]) or entity_b = any(${ids}::uuid[]))
+    `.execute(trx);
+  });
+}
+
+/** Entities compared again after a failure, this time in full: their records go. */
+export async function forgetFailures(db: Db, spaceId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    delete from duplicate_failures where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
+  `.execute(db);
 }
 
 export interface NameRow {
@@ -59,7 +109,9 @@ export async function replaceNames(
     if (rows.length === 0) return;
     await sql`
       insert into duplicate_names (space_id, entity_id, name, keys)
-      select ${spaceId}, r.entity_id, r.name, r.keys
+      -- The name's beginning: the key's index takes at most a third of a page, and a
+      -- row stored before the write doors' limits may hold a longer name.
+      select ${spaceId}, r.entity_id, left(r.name, ${NAME_KEY_MAX}), r.keys
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
              as r(entity_id uuid, name text, keys bigint[])
        where ${liveSpace(spaceId)}
@@ -84,6 +136,9 @@ export async function forgetEntities(db: Db, spaceId: string, ids: string[]): Pr
       delete from duplicate_dismissals
        where space_id = ${spaceId}
          and (entity_a = any(${ids}::uuid[]) or entity_b = any(${ids}::uuid[]))
+    `.execute(trx);
+    await sql`
+      delete from duplicate_failures where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
     `.execute(trx);
   });
 }
@@ -203,33 +258,56 @@ export async function candidatesOf(
   return result.rows;
 }
 
+/** Entities a name about to be created may equal but for case, spacing and punctuation, read at most. */
+const SAME_PER_NAME = 5;
+
 /**
  * For a create's answer (likely-duplicates.ts): for each probe (a name about
  * to be created, by its position), the entities whose names share a blocking
  * key with it, at most `perProbe` each, in no order — the finder's
  * `candidatesOf` without its ranking and its pairs, which a new name has none
- * of. Planned once: every create asks it.
+ * of — and, `same`, those whose name or an alias has its key (`name_key`,
+ * migration 034: equal but for case, spacing and punctuation), read from the
+ * entities themselves, so one written a moment before, which the finder has
+ * not seen yet, is among them. One statement, planned once: every create
+ * asks it.
  */
-export async function namesSharingKeys(
+export async function likelyNames(
   db: Db,
   spaceId: string,
-  probes: { ord: number; probe: string[] }[],
+  probes: { ord: number; name: string; probe: string[] }[],
   perProbe: number,
-): Promise<(Omit<CandidateRow, 'source'> & { ord: number })[]> {
+): Promise<(Omit<CandidateRow, 'source'> & { ord: number; same: boolean })[]> {
   if (probes.length === 0) return [];
-  const result = await sql<Omit<CandidateRow, 'source'> & { ord: number }>`
+  const result = await sql<Omit<CandidateRow, 'source'> & { ord: number; same: boolean }>`
     ${planOnce} with d as (
-      select * from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as x(ord int, probe bigint[])
+      select x.ord, x.probe, name_key(x.name) as key
+        from jsonb_to_recordset(${JSON.stringify(probes)}::jsonb) as x(ord int, name text, probe bigint[])
     ),
     -- The names first, then one entity lookup each: a join order the planner
     -- cannot turn into a probe of the names per entity of the space.
     c as materialized (
-      select d.ord, c.entity_id
+      select d.ord, c.entity_id, false as same
         from d
         cross join lateral (select n.entity_id from duplicate_names n
                              where n.keys && d.probe limit ${perProbe}) c
+      union all
+      select d.ord, s.id, true
+        from d
+        cross join lateral (
+          (select e.id from entities e
+            where e.space_id = ${spaceId} and name_key(e.name) = d.key
+            limit ${SAME_PER_NAME})
+          union
+          (select e.id from entities e
+            where e.aliases <> '{}'
+              and alias_keys(e.space_id, e.aliases) @> array[${spaceId}::uuid::text || ' ' || d.key]
+              and e.space_id = ${spaceId}
+            limit ${SAME_PER_NAME})
+        ) s
+       where d.key <> ''
     )
-    select c.ord, e.id as other, e.name, e.type, e.aliases
+    select c.ord, c.same, e.id as other, e.name, e.type, e.aliases
       from c
       cross join lateral (select e.id, e.name, e.type, e.aliases from entities e
                            where e.space_id = ${spaceId} and e.id = c.entity_id limit 1) e

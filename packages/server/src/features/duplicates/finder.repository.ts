@@ -50,6 +50,15 @@ export async function accountsWithWork(
   }));
 }
 
+/** A claimed account's state, and what the holder before left there. */
+export interface ClaimedState extends StateRow {
+  /** Another holder had it and did not release it: that process stopped mid-run, or stalled past its lease. */
+  unclean: boolean;
+  /** The entities that holder noted it was comparing one at a time (`noteWorking`), if any. */
+  working_space: string | null;
+  working_ids: string[] | null;
+}
+
 /**
  * Takes the account for `leaseMs` unless another holder has it. A first
  * claim creates its state: a scan of every space, then the log after `eventSeq`.
@@ -58,22 +67,44 @@ export async function claimAccount(
   db: Db,
   accountId: string,
   claim: { holder: string; leaseMs: number; eventSeq: number },
-): Promise<StateRow | undefined> {
-  const result = await sql<StateRow>`
+): Promise<ClaimedState | undefined> {
+  const result = await sql<ClaimedState>`
+    with before as (select lease_holder from duplicate_state where account_id = ${accountId})
     insert into duplicate_state as s (account_id, scan_seq, lease_holder, lease_until)
     values (${accountId}, ${claim.eventSeq}, ${claim.holder},
             now() + ${claim.leaseMs} * interval '1 millisecond')
     on conflict (account_id) do update
        set lease_holder = excluded.lease_holder, lease_until = excluded.lease_until, updated_at = now()
      where s.lease_until is null or s.lease_until < now() or s.lease_holder = excluded.lease_holder
-    returning ${stateColumns}
+    returning ${stateColumns}, s.working_space, s.working_ids,
+              coalesce((select b.lease_holder <> ${claim.holder}::uuid from before b), false) as unclean
   `.execute(db);
   return result.rows[0];
 }
 
+/**
+ * Notes the entities the holder compares next, one at a time after an
+ * unclean claim (null: none); false when the lease is gone.
+ */
+export async function noteWorking(
+  db: Db,
+  accountId: string,
+  holder: string,
+  working: { space: string; ids: string[] } | null,
+): Promise<boolean> {
+  const result = await sql`
+    update duplicate_state
+       set working_space = ${working?.space ?? null}, working_ids = ${working?.ids ?? null}::uuid[]
+     where account_id = ${accountId} and lease_holder = ${holder}
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0) > 0;
+}
+
 export async function releaseAccount(db: Db, accountId: string, holder: string): Promise<void> {
   await sql`
-    update duplicate_state set lease_holder = null, lease_until = null, updated_at = now()
+    update duplicate_state
+       set lease_holder = null, lease_until = null, working_space = null, working_ids = null,
+           updated_at = now()
      where account_id = ${accountId} and lease_holder = ${holder}
   `.execute(db);
 }

@@ -3,7 +3,7 @@ import type { GraphService } from '../graph/index.js';
 import { DuplicateFinder, type FinderOptions } from './duplicate-finder.js';
 import { duplicatesRoutes } from './duplicates.routes.js';
 import { createDuplicatesService } from './duplicates.service.js';
-import { likelyDuplicatesOf } from './likely-duplicates.js';
+import { likelyDuplicatesOf, twinsOf } from './likely-duplicates.js';
 
 export type { DuplicatesService } from './duplicates.service.js';
 export type { FinderOptions } from './duplicate-finder.js';
@@ -19,7 +19,12 @@ export const duplicatesFeature = defineFeature({
   name: 'duplicates',
   create(context, { graph }: { graph: GraphService }, tuning?: Partial<FinderOptions>) {
     const finder = new DuplicateFinder(
-      { db: context.db, lastRequestAt: context.lastRequestAt },
+      {
+        db: context.db,
+        lastRequestAt: context.lastRequestAt,
+        // The skipped row's ids and the error's kind, never its text.
+        warn: (failure, message) => context.onWarn({ ...failure }, message),
+      },
       {
         // One embedded process makes every write itself and wakes on it: its timer is for catching up.
         pollMs: context.config.DATABASE_URL ? 2_000 : 5_000,
@@ -33,6 +38,7 @@ export const duplicatesFeature = defineFeature({
     );
     graph.attachLikelyDuplicates({
       likelyDuplicatesOf: (auth, given) => likelyDuplicatesOf(context.db, auth.space.id, given),
+      twinsOf,
     });
     finder.start();
     context.onPublished(() => finder.nudge());

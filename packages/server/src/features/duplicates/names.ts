@@ -7,6 +7,7 @@
  * name by name (`compareNameLists`).
  */
 
+import { ALIASES_MAX, ENTITY_NAME_MAX } from '@engram/shared';
 import {
   ABBREVIATION_OF,
   COMPANY_SUFFIXES,
@@ -20,6 +21,9 @@ import {
   TAILS,
   TITLES,
 } from './name-words.js';
+import { editDistance, trigramSimilarity } from './letters.js';
+
+export { EDIT_COMPARED_MAX, editDistance, trigramSimilarity } from './letters.js';
 
 /** What kind of thing the names are of: person names and company names follow rules of their own. */
 export type NameKind = 'person' | 'organization' | 'other';
@@ -54,7 +58,16 @@ export interface NameForm {
   numeronym?: string;
   /** A one-word name's parts as its capitals show them ("JavaScript" → java, script), for acronyms. */
   camel?: string[];
+  /** The name is longer than NAME_ANALYSED_MAX: its parts are those of its beginning. */
+  cut?: true;
 }
+
+/** Characters of a name read into its parts: the longest name the write doors take (ENTITY_NAME_MAX). */
+export const NAME_ANALYSED_MAX = ENTITY_NAME_MAX;
+/** Words of a name compared at most. */
+export const NAME_WORDS_MAX = 64;
+/** An entity's aliases compared at most: as many as the write doors let it have. */
+export const ALIASES_COMPARED_MAX = ALIASES_MAX;
 
 /** "3.0" → "3", "007" → "7", "2.10" → "2.10". */
 function normalNumber(text: string): string {
@@ -86,9 +99,15 @@ function foldPunctuation(text: string): string {
 
 const QUALIFIER = /[([{]([^)\]}]*)[)\]}]?/g;
 
-/** A name read into its parts, once. */
+/**
+ * A name read into its parts, once. Only its first NAME_ANALYSED_MAX
+ * characters and NAME_WORDS_MAX words: rows stored before the write doors'
+ * limits may hold longer names, and the work stays bounded whatever they hold.
+ */
 export function analyseName(raw: string): NameForm {
-  const lowered = raw.toLowerCase().replace(/\s+/g, ' ').trim();
+  const cut = raw.length > NAME_ANALYSED_MAX;
+  const head = cut ? raw.slice(0, NAME_ANALYSED_MAX).replace(/[\uD800-\uDBFF]$/, '') : raw;
+  const lowered = head.toLowerCase().replace(/\s+/g, ' ').trim();
   const unaccented = unaccent(lowered);
   const folded = foldPunctuation(unaccented);
   const allCompact = folded.replaceAll(' ', '');
@@ -149,6 +168,7 @@ export function analyseName(raw: string): NameForm {
     return false;
   });
   numbers.sort();
+  words = words.slice(0, NAME_WORDS_MAX);
 
   const form: NameForm = {
     raw,
@@ -164,7 +184,8 @@ export function analyseName(raw: string): NameForm {
     titles,
   };
   if (numeronym) form.numeronym = numeronym;
-  const token = raw.trim();
+  if (cut) form.cut = true;
+  const token = head.trim();
   if (words.length === 1 && /^\p{L}+$/u.test(token)) {
     const camel = token.split(/(?<=\p{Ll})(?=\p{Lu})/u).map((part) => unaccent(part.toLowerCase()));
     if (camel.length >= 2) form.camel = camel;
@@ -196,49 +217,6 @@ export interface NameMatch {
   cap?: number;
   /** The one word a name shares with a longer name ("Ada" in "Ada Lovelace"): how common it is weighs. */
   part?: string;
-}
-
-/** Optimal string alignment distance (Levenshtein with adjacent transpositions), stopping past `max`. */
-export function editDistance(a: string, b: string, max = Infinity): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    rows.push([i]);
-  }
-  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let best = Infinity;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, rows[i - 2]![j - 2]! + 1);
-      }
-      rows[i]![j] = value;
-      best = Math.min(best, value);
-    }
-    if (best > max) return max + 1;
-  }
-  return rows[a.length]![b.length]!;
-}
-
-function trigrams(text: string): Set<string> {
-  const grams = new Set<string>();
-  for (const word of text.split(' ').filter(Boolean)) {
-    const padded = `  ${word} `;
-    for (let i = 0; i + 3 <= padded.length; i++) grams.add(padded.slice(i, i + 3));
-  }
-  return grams;
-}
-
-/** Trigram similarity as pg_trgm's `similarity` computes it. */
-export function trigramSimilarity(a: string, b: string): number {
-  const ga = trigrams(a);
-  const gb = trigrams(b);
-  if (ga.size === 0 || gb.size === 0) return 0;
-  let shared = 0;
-  for (const gram of ga) if (gb.has(gram)) shared += 1;
-  return shared / (ga.size + gb.size - shared);
 }
 
 type WordMatch = 'equal' | 'abbreviation' | 'nickname' | 'initial' | 'typo' | 'shortened';
@@ -295,36 +273,48 @@ interface Alignment {
   matches: { kind: WordMatch; short: string; long: string; longIndex: number }[];
 }
 
-/** The best order-keeping matching of `short`'s words with `long`'s. */
-function align(short: string[], long: string[]): Alignment {
-  const table: Alignment[][] = [];
-  for (let i = 0; i <= short.length; i++) {
-    table.push([]);
-    for (let j = 0; j <= long.length; j++) {
-      if (i === 0 || j === 0) {
-        table[i]![j] = { quality: 0, matches: [] };
-        continue;
+/**
+ * The best order-keeping matching of `short`'s words with `long`'s: a table
+ * of qualities and the step that led to each cell, walked back once, over
+ * at most NAME_WORDS_MAX words of each.
+ */
+function align(shortWords: string[], longWords: string[]): Alignment {
+  const short = shortWords.slice(0, NAME_WORDS_MAX);
+  const long = longWords.slice(0, NAME_WORDS_MAX);
+  const width = long.length + 1;
+  const quality = new Float64Array((short.length + 1) * width);
+  // 0: from above (the short word unmatched), 1: from the left, else the match's kind.
+  const step: (0 | 1 | WordMatch)[] = new Array<0 | 1 | WordMatch>(quality.length).fill(0);
+  for (let i = 1; i <= short.length; i++) {
+    for (let j = 1; j <= long.length; j++) {
+      const cell = i * width + j;
+      let best = quality[cell - width]!;
+      let from: 0 | 1 | WordMatch = 0;
+      if (quality[cell - 1]! > best) {
+        best = quality[cell - 1]!;
+        from = 1;
       }
-      let best = table[i - 1]![j]!;
-      if (table[i]![j - 1]!.quality > best.quality) best = table[i]![j - 1]!;
       const kind = wordMatch(short[i - 1]!, long[j - 1]!);
-      if (kind) {
-        const before = table[i - 1]![j - 1]!;
-        const quality = before.quality + QUALITY[kind];
-        if (quality > best.quality) {
-          best = {
-            quality,
-            matches: [
-              ...before.matches,
-              { kind, short: short[i - 1]!, long: long[j - 1]!, longIndex: j - 1 },
-            ],
-          };
-        }
+      if (kind && quality[cell - width - 1]! + QUALITY[kind] > best) {
+        best = quality[cell - width - 1]! + QUALITY[kind];
+        from = kind;
       }
-      table[i]![j] = best;
+      quality[cell] = best;
+      step[cell] = from;
     }
   }
-  return table[short.length]![long.length]!;
+  const matches: Alignment['matches'] = [];
+  for (let i = short.length, j = long.length; i > 0 && j > 0;) {
+    const from = step[i * width + j]!;
+    if (from === 0) i -= 1;
+    else if (from === 1) j -= 1;
+    else {
+      matches.push({ kind: from, short: short[i - 1]!, long: long[j - 1]!, longIndex: j - 1 });
+      i -= 1;
+      j -= 1;
+    }
+  }
+  return { quality: quality[quality.length - 1]!, matches: matches.reverse() };
 }
 
 const SAME_BUT_FOR_CASE = 'same name but for case and spacing';
@@ -499,6 +489,12 @@ export function compareNames(
   b: NameForm,
   kind: NameKind = 'other',
 ): NameMatch | undefined {
+  // A name cut short is like another only when the whole of both is, but for case.
+  if (a.cut || b.cut) {
+    return a.raw.toLowerCase() === b.raw.toLowerCase()
+      ? { score: 0.97, reason: SAME_BUT_FOR_CASE }
+      : undefined;
+  }
   if (a.lowered === b.lowered) return { score: 0.97, reason: SAME_BUT_FOR_CASE };
   // Names of symbols alone (emoji, punctuation) fold to nothing: only case could tell them alike.
   if (!a.folded || !b.folded) return undefined;

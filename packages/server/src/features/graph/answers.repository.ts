@@ -117,7 +117,11 @@ export async function readAnswer(
   };
 }
 
-/** The answer for the named entities (unknown names skipped), in the order named, at most `limit`. */
+/**
+ * The answer for the named entities (unknown names skipped), in the order
+ * named, at most `limit`: each entity once, where it was first named (by its
+ * name or an alias).
+ */
 export async function namedAnswer(
   db: Db,
   spaceId: string,
@@ -129,10 +133,11 @@ export async function namedAnswer(
     db,
     spaceId,
     {
-      page: sql`select e.id, g.ord
+      page: sql`select e.id, min(g.ord) as ord
                   from unnest(${hidden(sql`${[...new Set(names)]}::text[]`)}) with ordinality as g(name, ord)
                   cross join lateral ${entityNamed(spaceId, sql`g.name`, sql`e.id`)} e
-                 order by g.ord
+                 group by e.id
+                 order by ord
                  limit ${hidden(sql`${limit}::int`)}`,
     },
     budget,

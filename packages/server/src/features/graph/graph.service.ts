@@ -1,6 +1,7 @@
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { bindService } from '../feature.js';
 import * as entities from './entities.service.js';
+import { entityNameOf } from './names.js';
 import type { ExistingName, NewEntityInput } from './entities.service.js';
 import * as reads from './graph-reads.service.js';
 import * as observations from './observations.service.js';
@@ -46,11 +47,15 @@ export function createGraphService(deps: GraphDeps) {
     },
     /**
      * `createEntities`, answering also the likely duplicates of the entities
-     * it made (none when consolidation is not attached). The lookup reads
-     * only what the duplicate finder keeps, which a create never writes, so
-     * it is sent beside the create, not after it: on PGlite's one connection
-     * it would wait behind the write's bookkeeping (bench/README.md). A failed
-     * lookup leaves the list empty, never the create failed.
+     * it made (none when consolidation is not attached): existing entities,
+     * and the earlier of two it made whose names are equal but for case,
+     * spacing and punctuation. The lookup reads only what the duplicate
+     * finder keeps and the entities' name keys, which this create does not
+     * change before its commit, so it is sent beside the create, not after
+     * it: on PGlite's one connection it would wait behind the write's
+     * bookkeeping (bench/README.md). What it finds of the entities just made
+     * (the create committed first) is left out. A failed lookup leaves the
+     * list empty, never the create failed.
      */
     async createEntitiesNamingDuplicates(
       auth: SpaceAuth,
@@ -58,19 +63,34 @@ export function createGraphService(deps: GraphDeps) {
       options: { existing: ExistingName },
       onLookupFailed: (error: unknown) => void,
     ) {
+      // The names as the create stores them (trimmed), so that each hint finds its entity.
+      const asStored = given.map((entity) => ({
+        name: storedName(entity.name),
+        type: entity.type,
+      }));
       const lookup =
         likely && given.length > 0
-          ? likely.likelyDuplicatesOf(auth, given).catch((error: unknown) => {
+          ? likely.likelyDuplicatesOf(auth, asStored).catch((error: unknown) => {
               onLookupFailed(error);
               return [];
             })
           : Promise.resolve([]);
       const created = await entities.createEntities(deps, auth, given, options);
       const byName = new Map(created.map((entity) => [entity.name, entity]));
-      const possibleDuplicates = (await lookup).flatMap(({ of, other, score }) => {
+      const ids = new Set(created.map((entity) => entity.id));
+      const found = (await lookup).flatMap(({ of, other, score }) => {
         const entity = byName.get(of);
-        return entity ? [{ of: { id: entity.id, name: entity.name }, other, score }] : [];
+        return entity && !ids.has(other.id)
+          ? [{ of: { id: entity.id, name: entity.name }, other, score }]
+          : [];
       });
+      const twins =
+        likely?.twinsOf(created.map(({ id, name, type }) => ({ id, name, type }))) ?? [];
+      // Each created entity's hints together, in the order they were given.
+      const order = new Map(created.map((entity, index) => [entity.id, index]));
+      const possibleDuplicates = [...found, ...twins].sort(
+        (a, b) => order.get(a.of.id)! - order.get(b.of.id)! || b.score - a.score,
+      );
       return { created, possibleDuplicates };
     },
     ...bindService(deps, {
@@ -118,5 +138,20 @@ export interface LikelyDuplicatesPort {
   likelyDuplicatesOf(
     auth: SpaceAuth,
     given: { name: string; type: string }[],
-  ): Promise<{ of: string; other: { id: string; name: string; type: string }; score: number }[]>;
+  ): Promise<{ of: string; other: EntityBrief; score: number }[]>;
+  /** Entities of one create that name one thing: each later one with the first (`other`). */
+  twinsOf(
+    created: EntityBrief[],
+  ): { of: { id: string; name: string }; other: EntityBrief; score: number }[];
+}
+
+type EntityBrief = { id: string; name: string; type: string };
+
+/** A name as the create stores it, or as given when the create will refuse it. */
+function storedName(name: string): string {
+  try {
+    return entityNameOf(name, 'name');
+  } catch {
+    return name;
+  }
 }

@@ -323,7 +323,7 @@ export async function addObservations(
     const earlier = perEntity.get(addition.entity) ?? [];
     perEntity.set(addition.entity, cleanObservations([...earlier, ...cleaned]));
   }
-  const { added, counts } = await observationRepo
+  const { added, counts, byKey } = await observationRepo
     .appendObservations(
       scope.trx,
       scope.spaceId,
@@ -346,10 +346,8 @@ export async function addObservations(
       throw missingEntities([...perEntity.keys()].filter((name) => unknown.has(name)));
     });
   scope.grew(counts);
-  const byEntity = groupBy(added, (row) => row.entity_id);
-  if (by === 'id') return byEntity;
-  const nameOf = new Map(counts.map((count) => [count.id, count.name]));
-  return new Map([...byEntity].map(([entityId, rows]) => [nameOf.get(entityId)!, rows]));
+  // By name, under the key given: an alias's additions are reported under the alias.
+  return by === 'id' ? groupBy(added, (row) => row.entity_id) : byKey;
 }
 
 /**

@@ -102,8 +102,11 @@ export interface ObservationCount {
 /**
  * The end of an insert of observations (its CTE `inserted`): their entities'
  * counts raised and touched, and each row with its entity's name and count.
+ * `keyed`: each row also carries the key it was given under (`entity_key`,
+ * from the CTE `fresh`, one row per entity and text), for a by-name call
+ * whose key may be an alias.
  */
-const countedInserted = (spaceId: string) => sql`
+const countedInserted = (spaceId: string, keyed = false) => sql`
     counted as (
       update entities e set observations_count = e.observations_count + c.count,
                             updated_at = clock_timestamp()
@@ -111,8 +114,10 @@ const countedInserted = (spaceId: string) => sql`
        where e.space_id = ${spaceId} and e.id = c.entity_id
       returning e.id, e.name, e.observations_count
     )
-    select i.*, c.name as entity_name, c.observations_count as entity_count, null as staged
-      from inserted i join counted c on c.id = i.entity_id`;
+    select i.*, c.name as entity_name, c.observations_count as entity_count,
+           ${keyed ? sql`f.entity::text` : sql`null::text`} as entity_key, null as staged
+      from inserted i join counted c on c.id = i.entity_id
+      ${keyed ? sql`join fresh f on f.entity_id = i.entity_id and f.content = i.content` : sql``}`;
 /**
  * Appends observations to existing entities in one statement: each after its
  * entity's last one, skipping texts the entity already has, raising the
@@ -129,8 +134,8 @@ export async function appendObservations(
   items: ObservationInsert[],
   by: 'id' | 'name' = 'id',
   staging?: Staging,
-): Promise<{ added: ObservationRow[]; counts: ObservationCount[] }> {
-  if (items.length === 0) return { added: [], counts: [] };
+): Promise<Added> {
+  if (items.length === 0) return { added: [], counts: [], byKey: new Map() };
   const batch = JSON.stringify(
     items.map((item) => ({
       entity: item.entity,
@@ -160,7 +165,14 @@ export async function appendObservations(
     ),
     fresh as (
       select g.*, row_number() over (partition by g.entity_id order by g.ord) as nth
-        from given g
+        from ${
+          by === 'name'
+            ? // A name and an alias of one entity may give the same text: it is added once.
+              sql`(select g.*, row_number() over (partition by g.entity_id, observation_key(g.content)
+                                                  order by g.ord) as copy
+                     from given g) g`
+            : sql`given g`
+        }
         -- A probe of the entity's observations per given text. As NOT EXISTS
         -- the planner, guessing 100 given rows, could hash the account's every
         -- observation instead (14 ms at 10k entities); LIMIT keeps it a probe.
@@ -168,7 +180,7 @@ export async function appendObservations(
                             where o.space_id = ${spaceId} and o.entity_id = g.entity_id
                               and observation_key(o.content) = observation_key(g.content)
                             limit 1) known on true
-       where g.entity_id is not null and known.seen is null
+       where g.entity_id is not null and known.seen is null ${by === 'name' ? sql`and g.copy = 1` : sql``}
     ),
     inserted as (
       insert into observations (space_id, entity_id, content, metadata, position, valid_from, valid_to)
@@ -180,9 +192,9 @@ export async function appendObservations(
        order by f.ord
       returning ${observationColumns}
     ),
-    ${countedInserted(spaceId)}
+    ${countedInserted(spaceId, by === 'name')}
     union all
-    select null, null, null, null, null, null, null, null, null, null, ${stageAdded(
+    select null, null, null, null, null, null, null, null, null, null, null, ${stageAdded(
       staging,
       sql`(select coalesce(jsonb_agg(distinct g.entity::text), '[]') from given g where g.entity_id is null)`,
     )}
@@ -197,14 +209,22 @@ export async function appendObservations(
 type AddedRow = ObservationRow & {
   entity_name: string;
   entity_count: number;
+  entity_key: string | null;
   staged: boolean | null;
 };
 
-/** The observations a statement added, and the counts of the entities that grew. */
-function readAdded(rows: AddedRow[]): { added: ObservationRow[]; counts: ObservationCount[] } {
+/** What a statement added: the rows, the counts of the entities that grew, and (by name) the rows by the key each was given under. */
+export interface Added {
+  added: ObservationRow[];
+  counts: ObservationCount[];
+  byKey: Map<string, ObservationRow[]>;
+}
+
+function readAdded(rows: AddedRow[]): Added {
   const counts = new Map<string, ObservationCount>();
   const added: ObservationRow[] = [];
-  for (const { entity_name, entity_count, staged, ...row } of rows) {
+  const byKey = new Map<string, ObservationRow[]>();
+  for (const { entity_name, entity_count, entity_key, staged, ...row } of rows) {
     if (staged !== null) continue;
     counts.set(row.entity_id, {
       id: row.entity_id,
@@ -212,8 +232,12 @@ function readAdded(rows: AddedRow[]): { added: ObservationRow[]; counts: Observa
       observations_count: entity_count,
     });
     added.push(row);
+    if (entity_key === null) continue;
+    const keyed = byKey.get(entity_key);
+    if (keyed) keyed.push(row);
+    else byKey.set(entity_key, [row]);
   }
-  return { added, counts: [...counts.values()] };
+  return { added, counts: [...counts.values()], byKey };
 }
 
 /**
@@ -403,8 +427,8 @@ export async function restoreObservations(
   spaceId: string,
   items: ObservationRestore[],
   staging: Staging,
-): Promise<{ added: ObservationRow[]; counts: ObservationCount[] }> {
-  if (items.length === 0) return { added: [], counts: [] };
+): Promise<Added> {
+  if (items.length === 0) return { added: [], counts: [], byKey: new Map() };
   const result = await sql<AddedRow>`
     with given as (
       select * from json_to_recordset(${JSON.stringify(items)}::json) as g(
@@ -420,7 +444,7 @@ export async function restoreObservations(
     ),
     ${countedInserted(spaceId)}
     union all
-    select null, null, null, null, null, null, null, null, null, null,
+    select null, null, null, null, null, null, null, null, null, null, null,
            ${stageAdded(staging, sql`'[]'::jsonb`)}
      order by entity_id, position
   `.execute(db);

@@ -33,8 +33,10 @@ export async function addObservations(
 
 /**
  * Adds the contents each named entity does not have yet; every named entity
- * must exist (404 naming the missing ones). An entity named twice reports
- * what it gained once, under its first mention.
+ * must exist (404 naming the missing ones). Each addition reports what it
+ * added under the name or alias it gave; a name given twice reports once,
+ * under its first mention, and a text given under a name and an alias of one
+ * entity is added once, under the first.
  */
 export async function addObservationsByName(
   deps: GraphDeps,

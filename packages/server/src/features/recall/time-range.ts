@@ -1,6 +1,6 @@
 import { recallTimeBound, type RecallTimeRange } from '@engram/shared';
 import { badRequest } from '../../lib/errors.js';
-import { timeInQuestion } from './time-words.js';
+import { EARLIEST_TIME, LATEST_TIME, timeInQuestion } from './time-words.js';
 
 /**
  * The time range a recall keeps to (decision 020, issue 60): `since`/`until`
@@ -65,12 +65,22 @@ export function resolveTime(
   defaultNow: Date,
   field: (name: string) => string = (name) => name,
 ): ResolvedTime {
-  const now = args.now ? recallTimeBound(args.now, 'now') : defaultNow;
+  // A time outside years 1 to 9999 (with its zone, as stored) is refused, as `asOf` is.
+  const bound = (name: 'since' | 'until' | 'now') => {
+    const value = args[name];
+    if (!value) return null;
+    const at = recallTimeBound(value, name);
+    if (at < EARLIEST_TIME || at > LATEST_TIME) {
+      throw badRequest(field(name), `${name} must be a time from year 1 to 9999 (UTC)`);
+    }
+    return at;
+  };
+  const now = bound('now') ?? defaultNow;
   const time = timeInQuestion(question, now);
   const timeWords = time?.phrases ?? '';
   if (args.since !== undefined || args.until !== undefined) {
-    const since = args.since ? recallTimeBound(args.since, 'since') : null;
-    const until = args.until ? recallTimeBound(args.until, 'until') : null;
+    const since = bound('since');
+    const until = bound('until');
     if (since && until && since > until) {
       throw badRequest(field('until'), 'until must not be before since');
     }

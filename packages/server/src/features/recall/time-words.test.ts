@@ -77,6 +77,48 @@ describe('time words in a question', () => {
     expect(range('what did we plan in September?')?.since).toBe('2023-09-01T00:00:00.000Z');
   });
 
+  it('reads years from 1 to 9999 as written, not as this year', () => {
+    expect(range('What happened in September 1843?')).toEqual({
+      since: '1843-09-01T00:00:00.000Z',
+      until: '1843-09-30T23:59:59.999Z',
+    });
+    expect(range('What did Ada publish in 1843?')).toEqual({
+      since: '1843-01-01T00:00:00.000Z',
+      until: '1843-12-31T23:59:59.999Z',
+    });
+    expect(range('what was built before 1900')).toEqual({
+      since: null,
+      until: '1899-12-31T23:59:59.999Z',
+    });
+    expect(range('Who has ruled England since 1066?')).toEqual({
+      since: '1066-01-01T00:00:00.000Z',
+      until: null,
+    });
+    expect(range('What happened in 1843 in London?')?.since).toBe('1843-01-01T00:00:00.000Z');
+    expect(range('between 1843 and 1850')).toEqual({
+      since: '1843-01-01T00:00:00.000Z',
+      until: '1850-12-31T23:59:59.999Z',
+    });
+    expect(range('born on the 10th of December 1815')?.since).toBe('1815-12-10T00:00:00.000Z');
+    expect(range('during 2150')?.until).toBe('2150-12-31T23:59:59.999Z');
+    expect(range('in 9999')?.until).toBe('9999-12-31T23:59:59.999Z');
+    // Years 1 to 999 in an ISO date, as written (not 1900 + the year).
+    expect(range('what happened on 0043-09-01?')).toEqual({
+      since: '0043-09-01T00:00:00.000Z',
+      until: '0043-09-01T23:59:59.999Z',
+    });
+    expect(range('in 0800-05-01')?.since).toBe('0800-05-01T00:00:00.000Z');
+    // A range past the times stored ends at their edge.
+    expect(range('after 9999-12-31')).toEqual({ since: '9999-12-31T23:59:59.999Z', until: null });
+    expect(range('before 0001-01-01')).toEqual({ since: null, until: '0001-01-01T00:00:00.000Z' });
+    expect(range('last year', new Date('0001-06-01T00:00:00Z'))).toEqual({
+      since: '0001-01-01T00:00:00.000Z',
+      until: '0001-01-01T00:00:00.000Z',
+    });
+    // After "by" a year alone counts from 1900 to 2099, as before.
+    expect(range('what must be done by 2030')?.until).toBe('2030-12-31T23:59:59.999Z');
+  });
+
   it('reads before, after, since and between as open or closed bounds', () => {
     expect(range('Where did Ada work before 2020?')).toEqual({
       since: null,
@@ -137,7 +179,16 @@ describe('time words in a question', () => {
       'the march on Washington',
       'after work he runs 2000 meters',
       'in 31 February 2024',
-      'what is the snowfall in 1850?',
+      // Numbers that count something (a year alone is read from 1000 to 9999).
+      'what is the snowfall in 1850 mm?',
+      'did Sam run in 1500 meters races',
+      'the club has a population of 1500',
+      'Rome was founded in 753 BC',
+      'what was built in 1200 BC?',
+      'between 1000 and 5000 rows',
+      'in 3 apples',
+      'in 0800',
+      'on 0000-01-01',
     ]) {
       expect(range(question), question).toBeNull();
     }

@@ -11,6 +11,13 @@
  * - "recently", "lately": the last 30 days up to `now`.
  * - "in|during|on <date>", "<month> <year>", "<day> <month> <year>", an ISO
  *   date: that day, month or year ("in March" alone: the latest March not after `now`).
+ *   Years are read as written: four digits, 1000 to 9999 ("in 1843", "September
+ *   1843"), or any year from 1 in an ISO date ("0800-05-01"). A number followed
+ *   by what it counts ("before 1000 users", "2000 meters") or by BC is no year,
+ *   and after "of", "for", "by" or "on" a year alone counts only from 1900 to
+ *   2099 ("a population of 1500").
+ * A range ending outside years 1 to 9999 (the times stored, as for `asOf`)
+ * stops at their edge.
  * - "before <date>": up to the instant before it; "after <date>": from the
  *   instant after it; "since <date>": from its start; "between <date> and
  *   <date>": both; "after X and before Y" combine.
@@ -56,17 +63,35 @@ const MONTH_NAMES = [
   'dec(?:ember)?',
 ];
 const MONTH = `(${MONTH_NAMES.join('|')})`;
-const YEAR = '((?:19|20)\\d{2})';
+const YEAR = '([1-9]\\d{3})';
 const DAY_OF_MONTH = '(\\d{1,2})(?:st|nd|rd|th)?';
+
+/**
+ * What a bare number counts, when it is followed by it: no year then. Case
+ * matters: a plural is lower case ("1843 Jones" is a year); a few words
+ * ending in s are not plurals.
+ */
+const COUNTED =
+  /^\s*(?:%|B\.?C\.?(?:E\.?)?(?![A-Za-z])|(?:percent|per|times|people|persons|men|women|children|feet|ms|mm|cm|km|mg|kg|ml|mi|ft|lb|[kKmMgGtT][bB])\b|(?!(?:this|was|has|his|its|does|yes|always|perhaps|whereas|thus|less|unless|across|plus|towards|besides|sometimes|afterwards|onwards)\b)[a-z]{2,}s\b)/;
+
+/** The times stored (years 1 to 9999, UTC, as for `asOf`): a range is kept within them. */
+export const EARLIEST_TIME = new Date('0001-01-01T00:00:00.000Z');
+export const LATEST_TIME = new Date('9999-12-31T23:59:59.999Z');
 
 const monthIndex = (word: string) =>
   MONTH_NAMES.findIndex((pattern) => new RegExp(`^(?:${pattern})$`, 'i').test(word));
 
-const startOfDay = (at: Date) =>
-  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+/** Midnight UTC of a day; years 0 to 99 as written (`Date.UTC` reads them as 1900 to 1999). */
+function utcDay(year: number, month: number, day: number): Date {
+  const at = new Date(0);
+  at.setUTCFullYear(year, month, day);
+  return at;
+}
+
+const startOfDay = (at: Date) => utcDay(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
 const endBefore = (start: Date) => new Date(start.getTime() - 1);
 const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY);
-const monthStart = (year: number, month: number) => new Date(Date.UTC(year, month, 1));
+const monthStart = (year: number, month: number) => utcDay(year, month, 1);
 
 const earliest = (a: Date | null, b: Date) => (a && a < b ? a : b);
 const latest = (a: Date | null, b: Date) => (a && a > b ? a : b);
@@ -93,59 +118,81 @@ function weekPeriod(now: Date, weeksBack: number): Period {
   return { start: monday, end: endBefore(addDays(monday, 7)) };
 }
 
-/** A real calendar day, or undefined (31 February). */
+/** A real calendar day, or undefined (31 February, year 0). */
 function calendarDay(year: number, month: number, day: number): Period | undefined {
-  const start = new Date(Date.UTC(year, month, day));
-  return start.getUTCMonth() === month && start.getUTCDate() === day ? dayPeriod(start) : undefined;
+  const start = utcDay(year, month, day);
+  return year >= 1 && start.getUTCMonth() === month && start.getUTCDate() === day
+    ? dayPeriod(start)
+    : undefined;
 }
 
 /**
  * The date expressions a range can be made of, most precise first, each as
  * a pattern (anchored at its start) and the period it names.
  */
-const DATES: { pattern: RegExp; period: (m: RegExpExecArray, now: Date) => Period | undefined }[] =
-  [
-    {
-      pattern: new RegExp(`^(\\d{4})-(\\d{2})-(\\d{2})\\b`, 'i'),
-      period: (m) => calendarDay(Number(m[1]), Number(m[2]) - 1, Number(m[3])),
+const DATES: {
+  pattern: RegExp;
+  period: (m: RegExpExecArray, now: Date) => Period | undefined;
+  /** A year alone: no year when followed by what it counts. */
+  bare?: true;
+}[] = [
+  {
+    pattern: new RegExp(`^(\\d{4})-(\\d{2})-(\\d{2})\\b`, 'i'),
+    period: (m) => calendarDay(Number(m[1]), Number(m[2]) - 1, Number(m[3])),
+  },
+  {
+    pattern: new RegExp(
+      `^(?:the\\s+)?${DAY_OF_MONTH}\\s+(?:of\\s+)?${MONTH}\\.?,?\\s+${YEAR}\\b`,
+      'i',
+    ),
+    period: (m) => calendarDay(Number(m[3]), monthIndex(m[2]!), Number(m[1])),
+  },
+  {
+    pattern: new RegExp(`^${MONTH}\\.?\\s+${DAY_OF_MONTH},?\\s+${YEAR}\\b`, 'i'),
+    period: (m) => calendarDay(Number(m[3]), monthIndex(m[1]!), Number(m[2])),
+  },
+  {
+    pattern: new RegExp(`^${MONTH}\\.?,?\\s+(?:of\\s+)?${YEAR}\\b`, 'i'),
+    period: (m) => monthPeriod(Number(m[2]), monthIndex(m[1]!)),
+  },
+  {
+    pattern: new RegExp(`^${YEAR}\\b`, 'i'),
+    period: (m) => yearPeriod(Number(m[1])),
+    bare: true,
+  },
+  {
+    // A month alone: the latest one that began by `now`.
+    pattern: new RegExp(`^${MONTH}\\b`, 'i'),
+    period: (m, now) => {
+      const month = monthIndex(m[1]!);
+      const year = now.getUTCFullYear() - (month > now.getUTCMonth() ? 1 : 0);
+      return monthPeriod(year, month);
     },
-    {
-      pattern: new RegExp(
-        `^(?:the\\s+)?${DAY_OF_MONTH}\\s+(?:of\\s+)?${MONTH}\\.?,?\\s+${YEAR}\\b`,
-        'i',
-      ),
-      period: (m) => calendarDay(Number(m[3]), monthIndex(m[2]!), Number(m[1])),
-    },
-    {
-      pattern: new RegExp(`^${MONTH}\\.?\\s+${DAY_OF_MONTH},?\\s+${YEAR}\\b`, 'i'),
-      period: (m) => calendarDay(Number(m[3]), monthIndex(m[1]!), Number(m[2])),
-    },
-    {
-      pattern: new RegExp(`^${MONTH}\\.?,?\\s+(?:of\\s+)?${YEAR}\\b`, 'i'),
-      period: (m) => monthPeriod(Number(m[2]), monthIndex(m[1]!)),
-    },
-    { pattern: new RegExp(`^${YEAR}\\b`, 'i'), period: (m) => yearPeriod(Number(m[1])) },
-    {
-      // A month alone: the latest one that began by `now`.
-      pattern: new RegExp(`^${MONTH}\\b`, 'i'),
-      period: (m, now) => {
-        const month = monthIndex(m[1]!);
-        const year = now.getUTCFullYear() - (month > now.getUTCMonth() ? 1 : 0);
-        return monthPeriod(year, month);
-      },
-    },
-  ];
+  },
+];
 
-/** The date expression at the start of `text`, with how many characters it took. */
-function dateAt(text: string, now: Date): { period: Period; length: number } | undefined {
-  for (const { pattern, period } of DATES) {
+/**
+ * The date expression at the start of `text`, with how many characters it
+ * took; `year` when it is a year alone.
+ */
+function dateAt(
+  text: string,
+  now: Date,
+): { period: Period; length: number; year?: number } | undefined {
+  for (const { pattern, period, bare } of DATES) {
     const m = pattern.exec(text);
     if (!m) continue;
+    if (bare && COUNTED.test(text.slice(m[0].length))) return undefined;
     const found = period(m, now);
-    return found ? { period: found, length: m[0].length } : undefined;
+    if (!found) return undefined;
+    return { period: found, length: m[0].length, ...(bare ? { year: Number(m[1]) } : {}) };
   }
   return undefined;
 }
+
+/** Whether a year alone after `how` is read as a year ("a population of 1500" is not). */
+const yearAfter = (how: string, year: number) =>
+  !['of', 'for', 'by', 'on'].includes(how) || (year >= 1900 && year <= 2099);
 
 /** Units counted in days; months and years are counted on the calendar. */
 const UNIT_DAYS: Record<string, number> = { day: 1, week: 7 };
@@ -236,6 +283,15 @@ export function timeInQuestion(question: string, now: Date): QuestionTime | null
     const how = lead[1]!.toLowerCase();
     // "for May" or "of May" is not a date bound; a bare month needs in/during/before/after/since.
     if (monthAlone && ['of', 'for', 'by', 'on'].includes(how)) continue;
+    if (date.year !== undefined && !yearAfter(how, date.year)) continue;
+    const joint =
+      how === 'between' || how === 'from'
+        ? /^\s*(?:and|to|through|until|-)\s+/i.exec(question.slice(at + date.length))
+        : null;
+    const from = at + date.length + (joint?.[0].length ?? 0);
+    const second = joint ? dateAt(question.slice(from), now) : undefined;
+    // "between 1000 and 5000 rows": numbers that count something, not years.
+    if (date.year !== undefined && joint && !second && /^\d/.test(question.slice(from))) continue;
     phrases.push(question.slice(at, at + date.length));
     if (how === 'before' || how === 'until' || how === 'till' || how === 'by') {
       const end = how === 'before' ? endBefore(date.period.start) : date.period.end;
@@ -245,14 +301,9 @@ export function timeInQuestion(question: string, now: Date): QuestionTime | null
       since = latest(since, start);
     } else if (how === 'since' || how === 'from' || how === 'between') {
       since = latest(since, date.period.start);
-      if (how === 'between' || how === 'from') {
-        const joint = /^\s*(?:and|to|through|until|-)\s+/i.exec(question.slice(at + date.length));
-        const from = at + date.length + (joint?.[0].length ?? 0);
-        const second = joint && dateAt(question.slice(from), now);
-        if (second) {
-          until = second.period.end;
-          phrases.push(question.slice(from, from + second.length));
-        }
+      if (second) {
+        until = second.period.end;
+        phrases.push(question.slice(from, from + second.length));
       }
     } else if (!bounded) {
       since = date.period.start;
@@ -292,8 +343,17 @@ export function timeInQuestion(question: string, now: Date): QuestionTime | null
 
   const current = bounded ? [] : [...question.matchAll(CURRENT)].map((m) => m[0]);
   if (current.length > 0) {
-    return { since: null, until: now, current: true, phrases: current.join(' ') };
+    return { since: null, until: within(now), current: true, phrases: current.join(' ') };
   }
   if (!bounded) return null;
-  return { since, until, current: false, phrases: phrases.join(' ') };
+  return {
+    since: since && within(since),
+    until: until && within(until),
+    current: false,
+    phrases: phrases.join(' '),
+  };
 }
+
+/** `at`, or the nearest time stored ("after 9999-12-31" starts at the last one). */
+const within = (at: Date) =>
+  at < EARLIEST_TIME ? EARLIEST_TIME : at > LATEST_TIME ? LATEST_TIME : at;

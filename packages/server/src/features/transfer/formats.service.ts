@@ -21,10 +21,12 @@ import {
   type NoteEntity,
   type NoteFile,
 } from './markdown.js';
+import { aliasesRefused, ImportNames } from './import-names.js';
 import { mem0Entities } from './mem0.js';
 import * as transferRepo from './transfer.repository.js';
 import {
   batches,
+  emptySummary,
   entityPieces,
   importing,
   IMPORT_BATCH,
@@ -50,6 +52,8 @@ interface PlannedEntity {
   metadata: Record<string, unknown>;
   aliases?: string[];
   observations: { content: string; metadata?: Record<string, unknown>; validFrom?: string }[];
+  /** The note it comes from (a Markdown import). */
+  file?: string;
 }
 
 /** A value checked by `schema`, or 400 naming `field`. */
@@ -130,19 +134,30 @@ async function writePlanned(
   relations: { from: string; to: string; type: string }[],
 ): Promise<ImportSummary> {
   await checkPlan(deps, auth, entities);
-  return importing({ entities: 0, relations: 0, observations: 0 }, async (summary) => {
+  const names = new ImportNames();
+  for (const entity of entities) names.note(entity);
+  return importing(emptySummary(), async (summary) => {
     const each = async function* <T>(items: T[]) {
       yield* items;
     };
     const weigh = (entity: PlannedEntity) => entity.observations.length;
-    for await (const batch of batches(
+    for await (const given of batches(
       each(entities),
       IMPORT_BATCH,
       weigh,
       IMPORT_BATCH_OBSERVATIONS,
     )) {
+      const batch = given.map(({ file, ...entity }) => ({
+        ...entity,
+        aliases: names.aliasesOf(entity, summary.skipped, file),
+      }));
       await deps.graph.write(auth, async (scope) => {
         const created = await graphWrites.createEntities(scope, batch);
+        aliasesRefused(
+          batch.map((entity, index) => ({ ...entity, file: given[index]!.file })),
+          created.map(({ row }) => row),
+          summary.skipped,
+        );
         const createdNames = new Set(created.map(({ row }) => row.name));
         summary.entities += created.length;
         for (const entity of created) summary.observations += entity.observations.length;
@@ -187,6 +202,7 @@ export async function importMarkdown(
     const name = checked(entityName, note.name, where('title'), what);
     return {
       name,
+      file: note.path,
       type: checked(typeName('type'), note.type, where('type'), what),
       metadata: checked(metadataObject, note.metadata, where('metadata'), what),
       ...(note.aliases !== undefined
@@ -234,14 +250,17 @@ export async function importMarkdown(
   return writePlanned(deps, auth, entities, relations);
 }
 
-/** Imports a zip of Markdown notes, bounded in files and bytes (markdown.ts `readZip`). */
-export function importMarkdownZip(
+/**
+ * Imports a zip of Markdown notes, bounded in files and bytes and inflated
+ * in a worker thread (zip-reader.ts `readZip`).
+ */
+export async function importMarkdownZip(
   deps: TransferDeps,
   auth: SpaceAuth,
   bytes: Uint8Array,
 ): Promise<ImportSummary> {
   assertZip(bytes);
-  return importMarkdown(deps, auth, readZip(bytes));
+  return importMarkdown(deps, auth, await readZip(bytes));
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   signUp,
   type TestApp,
 } from '../../test/harness.js';
-import type { LosslessDocument } from './transfer.service.js';
+import type { LosslessDocument } from './lossless.js';
 import { ZIP_MAX_FILES } from './markdown.js';
 
 // POST /api/import and GET /api/export?format= against the real database:
@@ -136,6 +136,7 @@ describe('POST /api/import?format=markdown', () => {
       observations: 6,
       // works_at, knows (Alice); links_to Alice, links_to Acme, reports_to (Bob). "Nobody Here" is left out.
       relations: 5,
+      skipped: [],
     });
     const graph = byName(await exported(call));
     expect(graph.entities.map((entity) => [entity.name, entity.type])).toEqual([
@@ -176,12 +177,14 @@ describe('POST /api/import?format=markdown', () => {
       entities: 0,
       relations: 0,
       observations: 0,
+      skipped: [],
     });
     const more = { ...VAULT, 'orgs/Acme.md': `${VAULT['orgs/Acme.md']}- [fact] Based in Lyon\n` };
     expect(ok(await post(call, 'markdown', zip(more)))).toEqual({
       entities: 0,
       relations: 0,
       observations: 1,
+      skipped: [],
     });
   });
 
@@ -285,6 +288,7 @@ describe('POST /api/import?format=markdown', () => {
       entities: 4,
       relations: 5,
       observations: 8,
+      skipped: [],
     });
     expect(byName(await exported(target))).toEqual(byName(await exported(source)));
     // And once more: nothing new.
@@ -292,6 +296,7 @@ describe('POST /api/import?format=markdown', () => {
       entities: 0,
       relations: 0,
       observations: 0,
+      skipped: [],
     });
   });
 
@@ -456,6 +461,7 @@ describe('POST /api/import?format=mem0', () => {
         entities: 3,
         relations: 0,
         observations: 4,
+        skipped: [],
       });
       const graph = await exported(call);
       expect(graph.entities.map((entity) => [entity.name, entity.type])).toEqual([
@@ -480,10 +486,11 @@ describe('POST /api/import?format=mem0', () => {
         entities: 0,
         relations: 0,
         observations: 0,
+        skipped: [],
       });
       expect(
         ok(await post(call, 'mem0', [{ id: 'm5', memory: 'Moved to Berlin', user_id: 'alice' }])),
-      ).toEqual({ entities: 0, relations: 0, observations: 1 });
+      ).toEqual({ entities: 0, relations: 0, observations: 1, skipped: [] });
     });
   }
 
@@ -526,9 +533,10 @@ describe('POST /api/import?format=jsonl|json and GET /api/export?format=jsonl', 
       entities: 2,
       relations: 1,
       observations: 2,
+      skipped: [],
     });
     const ndjson = await post(call, 'jsonl', jsonl, { 'content-type': 'application/x-ndjson' });
-    expect(ok(ndjson)).toEqual({ entities: 0, relations: 0, observations: 0 });
+    expect(ok(ndjson)).toEqual({ entities: 0, relations: 0, observations: 0, skipped: [] });
     const out = await call({ method: 'GET', url: '/api/export?format=jsonl' });
     expect(out.headers['content-type']).toContain('application/x-ndjson');
     expect(out.body).toBe(jsonl);
@@ -538,6 +546,7 @@ describe('POST /api/import?format=jsonl|json and GET /api/export?format=jsonl', 
       entities: 2,
       relations: 1,
       observations: 2,
+      skipped: [],
     });
     const bad = await post(other, 'jsonl', 'not json\n');
     expect(bad.statusCode).toBe(400);

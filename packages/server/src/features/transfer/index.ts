@@ -1,14 +1,9 @@
 import { bindService, defineFeature } from '../feature.js';
 import type { GraphService } from '../graph/index.js';
 import { ExportGuard } from './export-guard.service.js';
-import {
-  exportJsonl,
-  exportLossless,
-  importFrom,
-  importJsonl,
-  importLossless,
-  type TransferDeps,
-} from './transfer.service.js';
+import { exportJsonl, importJsonl } from './jsonl.js';
+import { exportLossless, importFrom, importLossless } from './lossless.js';
+import type { TransferDeps } from './transfer.service.js';
 import {
   exportMarkdown,
   importMarkdown,
@@ -46,7 +41,7 @@ export const transferFeature = defineFeature({
   routes: transferRoutes,
 });
 
-export { formatOf } from './transfer.service.js';
+export { formatOf } from './lossless.js';
 export { wanted as isNotePath, type NoteFile } from './markdown.js';
 
 export type TransferService = Awaited<ReturnType<typeof transferFeature.create>>;

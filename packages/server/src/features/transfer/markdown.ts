@@ -1,6 +1,6 @@
-import { unzipSync, zipSync } from 'fflate';
+import { zipSync } from 'fflate';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { AppError, badRequest, invalidInput } from '../../lib/errors.js';
+import { badRequest, invalidInput } from '../../lib/errors.js';
 
 /**
  * Markdown notes in basic-memory's format, which also reads an Obsidian vault
@@ -36,9 +36,8 @@ import { AppError, badRequest, invalidInput } from '../../lib/errors.js';
  * Parsing and writing here are pure; the service writes what they give.
  */
 
-/** A zip the import reads at most: files in it, and bytes once uncompressed. */
-export const ZIP_MAX_FILES = 10_000;
-export const ZIP_MAX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024;
+// Reading a zip's notes, bounded whatever the zip declares, is zip-reader.ts's.
+export { readZip, wanted, ZIP_MAX_FILES, ZIP_MAX_UNCOMPRESSED_BYTES } from './zip-reader.js';
 
 export interface NoteFile {
   /** Its path in the folder or zip, `/`-separated. */
@@ -282,65 +281,6 @@ function observationOf(text: string): NoteObservation | undefined {
   return content ? { content } : undefined;
 }
 
-/**
- * The `.md` files of a zip, refused (400 naming `body`) past ZIP_MAX_FILES
- * entries or ZIP_MAX_UNCOMPRESSED_BYTES uncompressed, before they are
- * inflated: a zip bomb costs its headers' reading. Hidden folders
- * (`.obsidian/`, `__MACOSX/`) and other files are left out.
- */
-export function readZip(bytes: Uint8Array): NoteFile[] {
-  let entries = 0;
-  let total = 0;
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, {
-      filter: (file) => {
-        entries += 1;
-        if (entries > ZIP_MAX_FILES) {
-          throw badRequest('body', `The zip holds more than ${ZIP_MAX_FILES} files`);
-        }
-        if (!wanted(file.name)) return false;
-        total += file.originalSize;
-        if (total > ZIP_MAX_UNCOMPRESSED_BYTES) {
-          throw badRequest(
-            'body',
-            `The zip's notes are more than ${ZIP_MAX_UNCOMPRESSED_BYTES / (1024 * 1024)} MB uncompressed`,
-          );
-        }
-        return true;
-      },
-    });
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw badRequest('body', `Not a readable zip: ${(error as Error).message}`);
-  }
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let inflated = 0;
-  return Object.entries(files)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([path, data]) => {
-      // The headers' sizes are what was checked; the real ones are checked too.
-      inflated += data.length;
-      if (inflated > ZIP_MAX_UNCOMPRESSED_BYTES) {
-        throw badRequest(
-          'body',
-          `The zip's notes are more than ${ZIP_MAX_UNCOMPRESSED_BYTES / (1024 * 1024)} MB uncompressed`,
-        );
-      }
-      try {
-        return { path, text: decoder.decode(data) };
-      } catch {
-        throw badRequest(`files.${path}`, `${path}: not UTF-8 text`);
-      }
-    });
-}
-
-/** A note to read: a `.md` file outside hidden folders. */
-export function wanted(path: string): boolean {
-  if (!/\.md$/i.test(path)) return false;
-  return !path.split('/').some((part) => part.startsWith('.') || part === '__MACOSX');
-}
-
 // ── writing ─────────────────────────────────────────────────────────────────
 
 /** Characters a file name may not hold on common systems, and control characters. */
@@ -348,16 +288,63 @@ export function wanted(path: string): boolean {
 const UNSAFE = /[\u0000-\u001f\u007f<>:"/\\|?*#^[\]]/g;
 const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
 
-/** A file name for an entity, unique among `taken` (compared without case). */
-export function fileNameFor(name: string, taken: Set<string>): string {
-  let base = name.replace(UNSAFE, '-').replace(/\s+/g, ' ').trim();
-  base = base.replace(/^[.\s-]+/, '').replace(/[.\s]+$/, '');
+/**
+ * How much of a name its file name is made from: enough for the bytes kept,
+ * and a bound on the work whatever the name (rows stored before today's name
+ * limit may be far longer).
+ */
+const NAME_READ = 1_000;
+/** Room for " (n).md" within the 255 bytes most systems allow. */
+const FILE_NAME_BYTES = 200;
+/** A surrogate without its pair (or a pair the cut above split): no file name can hold it. */
+const LONE_SURROGATE = /\p{Cs}/gu;
+
+/** The file names given so far (lower-cased), and per base name the next number to try. */
+export interface TakenNames {
+  files: Set<string>;
+  next: Map<string, number>;
+}
+
+export const takenNames = (): TakenNames => ({ files: new Set(), next: new Map() });
+
+/** The longest prefix of `text` whose UTF-8 encoding fits in `max` bytes, whole characters only. */
+function bytePrefix(text: string, max: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes > max) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * A file name for an entity, unique among `taken` (compared without case).
+ * Linear in the part of the name read, and names sharing a base (the same
+ * first 200 bytes, or names alike but for case or unsafe characters) are
+ * numbered from where the last one stopped, not from 2 again.
+ */
+export function fileNameFor(name: string, taken: TakenNames): string {
+  let base = name
+    .slice(0, NAME_READ)
+    .replace(UNSAFE, '-')
+    .replace(LONE_SURROGATE, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[.\s-]+/, '');
+  base = bytePrefix(base, FILE_NAME_BYTES).replace(/[.\s]+$/, '');
   if (!base || RESERVED.test(base)) base = `entity${base ? `-${base}` : ''}`;
-  // Room for " (n).md" within the 255 bytes most systems allow.
-  while (new TextEncoder().encode(base).length > 200) base = base.slice(0, -1);
   let file = `${base}.md`;
-  for (let n = 2; taken.has(file.toLowerCase()); n++) file = `${base} (${n}).md`;
-  taken.add(file.toLowerCase());
+  if (taken.files.has(file.toLowerCase())) {
+    const key = base.toLowerCase();
+    let n = taken.next.get(key) ?? 2;
+    while (taken.files.has(`${base} (${n}).md`.toLowerCase())) n++;
+    taken.next.set(key, n + 1);
+    file = `${base} (${n}).md`;
+  }
+  taken.files.add(file.toLowerCase());
   return file;
 }
 
@@ -415,7 +402,7 @@ export function renderNote(entity: NoteEntity): string {
 
 /** The notes as a zip (deflated), one file per entity with safe, unique names. */
 export function zipNotes(entities: Iterable<NoteEntity>): Uint8Array {
-  const taken = new Set<string>();
+  const taken = takenNames();
   const files: Record<string, Uint8Array> = {};
   const encoder = new TextEncoder();
   for (const entity of entities) {

@@ -1,5 +1,6 @@
+import { isStorableTime } from '@engram/shared';
 import { z } from 'zod';
-import { invalidInput } from '../../lib/errors.js';
+import { badRequest, invalidInput } from '../../lib/errors.js';
 
 /**
  * A mem0 export: what its `get_all` answers (`{ results: [...] }`), its
@@ -13,13 +14,28 @@ import { invalidInput } from '../../lib/errors.js';
  * `source`).
  */
 
+/** A time mem0 wrote, as epoch ms (with an offset; a time without one read as UTC); NaN when unreadable. */
+function timeOf(text: string): number {
+  return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
+}
+
 const memory = z.looseObject({
   id: z.union([z.string(), z.number()]).optional(),
   memory: z.string().trim().min(1, 'memory must not be blank'),
   user_id: z.union([z.string(), z.number()]).nullish(),
   agent_id: z.union([z.string(), z.number()]).nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
-  created_at: z.string().nullish(),
+  // An unreadable time leaves the memory undated; a readable one must fit.
+  created_at: z
+    .string()
+    .nullish()
+    .refine(
+      (text) => {
+        const time = text ? timeOf(text) : NaN;
+        return Number.isNaN(time) || isStorableTime(new Date(time));
+      },
+      { message: 'created_at must be a time from year 1 to 9999 (UTC)' },
+    ),
 });
 type Memory = z.infer<typeof memory>;
 
@@ -43,11 +59,10 @@ function memoriesOf(value: unknown): { list: unknown[]; field: string } {
   );
 }
 
-/** A time mem0 wrote, as ISO (with an offset; a time without one read as UTC). */
+/** A time mem0 wrote, as ISO; undefined when unreadable. */
 function isoOf(text: string | null | undefined): string | undefined {
   if (!text) return undefined;
-  const withZone = /[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`;
-  const time = Date.parse(withZone);
+  const time = timeOf(text);
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
@@ -70,7 +85,7 @@ export function mem0Entities(value: unknown): Mem0Entity[] {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const path = [`${field}${index}`, ...issue.path].join('.');
-      throw invalidInput(`mem0 export (${path}): ${issue.message}`);
+      throw badRequest(path, `mem0 export (${path}): ${issue.message}`);
     }
     const item = parsed.data;
     const owner = ownerOf(item);

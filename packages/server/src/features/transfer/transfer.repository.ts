@@ -121,7 +121,7 @@ export async function observationsOf(
   // first observation. The bound is per entity, so each scan starts at it.
   const result = await sql<{ page: string | null; read: number; sent: number }>`
     select json_agg(json_build_array(o.ord, o.id, o.content, o.metadata,
-                                                 o.position, o.created_at)
+                                                 o.position, o.created_at, o.valid_from, o.valid_to)
                                 order by o.ord, o.position, o.created_at, o.id)::text as page,
                        max(o.read)::int as read, count(*)::int as sent
       from (select o.*, sum(o.bytes) over (order by o.ord, o.position, o.created_at, o.id) - o.bytes as before,
@@ -149,15 +149,26 @@ export async function observationsOf(
   `.execute(db);
   const answer = result.rows[0];
   if (!answer?.page) return { rows: [], cut: false };
-  type Stored = [number, string, string, Record<string, unknown> | null, number, string];
+  type Stored = [
+    number,
+    string,
+    string,
+    Record<string, unknown> | null,
+    number,
+    string,
+    string | null,
+    string | null,
+  ];
   const rows = (JSON.parse(answer.page) as Stored[]).map(
-    ([ord, id, content, metadata, position, createdAt]) => ({
+    ([ord, id, content, metadata, position, createdAt, validFrom, validTo]) => ({
       ord,
       id,
       content,
       metadata,
       position,
       created_at: new Date(createdAt),
+      valid_from: validFrom === null ? null : new Date(validFrom),
+      valid_to: validTo === null ? null : new Date(validTo),
       key: { position, createdAt, id },
     }),
   );
@@ -170,6 +181,9 @@ export interface ExportRelationRow {
   to_id: string;
   type: string;
   created_at: Date;
+  /** When it held in the world, as its writer said. */
+  valid_from: Date | null;
+  valid_to: Date | null;
   ordinal: string;
   /** The ends' names when asked for (null when an end is gone: the relation is left out). */
   from_name: string | null;
@@ -194,7 +208,7 @@ export async function relationsAfter(
   const result = await sql<{ page: string | null }>`
     select json_agg(json_build_array(r.id, r.from_id, r.to_id, r.type, r.created_at,
                                                  r.ordinal::text, ${nameOf('from_id')},
-                                                 ${nameOf('to_id')})
+                                                 ${nameOf('to_id')}, r.valid_from, r.valid_to)
                                 order by r.ordinal)::text as page
       from (select * from relations r
              where r.space_id = ${spaceId} and r.ordinal > ${afterOrdinal}::bigint
@@ -203,14 +217,27 @@ export async function relationsAfter(
   `.execute(db);
   const page = result.rows[0]?.page;
   if (!page) return [];
-  type Stored = [string, string, string, string, string, string, string | null, string | null];
+  type Stored = [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | null,
+    string | null,
+    string | null,
+    string | null,
+  ];
   return (JSON.parse(page) as Stored[]).map(
-    ([id, fromId, toId, type, createdAt, ordinal, fromName, toName]) => ({
+    ([id, fromId, toId, type, createdAt, ordinal, fromName, toName, validFrom, validTo]) => ({
       id,
       from_id: fromId,
       to_id: toId,
       type,
       created_at: new Date(createdAt),
+      valid_from: validFrom === null ? null : new Date(validFrom),
+      valid_to: validTo === null ? null : new Date(validTo),
       ordinal,
       from_name: fromName,
       to_name: toName,

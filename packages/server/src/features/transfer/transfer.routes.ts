@@ -42,6 +42,10 @@ const importSummary = z.object({
   entities: z.number().int(),
   relations: z.number().int(),
   observations: z.number().int(),
+  /** What the import left out and why: at most the first 1,000. */
+  skipped: z.array(
+    z.object({ file: z.string().optional(), name: z.string().optional(), reason: z.string() }),
+  ),
 });
 
 /** The body types each import format takes (the app's JSON parser, and the ones added below). */

@@ -13,6 +13,8 @@ export interface ImportSummary {
   entities: number;
   relations: number;
   observations: number;
+  /** What the import left out and why (an alias another entity has, say). */
+  skipped?: { file?: string; name?: string; reason: string }[];
 }
 
 /** The body type each format is sent as. */

@@ -101,6 +101,34 @@ describe('Settings → Import/Export', { timeout: 20_000 }, () => {
     expect(within(card).queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
+  it('lists what the import left out, with the note and the reason', async () => {
+    signedIn();
+    const { user, card } = await open();
+    await user.upload(
+      within(card).getByLabelText('File'),
+      new File(['PK'], 'vault.zip', { type: 'application/zip' }),
+    );
+    await user.click(within(card).getByRole('button', { name: 'Import' }));
+    FakeXhr.last!.answer(200, {
+      entities: 2,
+      relations: 0,
+      observations: 0,
+      skipped: [
+        {
+          file: 'people/byron.md',
+          name: 'Ada Byron',
+          reason: 'the alias "Ada" is an alias of "Ada Lovelace" in this import',
+        },
+      ],
+    });
+    expect(await within(card).findByText('Left out:')).toBeInTheDocument();
+    expect(
+      within(card).getByText(
+        'people/byron.md: Ada Byron — the alias "Ada" is an alias of "Ada Lovelace" in this import',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it("shows the server's error, naming what is wrong", async () => {
     signedIn();
     const { user, card } = await open();

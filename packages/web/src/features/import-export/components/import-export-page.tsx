@@ -142,6 +142,20 @@ function ImportCard() {
             </div>
           )}
           {state.kind === 'done' && <Alert variant="success">{summaryText(state.summary)}</Alert>}
+          {state.kind === 'done' && (state.summary.skipped ?? []).length > 0 && (
+            <Alert variant="info">
+              <p>Left out:</p>
+              <ul className="mt-1 list-disc pl-5">
+                {state.summary.skipped!.map(({ file, name, reason }, index) => (
+                  <li key={index}>
+                    {[file, name].filter(Boolean).join(': ')}
+                    {file || name ? ' — ' : ''}
+                    {reason}
+                  </li>
+                ))}
+              </ul>
+            </Alert>
+          )}
           {state.kind === 'failed' && <Alert variant="error">{state.message}</Alert>}
         </CardContent>
         <CardFooter className="justify-end">
