@@ -4,7 +4,7 @@ export interface EngramErrorDetail {
   message: string;
 }
 
-/** The code the server gives each status (README, API in brief), for answers that carry none. */
+/** The code the server gives each status (docs/api.md), for answers that carry none. */
 const CODE_OF_STATUS: Record<number, string> = {
   400: 'VALIDATION_ERROR',
   401: 'UNAUTHORIZED',

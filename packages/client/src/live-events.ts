@@ -1,5 +1,5 @@
 /**
- * The realtime feed's events (README, Realtime), written out here because the
+ * The realtime feed's events (docs/api.md, Realtime), written out here because the
  * WebSocket is not part of the OpenAPI document: the same shapes as the
  * server's change log sends (packages/shared/src/schemas/realtime.ts).
  */

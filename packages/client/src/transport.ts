@@ -41,7 +41,7 @@ export function retryPolicy(retries: number | false | RetryOptions | undefined):
  */
 const RETRIED_ON_NETWORK_ERROR = new Set(['GET', 'PUT', 'DELETE']);
 
-/** Answers that mean "nothing was done, try later" (README: 429 and 503 with `Retry-After`). */
+/** Answers that mean "nothing was done, try later" (docs/api.md: 429 and 503 with `Retry-After`). */
 const RETRIED_STATUSES = new Set([429, 503]);
 
 /** The wait before try `attempt + 1`: exponential from `baseDelayMs`, half of it jittered. */

@@ -144,7 +144,7 @@ const envSchema = z.object({
    */
   PLAN_SELF_SERVICE: z.enum(['true', 'false']).optional(),
   /**
-   * Billing (docs: README "Configuration"). With STRIPE_SECRET_KEY set, plans
+   * Billing (docs/configuration.md, "Billing"). With STRIPE_SECRET_KEY set, plans
    * are paid through Stripe and the other STRIPE_* values are required;
    * without it the built-in `none` provider applies plan changes at once
    * (by whom: PLAN_SELF_SERVICE).

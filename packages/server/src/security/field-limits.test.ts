@@ -280,3 +280,39 @@ describe('the other doors refuse the same fields', () => {
     expect(await entityCount(call)).toBe(0);
   });
 });
+
+describe('rows stored over the limits before every door checked them', () => {
+  it('stay readable, and a revert restores them as they were', async () => {
+    const call = await account();
+    const created = await call({
+      method: 'POST',
+      url: '/api/entities',
+      payload: { name: 'Old row', type: 'person', observations: ['short'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json<{ id: string }>();
+    // As an import wrote them before this change: past today's limits.
+    const name = `Old ${'n'.repeat(20_000)}`;
+    const content = 'o'.repeat(OBSERVATION_MAX * 2);
+    await t.database.db.updateTable('entities').set({ name }).where('id', '=', id).execute();
+    await t.database.db
+      .updateTable('observations')
+      .set({ content })
+      .where('entity_id', '=', id)
+      .execute();
+
+    const read = async () => {
+      const response = await call({ method: 'GET', url: `/api/entities/${id}` });
+      expect(response.statusCode).toBe(200);
+      return response.json<{ name: string; observations: { content: string }[] }>();
+    };
+    expect(await read()).toMatchObject({ name, observations: [{ content }] });
+
+    const deleted = await call({ method: 'DELETE', url: `/api/entities/${id}` });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const { callSeq } = deleted.json<{ callSeq: number }>();
+    const reverted = await call({ method: 'POST', url: `/api/changes/${callSeq}/revert` });
+    expect(reverted.statusCode, reverted.body.slice(0, 300)).toBe(200);
+    expect(await read()).toMatchObject({ name, observations: [{ content }] });
+  });
+});

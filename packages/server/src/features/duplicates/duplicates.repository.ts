@@ -69,15 +69,20 @@ export async function recordFailures(
       on conflict (space_id, entity_id) do update
          set reason = excluded.reason, failed_seq = excluded.failed_seq, failed_at = now()
     `.execute(trx);
-    await sql`
-      delete from duplicate_names where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
-    `.execute(trx);
-    await sql`
-      delete from duplicate_pairs
-       where space_id = ${spaceId}
-         and (entity_a = any(${ids}::uuid[]) or entity_b = any(${ids}::uuid[]))
-    `.execute(trx);
+    await dropNamesAndPairs(trx, spaceId, ids);
   });
+}
+
+/** The entities' names and pairs: gone from what the finder keeps. */
+async function dropNamesAndPairs(db: Db, spaceId: string, ids: string[]): Promise<void> {
+  await sql`
+    delete from duplicate_names where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
+  `.execute(db);
+  await sql`
+    delete from duplicate_pairs
+     where space_id = ${spaceId}
+       and (entity_a = any(${ids}::uuid[]) or entity_b = any(${ids}::uuid[]))
+  `.execute(db);
 }
 
 /** Entities compared again after a failure, this time in full: their records go. */
@@ -124,14 +129,7 @@ export async function replaceNames(
 export async function forgetEntities(db: Db, spaceId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    await sql`
-      delete from duplicate_names where space_id = ${spaceId} and entity_id = any(${ids}::uuid[])
-    `.execute(trx);
-    await sql`
-      delete from duplicate_pairs
-       where space_id = ${spaceId}
-         and (entity_a = any(${ids}::uuid[]) or entity_b = any(${ids}::uuid[]))
-    `.execute(trx);
+    await dropNamesAndPairs(trx, spaceId, ids);
     await sql`
       delete from duplicate_dismissals
        where space_id = ${spaceId}
