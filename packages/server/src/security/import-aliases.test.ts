@@ -119,6 +119,13 @@ describe('an import keeps the alias rule among its own entities', () => {
     expect([...aliases['Ada Lovelace']!, ...aliases['Ada Byron']!]).toEqual(['Ada']);
   });
 
+  it('importing the same file again says nothing of the aliases of entities it had', async () => {
+    const call = await account();
+    const file = [entity('Ada Lovelace', ['Ada']), entity('Ada Byron', ['Ada'])];
+    expect((await importJson(call, file)).skipped).toHaveLength(1);
+    expect(await importJson(call, file)).toMatchObject({ entities: 0, skipped: [] });
+  });
+
   it('an import that leaves nothing out answers skipped: []', async () => {
     const call = await account();
     expect((await importJson(call, [entity('Alan Turing', ['Alan'])])).skipped).toEqual([]);

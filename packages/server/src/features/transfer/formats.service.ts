@@ -21,7 +21,7 @@ import {
   type NoteEntity,
   type NoteFile,
 } from './markdown.js';
-import { aliasesRefused, ImportNames } from './import-names.js';
+import { aliasesLeftOut, ImportNames, type ImportSkip } from './import-names.js';
 import { mem0Entities } from './mem0.js';
 import * as transferRepo from './transfer.repository.js';
 import {
@@ -147,15 +147,17 @@ async function writePlanned(
       weigh,
       IMPORT_BATCH_OBSERVATIONS,
     )) {
+      const keptBack: ImportSkip[] = [];
       const batch = given.map(({ file, ...entity }) => ({
         ...entity,
-        aliases: names.aliasesOf(entity, summary.skipped, file),
+        aliases: names.aliasesOf(entity, keptBack, file),
       }));
       await deps.graph.write(auth, async (scope) => {
         const created = await graphWrites.createEntities(scope, batch);
-        aliasesRefused(
+        aliasesLeftOut(
           batch.map((entity, index) => ({ ...entity, file: given[index]!.file })),
           created.map(({ row }) => row),
+          keptBack,
           summary.skipped,
         );
         const createdNames = new Set(created.map(({ row }) => row.name));

@@ -59,14 +59,22 @@ export class ImportNames {
 }
 
 /**
- * The aliases the insert left out of created entities (another entity of the
- * space already goes by them), as skips.
+ * Adds to `skipped` the aliases left out of the entities a batch created:
+ * those `aliasesOf` kept back (`keptBack`), and those the insert left out
+ * because another entity of the space already goes by them. An entity the
+ * space already had is not created and takes no alias from the file, so
+ * nothing is said of its aliases (importing a file again repeats nothing).
  */
-export function aliasesRefused(
+export function aliasesLeftOut(
   given: (Named & { file?: string })[],
   created: { name: string; aliases: string[] }[],
+  keptBack: ImportSkip[],
   skipped: ImportSkip[],
 ): void {
+  const createdNames = new Set(created.map((row) => row.name));
+  for (const skip of keptBack) {
+    if (skip.name !== undefined && createdNames.has(skip.name)) noteSkip(skipped, skip);
+  }
   // A name given twice is one entity with the first one's aliases (graph.writes `createEntities`).
   const wanted = new Map<string, Named & { file?: string }>();
   for (const entity of given) if (!wanted.has(entity.name)) wanted.set(entity.name, entity);

@@ -15,7 +15,7 @@ import { invalidInput } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { JsonSplitError, splitJsonObject } from '../../lib/json-split.js';
 import { graphWrites, type EntityRow } from '../graph/index.js';
-import { aliasesRefused, ImportNames } from './import-names.js';
+import { aliasesLeftOut, ImportNames, type ImportSkip } from './import-names.js';
 import { importJsonlFrom } from './jsonl.js';
 import type * as transferRepo from './transfer.repository.js';
 import {
@@ -216,16 +216,18 @@ async function writeLossless(
   return importing(emptySummary(), async (summary) => {
     const weigh = (entity: LosslessEntity) => entity.observations.length;
     for await (const given of batches(entities, IMPORT_BATCH, weigh, IMPORT_BATCH_OBSERVATIONS)) {
+      const keptBack: ImportSkip[] = [];
       const batch = given.map((entity) => ({
         ...entity,
-        aliases: names.aliasesOf(entity, summary.skipped),
+        aliases: names.aliasesOf(entity, keptBack),
       }));
       const created = await deps.graph.write(auth, (scope) =>
         graphWrites.createEntities(scope, batch),
       );
-      aliasesRefused(
+      aliasesLeftOut(
         batch,
         created.map(({ row }) => row),
+        keptBack,
         summary.skipped,
       );
       summary.entities += created.length;
