@@ -1,6 +1,6 @@
-import { recallTimeBound, type RecallTimeRange } from '@engram/shared';
+import { isStorableTime, recallTimeBound, type RecallTimeRange } from '@engram/shared';
 import { badRequest } from '../../lib/errors.js';
-import { EARLIEST_TIME, LATEST_TIME, timeInQuestion } from './time-words.js';
+import { timeInQuestion } from './time-words.js';
 
 /**
  * The time range a recall keeps to (decision 020, issue 60): `since`/`until`
@@ -70,7 +70,7 @@ export function resolveTime(
     const value = args[name];
     if (!value) return null;
     const at = recallTimeBound(value, name);
-    if (at < EARLIEST_TIME || at > LATEST_TIME) {
+    if (!isStorableTime(at)) {
       throw badRequest(field(name), `${name} must be a time from year 1 to 9999 (UTC)`);
     }
     return at;

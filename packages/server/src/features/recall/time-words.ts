@@ -1,3 +1,5 @@
+import { EARLIEST_TIME, LATEST_TIME } from '@engram/shared';
+
 /**
  * Time words in a question ("last week", "in March 2024", "before 2023",
  * "currently"), read as a time range relative to `now`, in UTC. Free of
@@ -73,10 +75,6 @@ const DAY_OF_MONTH = '(\\d{1,2})(?:st|nd|rd|th)?';
  */
 const COUNTED =
   /^\s*(?:%|B\.?C\.?(?:E\.?)?(?![A-Za-z])|(?:percent|per|times|people|persons|men|women|children|feet|ms|mm|cm|km|mg|kg|ml|mi|ft|lb|[kKmMgGtT][bB])\b|(?!(?:this|was|has|his|its|does|yes|always|perhaps|whereas|thus|less|unless|across|plus|towards|besides|sometimes|afterwards|onwards)\b)[a-z]{2,}s\b)/;
-
-/** The times stored (years 1 to 9999, UTC, as for `asOf`): a range is kept within them. */
-export const EARLIEST_TIME = new Date('0001-01-01T00:00:00.000Z');
-export const LATEST_TIME = new Date('9999-12-31T23:59:59.999Z');
 
 const monthIndex = (word: string) =>
   MONTH_NAMES.findIndex((pattern) => new RegExp(`^(?:${pattern})$`, 'i').test(word));
