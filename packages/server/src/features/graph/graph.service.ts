@@ -32,7 +32,7 @@ export type { MemoryGraph } from './memory-graph.js';
 export function createGraphService(deps: GraphDeps) {
   let likely: LikelyDuplicatesPort | undefined;
   return {
-    /** Runs a call through the write path (write.ts) for the features that own writes of their own: history, transfer. */
+    /** Runs a call through the write path (write.ts) for the features that own writes of their own: history, transfer, duplicates' merges. */
     write: <T>(auth: SpaceAuth, fn: (scope: WriteScope) => Promise<T>, call?: CallOptions) =>
       write(deps, auth, fn, call),
     /** How the reads answer `asOf` and a delete purges: the history feature attaches it, once. */

@@ -11,7 +11,7 @@ export type { EntityFilter, EntityRef, MemoryGraph, ReadBounds } from './graph.s
 export { asOfArgument, type AsOf } from './point-in-time.service.js';
 export type { GraphWalk, HistoryPort, RecallQuestion } from './point-in-time.service.js';
 export type { RelationFilter } from './relations.service.js';
-export type { CallOptions, WriteScope } from './write.js';
+export type { CallOptions, WriteScope, Written } from './write.js';
 export type { EntityRow } from './entities.repository.js';
 export { entityNamed } from './entities.repository.js';
 export type { ObservationRow } from './observations.repository.js';
