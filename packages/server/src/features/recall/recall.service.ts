@@ -54,7 +54,7 @@ export interface RecallDeps {
   db: Db;
   /** The semantic index: with an embedding endpoint, its order by meaning is fused with the lexical one. */
   embeddings?: EmbeddingsService | undefined;
-  /** The graph as it was (docs/history.md), for a question asked `asOf` a past point. */
+  /** For a question asked `asOf` a past point: the point, and the graph's observations then (docs/history.md). */
   reads: Pick<ReadsService, 'pointOf' | 'recallAt'>;
   /** The server's clock: what time words are read against when no `now` is given. */
   now?: () => Date;
