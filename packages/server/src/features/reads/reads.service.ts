@@ -79,9 +79,7 @@ export async function getEntity(
   asOf?: AsOf,
 ): Promise<Entity> {
   const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? deps.graph.getEntity(auth, id)
-    : deps.past.getEntity(auth, id, seq);
+  return seq === undefined ? deps.graph.getEntity(auth, id) : deps.past.getEntity(auth, id, seq);
 }
 
 export async function listEntities(
