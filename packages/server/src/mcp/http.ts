@@ -61,7 +61,7 @@ interface AccountLane {
 /** What /mcp runs on: the memory server's services, and the watch that ends what a revoked credential opened. */
 type McpServices = Pick<
   MemoryServerDeps,
-  'graph' | 'history' | 'duplicates' | 'recall' | 'usage' | 'bus'
+  'graph' | 'reads' | 'history' | 'duplicates' | 'recall' | 'usage' | 'bus'
 > & {
   credentials: CredentialWatch;
   spaces: Pick<SpacesService, 'resolveSpace'>;
@@ -280,6 +280,7 @@ export const mcpRoutes: FastifyPluginAsync<{
     }
     const server = createMemoryServer({
       graph: services.graph,
+      reads: services.reads,
       history: services.history,
       duplicates: services.duplicates,
       recall: services.recall,
@@ -348,6 +349,7 @@ export const mcpRoutes: FastifyPluginAsync<{
         (ctx) =>
           createMemoryServer({
             graph: services.graph,
+            reads: services.reads,
             history: services.history,
             duplicates: services.duplicates,
             recall: services.recall,

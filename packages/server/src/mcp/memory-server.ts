@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { TOOLS } from './tools.js';
 import { installMcpApps } from './apps/index.js';
 import type { GraphService, MemoryGraph } from '../features/graph/index.js';
-import { asOfArgument } from '../features/graph/index.js';
+import { asOfArgument, type ReadsService } from '../features/reads/index.js';
 import type { DuplicatesService } from '../features/duplicates/index.js';
 import type { HistoryService } from '../features/history/index.js';
 import { factDate, type RecallService } from '../features/recall/index.js';
@@ -25,6 +25,8 @@ export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
 
 export interface MemoryServerDeps {
   graph: GraphService;
+  /** The reads that take `asOf`: the present or the past. */
+  reads: ReadsService;
   history: Pick<HistoryService, 'undoLast' | 'entityHistory' | 'revertChange'>;
   duplicates: Pick<DuplicatesService, 'listDuplicates' | 'mergeEntities' | 'dismissDuplicate'>;
   recall: RecallService;
@@ -225,13 +227,15 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('read_graph', TOOLS.read_graph, ({ asOf, ...page }) =>
     run({ type: 'query', resource: 'graph' }, async () => {
-      return graphResult(await graph.readGraph(auth, page, asOfArgument(asOf, 'asOf')));
+      return graphResult(await deps.reads.readGraph(auth, page, asOfArgument(asOf, 'asOf')));
     }),
   );
 
   server.registerTool('search_nodes', TOOLS.search_nodes, ({ query, asOf, ...page }) =>
     run({ type: 'query', resource: 'entity' }, async () => {
-      return graphResult(await graph.searchNodes(auth, query, page, asOfArgument(asOf, 'asOf')));
+      return graphResult(
+        await deps.reads.searchNodes(auth, query, page, asOfArgument(asOf, 'asOf')),
+      );
     }),
   );
 
@@ -259,7 +263,7 @@ export function createMemoryServer(deps: MemoryServerDeps): McpServer {
 
   server.registerTool('open_nodes', TOOLS.open_nodes, ({ names, asOf }) =>
     run({ type: 'query', resource: 'entity' }, async () => {
-      return graphResult(await graph.openNodes(auth, names, asOfArgument(asOf, 'asOf')));
+      return graphResult(await deps.reads.openNodes(auth, names, asOfArgument(asOf, 'asOf')));
     }),
   );
 

@@ -437,7 +437,6 @@ describe('DELETE /auth/me', () => {
       db: db(),
       now: () => new Date(),
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
-      history: {},
     }).createEntities(
       {
         accountId: victim.accountId,

@@ -9,7 +9,8 @@ import * as searchRepo from './search.repository.js';
 import * as writes from './graph.writes.js';
 import { write } from './write.js';
 import { entityNameOf, requireByName, typeNameOf, type EntityRef } from './names.js';
-import { fitBytes, observationRowsOf, type GraphDeps } from './read-bounds.js';
+import type { GraphDeps } from './graph-deps.js';
+import { fitBytes, observationRowsOf } from './read-bounds.js';
 import { toEntities, toEntity, withObservations } from './wire-shapes.js';
 
 /**

@@ -5,7 +5,7 @@ import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as writes from './graph.writes.js';
 import { write } from './write.js';
-import type { GraphDeps } from './read-bounds.js';
+import type { GraphDeps } from './graph-deps.js';
 import { toObservation, withObservations } from './wire-shapes.js';
 
 /**

@@ -8,7 +8,8 @@ import * as relationRepo from './relations.repository.js';
 import * as writes from './graph.writes.js';
 import { write } from './write.js';
 import { entityNameOf, typeNameOf } from './names.js';
-import { byteLength, type GraphDeps } from './read-bounds.js';
+import type { GraphDeps } from './graph-deps.js';
+import { byteLength } from './read-bounds.js';
 import { toRelation } from './wire-shapes.js';
 
 async function relationWithEnds(db: Db, spaceId: string, row: relationRepo.RelationRow) {

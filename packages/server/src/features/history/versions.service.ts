@@ -556,3 +556,19 @@ export async function purgeEntity(deps: HistoryDeps, auth: SpaceAuth, id: string
   const removed = await historyRepo.purgeEntityHistory(deps.db, auth.accountId, auth.space.id, id);
   if (deleted.length === 0 && removed === 0) throw notFound('Entity');
 }
+
+/**
+ * `DELETE /api/entities/{id}`: the graph's delete, kept in history so that
+ * `callSeq` reverts it, or with `purge` the entity deleted for good (no
+ * `callSeq`). History owns the route because only it can purge.
+ */
+export async function deleteEntity(
+  deps: HistoryDeps,
+  auth: SpaceAuth,
+  id: string,
+  options: { purge: boolean },
+): Promise<{ callSeq?: number }> {
+  if (!options.purge) return deps.graph.deleteEntity(auth, id);
+  await purgeEntity(deps, auth, id);
+  return {};
+}
