@@ -3,7 +3,7 @@ import { migrations } from '../db/migrations/index.js';
 import {
   as,
   createTestApp,
-  createTestDatabase,
+  createEmptyTestDatabase,
   signUp,
   type TestApp,
   inDefaultSpace,
@@ -199,7 +199,7 @@ describe('metadata keeps the order of its keys (finding 9)', () => {
 
 describe('migration 013 on a database that stored metadata as jsonb', () => {
   it('keeps each row (in the only order jsonb kept) and the stored-bytes counter right', async () => {
-    const database = await createTestDatabase();
+    const database = await createEmptyTestDatabase();
     try {
       await database.withSession(async (session) => {
         const at = migrations.findIndex((migration) => migration.name === '013-metadata-order');

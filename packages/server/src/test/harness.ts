@@ -15,13 +15,26 @@ import { adminQuery } from './template-database.js';
  * database on the PostgreSQL server named by TEST_DATABASE_URL, dropped after.
  * Each starts as a copy of the migrated database of test/template-database.ts.
  */
-export async function createTestDatabase(statementTimeoutMs?: number): Promise<DatabaseHandle> {
+export function createTestDatabase(statementTimeoutMs?: number): Promise<DatabaseHandle> {
+  return openTestDatabase(statementTimeoutMs, true);
+}
+
+/** A fresh database with nothing in it, for tests of the migrations themselves. */
+export function createEmptyTestDatabase(): Promise<DatabaseHandle> {
+  return openTestDatabase(undefined, false);
+}
+
+async function openTestDatabase(
+  statementTimeoutMs: number | undefined,
+  migrated: boolean,
+): Promise<DatabaseHandle> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    return openDatabase({ dataDir: 'memory://', statementTimeoutMs, startFrom: pgliteTemplate() });
+    const startFrom = migrated ? pgliteTemplate() : undefined;
+    return openDatabase({ dataDir: 'memory://', statementTimeoutMs, startFrom });
   }
   const name = `engram_test_${randomUUID().replaceAll('-', '')}`;
-  const template = inject('postgresTemplate');
+  const template = migrated ? inject('postgresTemplate') : undefined;
   await adminQuery(serverUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

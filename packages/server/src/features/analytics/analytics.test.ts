@@ -13,7 +13,7 @@ import {
 import {
   accountIdOf,
   createTestApp,
-  createTestDatabase,
+  createEmptyTestDatabase,
   setPlan,
   signUp,
   type TestApp,
@@ -452,7 +452,7 @@ describe('the entity limit at its boundary', () => {
 
 describe('migration 008 on a database that already has data', () => {
   it('fills the counters from the rows that exist', async () => {
-    const database = await createTestDatabase();
+    const database = await createEmptyTestDatabase();
     try {
       const before = migrations.findIndex((migration) => migration.name.startsWith('008'));
       await database.withSession(async (session) => {
