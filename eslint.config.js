@@ -80,6 +80,9 @@ const webFeatureInternals = {
   message: "app/ imports a web feature through its index.ts ('@/features/x'), never its files.",
 };
 
+const CLIENT_ALONE =
+  '@engram/client is published alone: no workspace package at run time (generate what it needs into src/generated/).';
+
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const tests = ['**/*.test.ts', '**/*.test.tsx', `${SERVER}/test/**`];
 
@@ -114,6 +117,16 @@ export default tseslint.config(
       regex: '^(?!zod$|\\.{1,2}/)',
       message: 'packages/shared imports zod only: it is the contract of server and web.',
     }),
+  },
+  {
+    // The published client depends on no workspace package: shared's tool
+    // vocabulary reaches it generated (src/generated/tools.ts), not imported.
+    files: ['packages/client/src/**/*.ts'],
+    ignores: tests,
+    rules: restrict(
+      { group: ['@engram/*'], message: CLIENT_ALONE },
+      { regex: '^(\\.\\./)+(shared|server|web)/', message: CLIENT_ALONE },
+    ),
   },
   {
     files: [`${SERVER}/**/*.ts`],
