@@ -32,7 +32,7 @@ export interface MemoryServerDeps {
    * - `push` (2026 era on stdio): every change is sent, and the stdio entry's
    *   `subscriptions/listen` router passes it on to the listens that asked;
    * - `none` (2026 era over HTTP): a per-request instance; listens are served
-   *   by the HTTP entry from the account's event bus (see http.ts).
+   *   by the HTTP entry from the account's event bus (see http-stateless.ts).
    */
   updates: 'subscribe' | 'push' | 'none';
   /** The web app's build, whose `mcp-apps/` holds the MCP Apps views (`WEB_DIST_DIR`). */
