@@ -35,7 +35,7 @@ const otherFeaturesInternals = {
   message: FEATURE_DOOR,
 };
 /**
- * From outside the features (app.ts, runtime.ts, main.ts, mcp/, realtime/gateway.ts,
+ * From outside the features (app.ts, runtime.ts, main.ts, cli/, mcp/, realtime/gateway.ts,
  * db/, bench/): `…/features/<name>/<file>.js` other than `index.js`. A repository is
  * left to `repositories`, listed beside it, so it is refused once.
  */

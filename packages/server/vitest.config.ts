@@ -10,6 +10,8 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts'],
+    // One migrated database that every test database starts from.
+    globalSetup: ['src/test/template-database.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each test file builds its own app on its own database; PGlite is CPU-bound,

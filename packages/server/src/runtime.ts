@@ -18,6 +18,7 @@ import { historyFeature } from './features/history/index.js';
 import { keysFeature } from './features/keys/index.js';
 import { membersFeature } from './features/members/index.js';
 import { oauthFeature } from './features/oauth/index.js';
+import { readsFeature } from './features/reads/index.js';
 import { recallFeature } from './features/recall/index.js';
 import { spacesFeature } from './features/spaces/index.js';
 import { transferFeature } from './features/transfer/index.js';
@@ -38,6 +39,7 @@ export const FEATURES = [
   keysFeature,
   graphFeature,
   historyFeature,
+  readsFeature,
   embeddingsFeature,
   recallFeature,
   billingFeature,

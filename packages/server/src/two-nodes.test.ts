@@ -5,12 +5,7 @@ import { callTool, connectEra, eventually, type EraClient } from './test/mcp-cli
 import { startServerProcess, type ServerProcess } from './test/server-process.js';
 import { Receiver } from './test/webhook-receiver.js';
 import { TestSocket } from './test/ws-client.js';
-import {
-  answerConsent,
-  pkce,
-  TestBrowser,
-  tokenRequest,
-} from './features/oauth/oauth.test-support.js';
+import { answerConsent, pkce, TestBrowser, tokenRequest } from './test/oauth.js';
 
 // Two real server processes ("nodes") on one PostgreSQL and one Redis, as
 // behind a load balancer: MCP clients of both eras, and realtime sockets, on

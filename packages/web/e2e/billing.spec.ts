@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PrivateServer } from './private-server';
 import { createAccount, openSignedIn, PASSWORD, saveScreenshot, uniqueEmail } from './support';
-import { StripeFake } from '../../server/src/features/billing/stripe-fake.test-support';
+import { StripeFake } from '../../server/src/test/fakes/stripe';
 
 /**
  * Billing (docs/product.md: The signed-in app, States, Calls, Failures) against the real server. The shared server

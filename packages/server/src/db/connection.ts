@@ -43,6 +43,8 @@ export interface DatabaseOptions {
   sharedBuffersMb?: number | undefined;
   /** How V8 compiles PGlite (config PGLITE_COMPILER); V8's default (optimizing) when absent. */
   pgliteCompiler?: PGliteCompiler | undefined;
+  /** PGlite in memory: the data folder's tar it starts from (see pglite-worker.ts). */
+  startFrom?: Uint8Array | undefined;
 }
 
 /** Throws when the database does not answer (the health check). */
@@ -56,6 +58,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     : openPGlite(options.dataDir, options.statementTimeoutMs, {
         sharedBuffersMb: options.sharedBuffersMb,
         compiler: options.pgliteCompiler,
+        startFrom: options.startFrom,
       });
 }
 

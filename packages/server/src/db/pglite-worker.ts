@@ -49,6 +49,7 @@ const WORKER_SOURCE = /* js */ `
   const opened = PGlite.create(workerData.dataDir, {
     extensions: { pg_trgm, btree_gin },
     startParams: [...PGlite.defaultStartParams, ...settings],
+    loadDataDir: workerData.startFrom ? new Blob([workerData.startFrom]) : undefined,
   });
   opened.catch(() => {});
 
@@ -209,6 +210,12 @@ export interface PGliteOptions {
   sharedBuffersMb?: number | undefined;
   /** V8's default (optimizing) when absent. */
   compiler?: PGliteCompiler | undefined;
+  /**
+   * An in-memory database's first contents: a data folder's tar (`dumpDataDir`).
+   * Tests start each database from one migrated copy instead of running
+   * initdb and every migration again.
+   */
+  startFrom?: Uint8Array | undefined;
 }
 
 /**
@@ -264,6 +271,7 @@ async function startWorker(dataDir: string, options: PGliteOptions): Promise<Emb
     workerData: {
       dataDir,
       sharedBuffersMb: options.sharedBuffersMb,
+      startFrom: options.startFrom,
       modules: {
         pglite: require.resolve('@electric-sql/pglite'),
         pgTrgm: require.resolve('@electric-sql/pglite/contrib/pg_trgm'),

@@ -7,7 +7,7 @@ import type { MemoryServerDeps } from './memory-server.js';
 /** What /mcp runs on: the memory server's services, and the watch that ends what a revoked credential opened. */
 export type McpServices = Pick<
   MemoryServerDeps,
-  'graph' | 'history' | 'duplicates' | 'recall' | 'usage' | 'bus'
+  'graph' | 'reads' | 'history' | 'duplicates' | 'recall' | 'usage' | 'bus'
 > & {
   credentials: CredentialWatch;
   spaces: Pick<SpacesService, 'resolveSpace'>;

@@ -169,6 +169,7 @@ export function sessionLane({
     }
     const server = createMemoryServer({
       graph: services.graph,
+      reads: services.reads,
       history: services.history,
       duplicates: services.duplicates,
       recall: services.recall,

@@ -76,6 +76,7 @@ export function statelessLane({
         (ctx) =>
           createMemoryServer({
             graph: services.graph,
+            reads: services.reads,
             history: services.history,
             duplicates: services.duplicates,
             recall: services.recall,

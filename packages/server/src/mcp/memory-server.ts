@@ -4,6 +4,7 @@ import { registerMemoryTools } from './tools/index.js';
 import { asText } from './tools/answers.js';
 import { installMcpApps } from './apps/index.js';
 import type { GraphService } from '../features/graph/index.js';
+import type { ReadsService } from '../features/reads/index.js';
 import type { DuplicatesService } from '../features/duplicates/index.js';
 import type { HistoryService } from '../features/history/index.js';
 import type { RecallService } from '../features/recall/index.js';
@@ -17,6 +18,8 @@ export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
 
 export interface MemoryServerDeps {
   graph: GraphService;
+  /** The reads that take `asOf`: the present or the past. */
+  reads: ReadsService;
   history: Pick<HistoryService, 'undoLast' | 'entityHistory' | 'revertChange'>;
   duplicates: Pick<DuplicatesService, 'listDuplicates' | 'mergeEntities' | 'dismissDuplicate'>;
   recall: RecallService;

@@ -74,6 +74,7 @@ export async function serveStdio(
     ({ era }) =>
       createMemoryServer({
         graph: runtime.graph,
+        reads: runtime.reads,
         history: runtime.history,
         duplicates: runtime.duplicates,
         recall: runtime.recall,

@@ -293,7 +293,6 @@ describe('realtime gateway', () => {
       db: t.database.db,
       now: t.runtime.now,
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
-      history: {},
     });
     await graph.createEntities(auth, [{ name: 'late-1', type: 'x' }], { existing: 'reject' });
     await graph.createEntities(auth, [{ name: 'late-2', type: 'x' }], { existing: 'reject' });

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import type { DatabaseHandle } from '../db/connection.js';
-import { StripeFake } from '../features/billing/stripe-fake.test-support.js';
+import { StripeFake } from '../test/fakes/stripe.js';
 import { createGraphService } from '../features/graph/graph.service.js';
 import { hashSecret } from '../lib/secrets.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
@@ -437,7 +437,6 @@ describe('DELETE /auth/me', () => {
       db: db(),
       now: () => new Date(),
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
-      history: {},
     }).createEntities(
       {
         accountId: victim.accountId,

@@ -8,7 +8,7 @@ import {
   TestBrowser,
   tokenRequest,
   type OAuthTestServer,
-} from '../features/oauth/oauth.test-support.js';
+} from '../test/oauth.js';
 import { localOrigin } from '../lib/local-origin.js';
 import { as, createTestApp, setPlan, signUp } from '../test/harness.js';
 import { INITIALIZE, postMcp } from '../test/mcp-client.js';

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadataFetch, METADATA_MAX_BYTES } from '../features/oauth/metadata-fetch.js';
-import {
-  pkce,
-  startHttpsServer,
-  startOAuthServer,
-  TestBrowser,
-} from '../features/oauth/oauth.test-support.js';
+import { pkce, startHttpsServer, startOAuthServer, TestBrowser } from '../test/oauth.js';
 import { refusedTarget, sendWebhook } from '../features/webhooks/webhook-sender.js';
 import { isPrivateAddress } from '../lib/outbound-address.js';
 

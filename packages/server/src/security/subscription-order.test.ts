@@ -1,7 +1,7 @@
 import { subscription } from '@engram/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentPlan } from '../features/entitlements/entitlements.service.js';
-import { StripeFake } from '../features/billing/stripe-fake.test-support.js';
+import { StripeFake } from '../test/fakes/stripe.js';
 import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../test/harness.js';
 
 /**

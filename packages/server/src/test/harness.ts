@@ -1,26 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/connection.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 import type { AuthContext, SpaceAuth } from '../lib/auth-context.js';
 import { connectMcp } from './mcp-client.js';
+import { adminQuery } from './template-database.js';
 
 /**
  * A fresh database per test file: in-memory PGlite by default, or a new
  * database on the PostgreSQL server named by TEST_DATABASE_URL, dropped after.
+ * Each starts as a copy of the migrated database of test/template-database.ts.
  */
 export async function createTestDatabase(statementTimeoutMs?: number): Promise<DatabaseHandle> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openDatabase({ dataDir: 'memory://', statementTimeoutMs });
-
+  if (!serverUrl) {
+    return openDatabase({ dataDir: 'memory://', statementTimeoutMs, startFrom: pgliteTemplate() });
+  }
   const name = `engram_test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  const template = inject('postgresTemplate');
+  await adminQuery(serverUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase({
@@ -32,12 +34,16 @@ export async function createTestDatabase(statementTimeoutMs?: number): Promise<D
     ...handle,
     close: async () => {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
     },
   };
+}
+
+let templateTar: Uint8Array | undefined;
+function pgliteTemplate(): Uint8Array | undefined {
+  const file = inject('pgliteTemplate');
+  if (file) templateTar ??= readFileSync(file);
+  return templateTar;
 }
 
 export function testConfig(overrides: Partial<Record<keyof Config, string>> = {}): Config {

@@ -11,11 +11,11 @@ import { loadConfig } from '../../config.js';
 import { accountIdOf, as, createTestApp, signUp, type TestApp } from '../../test/harness.js';
 import { errorShapeProblem } from '../../test/http-assertions.js';
 import { currentPlan } from '../entitlements/entitlements.service.js';
-import { StripeFake } from './stripe-fake.test-support.js';
+import { StripeFake } from '../../test/fakes/stripe.js';
 
 /**
  * Billing on Stripe, through the official SDK pointed at a local fake of
- * Stripe's HTTP API (stripe-fake.test-support.ts) that records what it was
+ * Stripe's HTTP API (test/fakes/stripe.ts) that records what it was
  * asked. Webhooks are signed with the SDK's own test-header helper.
  */
 

@@ -25,17 +25,14 @@ export async function mergeEntities(
   request: MergeRequest,
 ): Promise<MergeResult> {
   requireSpaceAccess(auth, auth.space.slug, 'write');
-  let callSeq = 0;
-  const { row, merged } = await deps.graph.write(
-    auth,
-    async (scope) => {
-      const ids =
-        'targetId' in request
-          ? { targetId: request.targetId, sourceIds: request.sourceIds }
-          : await graphWrites.idsOfNames(scope, request.target, request.sources);
-      return graphWrites.mergeEntities(scope, { ...ids, name: request.name, type: request.type });
-    },
-    { recorded: (first) => (callSeq = first) },
-  );
-  return { entity: await deps.graph.getEntity(auth, row.id), merged, callSeq };
+  const { result, seqs } = await deps.graph.write(auth, async (scope) => {
+    const ids =
+      'targetId' in request
+        ? { targetId: request.targetId, sourceIds: request.sourceIds }
+        : await graphWrites.idsOfNames(scope, request.target, request.sources);
+    return graphWrites.mergeEntities(scope, { ...ids, name: request.name, type: request.type });
+  });
+  const { row, merged } = result;
+  // The merge's first seq is the call a revert undoes.
+  return { entity: await deps.graph.getEntity(auth, row.id), merged, callSeq: seqs[0] ?? 0 };
 }

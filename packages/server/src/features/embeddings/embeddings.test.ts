@@ -10,7 +10,10 @@ import { createRuntime, type Runtime } from '../../runtime.js';
 import { createEntity, newAccount, type Account } from '../../test/graph-fixtures.js';
 import { accountIdOf, createTestApp, testConfig, type TestApp } from '../../test/harness.js';
 import { EmbeddingClient, embeddingsEndpoint } from './embedding-client.js';
-import { startEmbeddingStandIn, type EmbeddingStandIn } from './embedding-stand-in.test-support.js';
+import {
+  startEmbeddingStandIn,
+  type EmbeddingStandIn,
+} from '../../test/fakes/embedding-stand-in.js';
 import type { EmbeddingIndexer, IndexerOptions, IndexerRun } from './embedding-indexer.js';
 import { Embedder, semanticScores } from './embeddings.service.js';
 

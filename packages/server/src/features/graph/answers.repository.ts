@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
-import { entityNamed } from './entities.repository.js';
+import { entityNamed } from './names.repository.js';
 import type { TouchingRelationRow } from './relations.repository.js';
 import { touchingGiven, walkFrom } from './walks.repository.js';
 

@@ -1,7 +1,8 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 import { runStaged, type Staging } from './changes.repository.js';
+import { entityNamed } from './names.repository.js';
 import type { ObservationRow } from './observations.repository.js';
 
 /** Entities: rows, type counts, the stored-bytes counter. Every query is scoped by account. */
@@ -71,30 +72,6 @@ export async function findEntityWithObservations(
   const { observations, ...row } = found;
   return { row, observations: storedObservations(row.id, observations) };
 }
-
-/**
- * The space's entity called `name`: by its name, else by one of its aliases
- * (migration 032; the partial index holds only entities that have aliases).
- * A subquery for a lateral join, one probe per name.
- *
- * One entity, always the same: the name's holder (names are unique in a
- * space), else the earliest created of the alias's holders, then the lowest
- * id. An alias is one entity's only through writes, but an import could once
- * give it to several, or one entity an alias that is another's name. The
- * alias branch runs only when no entity has the name, whatever order the
- * database reads the branches in. (`named_so`: an alias no caller's `name`
- * refers to.)
- */
-export const entityNamed = (spaceId: string, name: RawBuilder<unknown>, columns = sql`e.*`) => sql`(
-  (select ${columns} from entities e where e.space_id = ${spaceId} and e.name = ${name} limit 1)
-  union all
-  (select ${columns} from entities e
-    where e.space_id = ${spaceId} and e.aliases <> '{}' and e.aliases @> array[${name}::text]
-      and not exists (select 1 from entities named_so
-                       where named_so.space_id = ${spaceId} and named_so.name = ${name})
-    order by e.created_at, e.id
-    limit 1)
-  limit 1)`;
 
 /**
  * The account's entities whose name (or id) is among `keys`: one key probe

@@ -7,9 +7,10 @@ import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as searchRepo from './search.repository.js';
 import * as writes from './graph.writes.js';
-import { write, writeCall } from './write.js';
+import { write } from './write.js';
 import { entityNameOf, requireByName, typeNameOf, type EntityRef } from './names.js';
-import { fitBytes, observationRowsOf, type GraphDeps } from './read-bounds.js';
+import type { GraphDeps } from './graph-deps.js';
+import { fitBytes, observationRowsOf } from './read-bounds.js';
 import { toEntities, toEntity, withObservations } from './wire-shapes.js';
 
 /**
@@ -48,7 +49,7 @@ export async function createEntities(
     observations: entity.observations ?? [],
   }));
   if (given.length === 0) return [];
-  return write(deps, auth, async (scope) => {
+  const { result } = await write(deps, auth, async (scope) => {
     // Skipping existing names, nothing follows the insert: it goes with the append (decision 034).
     const created = await writes.createEntities(scope, given, {
       last: options.existing === 'skip',
@@ -84,6 +85,7 @@ export async function createEntities(
     const merged = await withObservations({ ...deps, db: scope.trx }, auth.space.id, rows);
     return [...answer, ...merged.entities];
   });
+  return result;
 }
 
 export async function getEntity(deps: GraphDeps, auth: SpaceAuth, id: string): Promise<Entity> {
@@ -181,7 +183,7 @@ export async function updateEntity(
     observations?: ObservationInput[] | undefined;
   },
 ): Promise<Entity> {
-  return write(deps, auth, async (scope) => {
+  const { result } = await write(deps, auth, async (scope) => {
     const id =
       'id' in ref
         ? ref.id
@@ -196,6 +198,7 @@ export async function updateEntity(
     const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.space.id, [row]);
     return entities[0]!;
   });
+  return result;
 }
 
 /**
@@ -207,11 +210,12 @@ export async function deleteEntity(
   auth: SpaceAuth,
   id: string,
 ): Promise<{ callSeq: number }> {
-  const { callSeq } = await writeCall(deps, auth, async (scope) => {
+  const { seqs } = await write(deps, auth, async (scope) => {
     const [deleted] = await writes.deleteEntities(scope, [id]);
     if (!deleted) throw notFound('Entity');
   });
-  return { callSeq };
+  // 0 when the call changed nothing.
+  return { callSeq: seqs[0] ?? 0 };
 }
 
 /** Deletes the named entities with their observations and relations; unknown names are ignored. */

@@ -17,7 +17,8 @@ import {
   type MemoryGraph,
 } from './memory-graph.js';
 import { missingEntities, requireByName } from './names.js';
-import { observationRowsOf, type GraphDeps } from './read-bounds.js';
+import type { GraphDeps } from './graph-deps.js';
+import { observationRowsOf } from './read-bounds.js';
 import { toGraphData } from './wire-shapes.js';
 
 export interface Page {
@@ -225,6 +226,25 @@ async function graphOf(db: Db, spaceId: string, ids: string[]): Promise<GraphDat
   const order = new Map(ids.map((id, index) => [id, index]));
   nodes.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   return toGraphData(nodes, relations);
+}
+
+/** How far a drawing walks from its root, and how many entities it may hold. */
+export interface GraphWalk {
+  depth: number;
+  limit: number;
+  rootEntityId?: string | undefined;
+}
+
+/** The graph for drawing: around `rootEntityId` when given, else the best-connected entities. */
+export async function graphData(
+  deps: GraphDeps,
+  auth: SpaceAuth,
+  options: GraphWalk,
+): Promise<GraphData> {
+  const { rootEntityId, ...walk } = options;
+  return rootEntityId
+    ? graphAround(deps, auth, rootEntityId, walk)
+    : graphOverview(deps, auth, walk);
 }
 
 /** The neighbourhood of one entity to `depth`, at most `limit` entities. */

@@ -1,23 +1,14 @@
 import {
-  asOfParam,
   addObservationsInput,
   deleteResult,
   entity,
   createdEntity,
   entityInput,
-  entityList,
-  entityListQuery,
-  entityDeleteResult,
   entityUpdateInput,
-  graphAroundQuery,
-  graphData,
-  graphDataQuery,
   idParams,
   observation,
   relation,
   relationInput,
-  relationList,
-  relationListQuery,
   relationUpdateInput,
   typeList,
   typeListQuery,
@@ -27,18 +18,17 @@ import { z } from 'zod';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { GraphService } from './graph.service.js';
-import { asOfArgument } from './point-in-time.service.js';
 // A viewer's or a read-only key's write is 403 (lib/space-access.ts).
 import { resourceErrors as errors } from '../../http/error-responses.js';
-
-const AS_OF_DESCRIPTION =
-  ' With `asOf` (an ISO 8601 time or `seq:N`): the same answer as the graph was then, within the history the plan keeps (400 before it).';
-const asOfQuery = { asOf: asOfParam.optional() };
 
 const TYPE_LIST_DESCRIPTION =
   'One page of types (`limit`, default 100, at most the read limit), most common first, then by name. `nextCursor` is passed as `cursor` for the next page; null when nothing follows. `prefix` keeps the types that start with it, in any case.';
 
-/** REST adapters over the graph service: validate, call, shape. */
+/**
+ * REST adapters over the graph service: validate, call, shape. The reads
+ * that take `asOf` are the reads feature's routes; an entity's delete is
+ * history's (it purges too).
+ */
 export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = async (
   app,
   { services: graph, http },
@@ -48,25 +38,6 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
   const security = [{ bearerAuth: [] }];
   const entities = { tags: ['entities'], security };
   const relations = { tags: ['relations'], security };
-
-  app.get(
-    '/api/entities',
-    {
-      config: { operation: { type: 'query', resource: 'entity' } },
-      schema: {
-        ...entities,
-        summary: 'List or search entities',
-        description:
-          'Without `query`: newest first. With `query`: case-insensitive substring match on name, type or any observation, ranked exact name, name prefix, name substring, type, observation. `types` is comma separated. `nextCursor` is passed as `cursor` (same `query` and `types`) for the next page, which starts right after this one whatever was created or deleted meanwhile; null when nothing follows. `offset` still works and is ignored with `cursor`.',
-        querystring: entityListQuery.extend(asOfQuery),
-        response: { 200: entityList, ...errors },
-      },
-    },
-    async (request) => {
-      const { asOf, ...query } = request.query;
-      return graph.listEntities(spaceAuthOf(request), query, asOfArgument(asOf, 'query.asOf'));
-    },
-  );
 
   app.get(
     '/api/entities/types',
@@ -81,27 +52,6 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       },
     },
     async (request) => graph.listEntityTypes(spaceAuthOf(request), request.query),
-  );
-
-  app.get(
-    '/api/entities/:id',
-    {
-      config: { operation: { type: 'query', resource: 'entity' } },
-      schema: {
-        ...entities,
-        summary: 'One entity with its observations',
-        description: AS_OF_DESCRIPTION.trim(),
-        params: idParams,
-        querystring: z.object(asOfQuery),
-        response: { 200: entity, ...errors },
-      },
-    },
-    async (request) =>
-      graph.getEntity(
-        spaceAuthOf(request),
-        request.params.id,
-        asOfArgument(request.query.asOf, 'query.asOf'),
-      ),
   );
 
   app.post(
@@ -150,33 +100,6 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       graph.updateEntity(spaceAuthOf(request), { id: request.params.id }, request.body),
   );
 
-  app.delete(
-    '/api/entities/:id',
-    {
-      config: { operation: { type: 'delete', resource: 'entity' } },
-      schema: {
-        ...entities,
-        summary: 'Delete an entity with its observations and relations',
-        description:
-          "Its history is kept for the plan's window, so the delete can be reverted: `callSeq` is the `{seq}` of `POST /api/changes/{seq}/revert`. With `purge=true` the entity is deleted for good: its history, and the texts its change-log events carried, go too (no `callSeq`).",
-        params: idParams,
-        querystring: z.object({
-          purge: z.enum(['true', 'false'], { error: 'purge must be true or false' }).optional(),
-        }),
-        response: { 200: entityDeleteResult, ...errors },
-      },
-    },
-    async (request) => {
-      const auth = spaceAuthOf(request);
-      if (request.query.purge === 'true') {
-        await graph.purgeEntity(auth, request.params.id);
-        return { success: true as const };
-      }
-      const { callSeq } = await graph.deleteEntity(auth, request.params.id);
-      return { success: true as const, callSeq };
-    },
-  );
-
   app.post(
     '/api/entities/:id/observations',
     {
@@ -207,26 +130,6 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
   );
 
   app.get(
-    '/api/relations',
-    {
-      config: { operation: { type: 'query', resource: 'relation' } },
-      schema: {
-        ...relations,
-        summary: 'List relations',
-        description:
-          '`query` matches either end’s name or the relation type, case-insensitively; `relationTypes` is comma separated and matches exactly; `entityId` keeps the relations touching that entity.' +
-          AS_OF_DESCRIPTION,
-        querystring: relationListQuery.extend(asOfQuery),
-        response: { 200: relationList, ...errors },
-      },
-    },
-    async (request) => {
-      const { asOf, ...query } = request.query;
-      return graph.listRelations(spaceAuthOf(request), query, asOfArgument(asOf, 'query.asOf'));
-    },
-  );
-
-  app.get(
     '/api/relations/types',
     {
       config: { operation: { type: 'query', resource: 'relation' } },
@@ -239,48 +142,6 @@ export const graphRoutes: FastifyPluginAsyncZod<RouteOptions<GraphService>> = as
       },
     },
     async (request) => graph.listRelationTypes(spaceAuthOf(request), request.query),
-  );
-
-  app.get(
-    '/api/relations/graph/data',
-    {
-      config: { operation: { type: 'query', resource: 'graph' } },
-      schema: {
-        ...relations,
-        summary: 'Graph for drawing',
-        description:
-          'With `rootEntityId`: its neighbourhood to `depth`, at most `limit` entities. Without: the best-connected entities and their neighbourhood up to `limit`. Only relations whose two ends are in the answer.' +
-          AS_OF_DESCRIPTION,
-        querystring: graphDataQuery.extend(asOfQuery),
-        response: { 200: graphData, ...errors },
-      },
-    },
-    async (request) => {
-      const { asOf, ...options } = request.query;
-      return graph.graphData(spaceAuthOf(request), options, asOfArgument(asOf, 'query.asOf'));
-    },
-  );
-
-  app.get(
-    '/api/relations/graph/:id',
-    {
-      config: { operation: { type: 'query', resource: 'graph' } },
-      schema: {
-        ...relations,
-        summary: 'The graph around one entity, both directions, to `depth` (1–5)',
-        description: AS_OF_DESCRIPTION.trim(),
-        params: idParams,
-        querystring: graphAroundQuery.extend(asOfQuery),
-        response: { 200: graphData, ...errors },
-      },
-    },
-    async (request) =>
-      graph.graphAround(
-        spaceAuthOf(request),
-        request.params.id,
-        { depth: request.query.depth, limit: 1000 },
-        asOfArgument(request.query.asOf, 'query.asOf'),
-      ),
   );
 
   app.post(

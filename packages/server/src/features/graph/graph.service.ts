@@ -4,17 +4,15 @@ import * as entities from './entities.service.js';
 import { entityNameOf } from './names.js';
 import type { ExistingName, NewEntityInput } from './entities.service.js';
 import * as reads from './graph-reads.service.js';
+import type { GraphDeps } from './graph-deps.js';
 import * as observations from './observations.service.js';
-import * as pointInTime from './point-in-time.service.js';
-import type { GraphDeps } from './read-bounds.js';
-import type { HistoryPort } from './point-in-time.service.js';
 import { write, type CallOptions, type WriteScope } from './write.js';
 import * as relations from './relations.service.js';
 import * as types from './types.service.js';
 
-export type { GraphDeps, ReadBounds } from './read-bounds.js';
+export type { GraphDeps } from './graph-deps.js';
+export type { ReadBounds } from './read-bounds.js';
 export type { EntityFilter, ExistingName, NewEntityInput } from './entities.service.js';
-export { asOfArgument, type AsOf } from './point-in-time.service.js';
 export type { EntityRef } from './names.js';
 export type { MemoryGraph } from './memory-graph.js';
 
@@ -25,21 +23,16 @@ export type { MemoryGraph } from './memory-graph.js';
  * entities by id or by name. A name-addressed call answers in the reference
  * MCP server's shapes, an id-addressed one in the REST wire shapes; which
  * existing names a create refuses is the caller's explicit choice
- * (`{ existing: 'reject' | 'skip' | 'merge' }`). Each read takes an optional
- * `asOf` and answers as the graph was then (point-in-time.service.ts, through
- * the reader history registers). The database is not reachable through it.
+ * (`{ existing: 'reject' | 'skip' | 'merge' }`). Its reads answer the present;
+ * the reads feature sends a read `asOf` a past point to history instead. The
+ * database is not reachable through it.
  */
 export function createGraphService(deps: GraphDeps) {
   let likely: LikelyDuplicatesPort | undefined;
   return {
-    /** Runs a call through the write path (write.ts) for the features that own writes of their own: history, transfer. */
+    /** Runs a call through the write path (write.ts) for the features that own writes of their own: history, transfer, duplicates' merges. */
     write: <T>(auth: SpaceAuth, fn: (scope: WriteScope) => Promise<T>, call?: CallOptions) =>
       write(deps, auth, fn, call),
-    /** How the reads answer `asOf` and a delete purges: the history feature attaches it, once. */
-    attachHistory(port: HistoryPort) {
-      if (deps.history.port) throw new Error('A history is already attached to the graph');
-      deps.history.port = port;
-    },
     /** How a create names its likely duplicates: consolidation attaches it, once. */
     attachLikelyDuplicates(port: LikelyDuplicatesPort) {
       if (likely) throw new Error('Likely duplicates are already attached to the graph');
@@ -95,8 +88,8 @@ export function createGraphService(deps: GraphDeps) {
     },
     ...bindService(deps, {
       createEntities: entities.createEntities,
-      getEntity: pointInTime.getEntity,
-      listEntities: pointInTime.listEntities,
+      getEntity: entities.getEntity,
+      listEntities: entities.listEntities,
       updateEntity: entities.updateEntity,
       deleteEntity: entities.deleteEntity,
       deleteEntitiesByName: entities.deleteEntitiesByName,
@@ -108,20 +101,18 @@ export function createGraphService(deps: GraphDeps) {
       updateRelation: relations.updateRelation,
       deleteRelation: relations.deleteRelation,
       deleteRelationsByName: relations.deleteRelationsByName,
-      listRelations: pointInTime.listRelations,
+      listRelations: relations.listRelations,
       listEntityTypes: types.listEntityTypes,
       listRelationTypes: types.listRelationTypes,
       listTypes: types.listTypes,
-      readGraph: pointInTime.readGraph,
-      searchNodes: pointInTime.searchNodes,
-      openNodes: pointInTime.openNodes,
+      readGraph: reads.readGraph,
+      searchNodes: reads.searchNodes,
+      openNodes: reads.openNodes,
       neighbours: reads.neighbours,
       shortestPath: reads.shortestPath,
-      graphData: pointInTime.graphData,
-      graphAround: pointInTime.graphAround,
+      graphData: reads.graphData,
+      graphAround: reads.graphAround,
       overview: reads.overview,
-      recallAsOf: pointInTime.recallAsOf,
-      purgeEntity: pointInTime.purgeEntity,
     }),
   };
 }
@@ -131,7 +122,7 @@ export type GraphService = ReturnType<typeof createGraphService>;
 /**
  * What consolidation tells a create's answer: each created entity's likely
  * duplicates. Attached by the duplicates feature, so the graph never imports
- * it (the arrows stay one-way, as with history: decision 040).
+ * it (the arrows stay one-way).
  */
 export interface LikelyDuplicatesPort {
   /** Existing entities each given name probably names too (`of`: the name as given). */

@@ -8,15 +8,13 @@ import * as moves from './merge.writes.js';
 
 export type { GraphService, LikelyDuplicatesPort } from './graph.service.js';
 export type { EntityFilter, EntityRef, MemoryGraph, ReadBounds } from './graph.service.js';
-export { asOfArgument, type AsOf } from './point-in-time.service.js';
-export type { GraphWalk, HistoryPort, RecallQuestion } from './point-in-time.service.js';
 export type { RelationFilter } from './relations.service.js';
-export type { CallOptions, WriteScope } from './write.js';
+export type { CallOptions, WriteScope, Written } from './write.js';
 export type { EntityRow } from './entities.repository.js';
-export { entityNamed } from './entities.repository.js';
+export { entityNamed } from './names.repository.js';
 export type { ObservationRow } from './observations.repository.js';
 export type { RelationListFilter } from './relations.repository.js';
-export type { Page } from './graph-reads.service.js';
+export type { GraphWalk, Page } from './graph-reads.service.js';
 /** The write operations a `graph.write` call runs on its scope (history's reverts, transfer's imports, merges). */
 export const graphWrites = { ...writes, ...moves };
 export type { MergeCounts } from './merge.writes.js';
@@ -27,7 +25,7 @@ export { toGraphData, toRelation } from './wire-shapes.js';
 /**
  * The graph: entities, observations and relations by id or name, the one
  * write path every change goes through, and the reads of the present (the
- * past's are history's, attached with `attachHistory`).
+ * past's are history's; the reads feature chooses between them).
  */
 export const graphFeature = defineFeature({
   name: 'graph',
@@ -40,7 +38,6 @@ export const graphFeature = defineFeature({
       bounds: { maxRows: config.READ_MAX_ROWS, maxBytes: config.READ_MAX_BYTES },
       publish: context.publish,
       writers: new AccountGate(config.STATEMENT_TIMEOUT_MS),
-      history: {},
     });
   },
   routes: graphRoutes,

@@ -2,12 +2,12 @@ import type { McpEntity, McpRelation } from '@engram/shared';
 import * as relationRepo from './relations.repository.js';
 import type * as answersRepo from './answers.repository.js';
 import type * as entityRepo from './entities.repository.js';
+import type { GraphDeps } from './graph-deps.js';
 import {
   boundEntities,
   fitBytes,
   observationRowsOf,
   type BoundedEntities,
-  type GraphDeps,
   type SizedEntity,
   type SizedObservation,
 } from './read-bounds.js';

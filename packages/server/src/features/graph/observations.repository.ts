@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden, planOnce } from '../../db/prepared.js';
 import { runStaged, type Staging } from './changes.repository.js';
-import { entityNamed } from './entities.repository.js';
+import { entityNamed } from './names.repository.js';
 
 /** Observations of entities, in their order. Every query is scoped by account. */
 

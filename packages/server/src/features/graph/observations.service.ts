@@ -5,7 +5,7 @@ import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as writes from './graph.writes.js';
 import { write } from './write.js';
-import type { GraphDeps } from './read-bounds.js';
+import type { GraphDeps } from './graph-deps.js';
 import { toObservation, withObservations } from './wire-shapes.js';
 
 /**
@@ -19,7 +19,7 @@ export async function addObservations(
   id: string,
   items: ObservationInput[],
 ): Promise<{ entity: Entity; added: Observation[] }> {
-  return write(deps, auth, async (scope) => {
+  const { result } = await write(deps, auth, async (scope) => {
     const exists = isUuid(id) && (await entityRepo.findEntity(scope.trx, auth.space.id, id));
     if (!exists) throw notFound('Entity');
     const added = await writes.addObservations(scope, [
@@ -29,6 +29,7 @@ export async function addObservations(
     const { entities } = await withObservations({ ...deps, db: scope.trx }, auth.space.id, [row!]);
     return { entity: entities[0]!, added: (added.get(id) ?? []).map(toObservation) };
   });
+  return result;
 }
 
 /**
@@ -49,7 +50,7 @@ export async function addObservationsByName(
     validTo?: string | undefined;
   }[],
 ): Promise<{ entityName: string; addedObservations: string[] }[]> {
-  return write(deps, auth, async (scope) => {
+  const { result } = await write(deps, auth, async (scope) => {
     const added = await writes.addObservations(
       scope,
       additions.map((addition, index) => ({
@@ -74,6 +75,7 @@ export async function addObservationsByName(
       return { entityName, addedObservations: gained.map((row) => row.content) };
     });
   });
+  return result;
 }
 
 /** Removes the given contents from each named entity; unknown entities and contents are ignored. */

@@ -1,16 +1,6 @@
 import type { Db } from '../../db/connection.js';
 import type * as entityRepo from './entities.repository.js';
 import * as observationRepo from './observations.repository.js';
-import type { HistorySlot } from './point-in-time.service.js';
-import type { WriteDeps } from './write.js';
-
-/** The graph service's dependencies: the write path's, how much one read may answer, and its history. */
-export interface GraphDeps extends WriteDeps {
-  /** How much one read may answer (READ_MAX_ROWS, READ_MAX_BYTES). */
-  bounds: ReadBounds;
-  /** Attached by the history feature (point-in-time.service.ts). */
-  history: HistorySlot;
-}
 
 /**
  * The most one read answers (docs/security.md): entities or relations per

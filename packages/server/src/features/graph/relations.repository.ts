@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { planOnce } from '../../db/prepared.js';
 import { runStaged, type Staging } from './changes.repository.js';
-import { entityNamed } from './entities.repository.js';
+import { entityNamed } from './names.repository.js';
 import { escapeLike } from '../../db/like.js';
 
 /** Relations: their rows, by id, by ends, by name (the walks over them are walks.repository.ts). Every query is scoped by account. */

@@ -6,9 +6,10 @@ import { isUuid } from '../../lib/ids.js';
 import * as entityRepo from './entities.repository.js';
 import * as relationRepo from './relations.repository.js';
 import * as writes from './graph.writes.js';
-import { write, writeCall } from './write.js';
+import { write } from './write.js';
 import { entityNameOf, typeNameOf } from './names.js';
-import { byteLength, type GraphDeps } from './read-bounds.js';
+import type { GraphDeps } from './graph-deps.js';
+import { byteLength } from './read-bounds.js';
 import { toRelation } from './wire-shapes.js';
 
 async function relationWithEnds(db: Db, spaceId: string, row: relationRepo.RelationRow) {
@@ -48,7 +49,7 @@ export async function createRelation(
   if (input.fromEntityId === input.toEntityId) {
     throw badRequest('toEntityId', 'Source and target entities cannot be the same');
   }
-  return write(deps, auth, async (scope) => {
+  const { result } = await write(deps, auth, async (scope) => {
     const from = await requireEnd(scope.trx, auth.space.id, input.fromEntityId, 'Source');
     const to = await requireEnd(scope.trx, auth.space.id, input.toEntityId, 'Target');
     const [row] = await writes.createRelations(scope, [
@@ -69,6 +70,7 @@ export async function createRelation(
       to_type: to.type,
     });
   });
+  return result;
 }
 
 /**
@@ -96,7 +98,7 @@ export async function createRelationsByName(
   });
   if (wanted.length === 0) return [];
 
-  return write(deps, auth, async (scope) => {
+  const { result } = await write(deps, auth, async (scope) => {
     const rows = await writes.createRelationsByName(
       scope,
       wanted.map(({ from, to, relationType, validFrom, validTo }) => ({
@@ -110,6 +112,7 @@ export async function createRelationsByName(
     );
     return rows.map((row) => ({ from: row.from_name, to: row.to_name, relationType: row.type }));
   });
+  return result;
 }
 
 /** Retypes one relation by id; its ends cannot change. */
@@ -123,7 +126,7 @@ export async function updateRelation(
     validTo?: string | null | undefined;
   },
 ): Promise<Relation> {
-  return write(deps, auth, async (scope) => {
+  const { result } = await write(deps, auth, async (scope) => {
     const validity =
       input.validFrom === undefined && input.validTo === undefined
         ? undefined
@@ -131,6 +134,7 @@ export async function updateRelation(
     const row = await writes.updateRelation(scope, id, input.type, validity);
     return relationWithEnds(scope.trx, auth.space.id, row);
   });
+  return result;
 }
 
 /**
@@ -142,11 +146,12 @@ export async function deleteRelation(
   auth: SpaceAuth,
   id: string,
 ): Promise<{ callSeq: number }> {
-  const { callSeq } = await writeCall(deps, auth, async (scope) => {
+  const { seqs } = await write(deps, auth, async (scope) => {
     const [row] = await writes.deleteRelations(scope, [id]);
     if (!row) throw notFound('Relation');
   });
-  return { callSeq };
+  // 0 when the call changed nothing.
+  return { callSeq: seqs[0] ?? 0 };
 }
 
 /** Deletes the given relations by their ends' names; ones that do not exist are ignored. */

@@ -296,7 +296,6 @@ describe('the graph service object', () => {
       db: t.database.db,
       now: () => new Date(),
       bounds: { maxRows: 1_000, maxBytes: 4 << 20 },
-      history: {},
     });
     const accountId = await accountIdOf(t, account.userId);
     auth = {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import * as typesRepo from './types.repository.js';
-import type { GraphDeps } from './read-bounds.js';
+import type { GraphDeps } from './graph-deps.js';
 
 /** A type list's cursor: the last type of the page before, with its count. */
 const typeKeyShape = z

@@ -2,7 +2,8 @@ import type { Entity, GraphData, Observation, Relation } from '@engram/shared';
 import type * as entityRepo from './entities.repository.js';
 import type * as observationRepo from './observations.repository.js';
 import type * as relationRepo from './relations.repository.js';
-import { boundEntities, type BoundedEntities, type GraphDeps } from './read-bounds.js';
+import type { GraphDeps } from './graph-deps.js';
+import { boundEntities, type BoundedEntities } from './read-bounds.js';
 
 /** Rows shaped into the graph's wire objects (packages/shared `graph` schemas). */
 

@@ -56,10 +56,15 @@ export interface WriteScope {
   stage(last?: boolean): changeRepo.Staging;
 }
 
-/** How a write call is recorded: the call it reverts, and who wants its seqs once it committed. */
+/** How a write call is recorded: the call it reverts. */
 export interface CallOptions {
   reverts?: number | undefined;
-  recorded?: (firstSeq: number, count: number) => void;
+}
+
+/** A committed call: what `fn` answered, and the seqs its events got, in order (none when it changed nothing). */
+export interface Written<T> {
+  result: T;
+  seqs: number[];
 }
 
 /**
@@ -68,14 +73,16 @@ export interface CallOptions {
  * commits, then published. A rolled-back call publishes nothing. A race that
  * slips past a check surfaces as a constraint violation, which becomes the
  * same 409/404 the check would have given. The account's other calls wait
- * in `writers` (decision 030), not in the pool.
+ * in `writers` (decision 030), not in the pool. Answers `fn`'s result and
+ * the call's seqs: the first is history's `callSeq`, which
+ * `POST /api/changes/{seq}/revert` undoes.
  */
 export async function write<T>(
   deps: WriteDeps,
   auth: SpaceAuth,
   fn: (scope: WriteScope) => Promise<T>,
   call: CallOptions = {},
-): Promise<T> {
+): Promise<Written<T>> {
   try {
     // Read before the lock: a node's copy (entitlements), seldom a statement.
     const plan = await (deps.planOf ?? currentPlan)(deps.db, auth.accountId);
@@ -86,28 +93,12 @@ export async function write<T>(
       });
     const { result, appended, events } = await (deps.writers?.run(auth.accountId, transaction) ??
       transaction());
-    if (appended.count > 0) {
-      call.recorded?.(appended.first, appended.count);
-      publish(deps, auth, appended, events);
-    }
-    return result;
+    if (appended.count > 0) publish(deps, auth, appended, events);
+    const seqs = Array.from({ length: appended.count }, (_, index) => appended.first + index);
+    return { result, seqs };
   } catch (error) {
     throw fromDatabaseError(error) ?? error;
   }
-}
-
-/**
- * `write()` for a call that answers its seq: history's `callSeq`, which
- * `POST /api/changes/{seq}/revert` undoes (0 when the call changed nothing).
- */
-export async function writeCall<T>(
-  deps: WriteDeps,
-  auth: SpaceAuth,
-  fn: (scope: WriteScope) => Promise<T>,
-): Promise<{ result: T; callSeq: number }> {
-  let callSeq = 0;
-  const result = await write(deps, auth, fn, { recorded: (first) => (callSeq = first) });
-  return { result, callSeq };
 }
 
 /**

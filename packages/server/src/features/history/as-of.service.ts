@@ -10,7 +10,6 @@ import {
   type EntityFilter,
   type MemoryGraph,
   type Page,
-  type RecallQuestion,
   type RelationFilter,
 } from '../graph/index.js';
 import type { HistoryDeps } from './history-deps.js';
@@ -22,6 +21,14 @@ import * as asOfRepo from './as-of.repository.js';
  * (one index away); these read the present with the rows changed since put
  * back (history.repository), the slower path.
  */
+
+/** A question as recall asks it of the past (recall's `RecallInput`, without its time). */
+export interface RecallQuestion {
+  query: string;
+  limit: number;
+  entityTypes?: string[] | undefined;
+  entityNames?: string[] | undefined;
+}
 
 type EntityAt = asOfRepo.EntityAtRow & { observations_count: number };
 type ObservationAt = asOfRepo.ObservationAtRow;

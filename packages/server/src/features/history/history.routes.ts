@@ -1,6 +1,7 @@
 import {
   changesQuery,
   entityAuthors,
+  entityDeleteResult,
   historyPage,
   historyQuery,
   idParams,
@@ -14,7 +15,10 @@ import type { RouteOptions } from '../feature.js';
 import type { HistoryApi } from './history.service.js';
 import { resourceErrors as errors } from '../../http/error-responses.js';
 
-/** History's REST routes (docs/history.md). */
+/**
+ * History's REST routes (docs/history.md), and an entity's delete: history
+ * owns it because `?purge=true` deletes the entity's history too.
+ */
 export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<HistoryApi>> = async (
   app,
   { services: history, http },
@@ -105,5 +109,30 @@ export const historyRoutes: FastifyPluginAsyncZod<RouteOptions<HistoryApi>> = as
       },
     },
     async (request) => history.revertChange(spaceAuthOf(request), request.params.seq),
+  );
+
+  app.delete(
+    '/api/entities/:id',
+    {
+      config: { operation: { type: 'delete', resource: 'entity' } },
+      schema: {
+        tags: ['entities'],
+        security,
+        summary: 'Delete an entity with its observations and relations',
+        description:
+          "Its history is kept for the plan's window, so the delete can be reverted: `callSeq` is the `{seq}` of `POST /api/changes/{seq}/revert`. With `purge=true` the entity is deleted for good: its history, and the texts its change-log events carried, go too (no `callSeq`).",
+        params: idParams,
+        querystring: z.object({
+          purge: z.enum(['true', 'false'], { error: 'purge must be true or false' }).optional(),
+        }),
+        response: { 200: entityDeleteResult, ...errors },
+      },
+    },
+    async (request) => {
+      const { callSeq } = await history.deleteEntity(spaceAuthOf(request), request.params.id, {
+        purge: request.query.purge === 'true',
+      });
+      return { success: true as const, ...(callSeq === undefined ? {} : { callSeq }) };
+    },
   );
 };

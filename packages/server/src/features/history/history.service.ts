@@ -9,26 +9,30 @@ import {
 import type { HistoryDeps } from './history-deps.js';
 import * as versions from './versions.service.js';
 
+export type { RecallQuestion } from './as-of.service.js';
+
 /**
- * History's two faces: `api`, what adapters and later features call (an
- * entity's versions and authors, the account's changes, revert and undo,
- * the change log's replay and holds), and `port`, what it attaches to the
- * graph (the reads as of a past seq, and purge).
+ * History's service: what adapters and later features call (an entity's
+ * versions and authors, the account's changes, revert and undo, an entity's
+ * delete and purge, the change log's replay and holds), and `past`, the
+ * reads as of a past seq that the reads feature sends `asOf` to.
  */
 export function createHistoryService(deps: HistoryDeps) {
   return {
-    api: bindService(deps, {
+    ...bindService(deps, {
       entityHistory: versions.entityHistory,
       entityAuthors: versions.entityAuthors,
       listChanges: versions.listChanges,
       revertChange: versions.revertChange,
       undoLast: versions.undoLast,
+      deleteEntity: versions.deleteEntity,
+      purgeEntity: versions.purgeEntity,
       changesAfter,
       changeLogBounds,
       holdChangeLog,
       releaseChangeLog,
     }),
-    port: bindService(deps, {
+    past: bindService(deps, {
       seqOf: versions.resolveAsOf,
       getEntity: past.getEntityAt,
       listEntities: past.listEntitiesAt,
@@ -39,10 +43,12 @@ export function createHistoryService(deps: HistoryDeps) {
       searchNodes: past.searchNodesAt,
       openNodes: past.openNodesAt,
       recall: past.recallAt,
-      purgeEntity: versions.purgeEntity,
     }),
   };
 }
 
 /** What history's routes and the features after it call. */
-export type HistoryApi = ReturnType<typeof createHistoryService>['api'];
+export type HistoryApi = ReturnType<typeof createHistoryService>;
+
+/** The reads as of a past seq (`seqOf` resolves `asOf` to one). */
+export type PastReads = HistoryApi['past'];

@@ -8,9 +8,9 @@ import { historyRoutes } from './history.routes.js';
 
 /**
  * History: every version of the graph's rows, reverting a call and undoing
- * an agent's last, purging, the change log's replay, holds and compaction,
- * and every read as of a past point — which it attaches to the graph, so the
- * graph's reads answer `asOf` without knowing of it.
+ * an agent's last, an entity's delete and purge, the change log's replay,
+ * holds and compaction, and every read as of a past point (`past`, which
+ * the reads feature calls for a read given `asOf`).
  */
 export const historyFeature = defineFeature({
   name: 'history',
@@ -22,7 +22,6 @@ export const historyFeature = defineFeature({
       graph,
     };
     const service = createHistoryService(deps);
-    graph.attachHistory(service.port);
     const changeLog = new ChangeLogCompactor(
       db,
       entitlements,
@@ -33,7 +32,7 @@ export const historyFeature = defineFeature({
     changeLog.start();
     context.onClose(() => changeLog.stop());
     return {
-      ...service.api,
+      ...service,
       /** Removes change-log events past their retention window (tests run it by hand). */
       changeLog,
     };
@@ -42,3 +41,4 @@ export const historyFeature = defineFeature({
 });
 
 export type HistoryService = Awaited<ReturnType<typeof historyFeature.create>>;
+export type { PastReads, RecallQuestion } from './history.service.js';

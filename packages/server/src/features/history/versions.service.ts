@@ -393,14 +393,10 @@ async function revertCall(
   const rows = await historyRepo.rowsOfCalls(deps.db, auth.space.id, [call.seq]);
   const changes = call.last_seq - call.seq + 1;
   await assertUnchangedSince(deps, auth, call, rows);
-  let recorded: number[] = [];
-  await deps.graph.write(auth, (scope) => undoRows(scope, rows), {
+  const { seqs } = await deps.graph.write(auth, (scope) => undoRows(scope, rows), {
     reverts: call.seq,
-    recorded: (first, count) => {
-      recorded = Array.from({ length: count }, (_, index) => first + index);
-    },
   });
-  return { reverted: { callSeq: call.seq, changes }, seqs: recorded };
+  return { reverted: { callSeq: call.seq, changes }, seqs };
 }
 
 /** What a row's version says, without what the write path keeps on its own (order, dates). */
@@ -554,7 +550,25 @@ async function undoRows(scope: WriteScope, rows: historyRepo.HistoryRow[]): Prom
  */
 export async function purgeEntity(deps: HistoryDeps, auth: SpaceAuth, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound('Entity');
-  const deleted = await deps.graph.write(auth, (scope) => writes.deleteEntities(scope, [id]));
+  const { result: deleted } = await deps.graph.write(auth, (scope) =>
+    writes.deleteEntities(scope, [id]),
+  );
   const removed = await historyRepo.purgeEntityHistory(deps.db, auth.accountId, auth.space.id, id);
   if (deleted.length === 0 && removed === 0) throw notFound('Entity');
+}
+
+/**
+ * `DELETE /api/entities/{id}`: the graph's delete, kept in history so that
+ * `callSeq` reverts it, or with `purge` the entity deleted for good (no
+ * `callSeq`). History owns the route because only it can purge.
+ */
+export async function deleteEntity(
+  deps: HistoryDeps,
+  auth: SpaceAuth,
+  id: string,
+  options: { purge: boolean },
+): Promise<{ callSeq?: number }> {
+  if (!options.purge) return deps.graph.deleteEntity(auth, id);
+  await purgeEntity(deps, auth, id);
+  return {};
 }

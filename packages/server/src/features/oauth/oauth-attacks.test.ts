@@ -17,7 +17,7 @@ import {
   TestBrowser,
   tokenRequest,
   type OAuthTestServer,
-} from './oauth.test-support.js';
+} from '../../test/oauth.js';
 import { missingScope } from './scopes.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pkce, startOAuthServer, TestBrowser, type OAuthTestServer } from './oauth.test-support.js';
+import { pkce, startOAuthServer, TestBrowser, type OAuthTestServer } from '../../test/oauth.js';
 
 let t: OAuthTestServer;
 

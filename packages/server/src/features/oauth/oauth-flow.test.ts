@@ -20,7 +20,7 @@ import {
   startOAuthServer,
   TestBrowser,
   type OAuthTestServer,
-} from './oauth.test-support.js';
+} from '../../test/oauth.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 

@@ -1,6 +1,6 @@
 import type { EmbeddingsService } from '../embeddings/index.js';
-import type { GraphService } from '../graph/index.js';
 import { defineFeature } from '../feature.js';
+import type { ReadsService } from '../reads/index.js';
 import { recallRoutes } from './recall.routes.js';
 import { createRecallService } from './recall.service.js';
 
@@ -12,7 +12,7 @@ export const recallFeature = defineFeature({
   name: 'recall',
   create: (
     context,
-    { embeddings, graph }: { embeddings: EmbeddingsService; graph: GraphService },
-  ) => createRecallService({ db: context.db, embeddings, graph, now: context.now }),
+    { embeddings, reads }: { embeddings: EmbeddingsService; reads: ReadsService },
+  ) => createRecallService({ db: context.db, embeddings, reads, now: context.now }),
   routes: recallRoutes,
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startEmbeddingStandIn,
   type EmbeddingStandIn,
-} from '../embeddings/embedding-stand-in.test-support.js';
+} from '../../test/fakes/embedding-stand-in.js';
 import { createEntity, getJson, newAccount, type Account } from '../../test/graph-fixtures.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 

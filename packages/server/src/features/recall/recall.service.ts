@@ -1,5 +1,4 @@
 import {
-  parseAsOf,
   RECALL_ABSTAIN_REASON,
   RECALL_LIMIT_MAX,
   type ContextAnswer,
@@ -9,7 +8,7 @@ import {
 import type { Db } from '../../db/connection.js';
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import type { EmbeddingsService, SemanticCandidate } from '../embeddings/index.js';
-import type { AsOf, GraphService } from '../graph/index.js';
+import type { AsOf, PastPoint, ReadsService } from '../reads/index.js';
 import { bindService } from '../feature.js';
 import * as repo from './recall.repository.js';
 import {
@@ -55,8 +54,8 @@ export interface RecallDeps {
   db: Db;
   /** The semantic index: with an embedding endpoint, its order by meaning is fused with the lexical one. */
   embeddings?: EmbeddingsService | undefined;
-  /** The graph as it was (docs/history.md), for a question asked `asOf` a past point. */
-  graph: Pick<GraphService, 'recallAsOf'>;
+  /** For a question asked `asOf` a past point: the point, and the graph's observations then (docs/history.md). */
+  reads: Pick<ReadsService, 'pointOf' | 'recallAt'>;
   /** The server's clock: what time words are read against when no `now` is given. */
   now?: () => Date;
 }
@@ -116,24 +115,25 @@ const FUSION_K = 60;
 const PAST_POOL = 200;
 
 /**
- * The time a question is read at: `now` when given; asked `asOf` a time,
- * that time; else the server's clock.
+ * The time a question is read at: `now` when given; asked as of a time (the
+ * point the reads resolved), that time; else the server's clock.
  */
-function timeOf(deps: RecallDeps, input: RecallInput & TimeArgs, asOf?: AsOf): ResolvedTime {
-  const parsed = asOf && parseAsOf(asOf.value);
-  const clock = parsed && 'at' in parsed ? parsed.at : (deps.now ?? (() => new Date()))();
+function timeAt(deps: RecallDeps, input: RecallInput & TimeArgs, past?: PastPoint): ResolvedTime {
+  const clock = past?.at ?? (deps.now ?? (() => new Date()))();
   return resolveTime(input.query, input, clock, input.field);
 }
 
+/** Answers `input`; asked `asOf` a past point, from the graph as it was then. */
 export async function recall(
   deps: RecallDeps,
   auth: SpaceAuth,
   input: RecallInput,
   asOf?: AsOf,
 ): Promise<RecallAnswer> {
-  const time = timeOf(deps, input, asOf);
-  const found = asOf
-    ? await pastObservations(deps, auth, input, time, asOf)
+  const past = asOf && (await deps.reads.pointOf(auth, asOf));
+  const time = timeAt(deps, input, past);
+  const found = past
+    ? await pastObservations(deps, auth, input, time, past)
     : await rankedObservations(deps, auth.space.id, input, time);
   const abstained = abstains(found, input.abstain);
   return {
@@ -155,7 +155,7 @@ async function pastObservations(
   auth: SpaceAuth,
   input: RecallInput,
   time: ResolvedTime,
-  asOf: AsOf,
+  point: PastPoint,
 ): Promise<Found> {
   const question = {
     query: input.query,
@@ -163,7 +163,7 @@ async function pastObservations(
     entityTypes: input.entityTypes,
     entityNames: input.entityNames,
   };
-  const past = await deps.graph.recallAsOf(auth, question, asOf);
+  const past = await deps.reads.recallAt(auth, question, point);
   // The past's reader scores no coverage: its confidence is the share of the question's words the text or name holds.
   const dated = past.results.map((result) => ({
     ...result,
@@ -457,7 +457,7 @@ export async function context(
   },
 ): Promise<ContextAnswer> {
   const question = { ...input, limit: RECALL_LIMIT_MAX };
-  const time = timeOf(deps, question);
+  const time = timeAt(deps, question);
   const found = await rankedObservations(deps, auth.space.id, question, time);
   const abstained = abstains(found, input.abstain);
   const results = abstained ? [] : found.results;

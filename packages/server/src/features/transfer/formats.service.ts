@@ -174,7 +174,7 @@ async function writePlanned(
       });
     }
     for await (const batch of batches(each(relations), IMPORT_BATCH)) {
-      const linked = await deps.graph.write(auth, (scope) =>
+      const { result: linked } = await deps.graph.write(auth, (scope) =>
         graphWrites.createRelationsByName(scope, batch),
       );
       summary.relations += linked.length;

@@ -221,7 +221,7 @@ async function writeLossless(
         ...entity,
         aliases: names.aliasesOf(entity, keptBack),
       }));
-      const created = await deps.graph.write(auth, (scope) =>
+      const { result: created } = await deps.graph.write(auth, (scope) =>
         graphWrites.createEntities(scope, batch),
       );
       aliasesLeftOut(
@@ -234,7 +234,7 @@ async function writeLossless(
       for (const entity of created) summary.observations += entity.observations.length;
     }
     for await (const batch of batches(relations(), IMPORT_BATCH)) {
-      const linked = await deps.graph.write(auth, (scope) =>
+      const { result: linked } = await deps.graph.write(auth, (scope) =>
         graphWrites.createRelationsWhereEndsExist(
           scope,
           batch.map((relation) => ({

@@ -1,11 +1,12 @@
 import { TYPE_PAGE_DEFAULT } from '@engram/shared';
-import { asOfArgument } from '../../features/graph/index.js';
+import { asOfArgument } from '../../features/reads/index.js';
 import type { ToolContext, ToolHandlers } from './context.js';
 import { asText, graphResult, result } from './answers.js';
 
 /** The tools that read the graph: whole, searched, by name, around an entity, between two. */
 export function readTools({
   graph,
+  deps,
   auth,
   run,
 }: ToolContext): Pick<
@@ -15,15 +16,17 @@ export function readTools({
   return {
     read_graph: ({ asOf, ...page }) =>
       run({ type: 'query', resource: 'graph' }, async () => {
-        return graphResult(await graph.readGraph(auth, page, asOfArgument(asOf, 'asOf')));
+        return graphResult(await deps.reads.readGraph(auth, page, asOfArgument(asOf, 'asOf')));
       }),
     search_nodes: ({ query, asOf, ...page }) =>
       run({ type: 'query', resource: 'entity' }, async () => {
-        return graphResult(await graph.searchNodes(auth, query, page, asOfArgument(asOf, 'asOf')));
+        return graphResult(
+          await deps.reads.searchNodes(auth, query, page, asOfArgument(asOf, 'asOf')),
+        );
       }),
     open_nodes: ({ names, asOf }) =>
       run({ type: 'query', resource: 'entity' }, async () => {
-        return graphResult(await graph.openNodes(auth, names, asOfArgument(asOf, 'asOf')));
+        return graphResult(await deps.reads.openNodes(auth, names, asOfArgument(asOf, 'asOf')));
       }),
     get_neighbors: ({ name: start, depth, limit }) =>
       run({ type: 'query', resource: 'graph' }, async () =>

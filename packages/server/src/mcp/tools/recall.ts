@@ -1,5 +1,5 @@
 import { CONTEXT_CHARS_DEFAULT, RECALL_LIMIT_DEFAULT, type RecallAnswer } from '@engram/shared';
-import { asOfArgument } from '../../features/graph/index.js';
+import { asOfArgument } from '../../features/reads/index.js';
 import { factDate } from '../../features/recall/index.js';
 import type { ToolContext, ToolHandlers } from './context.js';
 import { result } from './answers.js';

@@ -2,7 +2,7 @@ import { subscriptionChange, type Subscription } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { liveQueryKeys } from '@/lib/realtime';
-import { billingKeys } from './keys';
+import { billingKeys } from '@/lib/api/keys';
 
 /** POST /api/billing/cancel-subscription {immediate: false}: ends at the period end (docs/product.md, States). */
 export async function cancelSubscription(): Promise<Subscription> {

@@ -1,7 +1,7 @@
 import { monthlySummary, type MonthlySummary } from '@engram/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { billingKeys } from './keys';
+import { billingKeys } from '@/lib/api/keys';
 
 /**
  * GET /api/analytics/billing/monthly-summary → this month's operations:

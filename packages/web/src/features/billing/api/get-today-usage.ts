@@ -1,7 +1,7 @@
 import { realTimeStats, type RealTimeStats } from '@engram/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { billingKeys } from './keys';
+import { billingKeys } from '@/lib/api/keys';
 
 /** GET /api/analytics/stats/real-time → today's operations; zeros when it fails (docs/product.md, Calls). */
 export function getTodayUsage(): Promise<RealTimeStats> {

@@ -1,7 +1,7 @@
 import { invoiceList, type Invoice } from '@engram/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { billingKeys } from './keys';
+import { billingKeys } from '@/lib/api/keys';
 
 /** GET /api/billing/invoices → invoices (docs/product.md, Calls), newest first. */
 export async function listInvoices(): Promise<Invoice[]> {

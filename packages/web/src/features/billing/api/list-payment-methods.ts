@@ -1,7 +1,7 @@
 import { paymentMethodList, type PaymentMethod } from '@engram/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { billingKeys } from './keys';
+import { billingKeys } from '@/lib/api/keys';
 
 /** GET /api/billing/payment-methods → paymentMethods (docs/product.md, Calls), the default first. */
 export async function listPaymentMethods(): Promise<PaymentMethod[]> {

@@ -1,7 +1,7 @@
 import { planList, type BillingPlan } from '@engram/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { billingKeys } from './keys';
+import { billingKeys } from '@/lib/api/keys';
 
 /** GET /api/billing/plans → plans (docs/product.md, Calls), each with the price id the server takes for it. */
 export async function listPlans(): Promise<BillingPlan[]> {

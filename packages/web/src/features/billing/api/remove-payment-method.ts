@@ -1,7 +1,7 @@
 import { okResponse } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { billingKeys } from './keys';
+import { billingKeys } from '@/lib/api/keys';
 
 /** DELETE /api/billing/payment-methods/{id} (docs/product.md, Calls). */
 export async function removePaymentMethod(id: string): Promise<void> {

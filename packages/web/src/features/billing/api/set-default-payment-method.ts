@@ -1,7 +1,7 @@
 import { okResponse } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { billingKeys } from './keys';
+import { billingKeys } from '@/lib/api/keys';
 
 /** POST /api/billing/payment-methods/{id}/default {} (docs/product.md, Calls). */
 export async function setDefaultPaymentMethod(id: string): Promise<void> {

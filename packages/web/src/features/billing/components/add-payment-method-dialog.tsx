@@ -7,7 +7,7 @@ import { Dialog, DialogActions, DialogContent, DialogHeading } from '@/component
 import { Spinner } from '@/components/ui/spinner';
 import { LoadErrorAlert } from '@/components/load-error-alert';
 import { createSetupIntent } from '../api/create-setup-intent';
-import { billingKeys } from '../api/keys';
+import { billingKeys } from '@/lib/api/keys';
 import { serverMessage } from '../billing-rules';
 
 // Stripe's own code loads only when a card is actually entered with a configured key.

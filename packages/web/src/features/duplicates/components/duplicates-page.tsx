@@ -19,7 +19,7 @@ import { errorMessage } from '@/lib/api-client';
 import { pluralize } from '@/lib/format';
 import { useDismissDuplicate, useUndismiss } from '../api/dismiss-duplicate';
 import { useDuplicatePages } from '../api/list-duplicate-pages';
-import { useUndoCall } from '../api/revert-change';
+import { useUndoCall } from '@/lib/api/revert-change';
 import { duplicatesPath, entityPath } from '../display';
 import { mergedNotice, quoted, sidesOf } from '../merge-rules';
 import { CandidateCard } from './candidate-card';

@@ -4,7 +4,7 @@ import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { showUndoNotice } from '@/components/undo-notice';
 import { useEntityRelationCount } from '../api/count-entity-relations';
 import { useDeleteEntity } from '../api/delete-entity';
-import { useUndoCall } from '../api/revert-change';
+import { useUndoCall } from '@/lib/api/revert-change';
 import { deleteConsequence } from '../delete-rules';
 import { serverReason } from '../display';
 

@@ -26,7 +26,7 @@ import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatDateTime, pluralize } from '@/lib/format';
 import { useEntityHistory } from '../api/entity-history';
-import { useRevertChange } from '../api/revert-change';
+import { useRevertChange } from '@/lib/api/revert-change';
 import {
   actorLabel,
   changesInCall,

@@ -5,7 +5,7 @@ import {
 } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { memberKeys } from './keys';
+import { memberKeys } from '@/lib/api/keys';
 
 /**
  * POST /api/members/invitations {email, role} → 201 with the link (its

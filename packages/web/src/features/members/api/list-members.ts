@@ -1,7 +1,7 @@
 import { membersResponse, type MembersResponse } from '@engram/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { memberKeys } from './keys';
+import { memberKeys } from '@/lib/api/keys';
 
 /** GET /api/members → the account's members, pending invitations and the plan's limit (any member may read). */
 export function listMembers(): Promise<MembersResponse> {

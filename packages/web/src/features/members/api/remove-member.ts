@@ -1,7 +1,7 @@
 import { okResponse } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { memberKeys } from './keys';
+import { memberKeys } from '@/lib/api/keys';
 
 /**
  * DELETE /api/members/{userId} → {success}: they lose access at once (their

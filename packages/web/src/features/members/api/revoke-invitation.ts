@@ -1,7 +1,7 @@
 import { okResponse } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { memberKeys } from './keys';
+import { memberKeys } from '@/lib/api/keys';
 
 /** DELETE /api/members/invitations/{id} → {success}: the link stops working at once. */
 export async function revokeInvitation(id: string): Promise<void> {

@@ -2,7 +2,7 @@ import { okResponse } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { CURRENT_USER_KEY } from '@/lib/session';
-import { memberKeys } from './keys';
+import { memberKeys } from '@/lib/api/keys';
 
 /** POST /api/members/transfer-ownership {userId} → {success}: they become owner, the caller an admin. */
 export async function transferOwnership(userId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { member, type Member, type MembersResponse, type Role } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { memberKeys } from './keys';
+import { memberKeys } from '@/lib/api/keys';
 
 /**
  * PATCH /api/members/{userId} {role} → the member as they now are. 403 when

@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { showUndoNotice } from '@/components/undo-notice';
 import { useDeleteRelation } from '../api/delete-relation';
-import { useUndoCall } from '../api/revert-change';
+import { useUndoCall } from '@/lib/api/revert-change';
 import { serverReason } from '../display';
 import { RelationSummary } from './relation-summary';
 

@@ -1,7 +1,7 @@
 import { createdWebhook, type CreatedWebhook, type CreateWebhookInput } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { webhookKeys } from './keys';
+import { webhookKeys } from '@/lib/api/keys';
 
 /**
  * POST /api/webhooks {url, events, description?, space?} → 201 with the

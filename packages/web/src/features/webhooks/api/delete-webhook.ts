@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { webhookKeys } from './keys';
+import { webhookKeys } from '@/lib/api/keys';
 
 /** DELETE /api/webhooks/{id} → 204: nothing more is sent to it, and its log goes with it. */
 export async function deleteWebhook(id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { webhookDeliveryList, type WebhookDeliveryList } from '@engram/shared';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { webhookKeys } from './keys';
+import { webhookKeys } from '@/lib/api/keys';
 
 /** Deliveries are read this many at a time, newest first; 'Load more' reads the next page. */
 export const DELIVERY_PAGE_SIZE = 10;

@@ -1,7 +1,7 @@
 import { webhookList, type Webhook } from '@engram/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { webhookKeys } from './keys';
+import { webhookKeys } from '@/lib/api/keys';
 
 /** GET /api/webhooks → the account's endpoints (never their secrets). */
 export async function listWebhooks(): Promise<Webhook[]> {

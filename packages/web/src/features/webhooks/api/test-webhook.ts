@@ -1,7 +1,8 @@
 import { webhookDelivery, type WebhookDelivery } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { refreshDeliveries, webhookKeys } from './keys';
+import { webhookKeys } from '@/lib/api/keys';
+import { refreshDeliveries } from './refresh-deliveries';
 
 /** POST /api/webhooks/{id}/test → the "ping" delivery, sent now (enabled or not), never retried. */
 export function testWebhook(id: string): Promise<WebhookDelivery> {

@@ -1,7 +1,7 @@
 import { webhook, type UpdateWebhookInput, type Webhook } from '@engram/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { webhookKeys } from './keys';
+import { webhookKeys } from '@/lib/api/keys';
 
 /**
  * PATCH /api/webhooks/{id} → the endpoint as it now is. Enabling clears

@@ -17,7 +17,7 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { cn } from '@/lib/cn';
-import { webhookKeys } from '../api/keys';
+import { webhookKeys } from '@/lib/api/keys';
 import { useDeliveries } from '../api/list-deliveries';
 import { useRedeliver } from '../api/redeliver';
 import {

@@ -1,16 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-
-/**
- * Query keys of the Webhooks screen. Endpoints and their deliveries change by
- * this screen's own acts and by the server's sends (never by a graph event the
- * realtime feed names), so they sit under `['webhooks']`, apart from the live
- * graph keys.
- */
-export const webhookKeys = {
-  all: ['webhooks'] as const,
-  list: ['webhooks', 'list'] as const,
-  deliveries: (webhookId: string) => ['webhooks', 'deliveries', webhookId] as const,
-};
+import { webhookKeys } from '@/lib/api/keys';
 
 /**
  * Reads an endpoint's log again after a send. A first read still under way

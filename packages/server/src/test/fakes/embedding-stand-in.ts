@@ -5,10 +5,11 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for an OpenAI-compatible embeddings endpoint, for tests
- * only: the real client (embedding-client.ts) talks HTTP to it. Its "model"
- * is a hashed bag of words in `dimensions` dimensions, normalized, where a
- * few words are read as the concept they share (job, employment, career →
- * work), so a paraphrase lands nearer its original than an unrelated text.
+ * only: the real client (features/embeddings/embedding-client.ts) talks HTTP
+ * to it. Its "model" is a hashed bag of words in `dimensions` dimensions,
+ * normalized, where a few words are read as the concept they share (job,
+ * employment, career → work), so a paraphrase lands nearer its original than
+ * an unrelated text.
  * Every request is recorded; a test can make it fail, stall, refuse texts or
  * answer another length, and run a hook before it answers.
  */

@@ -6,7 +6,9 @@ import { useSpaceSlug } from '@/lib/space';
 
 /**
  * POST /api/changes/{seq}/revert: undoes the whole call that made change
- * `seq` (409 with details when something changed since; docs/history.md).
+ * `seq` (a merge's `callSeq` brings the sources back with their observations
+ * and relations; 409 with details when something changed since;
+ * docs/history.md).
  */
 export function revertChange(space: string, seq: number): Promise<RevertResult> {
   return apiRequest(`/api/changes/${seq}/revert`, { method: 'POST', schema: revertResult, space });
@@ -19,6 +21,7 @@ function refreshAll(queryClient: QueryClient) {
   );
 }
 
+/** The entity page's Revert of one change in its history. */
 export function useRevertChange() {
   const queryClient = useQueryClient();
   const space = useSpaceSlug();
@@ -35,9 +38,9 @@ export function useRevertChange() {
 export function useUndoCall() {
   const queryClient = useQueryClient();
   const space = useSpaceSlug();
-  return (seq: number) =>
-    revertChange(space, seq).then(async (result) => {
-      await refreshAll(queryClient);
-      return result;
-    });
+  return async (seq: number) => {
+    const result = await revertChange(space, seq);
+    await refreshAll(queryClient);
+    return result;
+  };
 }

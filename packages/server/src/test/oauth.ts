@@ -5,10 +5,10 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../../app.js';
-import type { Config } from '../../config.js';
-import { createRuntime } from '../../runtime.js';
-import { createTestDatabase, testConfig, type TestApp } from '../../test/harness.js';
+import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
+import { createRuntime } from '../runtime.js';
+import { createTestDatabase, testConfig, type TestApp } from './harness.js';
 
 /** A port nobody listens on now (the issuer must name the port before the app listens). */
 async function freePort(): Promise<number> {

@@ -1,0 +1,17 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+const t0 = performance.now();
+const a = await PGlite.create('memory://', { extensions: { pg_trgm, btree_gin } });
+await a.query('select 1');
+const t1 = performance.now();
+await a.exec('create extension if not exists pg_trgm; create table t(x int)');
+const dump = await a.dumpDataDir('gzip');
+const t2 = performance.now();
+const b = await PGlite.create('memory://', { extensions: { pg_trgm, btree_gin }, loadDataDir: dump });
+await b.query('select 1');
+const t3 = performance.now();
+const c = await PGlite.create('memory://', { extensions: { pg_trgm, btree_gin } });
+await c.query('select 1');
+const t4 = performance.now();
+console.log(`fresh ${(t1-t0)|0} dump ${(t2-t1)|0} fromTar ${(t3-t2)|0} fresh2 ${(t4-t3)|0}`);

@@ -1,0 +1,199 @@
+import {
+  parseAsOf,
+  type Entity,
+  type EntityList,
+  type GraphData,
+  type RecallAnswer,
+  type RelationList,
+} from '@engram/shared';
+import type { SpaceAuth } from '../../lib/auth-context.js';
+import { bindService } from '../feature.js';
+import type {
+  EntityFilter,
+  GraphService,
+  GraphWalk,
+  MemoryGraph,
+  Page,
+  RelationFilter,
+} from '../graph/index.js';
+import type { PastReads, RecallQuestion } from '../history/index.js';
+
+/**
+ * The reads adapters call, each with an optional `asOf` (docs/history.md):
+ * without it, the graph's read of the present; with it, history's read of
+ * the same answer as the graph was then. `asOf` is parsed and resolved to a
+ * seq here, once, so a route or a tool calls one method for either.
+ */
+
+export interface ReadsDeps {
+  /** The present's reads. */
+  graph: Pick<
+    GraphService,
+    | 'getEntity'
+    | 'listEntities'
+    | 'listRelations'
+    | 'graphData'
+    | 'graphAround'
+    | 'readGraph'
+    | 'searchNodes'
+    | 'openNodes'
+  >;
+  /** The past's reads, by seq, and `asOf` resolved to a seq (history's). */
+  past: PastReads;
+}
+
+/** A read's moment in the past as the caller gave it (a time or `seq:N`), and the field a refusal names. */
+export interface AsOf {
+  value: string;
+  /** `query.asOf` on REST, `asOf` for an MCP tool. */
+  field: string;
+}
+
+/** `asOf` as a read takes it: undefined (the present) when the caller gave none. */
+export const asOfArgument = (value: string | undefined, field: string): AsOf | undefined =>
+  value === undefined ? undefined : { value, field };
+
+/** A past point as the reads resolved it: the seq read at, and the time `asOf` named (none for `seq:N`). */
+export interface PastPoint {
+  seq: number;
+  at: Date | undefined;
+}
+
+/** The seq and time `asOf` names; 400 on its field when the history kept starts later. */
+export async function pointOf(deps: ReadsDeps, auth: SpaceAuth, asOf: AsOf): Promise<PastPoint> {
+  const parsed = parseAsOf(asOf.value);
+  // The shared schemas refuse what does not parse before a read is called.
+  if (!parsed) throw new TypeError(`unparsed asOf reached a read: ${asOf.value}`);
+  const seq = await deps.past.seqOf(auth, parsed, asOf.field);
+  return { seq, at: 'at' in parsed ? parsed.at : undefined };
+}
+
+/** The seq to read at, or undefined for the present. */
+const seqOf = async (deps: ReadsDeps, auth: SpaceAuth, asOf: AsOf | undefined) =>
+  asOf && (await pointOf(deps, auth, asOf)).seq;
+
+export async function getEntity(
+  deps: ReadsDeps,
+  auth: SpaceAuth,
+  id: string,
+  asOf?: AsOf,
+): Promise<Entity> {
+  const seq = await seqOf(deps, auth, asOf);
+  return seq === undefined ? deps.graph.getEntity(auth, id) : deps.past.getEntity(auth, id, seq);
+}
+
+export async function listEntities(
+  deps: ReadsDeps,
+  auth: SpaceAuth,
+  filter: EntityFilter,
+  asOf?: AsOf,
+): Promise<EntityList> {
+  const seq = await seqOf(deps, auth, asOf);
+  return seq === undefined
+    ? deps.graph.listEntities(auth, filter)
+    : deps.past.listEntities(auth, filter, seq);
+}
+
+export async function listRelations(
+  deps: ReadsDeps,
+  auth: SpaceAuth,
+  filter: RelationFilter,
+  asOf?: AsOf,
+): Promise<RelationList> {
+  const seq = await seqOf(deps, auth, asOf);
+  return seq === undefined
+    ? deps.graph.listRelations(auth, filter)
+    : deps.past.listRelations(auth, filter, seq);
+}
+
+/** The graph for drawing: around `rootEntityId` when given, else the best-connected entities. */
+export async function graphData(
+  deps: ReadsDeps,
+  auth: SpaceAuth,
+  options: GraphWalk,
+  asOf?: AsOf,
+): Promise<GraphData> {
+  const seq = await seqOf(deps, auth, asOf);
+  return seq === undefined
+    ? deps.graph.graphData(auth, options)
+    : deps.past.graphData(auth, options, seq);
+}
+
+export async function graphAround(
+  deps: ReadsDeps,
+  auth: SpaceAuth,
+  id: string,
+  options: { depth: number; limit: number },
+  asOf?: AsOf,
+): Promise<GraphData> {
+  const seq = await seqOf(deps, auth, asOf);
+  return seq === undefined
+    ? deps.graph.graphAround(auth, id, options)
+    : deps.past.graphAround(auth, id, options, seq);
+}
+
+export async function readGraph(
+  deps: ReadsDeps,
+  auth: SpaceAuth,
+  page: Page = {},
+  asOf?: AsOf,
+): Promise<MemoryGraph> {
+  const seq = await seqOf(deps, auth, asOf);
+  return seq === undefined
+    ? deps.graph.readGraph(auth, page)
+    : deps.past.readGraph(auth, page, seq);
+}
+
+export async function searchNodes(
+  deps: ReadsDeps,
+  auth: SpaceAuth,
+  query: string,
+  page: Page = {},
+  asOf?: AsOf,
+): Promise<MemoryGraph> {
+  const seq = await seqOf(deps, auth, asOf);
+  return seq === undefined
+    ? deps.graph.searchNodes(auth, query, page)
+    : deps.past.searchNodes(auth, query, page, seq);
+}
+
+export async function openNodes(
+  deps: ReadsDeps,
+  auth: SpaceAuth,
+  names: string[],
+  asOf?: AsOf,
+): Promise<MemoryGraph> {
+  const seq = await seqOf(deps, auth, asOf);
+  return seq === undefined
+    ? deps.graph.openNodes(auth, names)
+    : deps.past.openNodes(auth, names, seq);
+}
+
+/**
+ * Recall's candidates at a past point (`pointOf`): the observations then that
+ * share the question's words. Recall ranks the present itself.
+ */
+export async function recallAt(
+  deps: ReadsDeps,
+  auth: SpaceAuth,
+  question: RecallQuestion,
+  point: PastPoint,
+): Promise<RecallAnswer> {
+  return deps.past.recall(auth, question, point.seq);
+}
+
+export const createReadsService = (deps: ReadsDeps) =>
+  bindService(deps, {
+    getEntity,
+    listEntities,
+    listRelations,
+    graphData,
+    graphAround,
+    readGraph,
+    searchNodes,
+    openNodes,
+    pointOf,
+    recallAt,
+  });
+
+export type ReadsService = ReturnType<typeof createReadsService>;
