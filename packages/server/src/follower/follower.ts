@@ -53,6 +53,8 @@ export interface FollowerWorker<K extends WorkKey> {
   firstState?(key: K): Record<string, unknown>;
   /** A key's turn (default `lease.follow()`): work before following, such as a scan. True when done for now. */
   visit?(lease: Lease<K>): Promise<boolean>;
+  /** After the cursor moved (a hold on the log moved with it, say): false ends the key's turn. */
+  advanced?(lease: Lease<K>): Promise<boolean>;
   /** Keeps rows it could not take from being tried again (the warning is logged here). */
   recordFailures?(failures: RowFailure[]): Promise<void>;
 }
@@ -74,6 +76,8 @@ export interface FollowerOptions {
 export interface FollowerDeps {
   db: Db;
   read: ChangeReader;
+  /** This node's name in leases (default: a random one). */
+  holder?: string | undefined;
   /** A skipped row's warning: ids and the error's kind, never a row's text. */
   warn?: ((failure: RowFailure, message: string) => void) | undefined;
 }
@@ -127,6 +131,11 @@ export class Lease<K extends WorkKey> {
     return this.follower.advance(this, seq);
   }
 
+  /** Lets any node take the key at once (the turn ends: nothing more is written under it). */
+  release(): Promise<void> {
+    return this.follower.release(this);
+  }
+
   /** Reads and handles pages after the cursor until none is left (true) or the turn is over (false). */
   follow(): Promise<boolean> {
     return this.follower.follow(this);
@@ -134,7 +143,7 @@ export class Lease<K extends WorkKey> {
 }
 
 export class Follower<K extends WorkKey> {
-  readonly holder = randomUUID();
+  readonly holder: string;
   private readonly options: Required<FollowerOptions>;
 
   constructor(
@@ -144,6 +153,7 @@ export class Follower<K extends WorkKey> {
     /** Stopping: the turn under way ends at its next step. */
     readonly stopped: () => boolean = () => false,
   ) {
+    this.holder = deps.holder ?? randomUUID();
     this.options = {
       unitsPerRun: Infinity,
       minShare: 1,
@@ -182,24 +192,45 @@ export class Follower<K extends WorkKey> {
 
   /** One key's turn: claimed, visited, released (undefined when another node holds it). */
   async take(key: K, units = Infinity): Promise<{ done: boolean; spent: number } | undefined> {
+    const lease = await this.claim(key, units);
+    return lease && this.turn(lease);
+  }
+
+  /** Takes `key` for this node, with `units` of work, unless another node holds it. */
+  async claim(key: K, units = Infinity): Promise<Lease<K> | undefined> {
     const { db } = this.deps;
-    const table = this.worker.leases;
+    const { leaseMs, turnMs } = this.options;
+    const first = this.worker.firstState?.(key);
     const claimed = await leases.claim(
       db,
-      table,
+      this.worker.leases,
       key.key,
       this.holder,
-      this.options.leaseMs,
-      this.worker.firstState?.(key),
+      leaseMs,
+      first,
     );
     if (!claimed) return undefined;
-    const lease = new Lease(this, key, claimed.cursor, claimed.unclean, units, this.options.turnMs);
+    return new Lease(this, key, claimed.cursor, claimed.unclean, units, turnMs);
+  }
+
+  /** A claimed key's turn (`visit`, by default `follow`), then its release. */
+  async turn(lease: Lease<K>): Promise<{ done: boolean; spent: number }> {
+    const units = lease.units;
     try {
       const done = await (this.worker.visit ? this.worker.visit(lease) : lease.follow());
       return { done, spent: units - lease.units };
     } finally {
-      await leases.release(db, table, key.key, this.holder);
+      await this.release(lease);
     }
+  }
+
+  release(lease: Lease<K>): Promise<void> {
+    return leases.release(this.deps.db, this.worker.leases, lease.key.key, this.holder);
+  }
+
+  /** Ends every lease of the worker: for a node that knows it is the only one (the embedded database). */
+  releaseAll(): Promise<void> {
+    return leases.releaseAll(this.deps.db, this.worker.leases);
   }
 
   renew(lease: Lease<K>): Promise<boolean> {
@@ -235,6 +266,7 @@ export class Follower<K extends WorkKey> {
       if (handled.stopped) return false;
       const through = handled.through ?? last.seq;
       if (!(await lease.advance(through))) return false;
+      if (this.worker.advanced && !(await this.worker.advanced(lease))) return false;
       if (through < last.seq) return false;
       // A page may be short of `pageSize` by its bytes: done only past the seq listed.
       const listed = lease.key.eventSeq;
