@@ -57,6 +57,8 @@ export class Scheduler<R extends RunResult> {
   private scheduled = false;
   private nudged = false;
   private again = false;
+  /** A `kick` came during a run: one more run follows it at once. */
+  private queued = false;
   private firstNudgeAt = 0;
   /** When the last write this node published committed (steps rest while they come). */
   private lastWriteAt = -Infinity;
@@ -70,7 +72,7 @@ export class Scheduler<R extends RunResult> {
 
   constructor(
     private readonly run: (only?: string) => Promise<R>,
-    private readonly idle: R,
+    private readonly nothing: R,
     private readonly options: ScheduleOptions<R>,
   ) {}
 
@@ -155,9 +157,27 @@ export class Scheduler<R extends RunResult> {
 
   /** One run now (or the one under way). */
   runOnce(): Promise<R> {
-    if (this.closed) return Promise.resolve({ ...this.idle });
-    this.running ??= this.run().finally(() => (this.running = undefined));
+    if (this.closed) return Promise.resolve({ ...this.nothing });
+    this.running ??= this.run().finally(() => {
+      this.running = undefined;
+      if (this.queued) {
+        this.queued = false;
+        void this.runOnce();
+      }
+    });
     return this.running;
+  }
+
+  /** Runs now, or once more right after the run under way (work asked for while a run reads its list). */
+  kick(): void {
+    if (this.closed) return;
+    if (this.running) this.queued = true;
+    else void this.runOnce();
+  }
+
+  /** Resolves once no run is under way or queued (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.catch(() => {});
   }
 
   /** Runs until nothing is left (tests, a clean stop); throws what a run failed with. Steps do not rest. */
