@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../lib/change-event.js';
 import { accountIdOf, createTestApp, signUp, type TestApp } from '../test/harness.js';
-import { Follower, type ChangeReader } from './follower.js';
+import { Follower, scheduledFollower, type ChangeReader } from './follower.js';
 import * as leases from './leases.repository.js';
 import type { RowFailure } from './row-faults.js';
 
@@ -176,5 +176,43 @@ describe('the follow loop', () => {
        where account_id = ${accountId}
     `.execute(db());
     expect(state.rows).toEqual([{ applied: 0, holder: null }]);
+  });
+
+  it('makes a scheduled worker of a handle alone: drain runs it until nothing is left', async () => {
+    const accountId = await account();
+    const log = [1, 2, 3].map((seq) => event(accountId, seq));
+    const handled: number[] = [];
+    const errors: unknown[] = [];
+    const { scheduler } = scheduledFollower(
+      {
+        name: 'test sweep',
+        leases: TABLE,
+        keysWithWork: async () => {
+          const state = await sql<{ applied: number }>`
+            select applied_seq::int as applied from duplicate_state where account_id = ${accountId}
+          `.execute(db());
+          return (state.rows[0]?.applied ?? 0) < 3
+            ? [{ key: accountId, accountId, eventSeq: 3 }]
+            : [];
+        },
+        firstState: () => ({}),
+        handle: async (batch) => void handled.push(...batch.map((e) => e.seq)),
+        resync: async () => false,
+      },
+      {
+        db: db(),
+        read: async (_account, after, limit) => ({
+          events: log.filter((e) => e.seq > after).slice(0, limit),
+          resync: false,
+        }),
+      },
+      { keysPerRun: 10, pageSize: 2, leaseMs: 60_000 },
+      { pollMs: 60_000 },
+      (error) => errors.push(error),
+    );
+    await scheduler.drain();
+    await scheduler.close();
+    expect(handled).toEqual([1, 2, 3]);
+    expect(errors).toEqual([]);
   });
 });

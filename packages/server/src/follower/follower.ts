@@ -4,6 +4,7 @@ import type { ChangeEvent } from '../lib/change-event.js';
 import * as leases from './leases.repository.js';
 import type { LeaseTable } from './leases.repository.js';
 import type { RowFailure } from './row-faults.js';
+import { Scheduler, type ScheduleOptions } from './scheduler.js';
 
 /**
  * One follower of the change log (decision 043): per key (an account, an
@@ -285,4 +286,30 @@ export class Follower<K extends WorkKey> {
       );
     }
   }
+}
+
+/**
+ * A worker's follower on its schedule, for a worker with nothing else to
+ * run (a retention sweep, say): `scheduler.start()`, `nudge()` after writes,
+ * `drain()` in tests and `close()` on shutdown. A failed run goes to
+ * `onError` and is tried again on the schedule.
+ */
+export function scheduledFollower<K extends WorkKey>(
+  worker: FollowerWorker<K>,
+  deps: FollowerDeps,
+  options: FollowerOptions,
+  schedule: ScheduleOptions<FollowRun>,
+  onError: (error: unknown) => void,
+): { follower: Follower<K>; scheduler: Scheduler<FollowRun> } {
+  const scheduler: Scheduler<FollowRun> = new Scheduler<FollowRun>(
+    async (only) => {
+      const run = await follower.run(only);
+      if (run.error !== undefined && !scheduler.closed) onError(run.error);
+      return run;
+    },
+    { keys: 0, units: 0, more: false },
+    schedule,
+  );
+  const follower = new Follower(worker, deps, options, () => scheduler.closed);
+  return { follower, scheduler };
 }
