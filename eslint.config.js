@@ -22,6 +22,11 @@ const plumbingReachingUp = {
   message:
     'http/ and lib/ are plumbing below the features: no feature, realtime, mcp or db/ imports.',
 };
+const followerReachingUp = {
+  regex: '^\\.\\./(features|realtime|mcp|http)/',
+  message:
+    'follower/ is the library the background workers are built on: no feature, realtime, mcp or http/ imports (a worker passes what it needs).',
+};
 const realtimeReachingIntoFeatures = {
   regex: '^\\.\\./features/',
   message:
@@ -148,6 +153,17 @@ export default tseslint.config(
     files: [`${SERVER}/http/**/*.ts`, `${SERVER}/lib/**/*.ts`],
     ignores: tests,
     rules: restrict(databaseDrivers, repositories, plumbingReachingUp),
+  },
+  {
+    files: [`${SERVER}/follower/**/*.ts`],
+    ignores: tests,
+    rules: restrict(databaseDrivers, followerReachingUp),
+  },
+  {
+    // Its SQL: leases and cursors, over the state table a worker names.
+    files: [`${SERVER}/follower/**/*.repository.ts`],
+    ignores: tests,
+    rules: restrict(followerReachingUp),
   },
   {
     files: [`${SERVER}/mcp/**/*.ts`, `${SERVER}/realtime/**/*.ts`],
