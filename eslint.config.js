@@ -22,6 +22,11 @@ const plumbingReachingUp = {
   message:
     'http/ and lib/ are plumbing below the features: no feature, realtime, mcp or db/ imports.',
 };
+const followerReachingUp = {
+  regex: '^\\.\\./(features|realtime|mcp|http)/',
+  message:
+    'follower/ is the library the background workers are built on: no feature, realtime, mcp or http/ imports (a worker passes what it needs).',
+};
 const realtimeReachingIntoFeatures = {
   regex: '^\\.\\./features/',
   message:
@@ -80,6 +85,9 @@ const webFeatureInternals = {
   message: "app/ imports a web feature through its index.ts ('@/features/x'), never its files.",
 };
 
+const CLIENT_ALONE =
+  '@engram/client is published alone: no workspace package at run time (generate what it needs into src/generated/).';
+
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const tests = ['**/*.test.ts', '**/*.test.tsx', `${SERVER}/test/**`];
 
@@ -116,6 +124,16 @@ export default tseslint.config(
     }),
   },
   {
+    // The published client depends on no workspace package: shared's tool
+    // vocabulary reaches it generated (src/generated/tools.ts), not imported.
+    files: ['packages/client/src/**/*.ts'],
+    ignores: tests,
+    rules: restrict(
+      { group: ['@engram/*'], message: CLIENT_ALONE },
+      { regex: '^(\\.\\./)+(shared|server|web)/', message: CLIENT_ALONE },
+    ),
+  },
+  {
     files: [`${SERVER}/**/*.ts`],
     ignores: [...tests, `${SERVER}/db/**`],
     rules: restrict(databaseDrivers, repositories, featureInternals),
@@ -135,6 +153,17 @@ export default tseslint.config(
     files: [`${SERVER}/http/**/*.ts`, `${SERVER}/lib/**/*.ts`],
     ignores: tests,
     rules: restrict(databaseDrivers, repositories, plumbingReachingUp),
+  },
+  {
+    files: [`${SERVER}/follower/**/*.ts`],
+    ignores: tests,
+    rules: restrict(databaseDrivers, followerReachingUp),
+  },
+  {
+    // Its SQL: leases and cursors, over the state table a worker names.
+    files: [`${SERVER}/follower/**/*.repository.ts`],
+    ignores: tests,
+    rules: restrict(followerReachingUp),
   },
   {
     files: [`${SERVER}/mcp/**/*.ts`, `${SERVER}/realtime/**/*.ts`],

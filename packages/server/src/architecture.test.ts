@@ -142,6 +142,22 @@ const cases: { rule: string; file: string; planted: string; allowed: string; say
     says: /shared below the web features/,
   },
   {
+    rule: 'follower/ imports no feature: a worker passes what it needs',
+    file: 'packages/server/src/follower/planted.ts',
+    planted:
+      "import type { HistoryService } from '../features/history/index.js';\nexport type X = HistoryService;",
+    allowed:
+      "import type { ChangeEvent } from '../lib/change-event.js';\nexport type X = ChangeEvent;",
+    says: /follower\/ is the library/,
+  },
+  {
+    rule: 'follower/ keeps its SQL in its repository',
+    file: 'packages/server/src/follower/planted.ts',
+    planted: "import { sql } from 'kysely';\nexport const x = sql;",
+    allowed: "import * as leases from './leases.repository.js';\nexport const x = leases;",
+    says: /SQL lives only/,
+  },
+  {
     rule: 'an error is made from its code, by the constructors of lib/errors.ts',
     file: 'packages/server/src/features/keys/planted.service.ts',
     planted:

@@ -52,6 +52,70 @@ async function stopNodes(nodes: ServerProcess[]) {
   );
 }
 
+/**
+ * Looks at the followers' leases every few milliseconds: which holder each
+ * key (an account for the finder, an endpoint for webhooks) had, and any
+ * key seen with two live holders at once.
+ */
+async function watchLeases(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const held = new Set<string>();
+  const twoHolders: string[] = [];
+  const applied = new Map<string, { applied: number; head: number }>();
+  let samples = 0;
+  let stopped = false;
+  const look = async () => {
+    const { rows } = await client.query<{ key: string; holder: string }>(`
+      select 'finder ' || account_id as key, lease_holder::text as holder from duplicate_state
+       where lease_until > now()
+      union all
+      select 'webhook ' || id, lease_holder::text from webhook_endpoints where lease_until > now()`);
+    const holders = new Map<string, Set<string>>();
+    for (const row of rows) {
+      held.add(row.key);
+      holders.set(row.key, (holders.get(row.key) ?? new Set()).add(row.holder));
+    }
+    for (const [key, set] of holders) if (set.size > 1) twoHolders.push(key);
+    const state = await client.query<{ id: string; applied: number; head: number }>(`
+      select s.account_id as id, s.applied_seq::float8 as applied, a.event_seq::float8 as head
+        from duplicate_state s join accounts a on a.id = s.account_id where s.scan_seq is null`);
+    for (const row of state.rows) applied.set(row.id, row);
+    samples += 1;
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      await look();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  return {
+    held,
+    twoHolders,
+    get samples() {
+      return samples;
+    },
+    /** Every account a finder held has been compared through its last event. */
+    finderCaughtUp() {
+      const accounts = [...held].flatMap((key) =>
+        key.startsWith('finder ') ? [key.slice(7)] : [],
+      );
+      return (
+        accounts.length > 0 &&
+        accounts.every((id) => {
+          const row = applied.get(id);
+          return row !== undefined && row.applied >= row.head;
+        })
+      );
+    },
+    async stop() {
+      stopped = true;
+      await loop;
+      await client.end();
+    },
+  };
+}
+
 async function register(node: ServerProcess) {
   const response = await fetch(`${node.url}/auth/register`, {
     method: 'POST',
@@ -289,20 +353,37 @@ describe.skipIf(!databaseServer || !redisUrl)(
           (await post(b, '/api/webhooks', { url: receiver.url, events: ['entity_created'] }))
             .status,
         ).toBe(201);
-        // Both nodes poll for due endpoints and are woken by their own writes.
+        // Both nodes poll for due endpoints and are woken by their own writes;
+        // both nodes' duplicate finders follow the same account.
         const names = Array.from({ length: 40 }, (_, i) => `hook-${i}`);
-        await Promise.all(
-          [a, b].map(async (node, n) => {
-            for (const name of names.filter((_, i) => i % 2 === n)) {
-              expect((await post(node, '/api/entities', { name, type: 'x' })).status).toBe(201);
-            }
-          }),
-        );
-        await eventually(() => receiver.received.length >= names.length, 20_000, 'deliveries');
+        // And a twin from each node, for the finders (two more events).
+        const sent = names.length + 2;
+        const leases = await watchLeases(database.url);
+        try {
+          await Promise.all(
+            [a, b].map(async (node, n) => {
+              for (const name of names.filter((_, i) => i % 2 === n)) {
+                expect((await post(node, '/api/entities', { name, type: 'x' })).status).toBe(201);
+              }
+              const twin = n === 0 ? 'Ada Lovelace' : 'ada lovelace';
+              expect((await post(node, '/api/entities', { name: twin, type: 'x' })).status).toBe(
+                201,
+              );
+            }),
+          );
+          await eventually(() => receiver.received.length >= sent, 20_000, 'deliveries');
+          await eventually(() => leases.finderCaughtUp(), 30_000, 'the finder');
+        } finally {
+          await leases.stop();
+        }
+        // One holder per lease key at every look: an account for the finder, an endpoint for webhooks.
+        expect(leases.samples).toBeGreaterThan(0);
+        expect(leases.twoHolders).toEqual([]);
+        expect([...leases.held].some((key) => key.startsWith('webhook '))).toBe(true);
         await new Promise((resolve) => setTimeout(resolve, 2_500));
         const ids = receiver.received.map((r) => r.event.id);
         expect(new Set(ids).size).toBe(ids.length);
-        expect(ids).toHaveLength(names.length);
+        expect(ids).toHaveLength(sent);
         const seqs = ids.map((id) => Number(id.split('_').at(-1)));
         expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
       } finally {

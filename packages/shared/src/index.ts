@@ -17,3 +17,5 @@ export * from './schemas/history.js';
 export * from './schemas/members.js';
 export * from './schemas/connect.js';
 export * from './schemas/duplicates.js';
+export * from './tools/mcp.js';
+export * from './tools/agent.js';

@@ -1,9 +1,10 @@
 /**
  * Engram's tools for agent frameworks, defined once: each tool's name,
- * description, JSON Schema and what it does with a client. The adapters
- * (`@engram/client/ai-sdk`, `/langchain`, `/openai-agents`) wrap these in
- * their framework's tool type and add nothing else, so every framework sees
- * the same tools. Nothing here imports a framework.
+ * description and JSON Schema (generated from packages/shared's tool
+ * vocabulary into ../generated/tools.ts) and what it does with a client.
+ * The adapters (`@engram/client/ai-sdk`, `/langchain`, `/openai-agents`)
+ * wrap these in their framework's tool type and add nothing else, so every
+ * framework sees the same tools. Nothing here imports a framework.
  *
  * The names follow the server's MCP tools where they do the same thing
  * (`recall`, `search_nodes`, `open_nodes`, `create_relations`,
@@ -12,6 +13,7 @@
  * already holds.
  */
 import type { Engram } from '../client.js';
+import { DEFAULT_ENTITY_TYPE, engramToolVocabulary } from '../generated/tools.js';
 import { argumentProblem, withoutNulls } from './arguments.js';
 import {
   entitiesByName,
@@ -33,7 +35,6 @@ import type {
   EngramToolName,
   GraphResult,
   JsonObjectSchema,
-  JsonSchema,
   NeighborsResult,
   OpenNodesArgs,
   RecallArgs,
@@ -45,6 +46,7 @@ import type {
   ToolRelation,
 } from './tool-types.js';
 
+export { DEFAULT_ENTITY_TYPE } from '../generated/tools.js';
 export { argumentProblem } from './arguments.js';
 export { findEntityByName } from './lookup.js';
 export type * from './tool-types.js';
@@ -78,66 +80,17 @@ export interface EngramToolsOptions extends EngramToolSettings {
 
 // ── helpers ─────────────────────────────────────────────────────────────────
 
-/** The type given to an entity `remember` creates when the agent names none. */
-export const DEFAULT_ENTITY_TYPE = 'thing';
-
-const TIME_HELP = 'an ISO 8601 date (2024-03-01) or time (2024-03-01T10:00:00Z), UTC';
-
-const str = (description: string, maxLength: number): JsonSchema => ({
-  type: 'string',
-  description,
-  minLength: 1,
-  maxLength,
-});
-const entityName = (description: string) => str(description, 500);
-const relationSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    from: entityName('The entity the relation starts at'),
-    to: entityName('The entity it points to'),
-    relationType: str('The relation, in active voice (works_at, knows, depends_on)', 100),
-  },
-  required: ['from', 'to', 'relationType'],
-  additionalProperties: false,
-};
-
-function objectSchema(
-  properties: Record<string, JsonSchema>,
-  required: string[],
-): JsonObjectSchema {
-  return { type: 'object', properties, required, additionalProperties: false };
-}
-
+/** A tool: its name, description and schema from the vocabulary, and what it does. */
 function define<Args, Result>(
-  definition: EngramToolDefinition<Args, Result>,
+  name: EngramToolName,
+  { execute }: Pick<EngramToolDefinition<Args, Result>, 'execute'>,
 ): EngramToolDefinition<Args, Result> {
-  return definition;
+  return { ...engramToolVocabulary[name], execute };
 }
 
 // ── the tools ───────────────────────────────────────────────────────────────
 
-export const remember = define<RememberArgs, RememberResult>({
-  name: 'remember',
-  description:
-    'Save facts about a person, project, place or anything else to long-term memory. Each fact is one short self-contained sentence ("Prefers tea over coffee"). The entity is created when the memory does not have it yet; facts it already has are skipped.',
-  parameters: objectSchema(
-    {
-      entity: entityName('The name of who or what the facts are about ("Ada Lovelace")'),
-      type: str(
-        `What kind of thing it is (person, project, organization …), used when it is new; "${DEFAULT_ENTITY_TYPE}" when not given`,
-        100,
-      ),
-      facts: {
-        type: 'array',
-        description: 'The facts to remember, one sentence each',
-        items: str('One fact', 10_000),
-        minItems: 1,
-        maxItems: 100,
-      },
-    },
-    ['entity', 'facts'],
-  ),
-  readOnly: false,
+export const remember = define<RememberArgs, RememberResult>('remember', {
   async execute(client, { entity: name, type, facts }) {
     const existing = await findEntityByName(client, name);
     if (!existing) {
@@ -175,30 +128,7 @@ export const remember = define<RememberArgs, RememberResult>({
   },
 });
 
-/** The `since`/`until` parameters of recall and get_context. */
-const timeRangeParameters = () => ({
-  since: str(`Only facts from this time on: ${TIME_HELP}; inclusive`, 40),
-  until: str(`Only facts up to this time: ${TIME_HELP}; inclusive`, 40),
-});
-
-export const recall = define<RecallArgs, RecallToolResult>({
-  name: 'recall',
-  description:
-    'Ask the long-term memory a question in plain words ("When did Maya start her new job?", "what does the team use for CI"). Answers the individual facts that best answer it, best first, each with its entity and dates. Time words in the question ("last week", "in March 2024") limit the time range, or give since/until. Few or no results when nothing in memory answers it.',
-  parameters: objectSchema(
-    {
-      question: str('The question, in plain words', 1_000),
-      limit: {
-        type: 'integer',
-        description: 'Most facts to answer (default 10, at most 50)',
-        minimum: 1,
-        maximum: 50,
-      },
-      ...timeRangeParameters(),
-    },
-    ['question'],
-  ),
-  readOnly: true,
+export const recall = define<RecallArgs, RecallToolResult>('recall', {
   async execute(client, { question, limit, since, until }, settings = {}) {
     const answer = await client.recall(question, {
       limit,
@@ -224,18 +154,7 @@ export const recall = define<RecallArgs, RecallToolResult>({
   },
 });
 
-export const forget = define<ForgetArgs, ForgetResult>({
-  name: 'forget',
-  description:
-    'Delete from long-term memory one fact about an entity (give the fact, as recall or open_nodes showed it), or the whole entity with every fact and relation (give no fact). Use when something is wrong, outdated, or the user asks to forget it.',
-  parameters: objectSchema(
-    {
-      entity: entityName('The name of the entity'),
-      fact: str('The fact to delete; leave out to delete the whole entity', 10_000),
-    },
-    ['entity'],
-  ),
-  readOnly: false,
+export const forget = define<ForgetArgs, ForgetResult>('forget', {
   async execute(client, { entity: name, fact }) {
     const found = await findEntityByName(client, name);
     if (!found) return { forgotten: false, entity: name, reason: `No entity named "${name}"` };
@@ -278,46 +197,14 @@ export const forget = define<ForgetArgs, ForgetResult>({
   },
 });
 
-export const searchNodes = define<SearchNodesArgs, GraphResult>({
-  name: 'search_nodes',
-  description:
-    "Search the memory's entities by words in their name, type or facts, best matches first (exact name, name prefix, name, type, fact). Answers each entity with its facts; open_nodes or get_neighbors give relations. To ask a question in plain words, use recall.",
-  parameters: objectSchema(
-    {
-      query: str('Words to match against entity names, types and facts', 500),
-      limit: {
-        type: 'integer',
-        description: 'Most entities (default 10)',
-        minimum: 1,
-        maximum: 100,
-      },
-    },
-    ['query'],
-  ),
-  readOnly: true,
+export const searchNodes = define<SearchNodesArgs, GraphResult>('search_nodes', {
   async execute(client, { query, limit }) {
     const page = await firstPage(client.entities.list({ query, limit: limit ?? 10 }));
     return { entities: page.entities.map(toEntity), relations: [] };
   },
 });
 
-export const openNodes = define<OpenNodesArgs, GraphResult>({
-  name: 'open_nodes',
-  description:
-    'Open entities by their names: each with its facts, and the relations touching them.',
-  parameters: objectSchema(
-    {
-      names: {
-        type: 'array',
-        description: 'The names of the entities',
-        items: entityName('An entity name'),
-        minItems: 1,
-        maxItems: 20,
-      },
-    },
-    ['names'],
-  ),
-  readOnly: true,
+export const openNodes = define<OpenNodesArgs, GraphResult>('open_nodes', {
   async execute(client, { names }) {
     const { byName, missing } = await entitiesByName(client, names);
     const opened = await Promise.all(
@@ -341,23 +228,7 @@ export const openNodes = define<OpenNodesArgs, GraphResult>({
   },
 });
 
-export const createRelations = define<RelationsArgs, CreateRelationsResult>({
-  name: 'create_relations',
-  description:
-    'Link entities in memory: each relation goes from one entity to another, in active voice ("Ada Lovelace" works_with "Charles Babbage"). Both entities must exist (remember something about them first); relations the memory already has are skipped.',
-  parameters: objectSchema(
-    {
-      relations: {
-        type: 'array',
-        description: 'The relations to create',
-        items: relationSchema,
-        minItems: 1,
-        maxItems: 100,
-      },
-    },
-    ['relations'],
-  ),
-  readOnly: false,
+export const createRelations = define<RelationsArgs, CreateRelationsResult>('create_relations', {
   async execute(client, { relations }) {
     const { byName, missing } = await entitiesByName(
       client,
@@ -387,22 +258,7 @@ export const createRelations = define<RelationsArgs, CreateRelationsResult>({
   },
 });
 
-export const deleteRelations = define<RelationsArgs, DeleteRelationsResult>({
-  name: 'delete_relations',
-  description: 'Delete relations between entities from memory (the entities stay).',
-  parameters: objectSchema(
-    {
-      relations: {
-        type: 'array',
-        description: 'The relations to delete',
-        items: relationSchema,
-        minItems: 1,
-        maxItems: 100,
-      },
-    },
-    ['relations'],
-  ),
-  readOnly: false,
+export const deleteRelations = define<RelationsArgs, DeleteRelationsResult>('delete_relations', {
   async execute(client, { relations }) {
     const { byName } = await entitiesByName(
       client,
@@ -437,18 +293,7 @@ export const deleteRelations = define<RelationsArgs, DeleteRelationsResult>({
   },
 });
 
-export const getNeighbors = define<GetNeighborsArgs, NeighborsResult>({
-  name: 'get_neighbors',
-  description:
-    'The entity and every entity within `depth` relations of it (either direction), with the relations among them.',
-  parameters: objectSchema(
-    {
-      name: entityName('The entity to start from'),
-      depth: { type: 'integer', description: 'Hops (1–5, default 1)', minimum: 1, maximum: 5 },
-    },
-    ['name'],
-  ),
-  readOnly: true,
+export const getNeighbors = define<GetNeighborsArgs, NeighborsResult>('get_neighbors', {
   async execute(client, { name, depth }) {
     const start = await findEntityByName(client, name);
     if (!start) throw missingError([name]);
@@ -469,24 +314,7 @@ export const getNeighbors = define<GetNeighborsArgs, NeighborsResult>({
   },
 });
 
-export const getContext = define<GetContextArgs, ContextToolResult>({
-  name: 'get_context',
-  description:
-    'One block of text with what the memory knows about a topic or question — the best facts grouped by entity, each with its date when known, and the relations among those entities — to read before answering.',
-  parameters: objectSchema(
-    {
-      query: str('The question or topic, in plain words', 1_000),
-      maxChars: {
-        type: 'integer',
-        description: 'Most characters of context (default 4000)',
-        minimum: 200,
-        maximum: 20_000,
-      },
-      ...timeRangeParameters(),
-    },
-    ['query'],
-  ),
-  readOnly: true,
+export const getContext = define<GetContextArgs, ContextToolResult>('get_context', {
   async execute(client, { query, maxChars, since, until }, settings = {}) {
     const answer = await client.context(query, {
       maxChars,

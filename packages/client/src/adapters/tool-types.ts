@@ -1,7 +1,11 @@
 /**
  * The shapes of Engram's agent tools: their JSON Schema, and each tool's
- * arguments and answer (definitions.ts).
+ * arguments (generated from the schemas, ../generated/tools.ts) and answer
+ * (definitions.ts).
  */
+import type { EngramToolArguments } from '../generated/tools.js';
+
+export type { EngramToolArguments, EngramToolName } from '../generated/tools.js';
 
 /** The JSON Schema the tools' parameters are written in (a subset of draft 7). */
 export interface JsonSchema {
@@ -28,22 +32,7 @@ export interface JsonObjectSchema extends JsonSchema {
   additionalProperties: false;
 }
 
-export type EngramToolName =
-  | 'remember'
-  | 'recall'
-  | 'forget'
-  | 'search_nodes'
-  | 'open_nodes'
-  | 'create_relations'
-  | 'delete_relations'
-  | 'get_neighbors'
-  | 'get_context';
-
-export interface RememberArgs {
-  entity: string;
-  type?: string;
-  facts: string[];
-}
+export type RememberArgs = EngramToolArguments['remember'];
 export interface RememberResult {
   entity: string;
   type: string;
@@ -57,12 +46,7 @@ export interface RememberResult {
   possibleDuplicates?: string[];
 }
 
-export interface RecallArgs {
-  question: string;
-  limit?: number;
-  since?: string;
-  until?: string;
-}
+export type RecallArgs = EngramToolArguments['recall'];
 export interface RecalledFact {
   fact: string;
   entity: string;
@@ -82,10 +66,7 @@ export interface RecallToolResult {
   abstained?: boolean;
 }
 
-export interface ForgetArgs {
-  entity: string;
-  fact?: string;
-}
+export type ForgetArgs = EngramToolArguments['forget'];
 export interface ForgetResult {
   forgotten: boolean;
   entity: string;
@@ -110,13 +91,8 @@ export interface ToolRelation {
   relationType: string;
 }
 
-export interface SearchNodesArgs {
-  query: string;
-  limit?: number;
-}
-export interface OpenNodesArgs {
-  names: string[];
-}
+export type SearchNodesArgs = EngramToolArguments['search_nodes'];
+export type OpenNodesArgs = EngramToolArguments['open_nodes'];
 export interface GraphResult {
   entities: ToolEntity[];
   relations: ToolRelation[];
@@ -124,9 +100,7 @@ export interface GraphResult {
   missing?: string[];
 }
 
-export interface RelationsArgs {
-  relations: ToolRelation[];
-}
+export type RelationsArgs = EngramToolArguments['create_relations'];
 export interface CreateRelationsResult {
   created: ToolRelation[];
   /** Relations the graph already had. */
@@ -138,21 +112,13 @@ export interface DeleteRelationsResult {
   notFound: ToolRelation[];
 }
 
-export interface GetNeighborsArgs {
-  name: string;
-  depth?: number;
-}
+export type GetNeighborsArgs = EngramToolArguments['get_neighbors'];
 export interface NeighborsResult {
   entities: { name: string; entityType: string; observationsCount: number }[];
   relations: ToolRelation[];
 }
 
-export interface GetContextArgs {
-  query: string;
-  maxChars?: number;
-  since?: string;
-  until?: string;
-}
+export type GetContextArgs = EngramToolArguments['get_context'];
 export interface ContextToolResult {
   context: string;
   timeRange?: { since: string | null; until: string | null };

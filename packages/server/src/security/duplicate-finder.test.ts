@@ -4,7 +4,7 @@ import type { DuplicateList } from '@engram/shared';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuplicateFinder } from '../features/duplicates/duplicate-finder.js';
-import type { RowFailure } from '../features/duplicates/finder-faults.js';
+import type { RowFailure } from '../follower/row-faults.js';
 import { accountIdOf, as, createTestApp, setPlan, signUp, type TestApp } from '../test/harness.js';
 
 /**

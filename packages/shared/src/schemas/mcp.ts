@@ -32,7 +32,8 @@ import {
 } from './recall.js';
 
 /**
- * The MCP tools' arguments and answers (packages/server/src/mcp/memory-server.ts).
+ * The MCP tools' arguments and answers (their table, with titles and
+ * descriptions: tools/mcp.ts).
  * Argument shapes are those of @modelcontextprotocol/server-memory, so an agent
  * configured for it works unchanged; limits only refuse what no graph could hold.
  */
@@ -101,7 +102,7 @@ const paging = {
 };
 
 /** Each tool's input and output schema, by tool name (built once: zod schemas are costly). */
-export const mcpTools = {
+export const mcpToolSchemas = {
   create_entities: {
     inputSchema: z.object({ entities: z.array(mcpEntity).max(MCP_BATCH_MAX) }),
     outputSchema: z.object({

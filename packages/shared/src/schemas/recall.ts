@@ -35,10 +35,13 @@ export function recallTimeBound(value: string, end: 'since' | 'until' | 'now'): 
   return dateOnly && end === 'until' ? new Date(at.getTime() + 86_400_000 - 1) : at;
 }
 
+/** The longest time `since`, `until` and `now` take (an ISO 8601 time with its offset fits). */
+export const RECALL_TIME_MAX = 40;
+
 const recallTime = (field: string) =>
   z
     .string()
-    .max(40)
+    .max(RECALL_TIME_MAX)
     .refine(isRecallTime, { message: `${field} must be ${RECALL_TIME_HELP}` });
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.js';
+import { Scheduler } from '../../follower/scheduler.js';
 import type { BillingService } from '../billing/index.js';
 import type { CredentialChange } from '../feature.js';
 import * as repo from './accounts.repository.js';
@@ -66,51 +67,46 @@ export interface PurgeOptions {
  * rows still there, and the last step happens once.
  */
 export class AccountPurge {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
+  /** Its schedule (follower/scheduler.ts): at start, every `intervalMs`, and on `kick`. */
+  private readonly schedule: Scheduler<{ more: boolean }>;
 
   constructor(
     private readonly db: Db,
     private readonly options: PurgeOptions,
     private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.schedule = new Scheduler<{ more: boolean }>(
+      async () => {
+        await this.runAll();
+        return { more: false };
+      },
+      { more: false },
+      { pollMs: options.intervalMs, firstRunMs: 0 },
+    );
+  }
 
   /** Finishes any purge left over (a crash midway), then looks again every `intervalMs`. */
   start(): void {
-    if (this.timer) return;
-    this.kick();
-    this.timer = setInterval(() => this.kick(), this.options.intervalMs);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   /** Purges every marked space and account now (or right after the run under way). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.runAll().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.schedule.kick();
   }
 
   /** Resolves once no run is under way or queued (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  idle(): Promise<void> {
+    return this.schedule.idle();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
+    await this.schedule.close();
     await this.idle();
+  }
+
+  private get stopped(): boolean {
+    return this.schedule.closed;
   }
 
   private async runAll(): Promise<void> {

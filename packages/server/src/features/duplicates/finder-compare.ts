@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connection.js';
 import { blockingKeys } from './blocking.js';
 import * as repo from './duplicates.repository.js';
-import { isRowFault } from './finder-faults.js';
+import { isRowFault } from '../../follower/row-faults.js';
 import { ALIASES_COMPARED_MAX, analyseName, compareNameLists, type NameForm } from './names.js';
 import { nameKindOf, PROPOSE_AT, scorePair } from './scoring.js';
 

@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 
 /**
- * The duplicate finder's own bookkeeping (migration 031): per account, its
- * position in the change log, its scan and its lease; and what it reads to
- * move on: the change log (only which entities each event names, never an
- * event's texts) and a scan's pages of entity ids.
+ * The duplicate finder's own bookkeeping (migrations 031, 034): per account,
+ * its scan and the entity it compares alone; and a scan's pages of entity
+ * ids. Its lease and position in the change log are the follower's
+ * (follower/leases.repository.ts), the log itself history's reader.
  */
 
 // ---------------------------------------------------------------- the finder's state
@@ -16,10 +16,20 @@ export interface StateRow {
   scan_seq: number | null;
   scan_space: string | null;
   scan_cursor: string | null;
+  /** The entities the holder before noted it was comparing one at a time (`noteWorking`), if any. */
+  working_space: string | null;
+  working_ids: string[] | null;
 }
 
-const stateColumns = sql`account_id, applied_seq::float8 as applied_seq,
-  scan_seq::float8 as scan_seq, scan_space, scan_cursor`;
+/** The account's state (after its claim). */
+export async function stateOf(db: Db, accountId: string): Promise<StateRow | undefined> {
+  const result = await sql<StateRow>`
+    select account_id, applied_seq::float8 as applied_seq, scan_seq::float8 as scan_seq,
+           scan_space, scan_cursor, working_space, working_ids
+      from duplicate_state where account_id = ${accountId}
+  `.execute(db);
+  return result.rows[0];
+}
 
 /**
  * Accounts with something to compare, longest untouched first: entities but
@@ -50,38 +60,6 @@ export async function accountsWithWork(
   }));
 }
 
-/** A claimed account's state, and what the holder before left there. */
-export interface ClaimedState extends StateRow {
-  /** Another holder had it and did not release it: that process stopped mid-run, or stalled past its lease. */
-  unclean: boolean;
-  /** The entities that holder noted it was comparing one at a time (`noteWorking`), if any. */
-  working_space: string | null;
-  working_ids: string[] | null;
-}
-
-/**
- * Takes the account for `leaseMs` unless another holder has it. A first
- * claim creates its state: a scan of every space, then the log after `eventSeq`.
- */
-export async function claimAccount(
-  db: Db,
-  accountId: string,
-  claim: { holder: string; leaseMs: number; eventSeq: number },
-): Promise<ClaimedState | undefined> {
-  const result = await sql<ClaimedState>`
-    with before as (select lease_holder from duplicate_state where account_id = ${accountId})
-    insert into duplicate_state as s (account_id, scan_seq, lease_holder, lease_until)
-    values (${accountId}, ${claim.eventSeq}, ${claim.holder},
-            now() + ${claim.leaseMs} * interval '1 millisecond')
-    on conflict (account_id) do update
-       set lease_holder = excluded.lease_holder, lease_until = excluded.lease_until, updated_at = now()
-     where s.lease_until is null or s.lease_until < now() or s.lease_holder = excluded.lease_holder
-    returning ${stateColumns}, s.working_space, s.working_ids,
-              coalesce((select b.lease_holder <> ${claim.holder}::uuid from before b), false) as unclean
-  `.execute(db);
-  return result.rows[0];
-}
-
 /**
  * Notes the entities the holder compares next, one at a time after an
  * unclean claim (null: none); false when the lease is gone.
@@ -95,32 +73,6 @@ export async function noteWorking(
   const result = await sql`
     update duplicate_state
        set working_space = ${working?.space ?? null}, working_ids = ${working?.ids ?? null}::uuid[]
-     where account_id = ${accountId} and lease_holder = ${holder}
-  `.execute(db);
-  return Number(result.numAffectedRows ?? 0) > 0;
-}
-
-export async function releaseAccount(db: Db, accountId: string, holder: string): Promise<void> {
-  await sql`
-    update duplicate_state
-       set lease_holder = null, lease_until = null, working_space = null, working_ids = null,
-           updated_at = now()
-     where account_id = ${accountId} and lease_holder = ${holder}
-  `.execute(db);
-}
-
-/** Moves the applied position (never back) and renews the lease; false when the lease is gone. */
-export async function setApplied(
-  db: Db,
-  accountId: string,
-  holder: string,
-  seq: number,
-  leaseMs: number,
-): Promise<boolean> {
-  const result = await sql`
-    update duplicate_state
-       set applied_seq = greatest(applied_seq, ${seq}), updated_at = now(),
-           lease_until = now() + ${leaseMs} * interval '1 millisecond'
      where account_id = ${accountId} and lease_holder = ${holder}
   `.execute(db);
   return Number(result.numAffectedRows ?? 0) > 0;
@@ -204,55 +156,12 @@ export async function progressOf(
   };
 }
 
-// ---------------------------------------------------------------- the change log
-
-export interface ChangeRow {
-  seq: number;
-  space_id: string;
-  type: string;
-  entity_id: string | null;
-  from_id: string | null;
-  to_id: string | null;
-  /** The entity's name after the change (entity_created, entity_updated). */
-  name: string | null;
-  /** Entities a change took away besides `entity_id` (a merge's sources). */
-  merged: string[] | null;
-}
-
-/** The account's events after `seq`, oldest first: which entities each names. */
-export async function changesAfter(
-  db: Db,
-  accountId: string,
-  seq: number,
-  limit: number,
-): Promise<ChangeRow[]> {
-  const result = await sql<ChangeRow>`
-    select g.seq::float8 as seq, g.space_id, g.type,
-           g.payload->>'entityId' as entity_id,
-           g.payload->>'fromEntityId' as from_id,
-           g.payload->>'toEntityId' as to_id,
-           case when g.type in ('entity_created', 'entity_updated') then g.payload->>'name' end as name,
-           (select array_agg(m) from json_array_elements_text(
-              case when json_typeof(g.payload::json->'mergedIds') = 'array'
-                   then g.payload::json->'mergedIds' else '[]'::json end) as m) as merged
-      from graph_events g
-     where g.account_id = ${accountId} and g.seq > ${seq}
-     order by g.seq
-     limit ${limit}
+/** The account's last seq (a scan after the log was compacted past the position starts there). */
+export async function latestSeq(db: Db, accountId: string): Promise<number> {
+  const result = await sql<{ latest: number }>`
+    select event_seq::float8 as latest from accounts where id = ${accountId}
   `.execute(db);
-  return result.rows.map((row) => ({ ...row, seq: Number(row.seq) }));
-}
-
-/** The account's last seq and the seq through which its log was compacted. */
-export async function logBounds(
-  db: Db,
-  accountId: string,
-): Promise<{ latest: number; compacted: number }> {
-  const result = await sql<{ latest: number; compacted: number }>`
-    select event_seq::float8 as latest, events_compacted_seq::float8 as compacted
-      from accounts where id = ${accountId}
-  `.execute(db);
-  return result.rows[0] ?? { latest: 0, compacted: 0 };
+  return result.rows[0]?.latest ?? 0;
 }
 
 // ---------------------------------------------------------------- a scan's pages

@@ -1,5 +1,6 @@
 import { defineFeature } from '../feature.js';
 import type { GraphService } from '../graph/index.js';
+import type { HistoryService } from '../history/index.js';
 import { DuplicateFinder, type FinderOptions } from './duplicate-finder.js';
 import { duplicatesRoutes } from './duplicates.routes.js';
 import { createDuplicatesService } from './duplicates.service.js';
@@ -12,16 +13,22 @@ export type { FinderOptions } from './duplicate-finder.js';
  * Consolidation (docs/consolidation.md): candidate pairs of duplicate
  * entities kept in the background from each account's change log, read best
  * first, and dismissed; and merges, which write through the graph's write
- * path (the finder reads the graph's tables and change log itself and never
- * writes them).
+ * path (the finder reads the graph's tables, and the change log through
+ * history, and never writes them).
  */
 export const duplicatesFeature = defineFeature({
   name: 'duplicates',
-  create(context, { graph }: { graph: GraphService }, tuning?: Partial<FinderOptions>) {
+  create(
+    context,
+    { graph, history }: { graph: GraphService; history: HistoryService },
+    tuning?: Partial<FinderOptions>,
+  ) {
     const finder = new DuplicateFinder(
       {
         db: context.db,
         lastRequestAt: context.lastRequestAt,
+        // History's reader, which knows of compaction and holds.
+        read: (accountId, seq, limit) => history.changesAfter({ accountId }, seq, limit),
         // The skipped row's ids and the error's kind, never its text.
         warn: (failure, message) => context.onWarn({ ...failure }, message),
       },

@@ -1,6 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { formatBytes, UNLIMITED } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
+import { Follower, type Lease } from '../../follower/follower.js';
+import type { LeaseTable } from '../../follower/leases.repository.js';
+import { Scheduler } from '../../follower/scheduler.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import type { Entitlements } from '../entitlements/index.js';
 import type { HistoryService } from '../history/index.js';
@@ -45,6 +47,14 @@ const DEFAULT_OPTIONS: IndexerOptions = {
   storageRetryMs: 10 * 60_000,
 };
 
+/** Its state table (migration 019): a row per account, made on its first claim. */
+const INDEXER_LEASES: LeaseTable = {
+  table: 'embedding_state',
+  key: 'account_id',
+  cursor: 'applied_seq',
+  touched: 'updated_at',
+};
+
 /** Accounts looked at per run. */
 const ACCOUNTS_PER_RUN = 100;
 /** Observations (or vectors) one walk statement reads, and pages (walk or change log) per run. */
@@ -78,11 +88,7 @@ class StorageFull extends Error {}
 /** The indexer is stopping, or the account's lease went to another node (it expired during a long run). */
 class Interrupted extends Error {}
 
-/**
- * What a run may still do: texts to embed, and pages (of a walk or of the
- * change log) to read, so one big account leaves the others their turn.
- */
-type Budget = { texts: number; pages: number };
+type Account = { key: string; accountId: string; eventSeq: number };
 
 /**
  * Embeds what the accounts lack, in the background: started by the runtime
@@ -97,12 +103,12 @@ type Budget = { texts: number; pages: number };
  */
 export class EmbeddingIndexer {
   private readonly options: IndexerOptions;
-  private readonly holder = randomUUID();
   private readonly abort = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<IndexerRun> | undefined;
-  private stopped = false;
-  private failures = 0;
+  private readonly schedule: Scheduler<IndexerRun>;
+  private readonly follower: Follower<Account>;
+  /** The run under way (one at a time): what it did, and the pages (walk or log) it may still read. */
+  private tally: IndexerRun = { embedded: 0, removed: 0, accounts: 0, more: false };
+  private pages = WALK_PAGES_PER_RUN;
   /** The model's recorded failure may be set (by an earlier run or process) until a request works. */
   private errorShown = true;
   private dimensions: number | undefined;
@@ -119,49 +125,82 @@ export class EmbeddingIndexer {
     private readonly onError: (error: unknown) => void = () => {},
   ) {
     this.options = { ...DEFAULT_OPTIONS, ...options };
+    const { db } = deps;
+    const { intervalMs, backoffMs, maxBackoffMs } = this.options;
+    this.schedule = new Scheduler<IndexerRun>(
+      () => this.run(),
+      { embedded: 0, removed: 0, accounts: 0, more: false },
+      {
+        pollMs: intervalMs,
+        // Work left: go on after a breath (other statements get their turn on PGlite).
+        breathMs: Math.min(100, intervalMs),
+        backoff: { baseMs: backoffMs, maxMs: maxBackoffMs },
+        goOn: (run) => run.more && !run.failed,
+      },
+    );
+    this.follower = new Follower<Account>(
+      {
+        name: 'embedding indexer',
+        leases: INDEXER_LEASES,
+        keysWithWork: async (limit) =>
+          (await repo.accountsWithWork(db, this.model, limit)).map((a) => ({
+            key: a.id,
+            accountId: a.id,
+            eventSeq: a.eventSeq,
+          })),
+        firstState: (account) => ({
+          model: this.model,
+          walk_seq: account.eventSeq,
+          walk_phase: 'observations',
+        }),
+        visit: (lease) => this.indexAccount(lease),
+        handle: (batch, lease) => this.handle(batch, lease),
+        resync: async (lease) => {
+          // Compacted past our position (embeddings were off longer than the retention): walk instead.
+          const seq = await repo.eventSeqOf(db, lease.key.accountId);
+          await repo.restartWalk(db, lease.key.accountId, lease.holder, { model: this.model, seq });
+          return false;
+        },
+      },
+      {
+        db,
+        read: (accountId, seq, limit) => deps.changeLog.changesAfter({ accountId }, seq, limit),
+      },
+      {
+        keysPerRun: ACCOUNTS_PER_RUN,
+        pageSize: EVENTS_PAGE,
+        leaseMs: this.options.leaseMs,
+        // No share per account: the run's texts go to the accounts in turn.
+        unitsPerRun: this.options.textsPerRun,
+        minShare: this.options.textsPerRun,
+      },
+      () => this.schedule.closed,
+    );
   }
 
   /** Runs `intervalMs` after start, then again after each run (at once while work is left). */
   start(): void {
-    if (this.timer || this.stopped) return;
-    this.schedule(this.options.intervalMs);
+    this.schedule.start();
   }
 
   /** The pause before the next scheduled run: longer after each failure in a row. */
   nextDelayMs(): number {
-    if (this.failures === 0) return this.options.intervalMs;
-    const backoff = this.options.backoffMs * 2 ** (this.failures - 1);
-    return Math.min(this.options.maxBackoffMs, backoff);
+    return this.schedule.nextDelayMs();
   }
 
   /** One run now (or the one under way). */
-  async runOnce(): Promise<IndexerRun> {
-    if (this.stopped) return { embedded: 0, removed: 0, accounts: 0, more: false };
-    this.running ??= this.run().finally(() => (this.running = undefined));
-    return this.running;
+  runOnce(): Promise<IndexerRun> {
+    return this.schedule.runOnce();
   }
 
   /** Ends the schedule and cuts the request under way; resolves when the run has ended. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
     this.abort.abort();
-    await this.running?.catch(() => {});
+    await this.schedule.close();
   }
 
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => void this.tick(), delayMs);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    const run = await this.runOnce();
-    if (this.stopped) return;
-    // Work left: go on after a breath (other statements get their turn on PGlite).
-    this.schedule(
-      run.more && !run.failed ? Math.min(100, this.options.intervalMs) : this.nextDelayMs(),
-    );
+  private get stopped(): boolean {
+    return this.schedule.closed;
   }
 
   private get model(): string {
@@ -169,37 +208,18 @@ export class EmbeddingIndexer {
   }
 
   private async run(): Promise<IndexerRun> {
-    const run: IndexerRun = { embedded: 0, removed: 0, accounts: 0, more: false };
-    const budget: Budget = { texts: this.options.textsPerRun, pages: WALK_PAGES_PER_RUN };
-    const { db } = this.deps;
-    try {
-      const accounts = await repo.accountsWithWork(db, this.model, ACCOUNTS_PER_RUN);
-      run.more = accounts.length === ACCOUNTS_PER_RUN;
-      for (const account of accounts) {
-        if (this.stopped || budget.texts <= 0 || budget.pages <= 0) {
-          run.more = true;
-          break;
-        }
-        const state = await repo.claimAccount(db, account.id, {
-          model: this.model,
-          holder: this.holder,
-          leaseMs: this.options.leaseMs,
-          eventSeq: account.eventSeq,
-        });
-        if (!state) continue;
-        run.accounts += 1;
-        try {
-          if (!(await this.indexAccount(state, account.eventSeq, run, budget))) run.more = true;
-        } finally {
-          await repo.releaseAccount(db, account.id, this.holder);
-        }
-      }
-    } catch (error) {
+    const run: IndexerRun = (this.tally = { embedded: 0, removed: 0, accounts: 0, more: false });
+    this.pages = WALK_PAGES_PER_RUN;
+    const followed = await this.follower.run();
+    run.accounts = followed.keys;
+    run.more = followed.more;
+    const error = followed.error;
+    if (error !== undefined) {
       if (error instanceof EmbeddingError && !this.stopped) {
-        this.failures += 1;
+        this.schedule.failed();
         run.failed = error;
         this.errorShown = true;
-        await repo.noteModelError(db, this.model, error.message).catch(this.onError);
+        await repo.noteModelError(this.deps.db, this.model, error.message).catch(this.onError);
       }
       if (!this.stopped) this.onError(error);
     }
@@ -207,25 +227,22 @@ export class EmbeddingIndexer {
   }
 
   /** Works on one account within the budget; true when it has nothing left for now. */
-  private async indexAccount(
-    state: repo.StateRow,
-    eventSeq: number,
-    run: IndexerRun,
-    budget: Budget,
-  ): Promise<boolean> {
+  private async indexAccount(lease: Lease<Account>): Promise<boolean> {
     const { db } = this.deps;
-    const accountId = state.account_id;
+    const { accountId } = lease.key;
+    let state = await repo.stateOf(db, accountId);
+    if (!state) return true;
     try {
       if (state.model !== this.model) {
         // A new model: the old vectors go first (none is comparable with the new ones), then a walk.
         for (;;) {
           if (this.stopped) return false;
           const removed = await repo.removeOtherModels(db, accountId, this.model, REMOVE_BATCH);
-          run.removed += removed;
+          this.tally.removed += removed;
           if (removed < REMOVE_BATCH) break;
         }
         const seq = await repo.eventSeqOf(db, accountId);
-        await repo.restartWalk(db, accountId, this.holder, { model: this.model, seq });
+        await repo.restartWalk(db, accountId, lease.holder, { model: this.model, seq });
         state = {
           ...state,
           model: this.model,
@@ -235,8 +252,8 @@ export class EmbeddingIndexer {
           walk_cursor: null,
         };
       }
-      if (state.walk_seq !== null) return await this.walk(state, eventSeq, run, budget);
-      return await this.applyChanges(state, eventSeq, run, budget);
+      if (state.walk_seq !== null) return await this.walk(state, lease);
+      return await this.follow(state, lease);
     } catch (error) {
       if (error instanceof StorageFull) return true;
       if (error instanceof Interrupted) return false;
@@ -244,20 +261,25 @@ export class EmbeddingIndexer {
     }
   }
 
+  /** The log after the applied position (the follower's loop), within this run's pages. */
+  private follow(state: repo.StateRow, lease: Lease<Account>): Promise<boolean> {
+    this.states.set(lease.key.accountId, state);
+    return lease.follow().finally(() => this.states.delete(lease.key.accountId));
+  }
+
+  /** The state of the accounts being followed (their last error is cleared with the first vectors). */
+  private readonly states = new Map<string, repo.StateRow>();
+
   /**
    * The account's spaces in id order (deleted ones skipped), and in each,
    * pages of its observations (embedding those without a vector), then of
    * its vectors (removing orphans). Every step reads one bounded page,
    * however many spaces or rows the account has.
    */
-  private async walk(
-    state: repo.StateRow,
-    eventSeq: number,
-    run: IndexerRun,
-    budget: Budget,
-  ): Promise<boolean> {
+  private async walk(state: repo.StateRow, lease: Lease<Account>): Promise<boolean> {
     const { db } = this.deps;
     const accountId = state.account_id;
+    const holder = lease.holder;
     let phase = state.walk_phase ?? 'observations';
     // Null before the walk reaches its first space.
     let space = state.walk_space ?? (await repo.nextSpace(db, accountId, null)) ?? null;
@@ -265,24 +287,20 @@ export class EmbeddingIndexer {
     for (;;) {
       if (space === null) {
         // Past the last space: the walk is over.
-        await repo.finishWalk(db, accountId, this.holder);
+        await repo.finishWalk(db, accountId, holder);
         // Then the events that came during the walk, from the seq it started at.
         const applied = Math.max(state.applied_seq, state.walk_seq ?? 0);
-        return this.applyChanges(
-          { ...state, applied_seq: applied, walk_seq: null },
-          eventSeq,
-          run,
-          budget,
-        );
+        lease.cursor = Math.max(lease.cursor, applied);
+        return this.follow({ ...state, applied_seq: applied, walk_seq: null }, lease);
       }
-      if (this.stopped || budget.texts <= 0 || budget.pages <= 0) return false;
-      budget.pages -= 1;
+      if (lease.over || this.pages <= 0) return false;
+      this.pages -= 1;
       if (phase === 'observations') {
         const rows = await repo.walkObservations(db, space, cursor, WALK_PAGE);
         const pending = rows.flatMap((row) =>
           row.content === null ? [] : [{ id: row.id, content: row.content }],
         );
-        await this.embedAndStore(state, space, pending, run, budget);
+        await this.embedAndStore(state, space, pending, lease);
         cursor = rows.at(-1)?.id ?? cursor;
         if (rows.length < WALK_PAGE) {
           phase = 'vectors';
@@ -290,7 +308,7 @@ export class EmbeddingIndexer {
         }
       } else {
         const swept = await repo.sweepVectors(db, space, cursor, WALK_PAGE);
-        run.removed += swept.removed;
+        this.tally.removed += swept.removed;
         cursor = swept.last;
         if (swept.scanned < WALK_PAGE) {
           // This space is done: on to the next one (null after the last).
@@ -301,7 +319,7 @@ export class EmbeddingIndexer {
       }
       // Past the last space: finished above, with nothing to resume.
       if (space === null) continue;
-      const ours = await repo.saveWalk(db, accountId, this.holder, {
+      const ours = await repo.saveWalk(db, accountId, holder, {
         phase,
         space,
         cursor,
@@ -312,57 +330,35 @@ export class EmbeddingIndexer {
   }
 
   /**
-   * The change-log events after the applied position name the entities that
-   * changed, each in the event's space: their vectors without an observation
-   * go, their observations without a vector are embedded. Then the position
-   * moves past those events.
+   * A page of the change log: the entities its events name, each in the
+   * event's space, have their vectors without an observation removed and
+   * their observations without a vector embedded. The follower moves the
+   * position past the page only once every entity of it is done: a stop
+   * redoes this page, cheaply.
    */
-  private async applyChanges(
-    state: repo.StateRow,
-    eventSeq: number,
-    run: IndexerRun,
-    budget: Budget,
-  ): Promise<boolean> {
+  private async handle(batch: ChangeEvent[], lease: Lease<Account>) {
     const { db } = this.deps;
-    const accountId = state.account_id;
-    let applied = state.applied_seq;
-    for (;;) {
-      if (this.stopped || budget.texts <= 0 || budget.pages <= 0) return false;
-      budget.pages -= 1;
-      const page = await this.deps.changeLog.changesAfter({ accountId }, applied, EVENTS_PAGE);
-      if (page.resync) {
-        // Compacted past our position (embeddings were off longer than the retention): walk instead.
-        const seq = await repo.eventSeqOf(db, accountId);
-        await repo.restartWalk(db, accountId, this.holder, { model: this.model, seq });
-        return false;
-      }
-      const last = page.events.at(-1);
-      if (!last) {
-        await repo.setApplied(db, accountId, this.holder, Math.max(applied, eventSeq));
-        return true;
-      }
-      for (const [space, entities] of entitiesBySpace(page.events)) {
-        const ids = [...entities];
-        for (let start = 0; start < ids.length; start += ENTITIES_PER_STEP) {
-          const step = ids.slice(start, start + ENTITIES_PER_STEP);
-          run.removed += await repo.removeOrphansOf(db, space, step);
-          for (let stalled = 0; ;) {
-            // Positions move only once every entity of the page is done: a stop redoes this page, cheaply.
-            if (this.stopped || budget.texts <= 0) return false;
-            const pending = await repo.missingOf(db, space, step, EMBED_BATCH * 4);
-            if (pending.length === 0) break;
-            const stored = await this.embedAndStore(state, space, pending, run, budget);
-            if (pending.length < EMBED_BATCH * 4) break;
-            // Texts stored for none of a full list (all deleted meanwhile) is possible once, not again and again.
-            stalled = stored === 0 ? stalled + 1 : 0;
-            if (stalled === 3) throw new Error('Embedding index: no progress on an account');
-          }
+    const state = this.states.get(lease.key.accountId)!;
+    if (this.pages <= 0) return { stopped: true };
+    this.pages -= 1;
+    for (const [space, entities] of entitiesBySpace(batch)) {
+      const ids = [...entities];
+      for (let start = 0; start < ids.length; start += ENTITIES_PER_STEP) {
+        const step = ids.slice(start, start + ENTITIES_PER_STEP);
+        this.tally.removed += await repo.removeOrphansOf(db, space, step);
+        for (let stalled = 0; ;) {
+          if (this.stopped || lease.units <= 0) return { stopped: true };
+          const pending = await repo.missingOf(db, space, step, EMBED_BATCH * 4);
+          if (pending.length === 0) break;
+          const stored = await this.embedAndStore(state, space, pending, lease);
+          if (pending.length < EMBED_BATCH * 4) break;
+          // Texts stored for none of a full list (all deleted meanwhile) is possible once, not again and again.
+          stalled = stored === 0 ? stalled + 1 : 0;
+          if (stalled === 3) throw new Error('Embedding index: no progress on an account');
         }
       }
-      applied = last.seq;
-      await repo.setApplied(db, accountId, this.holder, applied);
-      if (page.events.length < EVENTS_PAGE && applied >= eventSeq) return true;
     }
+    return {};
   }
 
   /** Embeds `items` (observations of `spaceId`) in batches and stores their vectors; returns how many were stored. */
@@ -370,8 +366,7 @@ export class EmbeddingIndexer {
     state: repo.StateRow,
     spaceId: string,
     items: repo.Pending[],
-    run: IndexerRun,
-    budget: Budget,
+    lease: Lease<Account>,
   ): Promise<number> {
     const { db } = this.deps;
     const accountId = state.account_id;
@@ -393,15 +388,13 @@ export class EmbeddingIndexer {
       });
       const count = await repo.storeVectors(db, spaceId, this.model, rows);
       stored += count;
-      run.embedded += count;
-      budget.texts -= batch.length;
+      this.tally.embedded += count;
+      lease.units -= batch.length;
       if (state.last_error !== null) {
         await repo.clearAccountError(db, accountId);
         state.last_error = null;
       }
-      if (!(await repo.renewLease(db, accountId, this.holder, this.options.leaseMs))) {
-        throw new Interrupted();
-      }
+      if (!(await lease.renew())) throw new Interrupted();
     }
     return stored;
   }
@@ -438,7 +431,7 @@ export class EmbeddingIndexer {
   }
 
   private async succeeded(): Promise<void> {
-    this.failures = 0;
+    this.schedule.succeeded();
     if (this.errorShown) {
       await repo.clearModelError(this.deps.db, this.model);
       this.errorShown = false;

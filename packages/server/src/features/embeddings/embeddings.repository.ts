@@ -55,47 +55,12 @@ export async function accountsWithWork(
 const stateColumns = sql`account_id, model, applied_seq::float8 as applied_seq,
   walk_seq::float8 as walk_seq, walk_phase, walk_space, walk_cursor, last_error`;
 
-/**
- * Takes the account for `leaseMs` unless another holder has it. A first
- * claim creates its state: a walk of everything, from `eventSeq` on.
- */
-export async function claimAccount(
-  db: Db,
-  accountId: string,
-  claim: { model: string; holder: string; leaseMs: number; eventSeq: number },
-): Promise<StateRow | undefined> {
+/** The account's state (after its claim: follower/leases.repository.ts holds the lease). */
+export async function stateOf(db: Db, accountId: string): Promise<StateRow | undefined> {
   const result = await sql<StateRow>`
-    insert into embedding_state as s
-           (account_id, model, walk_seq, walk_phase, lease_holder, lease_until)
-    values (${accountId}, ${claim.model}, ${claim.eventSeq}, 'observations', ${claim.holder},
-            now() + ${claim.leaseMs} * interval '1 millisecond')
-    on conflict (account_id) do update
-       set lease_holder = excluded.lease_holder, lease_until = excluded.lease_until, updated_at = now()
-     where s.lease_until is null or s.lease_until < now() or s.lease_holder = excluded.lease_holder
-    returning ${stateColumns}
+    select ${stateColumns} from embedding_state where account_id = ${accountId}
   `.execute(db);
   return result.rows[0];
-}
-
-/** Extends the lease; false when the account is no longer ours (it expired and another took it). */
-export async function renewLease(
-  db: Db,
-  accountId: string,
-  holder: string,
-  leaseMs: number,
-): Promise<boolean> {
-  const result = await sql`
-    update embedding_state set lease_until = now() + ${leaseMs} * interval '1 millisecond'
-     where account_id = ${accountId} and lease_holder = ${holder}
-  `.execute(db);
-  return Number(result.numAffectedRows ?? 0) > 0;
-}
-
-export async function releaseAccount(db: Db, accountId: string, holder: string): Promise<void> {
-  await sql`
-    update embedding_state set lease_holder = null, lease_until = null, updated_at = now()
-     where account_id = ${accountId} and lease_holder = ${holder}
-  `.execute(db);
 }
 
 /** The account's last change-log seq (committed). */
@@ -177,18 +142,6 @@ export async function finishWalk(db: Db, accountId: string, holder: string): Pro
     update embedding_state
        set applied_seq = greatest(applied_seq, walk_seq), walk_seq = null, walk_phase = null,
            walk_space = null, walk_cursor = null, updated_at = now()
-     where account_id = ${accountId} and lease_holder = ${holder}
-  `.execute(db);
-}
-
-export async function setApplied(
-  db: Db,
-  accountId: string,
-  holder: string,
-  seq: number,
-): Promise<void> {
-  await sql`
-    update embedding_state set applied_seq = greatest(applied_seq, ${seq}), updated_at = now()
      where account_id = ${accountId} and lease_holder = ${holder}
   `.execute(db);
 }

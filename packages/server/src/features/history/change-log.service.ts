@@ -1,5 +1,6 @@
 import { planById, type GraphChange } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
+import { Scheduler } from '../../follower/scheduler.js';
 import type { AuthContext } from '../../lib/auth-context.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import type { Entitlements } from '../entitlements/index.js';
@@ -149,40 +150,38 @@ function minimumPlanRetentionDays(): number {
 
 /**
  * Runs `compactChangeLog` every `intervalMs` (and soon after start), one run
- * at a time, reporting failures instead of throwing.
+ * at a time (follower/scheduler.ts), reporting failures instead of throwing.
  */
 export class ChangeLogCompactor {
-  private timer: NodeJS.Timeout | undefined;
-  private first: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly schedule: Scheduler<{ more: boolean }>;
 
   constructor(
-    private readonly db: Db,
-    private readonly entitlements: Entitlements,
-    private readonly now: () => Date,
-    private readonly options: RetentionOptions & { intervalMs: number },
-    private readonly onError: (error: unknown) => void,
-  ) {}
+    db: Db,
+    entitlements: Entitlements,
+    now: () => Date,
+    options: RetentionOptions & { intervalMs: number },
+    onError: (error: unknown) => void,
+  ) {
+    this.schedule = new Scheduler<{ more: boolean }>(
+      async () => {
+        await compactChangeLog(db, entitlements, now(), options).then(() => undefined, onError);
+        return { more: false };
+      },
+      { more: false },
+      // The first run a minute after start, not during it: starting stays quick.
+      { pollMs: options.intervalMs, firstRunMs: Math.min(60_000, options.intervalMs) },
+    );
+  }
 
   start(): void {
-    // The first run a minute after start, not during it: starting stays quick.
-    const first = setTimeout(() => void this.runOnce(), Math.min(60_000, this.options.intervalMs));
-    first.unref();
-    this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
-    this.timer.unref();
-    this.first = first;
+    this.schedule.start();
   }
 
   async runOnce(): Promise<void> {
-    this.running ??= compactChangeLog(this.db, this.entitlements, this.now(), this.options)
-      .then(() => undefined, this.onError)
-      .finally(() => (this.running = undefined));
-    await this.running;
+    await this.schedule.runOnce();
   }
 
-  async stop(): Promise<void> {
-    clearTimeout(this.first);
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.schedule.close();
   }
 }

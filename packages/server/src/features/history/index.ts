@@ -1,7 +1,8 @@
 import type { Entitlements } from '../entitlements/index.js';
 import { defineFeature } from '../feature.js';
 import type { GraphService } from '../graph/index.js';
-import { ChangeLogCompactor } from './change-log.service.js';
+import type { Db } from '../../db/connection.js';
+import { ChangeLogCompactor, changesAfter } from './change-log.service.js';
 import type { HistoryDeps } from './history-deps.js';
 import { createHistoryService } from './history.service.js';
 import { historyRoutes } from './history.routes.js';
@@ -42,3 +43,10 @@ export const historyFeature = defineFeature({
 
 export type HistoryService = Awaited<ReturnType<typeof historyFeature.create>>;
 export type { PastReads, RecallQuestion } from './history.service.js';
+
+/**
+ * The change log's reader (`changesAfter`) over `db`, as a follower takes it
+ * (follower/follower.ts): for a worker made outside `create` (tests).
+ */
+export const changeLogReader = (db: Db) => (accountId: string, seq: number, limit: number) =>
+  changesAfter({ db }, { accountId }, seq, limit);

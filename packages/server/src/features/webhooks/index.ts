@@ -5,7 +5,6 @@ import type { HistoryService } from '../history/index.js';
 import type { SpacesService } from '../spaces/index.js';
 import { DEFAULT_DISPATCH, WebhookDispatcher, type DispatchTuning } from './webhook-dispatcher.js';
 import { webhooksRoutes } from './webhooks.routes.js';
-import { releaseAllLeases } from './webhooks.repository.js';
 import { createWebhooksService } from './webhooks.service.js';
 
 export type { WebhooksService } from './webhooks.service.js';
@@ -52,7 +51,7 @@ export const webhooksFeature = defineFeature({
     if (!context.config.DATABASE_URL) {
       // The embedded database has one process (db/data-lock.ts): leases left by a
       // process that was killed are its own, and delivery resumes at once.
-      await releaseAllLeases(context.db);
+      await dispatcher.releaseAllLeases();
     }
     if (!tuning?.manual) {
       dispatcher.start();

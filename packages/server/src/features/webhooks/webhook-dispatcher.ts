@@ -1,5 +1,8 @@
 import { UNLIMITED, type Plan } from '@engram/shared';
 import type { Db } from '../../db/connection.js';
+import { Follower, type Lease } from '../../follower/follower.js';
+import type { LeaseTable } from '../../follower/leases.repository.js';
+import { Scheduler } from '../../follower/scheduler.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import type { HistoryService } from '../history/index.js';
 import { changeBody, deliveryHeaders, eventIdOf, hears } from './webhook-event.js';
@@ -98,35 +101,86 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  */
 const NUDGE_AFTER_MS = 25;
 
+/** Its leases and positions are on the endpoints (migration 025); a disabled one is never taken. */
+const WEBHOOK_LEASES: LeaseTable = {
+  table: 'webhook_endpoints',
+  key: 'id',
+  cursor: 'delivered_seq',
+  onlyIf: 'enabled',
+  // Released endpoints keep their place: those served longest ago are taken first.
+  releaseAtNow: true,
+};
+
+type Due = { key: string; accountId: string; endpoint?: repo.EndpointRow };
+type Poll = { more: boolean; taken: number; error?: unknown };
+
 /**
  * Delivers every endpoint's events from the account's change log, in order,
- * at least once. Each node polls for endpoints with events past their
- * position, takes one by lease (so one node at a time sends to it: no two
- * nodes send the same event, and order holds), sends its events one by one
- * and records the position after each; a failure keeps the endpoint on that
- * event until its retry (network errors, 5xx, 429) or moves past it (any
- * other answer). A crash between a send and its record sends that event
- * again after the lease lapses: at least once, never lost.
+ * at least once. It is a follower of the change log (follower/) keyed by
+ * endpoint: each node polls for endpoints with events past their position,
+ * takes one by lease (so one node at a time sends to it: no two nodes send
+ * the same event, and order holds), sends its events one by one and records
+ * the position after each; a failure keeps the endpoint on that event until
+ * its retry (network errors, 5xx, 429) or moves past it (any other answer).
+ * A crash between a send and its record sends that event again after the
+ * lease lapses: at least once, never lost.
  */
 export class WebhookDispatcher {
   private readonly active = new Map<string, Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
-  private nudged: NodeJS.Timeout | undefined;
-  private polling: Promise<number> | undefined;
-  private started = false;
-  private stopped = false;
+  private readonly schedule: Scheduler<Poll>;
+  private readonly follower: Follower<Due>;
   private lastPrune = 0;
 
   constructor(
     private readonly deps: DispatchDeps,
     private readonly tuning: DispatchTuning,
     private readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    const { changeLog } = deps;
+    this.schedule = new Scheduler<Poll>(
+      async () => {
+        try {
+          return { more: false, taken: await this.takeDue() };
+        } catch (error) {
+          this.onError(error);
+          return { more: false, taken: 0, error };
+        }
+      },
+      { more: false, taken: 0 },
+      // A nudge waits NUDGE_AFTER_MS for the writes beside it, and is not postponed by them.
+      { pollMs: tuning.pollMs, nudgeAfterMs: NUDGE_AFTER_MS, nudgeWithinMs: 1, breathMs: 0 },
+    );
+    this.follower = new Follower<Due>(
+      {
+        name: 'webhook dispatcher',
+        leases: WEBHOOK_LEASES,
+        keysWithWork: async () => [],
+        visit: (lease) => this.pass(lease),
+        handle: (batch, lease) => this.handle(batch, lease),
+        resync: async (lease) => {
+          // Enabled again after its events were compacted (a disabled endpoint holds nothing).
+          const { compactedThrough } = await changeLog.changeLogBounds(lease.key.accountId);
+          return lease.advance(compactedThrough);
+        },
+        advanced: (lease) => this.advanced(lease),
+      },
+      {
+        db: deps.db,
+        holder: deps.node,
+        read: (accountId, seq, limit) => changeLog.changesAfter({ accountId }, seq, limit),
+      },
+      {
+        keysPerRun: tuning.concurrency,
+        pageSize: tuning.pageSize,
+        leaseMs: tuning.leaseMs,
+        turnMs: tuning.passMs,
+      },
+      () => this.schedule.closed,
+    );
+  }
 
   start(): void {
-    this.started = true;
-    this.timer = setInterval(() => this.nudge(), this.tuning.pollMs);
-    this.timer.unref();
+    this.schedule.start();
   }
 
   /**
@@ -135,17 +189,14 @@ export class WebhookDispatcher {
    * which may have missed this write.
    */
   nudge(): void {
-    if (!this.started || this.stopped || this.nudged) return;
-    this.nudged = setTimeout(() => {
-      this.nudged = undefined;
-      void (this.polling ?? Promise.resolve()).then(() => this.poll()).catch(this.onError);
-    }, NUDGE_AFTER_MS);
+    this.schedule.nudge();
   }
 
   /** One look for due endpoints; starts a pass for each it takes. Returns how many it took. */
-  poll(): Promise<number> {
-    this.polling ??= this.takeDue().finally(() => (this.polling = undefined));
-    return this.polling;
+  async poll(): Promise<number> {
+    const run = await this.schedule.runOnce();
+    if (run.error) throw run.error;
+    return run.taken;
   }
 
   /** Polls and waits for the passes until nothing is due (tests, and a clean stop). */
@@ -158,11 +209,13 @@ export class WebhookDispatcher {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    clearTimeout(this.nudged);
-    await this.polling;
+    await this.schedule.close();
     await Promise.all(this.active.values());
+  }
+
+  /** Ends every lease: for a node that knows it is the only one (the embedded database's one process). */
+  releaseAllLeases(): Promise<void> {
+    return this.follower.releaseAll();
   }
 
   private async takeDue(): Promise<number> {
@@ -180,76 +233,76 @@ export class WebhookDispatcher {
     if (free <= 0) return 0;
     const due = await repo.dueEndpoints(db, now(), free + this.active.size);
     let taken = 0;
-    for (const id of due) {
+    for (const { id, accountId } of due) {
       if (this.active.size >= this.tuning.concurrency) break;
       if (this.active.has(id)) continue;
-      const endpoint = await repo.claimEndpoint(db, id, this.deps.node, this.tuning.leaseMs);
-      if (!endpoint) continue;
+      const lease = await this.follower.claim({ key: id, accountId });
+      if (!lease) continue;
       taken += 1;
-      const pass = this.pass(endpoint)
-        .catch(async (error: unknown) => {
-          this.onError(error);
-          await repo.releaseEndpoint(db, id, this.deps.node).catch(() => {});
-        })
+      const pass = this.follower
+        .turn(lease)
+        .then(
+          () => {},
+          (error: unknown) => this.onError(error),
+        )
         .finally(() => this.active.delete(id));
       this.active.set(id, pass);
     }
     return taken;
   }
 
-  /** Delivers the endpoint's events after its position until none is left, a retry waits, or the pass's time is up. */
-  private async pass(taken: repo.EndpointRow): Promise<void> {
-    const { db, changeLog, node } = this.deps;
-    const { leaseMs, pageSize } = this.tuning;
-    const endsAt = Date.now() + this.tuning.passMs;
-    const accountId = taken.account_id;
-    let endpoint = taken;
-    let position = Number(endpoint.delivered_seq);
-    const advance = (changes: Parameters<typeof repo.advanceEndpoint>[4]) =>
-      repo.advanceEndpoint(db, endpoint.id, node, leaseMs, changes);
+  /** An endpoint's pass: its events after its position until none is left, a retry waits, or the pass's time is up. */
+  private async pass(lease: Lease<Due>): Promise<boolean> {
+    const { db, changeLog } = this.deps;
+    const endpoint = await repo.findEndpoint(db, lease.key.accountId, lease.key.key);
+    if (!endpoint) return true;
+    lease.key.endpoint = endpoint;
     const refused = await outsidePlan(this.deps, endpoint);
     if (refused) {
-      await advance({
-        disabledReason: `${refused}, then enable it.`,
-      });
-      await changeLog.releaseChangeLog(accountId, holdName(endpoint.id));
-      return;
+      await this.advance(endpoint, { disabledReason: `${refused}, then enable it.` });
+      await changeLog.releaseChangeLog(endpoint.account_id, holdName(endpoint.id));
+      return true;
     }
+    return lease.follow();
+  }
 
-    while (!this.stopped && Date.now() < endsAt) {
-      const page = await changeLog.changesAfter({ accountId }, position, pageSize);
-      if (page.resync) {
-        // Enabled again after its events were compacted (a disabled endpoint holds nothing).
-        const { compactedThrough } = await changeLog.changeLogBounds(accountId);
-        if (!(await advance({ deliveredSeq: compactedThrough }))) return;
-        position = compactedThrough;
+  /** A page of events: each one the endpoint hears is delivered, in order. */
+  private async handle(batch: ChangeEvent[], lease: Lease<Due>) {
+    const endpoint = lease.key.endpoint!;
+    let position = lease.cursor;
+    for (const event of batch) {
+      if (!hears(endpoint, event)) {
+        position = event.seq;
         continue;
       }
-      if (page.events.length === 0) break;
-      for (const event of page.events) {
-        if (!hears(endpoint, event)) {
-          position = event.seq;
-          continue;
-        }
-        const next = await this.deliver(endpoint, event, position);
-        if (next === 'stop') return;
-        position = event.seq;
-        if (Date.now() >= endsAt) break;
-      }
-      if (!(await advance({ deliveredSeq: position }))) return;
-      await changeLog.holdChangeLog(accountId, holdName(endpoint.id), position);
-      // Read after the hold: an endpoint disabled or deleted meanwhile may have
-      // released its hold before this pass made it again, so release it here.
-      const fresh = await repo.findEndpoint(db, accountId, endpoint.id);
-      if (!fresh?.enabled) {
-        await changeLog.releaseChangeLog(accountId, holdName(endpoint.id));
-        await repo.releaseEndpoint(db, endpoint.id, node);
-        return;
-      }
-      // It may also have been changed (events, URL, secret) while this pass ran.
-      endpoint = fresh;
+      const next = await this.deliver(endpoint, event, position);
+      if (next === 'stop') return { stopped: true };
+      position = event.seq;
+      if (Date.now() >= lease.endsAt) break;
     }
-    await repo.releaseEndpoint(db, endpoint.id, node);
+    return { through: position };
+  }
+
+  /** The position moved: the hold on the log moves with it, and the endpoint is read again. */
+  private async advanced(lease: Lease<Due>): Promise<boolean> {
+    const { db, changeLog } = this.deps;
+    const { accountId, key: id } = lease.key;
+    await changeLog.holdChangeLog(accountId, holdName(id), lease.cursor);
+    // Read after the hold: an endpoint disabled or deleted meanwhile may have
+    // released its hold before this pass made it again, so release it here.
+    const fresh = await repo.findEndpoint(db, accountId, id);
+    if (!fresh?.enabled) {
+      await changeLog.releaseChangeLog(accountId, holdName(id));
+      return false;
+    }
+    // It may also have been changed (events, URL, secret) while this pass ran.
+    lease.key.endpoint = fresh;
+    return true;
+  }
+
+  private advance(endpoint: repo.EndpointRow, changes: Parameters<typeof repo.advanceEndpoint>[4]) {
+    const { db, node } = this.deps;
+    return repo.advanceEndpoint(db, endpoint.id, node, this.tuning.leaseMs, changes);
   }
 
   /**
@@ -262,7 +315,7 @@ export class WebhookDispatcher {
     event: ChangeEvent,
     position: number,
   ): Promise<'next' | 'stop'> {
-    const { db, now, node, changeLog } = this.deps;
+    const { db, now, changeLog } = this.deps;
     const delivery = await repo.startDelivery(db, {
       accountId: endpoint.account_id,
       endpointId: endpoint.id,
@@ -280,7 +333,7 @@ export class WebhookDispatcher {
     );
     const at = now();
     const advance = (changes: Parameters<typeof repo.advanceEndpoint>[4]) =>
-      repo.advanceEndpoint(db, endpoint.id, node, this.tuning.leaseMs, changes);
+      this.advance(endpoint, changes);
     const record = (status: repo.DeliveryRow['status'], nextRetryAt: Date | null = null) =>
       repo.finishDelivery(db, delivery.id, { ...resultOf(attempt), status, nextRetryAt });
 
@@ -309,7 +362,7 @@ export class WebhookDispatcher {
     const retryAt = new Date(at.getTime() + retryDelay(delivery.attempt, this.tuning));
     await record('retrying', retryAt);
     await advance({ deliveredSeq: position, retryAt, failingSince: at });
-    await repo.releaseEndpoint(db, endpoint.id, node);
+    // The retry waits: let any node take it then (the follower releases it as the pass ends).
     return 'stop';
   }
 }

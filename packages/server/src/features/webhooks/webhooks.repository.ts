@@ -139,11 +139,16 @@ export async function deleteEndpoint(db: Db, accountId: string, id: string): Pro
 
 /**
  * Enabled endpoints with events after their position, not waiting for a
- * retry and not leased by a node now: the ones a delivery pass may take.
+ * retry and not leased by a node now: the ones a delivery pass may take
+ * (the lease itself: follower/leases.repository.ts).
  */
-export async function dueEndpoints(db: Db, now: Date, limit: number): Promise<string[]> {
-  const result = await sql<{ id: string }>`
-    ${planOnce} select e.id from webhook_endpoints e
+export async function dueEndpoints(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<{ id: string; accountId: string }[]> {
+  const result = await sql<{ id: string; account_id: string }>`
+    ${planOnce} select e.id, e.account_id from webhook_endpoints e
       join accounts a on a.id = e.account_id and a.deleted_at is null
      where e.enabled and e.delivered_seq < a.event_seq
        and (e.retry_at is null or e.retry_at <= ${now}::timestamptz)
@@ -151,27 +156,7 @@ export async function dueEndpoints(db: Db, now: Date, limit: number): Promise<st
      order by e.lease_until nulls first, e.id
      limit ${limit}
   `.execute(db);
-  return result.rows.map((row) => row.id);
-}
-
-/**
- * Takes the endpoint for `node` for `leaseMs` if no node holds it: the one
- * condition that keeps two nodes from delivering the same events.
- */
-export async function claimEndpoint(
-  db: Db,
-  id: string,
-  node: string,
-  leaseMs: number,
-): Promise<EndpointRow | undefined> {
-  const claimed = await sql<{ id: string }>`
-    update webhook_endpoints
-       set lease_holder = ${node}, lease_until = now() + ${leaseMs} * interval '1 millisecond'
-     where id = ${id} and enabled and (lease_until is null or lease_until < now())
-     returning id
-  `.execute(db);
-  if (claimed.rows.length === 0) return undefined;
-  return endpoints(db).where('e.id', '=', id).executeTakeFirst();
+  return result.rows.map((row) => ({ id: row.id, accountId: row.account_id }));
 }
 
 /**
@@ -213,24 +198,6 @@ export async function advanceEndpoint(
     .where('enabled', '=', true)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** Ends every lease: for a node that knows it is the only one (the embedded database's one process). */
-export async function releaseAllLeases(db: Db): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({ lease_until: null }).execute();
-}
-
-/**
- * Lets another pass (on any node) take the endpoint at once. The lease's end
- * stays as now, so endpoints served longest ago are taken first.
- */
-export async function releaseEndpoint(db: Db, id: string, node: string): Promise<void> {
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ lease_until: sql`now()` })
-    .where('id', '=', id)
-    .where('lease_holder', '=', node)
-    .execute();
 }
 
 /**
