@@ -1,5 +1,8 @@
-import { sql, type RawBuilder } from 'kysely';
-import type { Db } from './connection.js';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from './schema.js';
+
+/** The database handle (connection.ts's `Db`), named here so this file imports nothing above it. */
+type Db = Kysely<Database>;
 
 /**
  * A transaction in fewer round trips (decision 031). Kysely sends BEGIN, each

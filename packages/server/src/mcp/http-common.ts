@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SpacesService } from '../features/spaces/index.js';
 import type { Entitlements } from '../features/entitlements/index.js';
 import type { CredentialWatch } from '../realtime/credential-watch.js';
-import type { MemoryServerDeps } from './memory-server.js';
+import type { MemoryServerDeps } from './memory-server-deps.js';
 
 /** What /mcp runs on: the memory server's services, and the watch that ends what a revoked credential opened. */
 export type McpServices = Pick<

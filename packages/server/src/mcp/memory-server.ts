@@ -1,46 +1,16 @@
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
-import type { FastifyBaseLogger } from 'fastify';
+import type { MemoryServerDeps } from './memory-server-deps.js';
 import { registerMemoryTools } from './tools/index.js';
 import { asText } from './tools/answers.js';
 import { installMcpApps } from './apps/index.js';
-import type { GraphService } from '../features/graph/index.js';
-import type { ReadsService } from '../features/reads/index.js';
-import type { DuplicatesService } from '../features/duplicates/index.js';
-import type { HistoryService } from '../features/history/index.js';
-import type { RecallService } from '../features/recall/index.js';
-import type { Operation, UsageMeter } from '../features/usage/index.js';
+import type { Operation } from '../features/usage/index.js';
 import type { SpaceAuth } from '../lib/auth-context.js';
 import { lackedPermission, lacksMessage, roleRefusal } from '../lib/space-access.js';
 import { AppError, forbidden, fromDatabaseError } from '../lib/errors.js';
-import type { EventBus } from '../realtime/event-bus.js';
+
+export type { MemoryServerDeps } from './memory-server-deps.js';
 
 export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
-
-export interface MemoryServerDeps {
-  graph: GraphService;
-  /** The reads that take `asOf`: the present or the past. */
-  reads: ReadsService;
-  history: Pick<HistoryService, 'undoLast' | 'entityHistory' | 'revertChange'>;
-  duplicates: Pick<DuplicatesService, 'listDuplicates' | 'mergeEntities' | 'dismissDuplicate'>;
-  recall: RecallService;
-  usage: UsageMeter;
-  bus: EventBus;
-  /** The credential, and the space this server serves (its URL's: /mcp is `default`). */
-  auth: SpaceAuth;
-  log?: FastifyBaseLogger | undefined;
-  /**
-   * How graph changes reach this instance's client:
-   * - `subscribe` (2025 era): `resources/subscribe` starts notifications on
-   *   this connection, `resources/unsubscribe` stops them;
-   * - `push` (2026 era on stdio): every change is sent, and the stdio entry's
-   *   `subscriptions/listen` router passes it on to the listens that asked;
-   * - `none` (2026 era over HTTP): a per-request instance; listens are served
-   *   by the HTTP entry from the account's event bus (see http-stateless.ts).
-   */
-  updates: 'subscribe' | 'push' | 'none';
-  /** The web app's build, whose `mcp-apps/` holds the MCP Apps views (`WEB_DIST_DIR`). */
-  webDistDir?: string | undefined;
-}
 
 /** What the credential lacks to read or write the server's space, said as it is told. */
 function refusal(auth: SpaceAuth, access: 'read' | 'write'): string | undefined {

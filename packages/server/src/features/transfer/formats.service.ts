@@ -15,12 +15,12 @@ import {
   assertZip,
   baseName,
   parseNote,
-  readZip,
   zipNotes,
-  ZIP_MAX_FILES,
   type NoteEntity,
   type NoteFile,
 } from './markdown.js';
+// Reading a zip's notes, bounded whatever the zip declares.
+import { readZip, ZIP_MAX_FILES } from './zip-reader.js';
 import { aliasesLeftOut, ImportNames, type ImportSkip } from './import-names.js';
 import { mem0Entities } from './mem0.js';
 import * as transferRepo from './transfer.repository.js';

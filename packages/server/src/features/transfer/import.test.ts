@@ -11,7 +11,7 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import type { LosslessDocument } from './lossless.js';
-import { ZIP_MAX_FILES } from './markdown.js';
+import { ZIP_MAX_FILES } from './zip-reader.js';
 
 // POST /api/import and GET /api/export?format= against the real database:
 // Markdown (basic-memory, Obsidian) and mem0 in, Markdown out, losslessly.

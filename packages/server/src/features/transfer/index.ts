@@ -42,6 +42,7 @@ export const transferFeature = defineFeature({
 });
 
 export { formatOf } from './lossless.js';
-export { wanted as isNotePath, type NoteFile } from './markdown.js';
+export type { NoteFile } from './markdown.js';
+export { wanted as isNotePath } from './zip-reader.js';
 
 export type TransferService = Awaited<ReturnType<typeof transferFeature.create>>;

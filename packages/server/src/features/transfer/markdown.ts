@@ -36,9 +36,6 @@ import { badRequest, invalidInput } from '../../lib/errors.js';
  * Parsing and writing here are pure; the service writes what they give.
  */
 
-// Reading a zip's notes, bounded whatever the zip declares, is zip-reader.ts's.
-export { readZip, wanted, ZIP_MAX_FILES, ZIP_MAX_UNCOMPRESSED_BYTES } from './zip-reader.js';
-
 export interface NoteFile {
   /** Its path in the folder or zip, `/`-separated. */
   path: string;

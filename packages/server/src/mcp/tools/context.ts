@@ -3,7 +3,7 @@ import type { McpToolName } from '@engram/shared';
 import type { GraphService } from '../../features/graph/index.js';
 import type { Operation } from '../../features/usage/index.js';
 import type { SpaceAuth } from '../../lib/auth-context.js';
-import type { MemoryServerDeps } from '../memory-server.js';
+import type { MemoryServerDeps } from '../memory-server-deps.js';
 import type { TOOLS } from './schemas.js';
 
 /** What every tool handler runs on: one memory server's services, credential and runner. */
