@@ -51,6 +51,13 @@ async function postgresTemplate(project: TestProject, serverUrl: string) {
   const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
   await migrate(database);
   await database.close();
+  // A database is copied only while no one is connected to it: no test connects
+  // to the template, and its own connections must be gone before the first copy.
+  await adminQuery(serverUrl, `alter database ${name} with allow_connections false`);
+  await adminQuery(
+    serverUrl,
+    `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`,
+  );
   project.provide('postgresTemplate', name);
   return () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
 }
