@@ -42,6 +42,23 @@ export interface MemoryServerDeps {
   webDistDir?: string | undefined;
 }
 
+/** The services a memory server uses, as a runtime or the HTTP entry holds them. */
+export type MemoryServices = Pick<
+  MemoryServerDeps,
+  'graph' | 'reads' | 'history' | 'duplicates' | 'recall' | 'usage' | 'bus'
+>;
+
+/** Just those services, picked from a holder of more. */
+export const memoryServicesOf = (from: MemoryServices): MemoryServices => ({
+  graph: from.graph,
+  reads: from.reads,
+  history: from.history,
+  duplicates: from.duplicates,
+  recall: from.recall,
+  usage: from.usage,
+  bus: from.bus,
+});
+
 /** What the credential lacks to read or write the server's space, said as it is told. */
 function refusal(auth: SpaceAuth, access: 'read' | 'write'): string | undefined {
   const refused = roleRefusal(auth, access);
