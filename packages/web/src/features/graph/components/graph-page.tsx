@@ -226,34 +226,31 @@ function GraphControls({
 }
 
 function EmptyGraph({ past }: { past: boolean }) {
-  if (past) {
-    return (
-      <EmptyState
-        frame="none"
-        className="justify-center py-0"
-        style={{ height: CANVAS_HEIGHT }}
-        icon={Network}
-        title="The graph was empty then"
-        description="No entities existed at this moment. Move the slider later, or go back to now."
-      />
-    );
-  }
   return (
     <EmptyState
       frame="none"
       className="justify-center py-0"
       style={{ height: CANVAS_HEIGHT }}
       icon={Network}
-      title="No graph data to display"
-      description="Entities and the relations between them appear here as soon as you or your agents create them."
-      actions={
-        <Button asChild variant="outline">
-          <Link to="/entities">
-            Go to Entities
-            <ArrowRight aria-hidden />
-          </Link>
-        </Button>
-      }
+      {...(past
+        ? {
+            title: 'The graph was empty then',
+            description:
+              'No entities existed at this moment. Move the slider later, or go back to now.',
+          }
+        : {
+            title: 'No graph data to display',
+            description:
+              'Entities and the relations between them appear here as soon as you or your agents create them.',
+            actions: (
+              <Button asChild variant="outline">
+                <Link to="/entities">
+                  Go to Entities
+                  <ArrowRight aria-hidden />
+                </Link>
+              </Button>
+            ),
+          })}
     />
   );
 }
