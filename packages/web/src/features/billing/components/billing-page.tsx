@@ -9,7 +9,7 @@ import { LoadErrorAlert } from '@/components/load-error-alert';
 import { can, useAccount } from '@/lib/account';
 import { useSubscription } from '../api/get-subscription';
 import { usePlans } from '../api/list-plans';
-import { useReactivateSubscription } from '../api/reactivate-subscription';
+import { useReactivateSubscription } from '../api/subscription-changes';
 import { AddPaymentMethodDialog } from './add-payment-method-dialog';
 import { BillingHistoryCard } from './billing-history-card';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
