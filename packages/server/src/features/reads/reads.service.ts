@@ -89,46 +89,6 @@ async function readAt<K extends keyof Present>(
     : (deps.past[name] as Read)(auth, ...args, seq);
 }
 
-export const getEntity = (deps: ReadsDeps, auth: SpaceAuth, id: string, asOf?: AsOf) =>
-  readAt(deps, auth, asOf, 'getEntity', id);
-
-export const listEntities = (deps: ReadsDeps, auth: SpaceAuth, filter: EntityFilter, asOf?: AsOf) =>
-  readAt(deps, auth, asOf, 'listEntities', filter);
-
-export const listRelations = (
-  deps: ReadsDeps,
-  auth: SpaceAuth,
-  filter: RelationFilter,
-  asOf?: AsOf,
-) => readAt(deps, auth, asOf, 'listRelations', filter);
-
-/** The graph for drawing: around `rootEntityId` when given, else the best-connected entities. */
-export const graphData = (deps: ReadsDeps, auth: SpaceAuth, options: GraphWalk, asOf?: AsOf) =>
-  readAt(deps, auth, asOf, 'graphData', options);
-
-export const graphAround = (
-  deps: ReadsDeps,
-  auth: SpaceAuth,
-  id: string,
-  options: { depth: number; limit: number },
-  asOf?: AsOf,
-) => readAt(deps, auth, asOf, 'graphAround', id, options);
-
-// `page` is filled here: the past's read takes the seq after it.
-export const readGraph = (deps: ReadsDeps, auth: SpaceAuth, page: Page = {}, asOf?: AsOf) =>
-  readAt(deps, auth, asOf, 'readGraph', page);
-
-export const searchNodes = (
-  deps: ReadsDeps,
-  auth: SpaceAuth,
-  query: string,
-  page: Page = {},
-  asOf?: AsOf,
-) => readAt(deps, auth, asOf, 'searchNodes', query, page);
-
-export const openNodes = (deps: ReadsDeps, auth: SpaceAuth, names: string[], asOf?: AsOf) =>
-  readAt(deps, auth, asOf, 'openNodes', names);
-
 /**
  * Recall's candidates at a past point (`pointOf`): the observations then that
  * share the question's words. Recall ranks the present itself.
@@ -142,18 +102,31 @@ export async function recallAt(
   return deps.past.recall(auth, question, point.seq);
 }
 
-export const createReadsService = (deps: ReadsDeps) =>
-  bindService(deps, {
-    getEntity,
-    listEntities,
-    listRelations,
-    graphData,
-    graphAround,
-    readGraph,
-    searchNodes,
-    openNodes,
-    pointOf,
-    recallAt,
-  });
+type GraphAround = { depth: number; limit: number };
+
+/** Each read that takes `asOf` is `readAt` with the graph's method of its name. */
+export function createReadsService(deps: ReadsDeps) {
+  return {
+    ...bindService(deps, { pointOf, recallAt }),
+    getEntity: (auth: SpaceAuth, id: string, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'getEntity', id),
+    listEntities: (auth: SpaceAuth, filter: EntityFilter, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'listEntities', filter),
+    listRelations: (auth: SpaceAuth, filter: RelationFilter, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'listRelations', filter),
+    /** The graph for drawing: around `rootEntityId` when given, else the best-connected entities. */
+    graphData: (auth: SpaceAuth, options: GraphWalk, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'graphData', options),
+    graphAround: (auth: SpaceAuth, id: string, options: GraphAround, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'graphAround', id, options),
+    // `page` is filled here: the past's read takes the seq after it.
+    readGraph: (auth: SpaceAuth, page: Page = {}, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'readGraph', page),
+    searchNodes: (auth: SpaceAuth, query: string, page: Page = {}, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'searchNodes', query, page),
+    openNodes: (auth: SpaceAuth, names: string[], asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'openNodes', names),
+  };
+}
 
 export type ReadsService = ReturnType<typeof createReadsService>;
