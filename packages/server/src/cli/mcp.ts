@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { DataFolderBusyError, runningServer } from '../db/data-lock.js';
 import { bridgeStdio } from '../mcp/bridge.js';
 import { serveStdio } from '../mcp/stdio.js';
 import type { Command } from './command.js';
 import { withSpace } from './space.js';
+import { locallyOrThroughOwner } from './through-server.js';
 
 /**
  * `engram mcp`: opens the database itself, or — when a running server owns
@@ -15,19 +15,17 @@ export const mcp: Command = {
                             while engram serve owns the data folder, relays to its /mcp`,
   async run(config, args) {
     const { values } = parseArgs({ args, options: { space: { type: 'string' } } });
-    try {
+    await locallyOrThroughOwner(
+      config,
       // Read access is what opening needs; each tool checks its own (a read-only key stays usable).
-      await withSpace(config, { slug: values.space, access: 'read' }, (runtime, auth) =>
-        serveStdio(runtime, auth, { webDistDir: config.WEB_DIST_DIR }),
-      );
-    } catch (error) {
-      const server =
-        error instanceof DataFolderBusyError && !config.DATABASE_URL
-          ? runningServer(config.DATA_DIR)
-          : undefined;
-      if (!server || !config.ENGRAM_API_KEY) throw error;
-      const path = values.space ? `/mcp/${encodeURIComponent(values.space)}` : '/mcp';
-      await bridgeStdio({ url: new URL(path, server.url).href, credential: config.ENGRAM_API_KEY });
-    }
+      () =>
+        withSpace(config, { slug: values.space, access: 'read' }, (runtime, auth) =>
+          serveStdio(runtime, auth, { webDistDir: config.WEB_DIST_DIR }),
+        ),
+      async (base, apiKey) => {
+        const path = values.space ? `/mcp/${encodeURIComponent(values.space)}` : '/mcp';
+        await bridgeStdio({ url: new URL(path, base).href, credential: apiKey });
+      },
+    );
   },
 };

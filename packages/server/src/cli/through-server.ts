@@ -20,6 +20,18 @@ export async function locallyOrThrough(
     return config.ENGRAM_API_KEY;
   };
   if (given) return remote(given, needKey());
+  return locallyOrThroughOwner(config, local, remote);
+}
+
+/**
+ * Runs `local` on the database; when the `engram serve` that owns the
+ * embedded data folder refuses it the folder, `remote` through that server.
+ */
+export async function locallyOrThroughOwner(
+  config: Config,
+  local: () => Promise<void>,
+  remote: (base: string, apiKey: string) => Promise<void>,
+): Promise<void> {
   try {
     await local();
   } catch (error) {

@@ -10,6 +10,20 @@ export function encodeCursor(position: unknown): string {
   return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
+/**
+ * A page of `rows` read with one row past `limit` (which says more follow):
+ * the first `limit`, and the cursor after the last of them, null at the end.
+ */
+export function pageOf<Row>(
+  rows: Row[],
+  limit: number,
+  positionOf: (last: Row) => unknown,
+): { page: Row[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > limit && last ? encodeCursor(positionOf(last)) : null };
+}
+
 /** The position `cursor` holds, checked against `shape`; 400 naming `field` when it holds none. */
 export function decodeCursor<T>(cursor: string, shape: z.ZodType<T>, field = 'cursor'): T {
   const refused = () =>

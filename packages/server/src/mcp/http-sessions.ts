@@ -7,7 +7,7 @@ import { authOf } from '../http/authenticate.js';
 import type { HttpContext } from '../http/context.js';
 import type { AuthContext, SpaceAuth } from '../lib/auth-context.js';
 import { jsonRpcError, noRoom, pathSpaceOf, type McpServices } from './http-common.js';
-import { createMemoryServer } from './memory-server.js';
+import { createMemoryServer, memoryServicesOf } from './memory-server.js';
 
 interface Session {
   id: string;
@@ -168,13 +168,7 @@ export function sessionLane({
       );
     }
     const server = createMemoryServer({
-      graph: services.graph,
-      reads: services.reads,
-      history: services.history,
-      duplicates: services.duplicates,
-      recall: services.recall,
-      usage: services.usage,
-      bus: services.bus,
+      ...memoryServicesOf(services),
       auth,
       log: request.log,
       updates: 'subscribe',

@@ -6,7 +6,7 @@ import type { SpaceAuth, SpaceRef } from '../lib/auth-context.js';
 import { AccountEventBus } from './account-event-bus.js';
 import { engramAuthOf } from './auth.js';
 import { noRoom, type McpServices } from './http-common.js';
-import { createMemoryServer, requireRead } from './memory-server.js';
+import { createMemoryServer, memoryServicesOf, requireRead } from './memory-server.js';
 
 /** One space's 2026-era handler: its listens hear that space's changes only. */
 interface AccountLane {
@@ -75,13 +75,7 @@ export function statelessLane({
       const handler = createMcpHandler(
         (ctx) =>
           createMemoryServer({
-            graph: services.graph,
-            reads: services.reads,
-            history: services.history,
-            duplicates: services.duplicates,
-            recall: services.recall,
-            usage: services.usage,
-            bus: services.bus,
+            ...memoryServicesOf(services),
             auth: { ...engramAuthOf(ctx.authInfo), space },
             log,
             updates: 'none',

@@ -34,3 +34,20 @@ export interface MemoryServerDeps {
   /** The web app's build, whose `mcp-apps/` holds the MCP Apps views (`WEB_DIST_DIR`). */
   webDistDir?: string | undefined;
 }
+
+/** The services a memory server uses, as a runtime or the HTTP entry holds them. */
+export type MemoryServices = Pick<
+  MemoryServerDeps,
+  'graph' | 'reads' | 'history' | 'duplicates' | 'recall' | 'usage' | 'bus'
+>;
+
+/** Just those services, picked from a holder of more. */
+export const memoryServicesOf = (from: MemoryServices): MemoryServices => ({
+  graph: from.graph,
+  reads: from.reads,
+  history: from.history,
+  duplicates: from.duplicates,
+  recall: from.recall,
+  usage: from.usage,
+  bus: from.bus,
+});

@@ -8,7 +8,11 @@ import type { SpaceAuth } from '../lib/auth-context.js';
 import { lackedPermission, lacksMessage, roleRefusal } from '../lib/space-access.js';
 import { AppError, forbidden, fromDatabaseError } from '../lib/errors.js';
 
-export type { MemoryServerDeps } from './memory-server-deps.js';
+export {
+  memoryServicesOf,
+  type MemoryServerDeps,
+  type MemoryServices,
+} from './memory-server-deps.js';
 
 export const GRAPH_RESOURCE_URI = 'memory://knowledge-graph';
 

@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/server/stdio';
 import type { Runtime } from '../runtime.js';
 import type { SpaceAuth } from '../lib/auth-context.js';
-import { createMemoryServer } from './memory-server.js';
+import { createMemoryServer, memoryServicesOf } from './memory-server.js';
 
 /**
  * The stdio transport, telling us when a message arrives and when the
@@ -73,13 +73,7 @@ export async function serveStdio(
   serveBothEras(
     ({ era }) =>
       createMemoryServer({
-        graph: runtime.graph,
-        reads: runtime.reads,
-        history: runtime.history,
-        duplicates: runtime.duplicates,
-        recall: runtime.recall,
-        usage: runtime.usage,
-        bus: runtime.bus,
+        ...memoryServicesOf(runtime),
         auth,
         updates: era === 'modern' ? 'push' : 'subscribe',
         webDistDir: options.webDistDir,

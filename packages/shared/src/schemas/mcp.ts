@@ -25,10 +25,9 @@ import {
   CONTEXT_CHARS_MIN,
   contextAnswer,
   RECALL_FILTER_MAX,
-  RECALL_LIMIT_DEFAULT,
-  RECALL_LIMIT_MAX,
   RECALL_QUERY_MAX,
   recallAnswer,
+  recallLimitArg,
 } from './recall.js';
 
 /**
@@ -241,13 +240,7 @@ export const mcpToolSchemas = {
   recall: {
     inputSchema: z.object({
       query: question(),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(RECALL_LIMIT_MAX)
-        .optional()
-        .describe(`Most results (default ${RECALL_LIMIT_DEFAULT}, at most ${RECALL_LIMIT_MAX})`),
+      limit: recallLimitArg('results'),
       entityTypes: z
         .array(text().max(TYPE_MAX))
         .max(RECALL_FILTER_MAX)

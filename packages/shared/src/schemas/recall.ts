@@ -5,6 +5,15 @@ import { ENTITY_NAME_MAX, TYPE_MAX } from './graph.js';
 /** Results per recall when no `limit` is given, and the most one may ask for. */
 export const RECALL_LIMIT_DEFAULT = 10;
 export const RECALL_LIMIT_MAX = 50;
+/** A tool's optional `limit` on recall's results, `what` naming them in its description. */
+export const recallLimitArg = (what: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(RECALL_LIMIT_MAX)
+    .optional()
+    .describe(`Most ${what} (default ${RECALL_LIMIT_DEFAULT}, at most ${RECALL_LIMIT_MAX})`);
 /** The longest question recall reads (longer ones are a 400, never cut silently). */
 export const RECALL_QUERY_MAX = 1_000;
 /** Most entity types or names one recall may filter on. */

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { ENTITY_NAME_MAX, OBSERVATION_MAX, TYPE_MAX } from '../schemas/graph.js';
 import { mcpToolSchemas } from '../schemas/mcp.js';
 import {
-  RECALL_LIMIT_DEFAULT,
-  RECALL_LIMIT_MAX,
   RECALL_QUERY_MAX,
   RECALL_TIME_HELP,
   RECALL_TIME_MAX,
+  recallLimitArg,
 } from '../schemas/recall.js';
 
 /**
@@ -80,15 +79,7 @@ export const agentTools = {
     readOnly: true,
     inputSchema: z.object({
       question: words('The question, in plain words', RECALL_QUERY_MAX),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(RECALL_LIMIT_MAX)
-        .optional()
-        .describe(
-          `Most facts to answer (default ${RECALL_LIMIT_DEFAULT}, at most ${RECALL_LIMIT_MAX})`,
-        ),
+      limit: recallLimitArg('facts to answer'),
       ...timeRange,
     }),
   },

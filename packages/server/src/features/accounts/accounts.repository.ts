@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { noOtherOwner } from '../../db/sole-owner.js';
 
 /** What marking a user deleted ended at once: the accounts to purge and the credentials to close. */
 export interface Marked {
@@ -18,17 +19,7 @@ export async function soleOwnedAccounts(db: Db, userId: string): Promise<string[
     .select('mine.account_id')
     .where('mine.user_id', '=', userId)
     .where('mine.role', '=', 'owner')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('account_members as other')
-            .select('other.user_id')
-            .whereRef('other.account_id', '=', 'mine.account_id')
-            .where('other.role', '=', 'owner')
-            .where('other.user_id', '<>', userId),
-        ),
-      ),
-    )
+    .where(noOtherOwner(userId))
     .execute();
   return rows.map((row) => row.account_id);
 }

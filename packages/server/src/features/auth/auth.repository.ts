@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
+import { noOtherOwner } from '../../db/sole-owner.js';
 
 export interface UserRow {
   id: string;
@@ -92,17 +93,7 @@ export async function soleOwnedAccountWithOthers(
     .where('mine.user_id', '=', userId)
     .where('mine.role', '=', 'owner')
     .where('a.deleted_at', 'is', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('account_members as owner')
-            .select('owner.user_id')
-            .whereRef('owner.account_id', '=', 'mine.account_id')
-            .where('owner.role', '=', 'owner')
-            .where('owner.user_id', '<>', userId),
-        ),
-      ),
-    )
+    .where(noOtherOwner(userId))
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom('account_members as other')

@@ -5,7 +5,7 @@ import type { LeaseTable } from '../../follower/leases.repository.js';
 import { guarded, reasonOf, STOPPED_ON_IT, type RowFailure } from '../../follower/row-faults.js';
 import { Scheduler } from '../../follower/scheduler.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
-import { changeLogReader } from '../history/index.js';
+import { changeLogReader, latestSeq } from '../history/index.js';
 import * as repo from './duplicates.repository.js';
 import * as log from './finder.repository.js';
 import { compareEntities } from './finder-compare.js';
@@ -141,7 +141,7 @@ export class DuplicateFinder {
             db,
             lease.key.accountId,
             lease.holder,
-            await log.latestSeq(db, lease.key.accountId),
+            await latestSeq(db, lease.key.accountId),
           );
           return false;
         },

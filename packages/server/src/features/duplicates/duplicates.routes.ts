@@ -7,7 +7,7 @@ import {
 } from '@engram/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '../../http/error-responses.js';
+import { errorResponses, resourceErrors } from '../../http/error-responses.js';
 import { spaceAuthOf } from '../../http/space-scope.js';
 import type { RouteOptions } from '../feature.js';
 import type { DuplicatesService } from './duplicates.service.js';
@@ -19,15 +19,7 @@ const errors = errorResponses(
   'NOT_FOUND',
   'RATE_LIMITED',
 );
-const mergeErrors = errorResponses(
-  'VALIDATION_ERROR',
-  'UNAUTHORIZED',
-  'PLAN_LIMIT_REACHED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'RATE_LIMITED',
-);
+const mergeErrors = { ...resourceErrors, ...errorResponses('RATE_LIMITED') };
 
 /**
  * `/api/duplicates`: the space's likely duplicate entities, and saying a pair

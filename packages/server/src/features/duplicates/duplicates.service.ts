@@ -2,7 +2,7 @@ import type { DuplicateCandidate, DuplicateList, DuplicateListQueryParsed } from
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { SpaceAuth } from '../../lib/auth-context.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, pageOf } from '../../lib/cursor.js';
 import { notFound } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { requireSpaceAccess } from '../../lib/space-access.js';
@@ -96,14 +96,14 @@ export async function listDuplicates(
   }
   const upToDate = progress?.upToDate ?? true;
   if (!upToDate) deps.finder.soon();
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = pageOf(rows, query.limit, (last) => ({
+    s: last.score,
+    a: last.entity_a,
+    b: last.entity_b,
+  }));
   return {
     candidates: page.map(toCandidate),
-    nextCursor:
-      rows.length > query.limit && last
-        ? encodeCursor({ s: last.score, a: last.entity_a, b: last.entity_b })
-        : null,
+    nextCursor,
     upToDate,
   };
 }

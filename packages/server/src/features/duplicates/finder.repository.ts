@@ -156,14 +156,6 @@ export async function progressOf(
   };
 }
 
-/** The account's last seq (a scan after the log was compacted past the position starts there). */
-export async function latestSeq(db: Db, accountId: string): Promise<number> {
-  const result = await sql<{ latest: number }>`
-    select event_seq::float8 as latest from accounts where id = ${accountId}
-  `.execute(db);
-  return result.rows[0]?.latest ?? 0;
-}
-
 // ---------------------------------------------------------------- a scan's pages
 
 /** The account's next live space after `after` (by id), if any. */

@@ -5,7 +5,7 @@ import type { LeaseTable } from '../../follower/leases.repository.js';
 import { Scheduler } from '../../follower/scheduler.js';
 import type { ChangeEvent } from '../../lib/change-event.js';
 import type { Entitlements } from '../entitlements/index.js';
-import type { HistoryService } from '../history/index.js';
+import { latestSeq, type HistoryService } from '../history/index.js';
 import { EMBED_BATCH, EmbeddingError } from './embedding-client.js';
 import * as repo from './embeddings.repository.js';
 import type { Embedder } from './embeddings.service.js';
@@ -157,7 +157,7 @@ export class EmbeddingIndexer {
         handle: (batch, lease) => this.handle(batch, lease),
         resync: async (lease) => {
           // Compacted past our position (embeddings were off longer than the retention): walk instead.
-          const seq = await repo.eventSeqOf(db, lease.key.accountId);
+          const seq = await latestSeq(db, lease.key.accountId);
           await repo.restartWalk(db, lease.key.accountId, lease.holder, { model: this.model, seq });
           return false;
         },
@@ -241,7 +241,7 @@ export class EmbeddingIndexer {
           this.tally.removed += removed;
           if (removed < REMOVE_BATCH) break;
         }
-        const seq = await repo.eventSeqOf(db, accountId);
+        const seq = await latestSeq(db, accountId);
         await repo.restartWalk(db, accountId, lease.holder, { model: this.model, seq });
         state = {
           ...state,

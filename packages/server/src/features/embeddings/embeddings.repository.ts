@@ -63,14 +63,6 @@ export async function stateOf(db: Db, accountId: string): Promise<StateRow | und
   return result.rows[0];
 }
 
-/** The account's last change-log seq (committed). */
-export async function eventSeqOf(db: Db, accountId: string): Promise<number> {
-  const result = await sql<{ seq: number }>`
-    select event_seq::float8 as seq from accounts where id = ${accountId}
-  `.execute(db);
-  return result.rows[0]?.seq ?? 0;
-}
-
 /**
  * Removes up to `limit` of the account's vectors of other models, in any of
  * its spaces (a deleted one's too: they go either way); returns how many went.

@@ -175,13 +175,7 @@ export async function updateEntity(
   deps: GraphDeps,
   auth: SpaceAuth,
   ref: EntityRef,
-  change: {
-    name?: string | undefined;
-    type?: string | undefined;
-    metadata?: Record<string, unknown> | undefined;
-    aliases?: string[] | undefined;
-    observations?: ObservationInput[] | undefined;
-  },
+  change: writes.EntityChange,
 ): Promise<Entity> {
   const { result } = await write(deps, auth, async (scope) => {
     const id =

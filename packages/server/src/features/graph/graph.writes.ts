@@ -164,6 +164,15 @@ export async function createEntities(
   return rows.map(({ observations, ...row }) => ({ row, observations }));
 }
 
+/** What `updateEntity` may change; a field left out stays as it is. */
+export interface EntityChange {
+  name?: string | undefined;
+  type?: string | undefined;
+  metadata?: Record<string, unknown> | undefined;
+  aliases?: string[] | undefined;
+  observations?: ObservationInput[] | undefined;
+}
+
 /**
  * Changes one entity: name (refused when another entity has it), type,
  * metadata, and, when given, its whole list of observations (unchanged texts
@@ -172,13 +181,7 @@ export async function createEntities(
 export async function updateEntity(
   scope: WriteScope,
   id: string,
-  change: {
-    name?: string | undefined;
-    type?: string | undefined;
-    metadata?: Record<string, unknown> | undefined;
-    aliases?: string[] | undefined;
-    observations?: ObservationInput[] | undefined;
-  },
+  change: EntityChange,
 ): Promise<entityRepo.EntityRow> {
   const { trx, spaceId } = scope;
   const before = isUuid(id) ? await entityRepo.findEntity(trx, spaceId, id) : undefined;

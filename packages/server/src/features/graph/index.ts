@@ -13,7 +13,7 @@ export type { CallOptions, WriteScope, Written } from './write.js';
 export type { EntityRow } from './entities.repository.js';
 export { entityNamed } from './names.repository.js';
 export type { ObservationRow } from './observations.repository.js';
-export type { RelationListFilter } from './relations.repository.js';
+export type { RelationListFilter, RelationRow } from './relations.repository.js';
 export type { GraphWalk, Page } from './graph-reads.service.js';
 /** The write operations a `graph.write` call runs on its scope (history's reverts, transfer's imports, merges). */
 export const graphWrites = { ...writes, ...moves };

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { escapeLike } from '../../db/like.js';
-import type { ObservationRow, RelationListFilter } from '../graph/index.js';
+import type { ObservationRow, RelationListFilter, RelationRow } from '../graph/index.js';
 
 /**
  * The graph's rows as of a past seq (docs/history.md): the present with every
@@ -24,16 +24,7 @@ export interface EntityAtRow {
 /** An observation as of a seq: every column, its times of validity included. */
 export type ObservationAtRow = Required<ObservationRow>;
 
-export interface RelationAtRow {
-  id: string;
-  ordinal: number;
-  from_id: string;
-  to_id: string;
-  type: string;
-  created_at: Date;
-  valid_from: Date | null;
-  valid_to: Date | null;
-}
+export type RelationAtRow = Required<RelationRow> & { ordinal: number };
 
 // ── the horizon and times ────────────────────────────────────────────────────
 

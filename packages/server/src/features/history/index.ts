@@ -50,3 +50,6 @@ export type { PastReads, RecallQuestion } from './history.service.js';
  */
 export const changeLogReader = (db: Db) => (accountId: string, seq: number, limit: number) =>
   changesAfter({ db }, { accountId }, seq, limit);
+
+/** The account's last seq: where a follower starts over after the log was compacted past it. */
+export { latestSeq } from './change-log.repository.js';

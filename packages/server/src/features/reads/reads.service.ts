@@ -1,18 +1,10 @@
-import {
-  parseAsOf,
-  type Entity,
-  type EntityList,
-  type GraphData,
-  type RecallAnswer,
-  type RelationList,
-} from '@engram/shared';
+import { parseAsOf, type RecallAnswer } from '@engram/shared';
 import type { SpaceAuth } from '../../lib/auth-context.js';
 import { bindService } from '../feature.js';
 import type {
   EntityFilter,
   GraphService,
   GraphWalk,
-  MemoryGraph,
   Page,
   RelationFilter,
 } from '../graph/index.js';
@@ -72,101 +64,29 @@ export async function pointOf(deps: ReadsDeps, auth: SpaceAuth, asOf: AsOf): Pro
 const seqOf = async (deps: ReadsDeps, auth: SpaceAuth, asOf: AsOf | undefined) =>
   asOf && (await pointOf(deps, auth, asOf)).seq;
 
-export async function getEntity(
-  deps: ReadsDeps,
+/** The reads that take `asOf`: each a method of the graph (now) and of history's past (at a seq). */
+type Present = ReadsDeps['graph'];
+type ArgsOf<K extends keyof Present> = Present[K] extends (
   auth: SpaceAuth,
-  id: string,
-  asOf?: AsOf,
-): Promise<Entity> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined ? deps.graph.getEntity(auth, id) : deps.past.getEntity(auth, id, seq);
-}
+  ...args: infer A
+) => unknown
+  ? A
+  : never;
+type AnswerOf<K extends keyof Present> = Awaited<ReturnType<Present[K]>>;
 
-export async function listEntities(
+/** Reads `name` now, or as of `asOf`: history's method of that name takes the seq after the rest. */
+async function readAt<K extends keyof Present>(
   deps: ReadsDeps,
   auth: SpaceAuth,
-  filter: EntityFilter,
-  asOf?: AsOf,
-): Promise<EntityList> {
+  asOf: AsOf | undefined,
+  name: K,
+  ...args: ArgsOf<K>
+): Promise<AnswerOf<K>> {
+  type Read = (auth: SpaceAuth, ...rest: unknown[]) => Promise<AnswerOf<K>>;
   const seq = await seqOf(deps, auth, asOf);
   return seq === undefined
-    ? deps.graph.listEntities(auth, filter)
-    : deps.past.listEntities(auth, filter, seq);
-}
-
-export async function listRelations(
-  deps: ReadsDeps,
-  auth: SpaceAuth,
-  filter: RelationFilter,
-  asOf?: AsOf,
-): Promise<RelationList> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? deps.graph.listRelations(auth, filter)
-    : deps.past.listRelations(auth, filter, seq);
-}
-
-/** The graph for drawing: around `rootEntityId` when given, else the best-connected entities. */
-export async function graphData(
-  deps: ReadsDeps,
-  auth: SpaceAuth,
-  options: GraphWalk,
-  asOf?: AsOf,
-): Promise<GraphData> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? deps.graph.graphData(auth, options)
-    : deps.past.graphData(auth, options, seq);
-}
-
-export async function graphAround(
-  deps: ReadsDeps,
-  auth: SpaceAuth,
-  id: string,
-  options: { depth: number; limit: number },
-  asOf?: AsOf,
-): Promise<GraphData> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? deps.graph.graphAround(auth, id, options)
-    : deps.past.graphAround(auth, id, options, seq);
-}
-
-export async function readGraph(
-  deps: ReadsDeps,
-  auth: SpaceAuth,
-  page: Page = {},
-  asOf?: AsOf,
-): Promise<MemoryGraph> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? deps.graph.readGraph(auth, page)
-    : deps.past.readGraph(auth, page, seq);
-}
-
-export async function searchNodes(
-  deps: ReadsDeps,
-  auth: SpaceAuth,
-  query: string,
-  page: Page = {},
-  asOf?: AsOf,
-): Promise<MemoryGraph> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? deps.graph.searchNodes(auth, query, page)
-    : deps.past.searchNodes(auth, query, page, seq);
-}
-
-export async function openNodes(
-  deps: ReadsDeps,
-  auth: SpaceAuth,
-  names: string[],
-  asOf?: AsOf,
-): Promise<MemoryGraph> {
-  const seq = await seqOf(deps, auth, asOf);
-  return seq === undefined
-    ? deps.graph.openNodes(auth, names)
-    : deps.past.openNodes(auth, names, seq);
+    ? (deps.graph[name] as Read)(auth, ...args)
+    : (deps.past[name] as Read)(auth, ...args, seq);
 }
 
 /**
@@ -182,18 +102,31 @@ export async function recallAt(
   return deps.past.recall(auth, question, point.seq);
 }
 
-export const createReadsService = (deps: ReadsDeps) =>
-  bindService(deps, {
-    getEntity,
-    listEntities,
-    listRelations,
-    graphData,
-    graphAround,
-    readGraph,
-    searchNodes,
-    openNodes,
-    pointOf,
-    recallAt,
-  });
+type GraphAround = { depth: number; limit: number };
+
+/** Each read that takes `asOf` is `readAt` with the graph's method of its name. */
+export function createReadsService(deps: ReadsDeps) {
+  return {
+    ...bindService(deps, { pointOf, recallAt }),
+    getEntity: (auth: SpaceAuth, id: string, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'getEntity', id),
+    listEntities: (auth: SpaceAuth, filter: EntityFilter, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'listEntities', filter),
+    listRelations: (auth: SpaceAuth, filter: RelationFilter, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'listRelations', filter),
+    /** The graph for drawing: around `rootEntityId` when given, else the best-connected entities. */
+    graphData: (auth: SpaceAuth, options: GraphWalk, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'graphData', options),
+    graphAround: (auth: SpaceAuth, id: string, options: GraphAround, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'graphAround', id, options),
+    // `page` is filled here: the past's read takes the seq after it.
+    readGraph: (auth: SpaceAuth, page: Page = {}, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'readGraph', page),
+    searchNodes: (auth: SpaceAuth, query: string, page: Page = {}, asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'searchNodes', query, page),
+    openNodes: (auth: SpaceAuth, names: string[], asOf?: AsOf) =>
+      readAt(deps, auth, asOf, 'openNodes', names),
+  };
+}
 
 export type ReadsService = ReturnType<typeof createReadsService>;

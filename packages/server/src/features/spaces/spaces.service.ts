@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext, SpaceAuth } from '../../lib/auth-context.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, pageOf } from '../../lib/cursor.js';
 import {
   AppError,
   badRequest,
@@ -84,12 +84,8 @@ export async function listSpaces(
     prefix: query.query || undefined,
     only: grantedSlugs(auth),
   });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    spaces: page.map(toSpace),
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ slug: last.slug }) : null,
-  };
+  const { page, nextCursor } = pageOf(rows, query.limit, (last) => ({ slug: last.slug }));
+  return { spaces: page.map(toSpace), nextCursor };
 }
 
 /** One space by id or slug, if the credential may read it (404 when the account has none). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.js';
 import { hidden } from '../../db/prepared.js';
-import type { EntityRow, ObservationRow } from '../graph/index.js';
+import type { EntityRow, ObservationRow, RelationRow } from '../graph/index.js';
 
 /**
  * The whole graph for an export, in keyset pages: each statement reads a
@@ -22,6 +22,10 @@ import type { EntityRow, ObservationRow } from '../graph/index.js';
  * scanned the whole observations table per entity on PostgreSQL once they
  * had grown (an export of 60,000 observations went from 3 s to past 30 s).
  */
+
+/** A page the query built as one JSON array of row tuples (`json_agg`: null when empty). */
+const rowsOf = <Stored>(page: string | null | undefined): Stored[] =>
+  page ? (JSON.parse(page) as Stored[]) : [];
 
 /** An entity with its place in creation order: the key of the next page. */
 export type ExportEntityRow = EntityRow & { ordinal: string };
@@ -53,8 +57,6 @@ export async function entitiesAfter(
                      limit ${sql.lit(bounds.limit)}) e) e
      where e.before < ${sql.lit(bounds.maxBytes)}
   `.execute(db);
-  const page = result.rows[0]?.page;
-  if (!page) return [];
   type Stored = [
     string,
     string,
@@ -66,7 +68,7 @@ export async function entitiesAfter(
     string,
     string[],
   ];
-  return (JSON.parse(page) as Stored[]).map(
+  return rowsOf<Stored>(result.rows[0]?.page).map(
     ([id, name, type, metadata, count, createdAt, updatedAt, ordinal, aliases]) => ({
       id,
       name,
@@ -159,7 +161,7 @@ export async function observationsOf(
     string | null,
     string | null,
   ];
-  const rows = (JSON.parse(answer.page) as Stored[]).map(
+  const rows = rowsOf<Stored>(answer.page).map(
     ([ord, id, content, metadata, position, createdAt, validFrom, validTo]) => ({
       ord,
       id,
@@ -175,20 +177,12 @@ export async function observationsOf(
   return { rows, cut: answer.sent < answer.read };
 }
 
-export interface ExportRelationRow {
-  id: string;
-  from_id: string;
-  to_id: string;
-  type: string;
-  created_at: Date;
-  /** When it held in the world, as its writer said. */
-  valid_from: Date | null;
-  valid_to: Date | null;
+export type ExportRelationRow = Required<RelationRow> & {
   ordinal: string;
   /** The ends' names when asked for (null when an end is gone: the relation is left out). */
   from_name: string | null;
   to_name: string | null;
-}
+};
 
 /**
  * The relations after `afterOrdinal` in creation order, at most `limit`,
@@ -215,8 +209,6 @@ export async function relationsAfter(
              order by r.ordinal
              limit ${sql.lit(options.limit)}) r
   `.execute(db);
-  const page = result.rows[0]?.page;
-  if (!page) return [];
   type Stored = [
     string,
     string,
@@ -229,7 +221,7 @@ export async function relationsAfter(
     string | null,
     string | null,
   ];
-  return (JSON.parse(page) as Stored[]).map(
+  return rowsOf<Stored>(result.rows[0]?.page).map(
     ([id, fromId, toId, type, createdAt, ordinal, fromName, toName, validFrom, validTo]) => ({
       id,
       from_id: fromId,

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.js';
 import type { AuthContext } from '../../lib/auth-context.js';
-import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { decodeCursor, pageOf } from '../../lib/cursor.js';
 import { badRequest, conflict, notFound, planLimit, tooManyRequests } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { requireFullAccess, requireRole } from '../../lib/space-access.js';
@@ -293,15 +293,11 @@ export async function listDeliveries(
     limit: query.limit + 1,
     before,
   });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    deliveries: page.map(toDelivery),
-    nextCursor:
-      rows.length > query.limit && last
-        ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id })
-        : null,
-  };
+  const { page, nextCursor } = pageOf(rows, query.limit, (last) => ({
+    createdAt: last.created_at.toISOString(),
+    id: last.id,
+  }));
+  return { deliveries: page.map(toDelivery), nextCursor };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type Subscription,
 } from '@engram/shared';
 import { ApiError } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
 import type { BillingCycle } from '@/lib/plans';
 
 /**
@@ -204,19 +205,15 @@ const dateFormat = new Intl.DateTimeFormat('en-US', {
   month: 'long',
   day: 'numeric',
 });
-const shortDateFormat = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-});
 
 /** Epoch seconds → 'March 3, 2027' (docs/product.md, Numbers: billing dates are epoch seconds). */
 export function formatBillingDate(epochSeconds: number): string {
   return dateFormat.format(new Date(epochSeconds * 1000));
 }
 
+/** Epoch seconds → 'Mar 3, 2027', the app's date (lib/format). */
 export function formatShortDate(epochSeconds: number): string {
-  return shortDateFormat.format(new Date(epochSeconds * 1000));
+  return formatDate(new Date(epochSeconds * 1000).toISOString());
 }
 
 /** 'Next billing date' or, when set to cancel, 'Subscription ends on' (docs/product.md, The signed-in app); nothing on free. */

@@ -1,6 +1,6 @@
 import { typeLabel } from '@engram/shared';
 import type { Box, PlacedLabel } from './label-placement';
-import type { SceneFrame } from './scene-frame';
+import { haloText, type SceneFrame } from './scene-frame';
 import { litCentre, type SceneEdge } from './scene-model';
 
 /*
@@ -48,12 +48,7 @@ export function drawEdgeLabels(
   if (candidates.length === 0) return 0;
 
   context.font = EDGE_LABEL_FONT;
-  context.textAlign = 'center';
-  context.textBaseline = 'middle';
-  context.lineJoin = 'round';
-  context.lineWidth = 3;
-  context.strokeStyle = palette.halo;
-  context.fillStyle = palette.edge;
+  haloText(context, palette, palette.edge, 'middle');
   const taken: Box[] = [...nodeLabels];
   if (frame.overlay) taken.push(frame.overlay);
   let drawn = 0;

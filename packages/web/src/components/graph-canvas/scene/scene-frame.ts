@@ -28,6 +28,21 @@ export function readPalette(element: Element): Palette {
   };
 }
 
+/** Centred text in `fill`, stroked first with a halo of the card's colour so it reads over edges. */
+export function haloText(
+  context: CanvasRenderingContext2D,
+  palette: Palette,
+  fill: string,
+  baseline: CanvasTextBaseline,
+): void {
+  context.textAlign = 'center';
+  context.textBaseline = baseline;
+  context.lineJoin = 'round';
+  context.lineWidth = 3;
+  context.strokeStyle = palette.halo;
+  context.fillStyle = fill;
+}
+
 export interface SceneFrame {
   scene: SceneGraph;
   emphasis: Emphasis;

@@ -1,6 +1,6 @@
 import { placeLabels, type Box, type LabelCandidate, type PlacedLabel } from './label-placement';
 import { isStrong, type SceneGraph } from './scene-model';
-import type { SceneFrame } from './scene-frame';
+import { haloText, type SceneFrame } from './scene-frame';
 
 /*
  * Node labels: drawn by room, not by count. The visible nodes' labels are
@@ -24,12 +24,7 @@ export function drawLabels(
   selected: number | undefined,
 ): PlacedLabel[] {
   const { scene, emphasis, palette } = frame;
-  context.textAlign = 'center';
-  context.textBaseline = 'top';
-  context.lineJoin = 'round';
-  context.lineWidth = 3;
-  context.strokeStyle = palette.halo;
-  context.fillStyle = palette.label;
+  haloText(context, palette, palette.label, 'top');
   const labels = placeLabels(
     labelCandidates(context, frame, visible, selected),
     frame.width,

@@ -7,7 +7,7 @@ import { ConnectAgentPanel } from '@/components/connect-agent/connect-agent-pane
 import { EmptyState } from '@/components/empty-state';
 import { ListLoading } from '@/components/list-page';
 import { LoadErrorAlert } from '@/components/load-error-alert';
-import { PageHeader } from '@/components/page-header';
+import { Page } from '@/components/page';
 import { RoleNote } from '@/components/role-note';
 import { Button } from '@/components/ui/button';
 import { useCan, VIEWER_NO_KEYS } from '@/lib/account';
@@ -66,25 +66,22 @@ export function ApiKeysPage() {
   // Said before the form is filled in: the plan has no room for another key.
   const full = keyLimitReached(list, plan.data?.limit);
   return (
-    <div className="grid gap-6">
-      <title>API Keys · Engram</title>
-      <PageHeader
-        title="API Keys"
-        description="Create and manage keys for programmatic access"
-        actions={
-          canManage ? (
-            <Button
-              disabled={full}
-              aria-describedby={full ? 'api-key-limit-note' : undefined}
-              onClick={() => setCreating(true)}
-            >
-              <Plus aria-hidden />
-              Create API Key
-            </Button>
-          ) : null
-        }
-      />
-
+    <Page
+      title="API Keys"
+      description="Create and manage keys for programmatic access"
+      actions={
+        canManage ? (
+          <Button
+            disabled={full}
+            aria-describedby={full ? 'api-key-limit-note' : undefined}
+            onClick={() => setCreating(true)}
+          >
+            <Plus aria-hidden />
+            Create API Key
+          </Button>
+        ) : null
+      }
+    >
       {canManage ? null : <RoleNote testId="api-keys-viewer-note">{VIEWER_NO_KEYS}</RoleNote>}
 
       {full && plan.data ? (
@@ -154,6 +151,6 @@ export function ApiKeysPage() {
         onClose={() => setDeleting(null)}
         onDeleted={handleDeleted}
       />
-    </div>
+    </Page>
   );
 }

@@ -1,5 +1,4 @@
 import { ExternalLink, FileDown, Receipt } from 'lucide-react';
-import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import {
@@ -14,6 +13,7 @@ import { LoadErrorAlert } from '@/components/load-error-alert';
 import { cn } from '@/lib/cn';
 import { useInvoices } from '../api/list-invoices';
 import { formatShortDate, formatUsd, statusLabel } from '../billing-rules';
+import { ToneBadge } from './tone-badge';
 
 const linkClass =
   'inline-flex items-center gap-1 rounded-md px-1.5 py-1 text-sm font-medium text-primary hover:bg-primary-soft focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none [&_svg]:size-3.5';
@@ -68,17 +68,7 @@ export function BillingHistoryCard() {
                       <span className="text-xs text-muted-foreground">USD</span>
                     </TableCell>
                     <TableCell>
-                      <Badge
-                        data-tone={paid ? 'green' : 'orange'}
-                        className={cn(
-                          'border-transparent',
-                          paid
-                            ? 'bg-success-soft text-success-soft-foreground'
-                            : 'bg-orange-100 text-orange-700 dark:bg-orange-950 dark:text-orange-300',
-                        )}
-                      >
-                        {statusLabel(invoice.status)}
-                      </Badge>
+                      <ToneBadge good={paid}>{statusLabel(invoice.status)}</ToneBadge>
                     </TableCell>
                     <TableCell className="pr-6 text-right whitespace-nowrap">
                       {invoice.hostedInvoiceUrl ? (

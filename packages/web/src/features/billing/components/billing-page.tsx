@@ -1,7 +1,7 @@
 import { BILLING_OWNER_ONLY, type PaymentMethod } from '@engram/shared';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { PageHeader } from '@/components/page-header';
+import { Page } from '@/components/page';
 import { RoleNote } from '@/components/role-note';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -9,7 +9,7 @@ import { LoadErrorAlert } from '@/components/load-error-alert';
 import { can, useAccount } from '@/lib/account';
 import { useSubscription } from '../api/get-subscription';
 import { usePlans } from '../api/list-plans';
-import { useReactivateSubscription } from '../api/reactivate-subscription';
+import { useReactivateSubscription } from '../api/subscription-changes';
 import { AddPaymentMethodDialog } from './add-payment-method-dialog';
 import { BillingHistoryCard } from './billing-history-card';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
@@ -59,13 +59,11 @@ export function BillingPage() {
   }
 
   return (
-    <div className="grid grid-cols-1 gap-6">
-      <title>Billing & Subscription · Engram</title>
-      <PageHeader
-        title="Billing & Subscription"
-        description="Manage your plan, payment methods and invoices"
-      />
-
+    <Page
+      title="Billing & Subscription"
+      className="grid-cols-1"
+      description="Manage your plan, payment methods and invoices"
+    >
       {readOnly ? (
         <RoleNote testId="billing-owner-only">
           <span className="font-medium text-foreground">{BILLING_OWNER_ONLY}</span> You can see{' '}
@@ -138,6 +136,6 @@ export function BillingPage() {
       ) : null}
       <AddPaymentMethodDialog open={adding} onOpenChange={setAdding} provider={current?.provider} />
       <RemovePaymentMethodDialog method={removing} onClose={() => setRemoving(null)} />
-    </div>
+    </Page>
   );
 }

@@ -1,7 +1,7 @@
 import type { Subscription } from '@engram/shared';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { useCancelSubscription } from '../api/cancel-subscription';
+import { useCancelSubscription } from '../api/subscription-changes';
 import { formatBillingDate } from '../billing-rules';
 
 interface CancelSubscriptionDialogProps {

@@ -9,7 +9,7 @@ import { SegmentedControl } from '@/components/ui/segmented-control';
 import { cn } from '@/lib/cn';
 import { formatCents } from '@/lib/format';
 import type { BillingCycle } from '@/lib/plans';
-import { useChangePlan } from '../api/change-plan';
+import { useChangePlan } from '../api/subscription-changes';
 import { useStartCheckout } from '@/lib/api/checkout';
 import { browser } from '../browser';
 import {

@@ -15,6 +15,7 @@ import {
   statusLabel,
   statusTone,
 } from '../billing-rules';
+import { ToneBadge } from './tone-badge';
 
 interface CurrentPlanCardProps {
   subscription: Subscription;
@@ -32,21 +33,13 @@ interface CurrentPlanCardProps {
 export function StatusBadge({ status }: { status: string }) {
   const active = statusTone(status) === 'active';
   return (
-    <Badge
-      data-tone={active ? 'green' : 'orange'}
-      className={cn(
-        'border-transparent',
-        active
-          ? 'bg-success-soft text-success-soft-foreground'
-          : 'bg-orange-100 text-orange-700 dark:bg-orange-950 dark:text-orange-300',
-      )}
-    >
+    <ToneBadge good={active}>
       <span
         className={cn('size-1.5 rounded-full', active ? 'bg-success' : 'bg-orange-500')}
         aria-hidden
       />
       {statusLabel(status)}
-    </Badge>
+    </ToneBadge>
   );
 }
 

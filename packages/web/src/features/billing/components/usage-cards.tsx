@@ -1,5 +1,6 @@
 import type { Subscription } from '@engram/shared';
-import { Activity, Gauge } from 'lucide-react';
+import { Activity, Gauge, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
   Table,
@@ -34,6 +35,27 @@ function resourceLabel(resource: string): string {
   return (words.charAt(0).toUpperCase() + words.slice(1)).replace(/^Api\b/, 'API');
 }
 
+/** A usage card's title with its icon, and what the card shows. */
+function IconHeader({
+  icon: Icon,
+  title,
+  children,
+}: {
+  icon: LucideIcon;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <CardHeader>
+      <CardTitle className="flex items-center gap-2">
+        <Icon className="size-4 text-muted-foreground" aria-hidden />
+        {title}
+      </CardTitle>
+      <CardDescription>{children}</CardDescription>
+    </CardHeader>
+  );
+}
+
 /**
  * The usage cards: this month's breakdown with each kind's share, and the
  * first 5 operation details. When the calls fail the cards show empty data
@@ -51,13 +73,9 @@ export function UsageCards({ subscription }: { subscription: Subscription | unde
   return (
     <>
       <Card role="region" aria-label="Monthly usage">
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <Gauge className="size-4 text-muted-foreground" aria-hidden />
-            Monthly Usage
-          </CardTitle>
-          <CardDescription>Operations this month, by kind</CardDescription>
-        </CardHeader>
+        <IconHeader icon={Gauge} title="Monthly Usage">
+          Operations this month, by kind
+        </IconHeader>
         <CardContent className="grid gap-4">
           {failed ? (
             <p className="text-sm text-destructive" role="alert">
@@ -120,13 +138,9 @@ export function UsageCards({ subscription }: { subscription: Subscription | unde
       </Card>
 
       <Card role="region" aria-label="Operation details">
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <Activity className="size-4 text-muted-foreground" aria-hidden />
-            Operation Details
-          </CardTitle>
-          <CardDescription>The most requested operations this month</CardDescription>
-        </CardHeader>
+        <IconHeader icon={Activity} title="Operation Details">
+          The most requested operations this month
+        </IconHeader>
         <CardContent className="px-0 pb-2">
           {summary.details.length === 0 ? (
             <div className="mx-6 mb-4 flex flex-col items-center rounded-lg border border-dashed border-border px-4 py-8 text-center">

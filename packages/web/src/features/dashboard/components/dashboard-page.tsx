@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { ConnectAgentPanel } from '@/components/connect-agent/connect-agent-panel';
 import { RefreshButton } from '@/components/refresh-button';
-import { PageHeader } from '@/components/page-header';
+import { Page } from '@/components/page';
 import { Alert } from '@/components/ui/alert';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -56,16 +56,14 @@ export function DashboardPage() {
   return (
     // grid-cols-1 (minmax(0, 1fr)), not an auto column: a long entity name
     // truncates in its card instead of widening the page on a phone.
-    <div className="grid grid-cols-1 gap-6">
-      <title>Knowledge Graph Dashboard · Engram</title>
-      <PageHeader
-        title="Knowledge Graph Dashboard"
-        description="Monitor your AI memory platform activity and insights"
-        actions={
-          <RefreshButton onClick={() => void refresh()} disabled={refreshing} spinning={busy} />
-        }
-      />
-
+    <Page
+      title="Knowledge Graph Dashboard"
+      className="grid-cols-1"
+      description="Monitor your AI memory platform activity and insights"
+      actions={
+        <RefreshButton onClick={() => void refresh()} disabled={refreshing} spinning={busy} />
+      }
+    >
       {failed ? <Alert variant="error">Failed to load dashboard data</Alert> : null}
 
       {summary === undefined ? (
@@ -93,7 +91,7 @@ export function DashboardPage() {
           {connectFirst ? null : connect}
         </>
       )}
-    </div>
+    </Page>
   );
 }
 

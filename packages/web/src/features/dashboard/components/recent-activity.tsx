@@ -5,6 +5,7 @@ import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/ca
 import { cn } from '@/lib/cn';
 import { useRealtime } from '@/lib/realtime';
 import { formatDay } from '../usage-rules';
+import { CardList } from './card-list';
 
 /** Shows that the list follows changes as they happen while the realtime connection is up. */
 function LiveBadge() {
@@ -45,33 +46,27 @@ export function RecentActivity({ activity }: { activity: AnalyticsSummary['activ
         </div>
         <LiveBadge />
       </CardHeader>
-      <div className="flex-1 px-6 pb-5">
-        {entries.length === 0 ? (
-          <div className="flex h-full min-h-32 flex-col items-center justify-center gap-2 text-center">
-            <span className="flex size-9 items-center justify-center rounded-full bg-muted text-muted-foreground">
+      <CardList
+        items={entries}
+        label="Recent activity"
+        icon={CalendarDays}
+        empty="No recent activity"
+      >
+        {(entry) => (
+          <li key={entry.date} className="flex items-center gap-3 rounded-md py-1.5 text-sm">
+            <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
               <CalendarDays className="size-4" aria-hidden />
             </span>
-            <p className="text-sm text-muted-foreground">No recent activity</p>
-          </div>
-        ) : (
-          <ul className="grid grid-cols-1 gap-1" aria-label="Recent activity">
-            {entries.map((entry) => (
-              <li key={entry.date} className="flex items-center gap-3 rounded-md py-1.5 text-sm">
-                <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
-                  <CalendarDays className="size-4" aria-hidden />
-                </span>
-                <span className="min-w-0 flex-1 truncate font-medium">
-                  {/* The template word for word, '1 entities created' included (decision 007). */}
-                  {`${entry.count} entities created`}
-                </span>
-                <time dateTime={entry.date} className="shrink-0 text-xs text-muted-foreground">
-                  {formatDay(entry.date)}
-                </time>
-              </li>
-            ))}
-          </ul>
+            <span className="min-w-0 flex-1 truncate font-medium">
+              {/* The template word for word, '1 entities created' included (decision 007). */}
+              {`${entry.count} entities created`}
+            </span>
+            <time dateTime={entry.date} className="shrink-0 text-xs text-muted-foreground">
+              {formatDay(entry.date)}
+            </time>
+          </li>
         )}
-      </div>
+      </CardList>
     </Card>
   );
 }

@@ -7,7 +7,7 @@ import { EmptyState } from '@/components/empty-state';
 import { ListLoading } from '@/components/list-page';
 import { LoadErrorAlert } from '@/components/load-error-alert';
 import { LoadMoreButton } from '@/components/load-more';
-import { PageHeader } from '@/components/page-header';
+import { Page } from '@/components/page';
 import { RefreshButton } from '@/components/refresh-button';
 import { RoleNote } from '@/components/role-note';
 import { Button } from '@/components/ui/button';
@@ -131,20 +131,17 @@ export function DuplicatesPage() {
     pages.data?.pages[0]?.candidates[0]?.entities.find((entity) => entity.id === entityId)?.name;
 
   return (
-    <div className="grid gap-6">
-      <title>Duplicates · Engram</title>
-      <PageHeader
-        title="Duplicates"
-        description="Entities that are probably one thing, most likely first: merge them, or mark them as not the same"
-        actions={
-          <RefreshButton
-            disabled={pages.isFetching && !pages.isFetchingNextPage}
-            spinning={pages.isRefetching && !pages.isFetchingNextPage}
-            onClick={() => void pages.refetch()}
-          />
-        }
-      />
-
+    <Page
+      title="Duplicates"
+      description="Entities that are probably one thing, most likely first: merge them, or mark them as not the same"
+      actions={
+        <RefreshButton
+          disabled={pages.isFetching && !pages.isFetchingNextPage}
+          spinning={pages.isRefetching && !pages.isFetchingNextPage}
+          onClick={() => void pages.refetch()}
+        />
+      }
+    >
       {!canEdit ? (
         <div id={noteId}>
           <RoleNote testId="duplicates-viewer-note">{VIEWER_READ_ONLY}.</RoleNote>
@@ -250,6 +247,6 @@ export function DuplicatesPage() {
         onClose={() => setMerging(null)}
         onMerged={merged}
       />
-    </div>
+    </Page>
   );
 }

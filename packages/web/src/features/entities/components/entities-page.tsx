@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { ListEmptyState, ListLoading, ListPageActions, LoadMore } from '@/components/list-page';
 import { LoadErrorAlert } from '@/components/load-error-alert';
-import { PageHeader } from '@/components/page-header';
+import { Page } from '@/components/page';
 import { SearchField } from '@/components/search-field';
 import { TypeFilter, typeWithCount } from '@/components/type-filter';
 import { Button } from '@/components/ui/button';
@@ -117,28 +117,24 @@ export function EntitiesPage() {
   const filtered = filter.query !== '' || filter.type !== null;
 
   return (
-    <div className="grid gap-6">
-      <title>Entities · Engram</title>
-      <PageHeader
-        title="Entity Management"
-        description={
-          canEdit
-            ? 'Create, browse and edit the entities in your knowledge graph'
-            : VIEWER_READ_ONLY
-        }
-        actions={
-          <ListPageActions
-            pages={pages}
-            onRefresh={() => {
-              void pages.refetch();
-              void queryClient.invalidateQueries({ queryKey: entityTypesKey });
-            }}
-            createLabel="Create Entity"
-            onCreate={canEdit ? () => setFormDialog({ mode: 'create' }) : undefined}
-          />
-        }
-      />
-
+    <Page
+      title="Entity Management"
+      tabTitle="Entities"
+      description={
+        canEdit ? 'Create, browse and edit the entities in your knowledge graph' : VIEWER_READ_ONLY
+      }
+      actions={
+        <ListPageActions
+          pages={pages}
+          onRefresh={() => {
+            void pages.refetch();
+            void queryClient.invalidateQueries({ queryKey: entityTypesKey });
+          }}
+          createLabel="Create Entity"
+          onCreate={canEdit ? () => setFormDialog({ mode: 'create' }) : undefined}
+        />
+      }
+    >
       <Card className="p-4">
         <form
           role="search"
@@ -247,7 +243,7 @@ export function EntitiesPage() {
         }
       />
       <DeleteEntityDialog entity={deleting} onClose={() => setDeleting(null)} />
-    </div>
+    </Page>
   );
 }
 

@@ -18,6 +18,14 @@ import { PossibleDuplicatesCard } from './possible-duplicates-card';
 import { RelationshipsCard } from './relationships-card';
 import { SelectedEntityPanel, type SelectedEntity } from './selected-entity-panel';
 
+/** What the entity page read: the entity, its relations and its neighbourhood graph. */
+export interface EntityReads {
+  entity: Entity;
+  /** Undefined while loading; empty when the call failed (docs/product.md, States). */
+  relations: Relation[] | undefined;
+  graph: ReturnType<typeof useEntityGraph>;
+}
+
 /**
  * The Overview tab: the neighbourhood graph, its possible duplicates (when
  * any), the Selected Entity panel, the entity's aliases and metadata, the
@@ -30,10 +38,7 @@ export function EntityOverview({
   graph,
   selected,
   onSelect,
-}: {
-  entity: Entity;
-  relations: Relation[] | undefined;
-  graph: ReturnType<typeof useEntityGraph>;
+}: EntityReads & {
   selected: SelectedEntity | null;
   onSelect: (entity: SelectedEntity) => void;
 }) {

@@ -1,17 +1,15 @@
-import type { Entity, Relation } from '@engram/shared';
 import { FilePlus, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { useCan } from '@/lib/account';
-import type { useEntityGraph } from '../api/get-entity-graph';
 import { AddObservationDialog } from './add-observation-dialog';
 import { DeleteEntityDialog } from './delete-entity-dialog';
 import { EntityBackLink } from './entity-back-link';
 import { EntityFormDialog, type EntityFormDialogState } from './entity-form-dialog';
 import { EntityHeader } from './entity-header';
 import { EntityHistory } from './entity-history';
-import { EntityOverview } from './entity-overview';
+import { EntityOverview, type EntityReads } from './entity-overview';
 import { entityTabOf, EntityTabs, type EntityTab } from './entity-tabs';
 import type { SelectedEntity } from './selected-entity-panel';
 
@@ -23,19 +21,11 @@ import type { SelectedEntity } from './selected-entity-panel';
  * after a delete the page goes to /entities, where the notice offers Undo.
  */
 export function LoadedEntity({
-  entity,
-  relations,
-  graph,
   refreshing,
   onRefresh,
-}: {
-  entity: Entity;
-  /** Undefined while loading; empty when the call failed (docs/product.md, States). */
-  relations: Relation[] | undefined;
-  graph: ReturnType<typeof useEntityGraph>;
-  refreshing: boolean;
-  onRefresh: () => void;
-}) {
+  ...reads
+}: EntityReads & { refreshing: boolean; onRefresh: () => void }) {
+  const { entity } = reads;
   const [selected, setSelected] = useState<SelectedEntity | null>(null);
   // The tab is in the address (?tab=history), so a reload or a shared link opens it.
   const [searchParams, setSearchParams] = useSearchParams();
@@ -90,13 +80,7 @@ export function LoadedEntity({
           <EntityHistory entityId={entity.id} />
         </div>
       ) : (
-        <EntityOverview
-          entity={entity}
-          relations={relations}
-          graph={graph}
-          selected={selected}
-          onSelect={setSelected}
-        />
+        <EntityOverview {...reads} selected={selected} onSelect={setSelected} />
       )}
       {canEdit ? (
         <>

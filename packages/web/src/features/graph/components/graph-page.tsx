@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { CopyButton } from '@/components/copy-button';
 import { RefreshButton } from '@/components/refresh-button';
 import { EntityTypeBadge } from '@/components/entity-type-badge';
-import { PageHeader } from '@/components/page-header';
+import { Page } from '@/components/page';
 import { EmptyState } from '@/components/empty-state';
 import { LoadErrorAlert } from '@/components/load-error-alert';
 import { Button } from '@/components/ui/button';
@@ -75,20 +75,17 @@ export function GraphPage() {
       : null;
 
   return (
-    <div className="grid gap-6">
-      <title>Knowledge Graph Visualization · Engram</title>
-      <PageHeader
-        title="Knowledge Graph Visualization"
-        description="Explore your entities and the relations between them"
-        actions={
-          <RefreshButton
-            onClick={() => void graph.refetch()}
-            disabled={graph.isFetching}
-            spinning={graph.isFetching}
-          />
-        }
-      />
-
+    <Page
+      title="Knowledge Graph Visualization"
+      description="Explore your entities and the relations between them"
+      actions={
+        <RefreshButton
+          onClick={() => void graph.refetch()}
+          disabled={graph.isFetching}
+          spinning={graph.isFetching}
+        />
+      }
+    >
       {graph.isError && asOfError === null ? (
         <LoadErrorAlert onRetry={() => void graph.refetch()}>
           Failed to load graph data
@@ -166,7 +163,7 @@ export function GraphPage() {
           <NodeTypesLegend types={types} />
         </div>
       </div>
-    </div>
+    </Page>
   );
 }
 
@@ -226,34 +223,31 @@ function GraphControls({
 }
 
 function EmptyGraph({ past }: { past: boolean }) {
-  if (past) {
-    return (
-      <EmptyState
-        frame="none"
-        className="justify-center py-0"
-        style={{ height: CANVAS_HEIGHT }}
-        icon={Network}
-        title="The graph was empty then"
-        description="No entities existed at this moment. Move the slider later, or go back to now."
-      />
-    );
-  }
   return (
     <EmptyState
       frame="none"
       className="justify-center py-0"
       style={{ height: CANVAS_HEIGHT }}
       icon={Network}
-      title="No graph data to display"
-      description="Entities and the relations between them appear here as soon as you or your agents create them."
-      actions={
-        <Button asChild variant="outline">
-          <Link to="/entities">
-            Go to Entities
-            <ArrowRight aria-hidden />
-          </Link>
-        </Button>
-      }
+      {...(past
+        ? {
+            title: 'The graph was empty then',
+            description:
+              'No entities existed at this moment. Move the slider later, or go back to now.',
+          }
+        : {
+            title: 'No graph data to display',
+            description:
+              'Entities and the relations between them appear here as soon as you or your agents create them.',
+            actions: (
+              <Button asChild variant="outline">
+                <Link to="/entities">
+                  Go to Entities
+                  <ArrowRight aria-hidden />
+                </Link>
+              </Button>
+            ),
+          })}
     />
   );
 }

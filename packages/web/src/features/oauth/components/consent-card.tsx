@@ -9,7 +9,7 @@ import { useDecideInteraction, type ConsentDecision } from '../api/decide-intera
 import type { OAuthInteraction } from '@engram/shared';
 import { browser } from '../browser';
 import { AppLogo } from '@/components/app-logo';
-import { webAddress } from '@/lib/web-address';
+import { AppSiteLink } from '@/components/app-site-link';
 import { EXPIRED_MESSAGE } from './consent-messages';
 
 interface ConsentCardProps {
@@ -34,7 +34,6 @@ export function ConsentCard({ uid, interaction, email, accountName }: ConsentCar
   const decide = useDecideInteraction(uid);
   // After an answer the browser is on its way out: the buttons stay off.
   const busy = decide.isPending || decide.isSuccess;
-  const site = webAddress(client.clientUri);
 
   function answer(decision: ConsentDecision) {
     decide.mutate(decision, { onSuccess: (redirectTo) => browser.assign(redirectTo) });
@@ -90,18 +89,11 @@ export function ConsentCard({ uid, interaction, email, accountName }: ConsentCar
           )}
         </Detail>
         <Detail label="App's site">
-          {site ? (
-            <a
-              href={site.href}
-              target="_blank"
-              rel="noopener noreferrer"
-              className="font-medium text-primary wrap-anywhere hover:underline"
-            >
-              {site.host}
-            </a>
-          ) : (
-            <span className="text-muted-foreground">Not given</span>
-          )}
+          <AppSiteLink
+            uri={client.clientUri}
+            className="font-medium text-primary wrap-anywhere hover:underline"
+            fallback={<span className="text-muted-foreground">Not given</span>}
+          />
         </Detail>
       </dl>
 

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { ListEmptyState, ListLoading, ListPageActions, LoadMore } from '@/components/list-page';
 import { LoadErrorAlert } from '@/components/load-error-alert';
-import { PageHeader } from '@/components/page-header';
+import { Page } from '@/components/page';
 import { SearchField } from '@/components/search-field';
 import { TypeFilter } from '@/components/type-filter';
 import { Card } from '@/components/ui/card';
@@ -89,24 +89,22 @@ export function RelationsPage() {
   const stale = pages.isPlaceholderData || settled !== search;
 
   return (
-    <div className="grid gap-6">
-      <title>Relations · Engram</title>
-      <PageHeader
-        title="Relation Management"
-        description={canEdit ? 'Connect entities with typed relations' : VIEWER_READ_ONLY}
-        actions={
-          <ListPageActions
-            pages={pages}
-            onRefresh={() => {
-              void pages.refetch();
-              void queryClient.invalidateQueries({ queryKey: relationTypesKey });
-            }}
-            createLabel="Create Relation"
-            onCreate={canEdit ? () => setFormDialog({ mode: 'create' }) : undefined}
-          />
-        }
-      />
-
+    <Page
+      title="Relation Management"
+      tabTitle="Relations"
+      description={canEdit ? 'Connect entities with typed relations' : VIEWER_READ_ONLY}
+      actions={
+        <ListPageActions
+          pages={pages}
+          onRefresh={() => {
+            void pages.refetch();
+            void queryClient.invalidateQueries({ queryKey: relationTypesKey });
+          }}
+          createLabel="Create Relation"
+          onCreate={canEdit ? () => setFormDialog({ mode: 'create' }) : undefined}
+        />
+      }
+    >
       <Card className="p-4">
         <div
           role="search"
@@ -178,6 +176,6 @@ export function RelationsPage() {
 
       <RelationFormDialog state={formDialog} onClose={() => setFormDialog(null)} />
       <DeleteRelationDialog relation={deleting} onClose={() => setDeleting(null)} />
-    </div>
+    </Page>
   );
 }

@@ -9,7 +9,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { CalendarRange } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { PageHeader } from '@/components/page-header';
+import { Page } from '@/components/page';
 import { SearchField } from '@/components/search-field';
 import { TypeFilter, typeWithCount } from '@/components/type-filter';
 import { LoadErrorAlert } from '@/components/load-error-alert';
@@ -196,13 +196,10 @@ export function SearchPage() {
         : 'No results';
 
   return (
-    <div className="grid gap-6">
-      <title>Search · Engram</title>
-      <PageHeader
-        title="Search"
-        description="Ask a question in plain words; get back the observations that answer it"
-      />
-
+    <Page
+      title="Search"
+      description="Ask a question in plain words; get back the observations that answer it"
+    >
       <Card className="p-3 sm:p-4">
         <form
           role="search"
@@ -334,7 +331,7 @@ export function SearchPage() {
           </>
         )}
       </section>
-    </div>
+    </Page>
   );
 }
 

@@ -11,7 +11,7 @@ import { formatDate } from '@/lib/format';
 import type { OAuthGrant } from '@engram/shared';
 import { useGrants } from '../api/list-grants';
 import { AppLogo } from '@/components/app-logo';
-import { webAddress } from '@/lib/web-address';
+import { AppSiteLink } from '@/components/app-site-link';
 import { lastUsedLabel, scopeLabel } from '../grant-display';
 import { RevokeGrantDialog } from './revoke-grant-dialog';
 
@@ -67,7 +67,6 @@ export function ConnectedAppsCard() {
 }
 
 function GrantRow({ grant, onRevoke }: { grant: OAuthGrant; onRevoke: () => void }) {
-  const site = webAddress(grant.client.clientUri);
   return (
     <li className="flex gap-3 p-3 sm:p-4" aria-label={grant.client.name}>
       <AppLogo logoUri={grant.client.logoUri} />
@@ -81,16 +80,10 @@ function GrantRow({ grant, onRevoke }: { grant: OAuthGrant; onRevoke: () => void
                 {scopeLabel(scope)}
               </Badge>
             ))}
-            {site ? (
-              <a
-                href={site.href}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="ml-1 text-xs text-muted-foreground wrap-anywhere hover:text-foreground hover:underline"
-              >
-                {site.host}
-              </a>
-            ) : null}
+            <AppSiteLink
+              uri={grant.client.clientUri}
+              className="ml-1 text-xs text-muted-foreground wrap-anywhere hover:text-foreground hover:underline"
+            />
           </div>
           <p className="text-xs text-muted-foreground">
             <span className="whitespace-nowrap">Connected {formatDate(grant.createdAt)}</span> ·{' '}
