@@ -357,7 +357,10 @@ describe('the indexer', () => {
       if (requests === 2) void first.runtime.close();
     };
     await first.indexer.runOnce();
-    expect((await vectorsOf(accountId)).length).toBe(64);
+    // The batch in flight is stored whole or not at all: which one depends on
+    // whether the close reached the database before its answer did.
+    const kept = (await vectorsOf(accountId)).length;
+    expect([64, 128]).toContain(kept);
 
     standIn.behaviour.beforeAnswer = undefined;
     standIn.requests.length = 0;
@@ -365,8 +368,8 @@ describe('the indexer', () => {
     const run = await settle(second.indexer);
     expect(run.failed).toBeUndefined();
     expect(await vectorsOf(accountId)).toHaveLength(130);
-    // Only the 66 left were sent again.
-    expect(standIn.requests.flatMap((request) => request.input)).toHaveLength(66);
+    // Only those left were sent again.
+    expect(standIn.requests.flatMap((request) => request.input)).toHaveLength(130 - kept);
   });
 
   it('backs off while the endpoint fails, shows the failure without the key, and recovers', async () => {
